@@ -1,0 +1,71 @@
+# clubwhist: `make run` to try it on this machine, `make test` to check it. See README.md.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint types pytest bench pins migrate demo worker clean
+
+help:
+	@echo "make run    - set up .venv, migrate, load the demo and serve on http://$(HOST):$(PORT)/"
+	@echo "make test   - set up .venv with dev tools, then lint, type-check and run every test"
+	@echo "make bench  - run the benchmarks in benchmarks/ and print their figures"
+	@echo "make pins   - regenerate requirements/*.txt from pyproject.toml"
+	@echo "make worker - start a Celery worker (needs REDIS_URL)"
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubwhist needs Python 3.11 or newer; set PYTHON=python3.x")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Stamp files: reinstall only when the pinned sets (or the build of the C extension) change.
+$(VENV)/.base: $(PY) requirements/base.txt pyproject.toml setup.py
+	$(PY) -m pip install --quiet -r requirements/base.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	@touch $@
+
+$(VENV)/.dev: $(VENV)/.base requirements/dev.txt
+	$(PY) -m pip install --quiet -r requirements/dev.txt
+	@touch $@
+
+migrate: $(VENV)/.base
+	$(PY) manage.py migrate --no-input
+
+demo: migrate
+	$(PY) manage.py demo
+
+run: demo
+	@echo
+	@echo "  clubwhist is starting on http://$(HOST):$(PORT)/"
+	@echo "  health:  http://$(HOST):$(PORT)/health"
+	@echo "  API:     http://$(HOST):$(PORT)/api/schema/"
+	@echo "  Stop it with Ctrl-C."
+	@echo
+	$(PY) manage.py runserver --noreload $(HOST):$(PORT)
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: $(VENV)/.dev
+	$(VENV)/bin/mypy engine clubwhist tournaments
+
+pytest: $(VENV)/.dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test: lint types pytest
+
+bench: $(VENV)/.dev
+	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+pins: $(VENV)/.dev
+	$(VENV)/bin/pip-compile --quiet --strip-extras --no-header --no-emit-index-url --no-emit-find-links -o requirements/base.txt pyproject.toml
+	$(VENV)/bin/pip-compile --quiet --strip-extras --no-header --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.txt pyproject.toml
+
+worker: $(VENV)/.base
+	$(VENV)/bin/celery -A clubwhist worker --loglevel INFO
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,246 @@
+"""Settings for clubwhist, read from the environment.
+
+One module for every environment: a laptop at the venue, CI and production differ only in
+their environment variables. Every helper below fails loudly on a value it cannot read, so a
+typo in a deployment stops the process at start-up instead of running with a silent default.
+The variables are documented in README.md ("Configuration").
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("CLUBWHIST_VAR_DIR", BASE_DIR / "var"))
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a yes/no variable; anything but the usual spellings is an error, not False."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}"
+    )
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default).strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return value
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number; got {raw!r}") from None
+
+
+def database_from_env() -> dict[str, Any]:
+    """DATABASE_URL, or a SQLite file under var/ so a laptop needs no database server."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "clubwhist.sqlite3",
+            # Results arrive from many tablets at once: wait for the write lock, don't fail.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not memory, so a Celery worker process can share the test database.
+            "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
+        }
+    scheme = urlsplit(url).scheme
+    if scheme not in {"postgres", "postgresql", "sqlite"}:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must start with postgres:// or sqlite://; got scheme {scheme!r}"
+        )
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DATABASE_URL could not be read: {exc}") from None
+    return config
+
+
+def redis_url_from_env() -> str:
+    url = os.environ.get("REDIS_URL", "").strip()
+    if url and urlsplit(url).scheme not in {"redis", "rediss"}:
+        raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://; got {url!r}")
+    return url
+
+
+def secret_key_from_env(production: bool) -> str:
+    """SECRET_KEY; in development a random key is made once and kept in var/."""
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        if production and len(key) < 32:
+            raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters in production")
+        return key
+    if production:
+        raise ImproperlyConfigured("SECRET_KEY is required when DJANGO_ENV=production")
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production"))
+PRODUCTION = DJANGO_ENV == "production"
+DEBUG = env_bool("DEBUG", not PRODUCTION)
+SECRET_KEY = secret_key_from_env(PRODUCTION)
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
+)
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS is required when DJANGO_ENV=production")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "clubwhist.urls"
+WSGI_APPLICATION = "clubwhist.wsgi.application"
+ASGI_APPLICATION = "clubwhist.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_from_env()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+# `collectstatic` writes here for production; in development WhiteNoise serves from the app
+# folders directly (finders), so the folder only has to exist.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:
+    STATIC_ROOT = VAR_DIR / "static"
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "clubwhist API",
+    "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# Celery. Without REDIS_URL every task runs in-process at once (eager), so `make run` needs
+# nothing else running; with it, tasks go through Redis to `celery worker` processes.
+REDIS_URL = redis_url_from_env()
+CELERY_EAGER = not REDIS_URL
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_ALWAYS_EAGER = CELERY_EAGER
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "clubwhist")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# How long /health waits for a worker to answer a ping, in seconds.
+HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 1000)) / 1000
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,18 @@
+"""Top-level URL map: the director's pages, the API, its schema, health and the admin."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("health", views.health, name="health"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include("tournaments.urls")),
+]

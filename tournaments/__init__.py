@@ -1,0 +1,1 @@
+"""The Django app: models, services over `engine/`, views, API views and Celery tasks."""

@@ -1,0 +1,24 @@
+"""One place where domain errors become HTTP responses.
+
+The engine raises `ValueError` subclasses with messages written for players and directors;
+the API passes that message through as a 400 instead of a 500.
+"""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        return response
+    if isinstance(exc, DjangoValidationError):
+        detail: Any = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        return Response({"detail": detail}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ValueError):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    return None

@@ -1,0 +1,73 @@
+"""Health checks for /health: the database, the broker and the workers.
+
+A check never raises: it reports what it found so an operator sees every failing part at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+from clubwhist.celery import app as celery_app
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # "ok", "eager", "down"
+    required: bool
+    detail: str = ""
+
+    @property
+    def failing(self) -> bool:
+        return self.required and self.status == "down"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "required": self.required, "detail": self.detail}
+
+
+def check_database() -> Check:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "down", with its text
+        return Check("database", "down", True, f"{type(exc).__name__}: {exc}")
+    return Check("database", "ok", True, connection.vendor)
+
+
+def check_broker() -> Check:
+    if settings.CELERY_EAGER:
+        return Check("broker", "eager", False, "REDIS_URL unset: tasks run in-process")
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:
+        return Check("broker", "down", True, f"{type(exc).__name__}: {exc}")
+    return Check("broker", "ok", True, "redis")
+
+
+def check_worker() -> Check:
+    if settings.CELERY_EAGER:
+        return Check("worker", "eager", False, "tasks run in the web process")
+    try:
+        replies = celery_app.control.ping(timeout=settings.HEALTH_WORKER_TIMEOUT)
+    except Exception as exc:
+        return Check("worker", "down", True, f"{type(exc).__name__}: {exc}")
+    if not replies:
+        return Check("worker", "down", True, "no worker answered the ping")
+    names = sorted(name for reply in replies for name in reply)
+    return Check("worker", "ok", True, f"{len(names)} worker(s): {', '.join(names)}")
+
+
+def run_checks() -> list[Check]:
+    database = check_database()
+    broker = check_broker()
+    if broker.status == "down":
+        worker = Check("worker", "down", True, "broker unreachable")
+    else:
+        worker = check_worker()
+    return [database, broker, worker]
