@@ -1,0 +1,124 @@
+"""clubwhist's own double-dummy solver: tricks under best play with all hands visible.
+
+Existing solvers only know contract bridge; clubwhist's games need more (jokers above the ace
+of trumps, jokers that cannot win at no-trump, reversed ranks, exposed columns, three
+players), so positions are described generically (:class:`Position`) and solved by a compiled
+C core (``engine.dd._core``), with a pure-Python fallback (``engine.dd.pysolver``) used when
+the core is not built. The fallback is hopelessly slow on full deals; using it is announced
+once with a :class:`RuntimeWarning`.
+
+>>> from engine.dd import Position, solve
+>>> p = Position(hands=(((3, 12), (3, 0)), ((3, 11), (2, 1)), ((3, 5), (2, 0)), ((2, 5), (2, 4))),
+...              trump=None, leader=0)
+>>> solve(p)
+1
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Literal, Protocol
+
+from engine.dd.position import NO_SUIT, Card, DDInputError, Position, code_card
+from engine.dd.pysolver import PySolver
+
+__all__ = [
+    "NO_SUIT",
+    "Backend",
+    "Card",
+    "DDInputError",
+    "Position",
+    "backend_available",
+    "principal_line",
+    "solve",
+    "solve_all_leads",
+    "solver_for",
+]
+
+Backend = Literal["c", "python"]
+
+try:
+    from engine.dd import _core as _core_module
+
+    _core: Any = _core_module
+except ImportError:  # pragma: no cover - depends on the build
+    _core = None
+
+_warned = False
+
+
+class _Solver(Protocol):
+    def solve(self, leader: int, for_seat: int = ..., /) -> int: ...
+
+
+def backend_available(backend: Backend) -> bool:
+    """Whether ``backend`` can be used here ("python" always can)."""
+    return backend == "python" or _core is not None
+
+
+def _pick(backend: Backend | None) -> Backend:
+    global _warned
+    if backend == "python":
+        return "python"
+    if _core is not None:
+        return "c"
+    if backend == "c":
+        raise DDInputError(
+            "the compiled double-dummy core engine.dd._core is not built: run `pip install -e .`"
+        )
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            "clubwhist: the compiled double-dummy core (engine.dd._core) is not built; using the "
+            "pure-Python solver, which takes minutes to hours per full deal. "
+            "Build it with `pip install -e .` (a C compiler is needed).",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return "python"
+
+
+def solver_for(position: Position, *, backend: Backend | None = None) -> _Solver:
+    """A solver for ``position``'s deal; reuse it for several leaders (it keeps its table)."""
+    if not isinstance(position, Position):
+        raise DDInputError(f"expected a Position, not {type(position).__name__}")
+    if _pick(backend) == "python":
+        return PySolver(position)
+    hands, trump, follow, columns = position.core_args()
+    solver: _Solver = _core.Solver(hands, trump, follow, columns)
+    return solver
+
+
+def _side_seat(position: Position, for_seat: int | None) -> int:
+    if for_seat is None:
+        return position.leader
+    if not isinstance(for_seat, int) or not 0 <= for_seat < position.seats:
+        raise DDInputError(f"for_seat {for_seat!r} is not a seat index 0..{position.seats - 1}")
+    return for_seat
+
+
+def solve(
+    position: Position, *, for_seat: int | None = None, backend: Backend | None = None
+) -> int:
+    """Tricks won, of the ``position.hand_size`` still to play, by the side of ``for_seat``
+    (default: the side on lead) under double-dummy play; with three seats, the paranoid value
+    (that one player against the other two combined)."""
+    seat = _side_seat(position, for_seat)
+    return solver_for(position, backend=backend).solve(position.leader, seat)
+
+
+def solve_all_leads(position: Position, *, backend: Backend | None = None) -> tuple[int, ...]:
+    """For each seat as leader (``position.leader`` is ignored), the tricks of the leader's
+    side; one solver and one table serve all leaders."""
+    solver = solver_for(position, backend=backend)
+    return tuple(solver.solve(leader, leader) for leader in range(position.seats))
+
+
+def principal_line(position: Position, *, for_seat: int | None = None) -> list[Card]:
+    """One line of best play for everyone: every card in play order (C core only)."""
+    seat = _side_seat(position, for_seat)
+    if _pick("c") != "c":  # pragma: no cover - _pick("c") raises instead
+        raise DDInputError("principal_line needs the compiled core")
+    hands, trump, follow, columns = position.core_args()
+    codes: list[int] = _core.Solver(hands, trump, follow, columns).line(position.leader, seat)
+    return [code_card(c) for c in codes]

@@ -1,0 +1,1043 @@
+/*
+ * clubwhist double-dummy core: a generic trick-taking solver.
+ *
+ * A position is up to 4 seats holding cards of 4 suits (up to 16 ranks each, bit r of a
+ * mask = rank index r, higher = stronger) plus "no-suit" cards (suit index 4: jokers at
+ * no-trump that can never win), an optional trump suit and an optional column layout per
+ * seat (Open Whist: only the last remaining card of each stack may be played).
+ *
+ * The question answered is boolean: "can the max side take at least T of the remaining
+ * tricks?".  The exact value is found by a series of such zero-window tests (a binary search
+ * on T); every test shares one transposition table.
+ *
+ * Speed comes from:
+ *   - a transposition table probed at trick boundaries only, keyed on *relative* ranks (the
+ *     owners of the remaining cards of each suit read from the top: the position is the same
+ *     game whatever the absolute ranks), storing lower and upper bounds on the tricks the
+ *     reference side takes from there; bounds stay valid for every target and every leader
+ *     of the same deal, so the table is reused across the tests and across leaders;
+ *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken)
+ *     and the later-trick rule (the top trump always wins a trick for its holder's side);
+ *   - pruning of equivalent cards (cards of one hand with no outstanding card between them);
+ *   - move ordering by simple card-play heuristics plus the best move remembered in the table.
+ *
+ * In column mode the relative-rank key is not valid (which cards are playable depends on
+ * their identity) so the key holds the absolute remaining cards and equivalent-card pruning
+ * is off.
+ *
+ * The Python module validates positions before they reach this file; the constructor here
+ * checks its arguments again so that a direct call with bad data raises, never crashes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSUITS 5 /* 4 suits + the no-suit (joker) cards */
+#define JOKER 4
+#define MAXSEATS 4
+#define MAXHAND 17
+#define MAXSTACKS 17
+
+/* One table entry: a bound that holds for every position with the same suit lengths per
+ * seat and leader (hashed into `check`) whose top depth[s] remaining cards of each suit have
+ * the owners in own[s] (2 bits per card, top card in the highest bits).  Only the cards whose
+ * rank decided a trick somewhere in the search ("winning ranks") need to match, so one entry
+ * covers many positions (partition search). */
+typedef struct {
+    uint32_t own[4];
+    uint8_t depth[4];
+    int8_t lb, ub;    /* bounds on future tricks of the reference side */
+    int8_t bsuit;     /* best lead (suit, index from the top among remaining), -1 none */
+    int8_t brel;
+} Entry;
+
+/* All entries sharing one hashed signature live in a chain of chunks (newest first); the
+ * signature has no fixed number of patterns, so no fixed number of ways would do. */
+#define CHUNK 6
+typedef struct {
+    Entry e[CHUNK];
+    int32_t next;
+    int32_t n;
+} Chunk;
+
+typedef struct {
+    uint64_t check; /* 0 = empty */
+    int32_t head;
+    int32_t pad;
+} Bucket;
+
+typedef struct {
+    PyObject_HEAD
+    int nseats;
+    int trump;     /* -1: no trump */
+    int jfollow;   /* no-suit cards may be played while holding the led suit */
+    int columns;   /* column mode */
+    int hsize;
+    uint16_t init[MAXSEATS][NSUITS];
+    uint16_t hand[MAXSEATS][NSUITS];
+    uint16_t gone[NSUITS]; /* cards of completed tricks */
+    int nstacks[MAXSEATS];
+    int stlen[MAXSEATS][MAXSTACKS];
+    uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
+    /* the trick in progress */
+    int tcnt;
+    int tsuit[MAXSEATS], trank[MAXSEATS], tseat[MAXSEATS];
+    int side[MAXSEATS];  /* 1 = max side */
+    int refmask;         /* seats of the side whose tricks the table bounds count; 0 = unset */
+    int curmask;
+    Bucket *tt;     /* open addressing on the signature */
+    uint64_t ttmask;
+    uint64_t tused;
+    Chunk *pool;
+    int32_t npool, pused;
+    long long nodes;
+    int hist[MAXSEATS][NSUITS][16];
+} Solver;
+
+static inline int popc(unsigned x) { return __builtin_popcount(x); }
+static inline int hibit(unsigned x) { return 31 - __builtin_clz(x); }
+
+/* ---- table ------------------------------------------------------------------------- */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* Owners of the remaining cards of each suit, top card in bits 31-30. */
+static void owners(const Solver *s, uint32_t own[4], uint16_t rem[NSUITS]) {
+    for (int su = 0; su < NSUITS; su++) {
+        uint16_t r = 0;
+        for (int p = 0; p < s->nseats; p++) r |= s->hand[p][su];
+        rem[su] = r;
+        if (su == JOKER) break;
+        uint32_t o = 0;
+        int sh = 30;
+        unsigned m = r;
+        while (m) {
+            int k = hibit(m);
+            m &= ~(1u << k);
+            int q = 0;
+            for (int p = 1; p < s->nseats; p++)
+                if (s->hand[p][su] & (1u << k)) { q = p; break; }
+            o |= (uint32_t)q << sh;
+            sh -= 2;
+        }
+        own[su] = o;
+    }
+}
+
+static void hash_words(const uint32_t *w, int n, uint64_t *h1, uint64_t *h2) {
+    uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0x632be59bd9b4e019ULL;
+    for (int i = 0; i < n; i++) {
+        a = mix64(a ^ (w[i] + 0x1000193ULL * (uint64_t)(i + 1)));
+        b = mix64(b + ((uint64_t)w[i] << 17) + (uint64_t)(i * 7919 + 1));
+    }
+    *h1 = a;
+    *h2 = b | 1; /* never 0: 0 marks an empty slot */
+}
+
+/* The hashed part of the key: suit lengths per seat and the leader; in column mode the
+ * whole absolute position (identities decide what is playable). */
+static void key_hash(const Solver *s, int leader, const uint32_t own[4],
+                     const uint16_t rem[NSUITS], uint64_t *h1, uint64_t *h2) {
+    uint32_t w[16];
+    int n = 0;
+    for (int p = 0; p < s->nseats; p++) {
+        uint32_t x = 0;
+        for (int su = 0; su < NSUITS; su++) x |= (uint32_t)popc(s->hand[p][su]) << (5 * su);
+        w[n++] = x;
+    }
+    w[n++] = (uint32_t)leader;
+    if (s->columns) {
+        for (int su = 0; su < NSUITS; su++) {
+            w[n++] = rem[su];
+            if (su < 4) w[n++] = own[su];
+        }
+        for (int p = 0; p < s->nseats; p++) w[n++] = s->hand[p][JOKER];
+    }
+    hash_words(w, n, h1, h2);
+}
+
+static inline uint32_t top_mask(int d) { return d == 0 ? 0u : (0xffffffffu << (32 - 2 * d)); }
+
+static inline int entry_matches(const Entry *e, const uint32_t own[4]) {
+    for (int su = 0; su < 4; su++)
+        if ((e->own[su] ^ own[su]) & top_mask(e->depth[su])) return 0;
+    return 1;
+}
+
+/* ---- rules ------------------------------------------------------------------------- */
+
+/* Cards the seat may play now (column tops in column mode), before the follow rule. */
+static void available(const Solver *s, int seat, uint16_t av[NSUITS]) {
+    if (!s->columns) {
+        for (int su = 0; su < NSUITS; su++) av[su] = s->hand[seat][su];
+        return;
+    }
+    for (int su = 0; su < NSUITS; su++) av[su] = 0;
+    for (int k = 0; k < s->nstacks[seat]; k++) {
+        for (int j = s->stlen[seat][k] - 1; j >= 0; j--) {
+            int c = s->stack[seat][k][j];
+            if (s->hand[seat][c >> 4] & (1u << (c & 15))) {
+                av[c >> 4] |= (uint16_t)(1u << (c & 15));
+                break;
+            }
+        }
+    }
+}
+
+/* Suit led so far: the first card of the trick that is not a no-suit card; -1 if none. */
+static inline int led_suit(const Solver *s) {
+    for (int i = 0; i < s->tcnt; i++)
+        if (s->tsuit[i] != JOKER) return s->tsuit[i];
+    return -1;
+}
+
+static void legal(const Solver *s, int seat, uint16_t lg[NSUITS]) {
+    uint16_t av[NSUITS];
+    available(s, seat, av);
+    int led = led_suit(s);
+    if (led >= 0 && av[led]) {
+        for (int su = 0; su < NSUITS; su++) lg[su] = 0;
+        lg[led] = av[led];
+        if (s->jfollow) lg[JOKER] = av[JOKER];
+        return;
+    }
+    for (int su = 0; su < NSUITS; su++) lg[su] = av[su];
+}
+
+/* Index in the trick of the card winning it so far (tcnt >= 1). */
+static int trick_winner_index(const Solver *s) {
+    int led = led_suit(s);
+    if (led < 0) return 0; /* only no-suit cards: the leader keeps it */
+    int best = -1;
+    for (int i = 0; i < s->tcnt; i++) {
+        int su = s->tsuit[i];
+        if (su == JOKER) continue;
+        if (best < 0) { best = i; continue; }
+        int bs = s->tsuit[best];
+        if (su == bs) {
+            if (s->trank[i] > s->trank[best]) best = i;
+        } else if (su == s->trump) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Does a card of (su, r) beat the card now winning the trick? */
+static int beats_current(const Solver *s, int su, int r) {
+    if (su == JOKER) return 0;
+    int led = led_suit(s);
+    if (led < 0) return 1;
+    int w = trick_winner_index(s);
+    int ws = s->tsuit[w];
+    if (su == ws) return r > s->trank[w];
+    return su == s->trump;
+}
+
+/* ---- cut-offs ------------------------------------------------------------------------ */
+
+/* Tricks the leader can cash at once: top cards above every other remaining card of the
+ * suit (so partner cannot overtake), limited by the length of each opponent who could ruff.
+ * The cards counted go into W (their ranks are what the cut-off relies on). */
+static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
+    int q = 0;
+    int ls = s->side[leader];
+    for (int su = 0; su < 4; su++) {
+        W[su] = 0;
+        unsigned mine = s->hand[leader][su];
+        if (!mine) continue;
+        unsigned others = 0;
+        for (int p = 0; p < s->nseats; p++)
+            if (p != leader) others |= s->hand[p][su];
+        unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
+        int w = popc(top);
+        if (!w) continue;
+        if (s->trump >= 0 && su != s->trump) {
+            for (int p = 0; p < s->nseats; p++) {
+                if (s->side[p] == ls) continue;
+                if (s->hand[p][s->trump]) {
+                    int len = popc(s->hand[p][su]);
+                    if (len < w) w = len;
+                }
+            }
+        }
+        /* the w highest of the top cards */
+        unsigned used = 0;
+        for (int k = 0; k < w; k++) {
+            int r = hibit(top);
+            used |= 1u << r;
+            top &= ~(1u << r);
+        }
+        W[su] = (uint16_t)used;
+        q += w;
+    }
+    return q;
+}
+
+/* The better of the leader cashing its own top cards and, when the leader can reach
+ * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
+static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
+    int q = quick_tricks(s, leader, W);
+    if (s->nseats != 4) return q;
+    int pa = (leader + 2) % 4;
+    uint16_t PW[4];
+    int pq = quick_tricks(s, pa, PW);
+    if (pq <= q) return q;
+    for (int su = 0; su < 4; su++) {
+        if (PW[su] && s->hand[leader][su]) {
+            /* an entry: lead any card of su, partner wins with a top card */
+            for (int k = 0; k < 4; k++) W[k] = PW[k];
+            return pq;
+        }
+    }
+    return q;
+}
+
+/* ---- move ordering ------------------------------------------------------------------- */
+
+typedef struct { int su, r, score; } Move;
+
+static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel) {
+    uint16_t lg[NSUITS];
+    legal(s, seat, lg);
+    int n = 0;
+    int first = s->tcnt == 0;
+    int last = s->tcnt == s->nseats - 1;
+    int winning_side = -1, widx = -1;
+    if (!first) {
+        widx = trick_winner_index(s);
+        winning_side = s->side[s->tseat[widx]];
+    }
+    int me = s->side[seat];
+    for (int su = 0; su < NSUITS; su++) {
+        unsigned m = lg[su];
+        if (!m) continue;
+        unsigned rem = 0; /* cards still out in this suit, including the trick's */
+        for (int p = 0; p < s->nseats; p++) rem |= s->hand[p][su];
+        unsigned trick_su = 0;
+        for (int i = 0; i < s->tcnt; i++)
+            if (s->tsuit[i] == su) trick_su |= 1u << s->trank[i];
+        unsigned live = rem | trick_su;
+        int prev = -1;
+        while (m) {
+            int r = hibit(m);
+            m &= ~(1u << r);
+            if (!s->columns && prev >= 0) {
+                /* equivalent to the previous card kept if nothing live lies between */
+                unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
+                if (su == JOKER || !(between & live & ~s->hand[seat][su])) {
+                    continue;
+                }
+            }
+            prev = r;
+            int score = 0;
+            unsigned others = live & ~s->hand[seat][su];
+            int top_of_suit = su != JOKER && (!others || hibit(others) < r);
+            if (first) {
+                /* relative index for the remembered best move */
+                int rel = popc(rem >> (r + 1));
+                if (su == bsuit && rel == brel) score = 10000;
+                else if (su == JOKER) score = -50;
+                else {
+                    int ruffable = 0;
+                    if (s->trump >= 0 && su != s->trump) {
+                        for (int p = 0; p < s->nseats; p++)
+                            if (s->side[p] != me && !s->hand[p][su] && s->hand[p][s->trump])
+                                ruffable = 1;
+                    }
+                    if (top_of_suit && !ruffable) score = 100 + r;
+                    else {
+                        /* does partner hold the top card? lead low towards it */
+                        int partner_top = 0, partner_ruff = 0;
+                        for (int p = 0; p < s->nseats; p++) {
+                            if (p == seat || s->side[p] != me) continue;
+                            if (s->hand[p][su] && (!others || hibit(s->hand[p][su]) == hibit(others)))
+                                partner_top = 1;
+                            if (s->trump >= 0 && su != s->trump && !s->hand[p][su] &&
+                                s->hand[p][s->trump])
+                                partner_ruff = 1;
+                        }
+                        if (partner_ruff && !ruffable) score = 80 - r;
+                        else if (partner_top && !ruffable) score = 70 - r;
+                        else score = 20 - r - (ruffable ? 30 : 0) + (su == s->trump ? -5 : 0);
+                    }
+                }
+            } else {
+                int can_win = beats_current(s, su, r);
+                if (winning_side == me) {
+                    /* partner is winning: play low, keep high cards */
+                    score = 50 - r - (can_win && su == s->trump && su != led_suit(s) ? 40 : 0);
+                } else if (can_win) {
+                    if (last) score = 100 - r;
+                    else if (top_of_suit || (su == s->trump && su != led_suit(s)))
+                        score = 80 - (su == s->trump ? r : 0);
+                    else score = 40 + r;
+                } else {
+                    score = 30 - r;
+                }
+            }
+            mv[n].su = su;
+            mv[n].r = r;
+            /* heuristic first, then the history of cut-offs by this card as tie-break */
+            score = score * 4096 + (s->hist[seat][su][r] > 4095 ? 4095 : s->hist[seat][su][r]);
+            mv[n].score = score;
+            n++;
+        }
+    }
+    /* insertion sort, best first */
+    for (int i = 1; i < n; i++) {
+        Move t = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].score < t.score) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = t;
+    }
+    return n;
+}
+
+/* ---- search -------------------------------------------------------------------------- */
+
+static inline void play(Solver *s, int seat, int su, int r) {
+    s->hand[seat][su] &= (uint16_t)~(1u << r);
+    s->tsuit[s->tcnt] = su;
+    s->trank[s->tcnt] = r;
+    s->tseat[s->tcnt] = seat;
+    s->tcnt++;
+}
+
+static inline void unplay(Solver *s, int seat, int su, int r) {
+    s->tcnt--;
+    s->hand[seat][su] |= (uint16_t)(1u << r);
+}
+
+static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+
+/* The winning card of a full trick, if its rank decided the trick (another card of its suit
+ * was played to it), as a W contribution. */
+static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
+    int su = s->tsuit[widx];
+    if (su == JOKER) return;
+    for (int i = 0; i < s->tcnt; i++)
+        if (i != widx && s->tsuit[i] == su) {
+            W[su] |= (uint16_t)(1u << s->trank[widx]);
+            return;
+        }
+}
+
+/* After the last card of a trick: settle it and go on. */
+static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
+    int widx = trick_winner_index(s);
+    int w = s->tseat[widx];
+    int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
+    int cnt = s->tcnt;
+    for (int i = 0; i < cnt; i++) {
+        saved_s[i] = s->tsuit[i];
+        saved_r[i] = s->trank[i];
+        saved_p[i] = s->tseat[i];
+        s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
+    }
+    s->tcnt = 0;
+    int res = search(s, w, won + s->side[w], target, R - 1, W);
+    s->tcnt = cnt;
+    for (int i = 0; i < cnt; i++) {
+        s->tsuit[i] = saved_s[i];
+        s->trank[i] = saved_r[i];
+        s->tseat[i] = saved_p[i];
+        s->gone[saved_s[i]] &= (uint16_t) ~(1u << saved_r[i]);
+    }
+    add_rank_winner(s, widx, W);
+    return res;
+}
+
+/* Table bounds are kept for the reference side; convert for the side now maximising. */
+static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
+    int elb = e->lb, eub = e->ub > R ? R : e->ub;
+    if (s->curmask == s->refmask) {
+        *lb = elb;
+        *ub = eub;
+    } else {
+        *lb = R - eub;
+        *ub = R - elb;
+    }
+}
+
+static void tt_clear(Solver *s) {
+    memset(s->tt, 0, sizeof(Bucket) * (size_t)(s->ttmask + 1));
+    s->tused = 0;
+    s->pused = 0;
+}
+
+static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
+    uint64_t i = h1 & s->ttmask;
+    for (;;) {
+        Bucket *b = &s->tt[i];
+        if (b->check == h2) return b;
+        if (b->check == 0) {
+            if (!create) return NULL;
+            b->check = h2;
+            b->head = -1;
+            s->tused++;
+            return b;
+        }
+        i = (i + 1) & s->ttmask;
+    }
+}
+
+static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
+                  const uint16_t rem[NSUITS], const uint16_t W[4], int R, int lb, int ub,
+                  int bsuit, int brel) {
+    uint8_t depth[4];
+    uint32_t mown[4];
+    for (int su = 0; su < 4; su++) {
+        unsigned w = W[su] & rem[su];
+        int d = 0;
+        if (s->columns) d = 0;
+        else if (w) d = popc(rem[su] >> __builtin_ctz(w));
+        depth[su] = (uint8_t)d;
+        mown[su] = own[su] & top_mask(d);
+    }
+    if (s->tused * 4 >= (s->ttmask + 1) * 3 || s->pused >= s->npool) tt_clear(s);
+    Bucket *b = bucket_find(s, h1, h2, 1);
+    Entry *slot = NULL;
+    for (int32_t c = b->head; c >= 0 && !slot; c = s->pool[c].next) {
+        Chunk *ch = &s->pool[c];
+        for (int i = 0; i < ch->n; i++) {
+            Entry *e = &ch->e[i];
+            if (memcmp(e->depth, depth, 4) == 0 && memcmp(e->own, mown, sizeof(mown)) == 0) {
+                slot = e;
+                break;
+            }
+        }
+    }
+    int olb = 0, oub = R;
+    if (slot) bounds_for_max(s, slot, R, &olb, &oub);
+    else {
+        if (b->head < 0 || s->pool[b->head].n == CHUNK) {
+            int32_t c = s->pused++;
+            s->pool[c].n = 0;
+            s->pool[c].next = b->head;
+            b->head = c;
+        }
+        Chunk *ch = &s->pool[b->head];
+        slot = &ch->e[ch->n++];
+        memcpy(slot->depth, depth, 4);
+        memcpy(slot->own, mown, sizeof(mown));
+        slot->lb = 0;
+        slot->ub = 127;
+    }
+    if (lb < olb) lb = olb;
+    if (ub > oub) ub = oub;
+    if (s->curmask == s->refmask) {
+        slot->lb = (int8_t)lb;
+        slot->ub = (int8_t)ub;
+    } else {
+        slot->lb = (int8_t)(R - ub);
+        slot->ub = (int8_t)(R - lb);
+    }
+    slot->bsuit = (int8_t)bsuit;
+    slot->brel = (int8_t)brel;
+}
+
+static inline void wclear(uint16_t W[4]) { W[0] = W[1] = W[2] = W[3] = 0; }
+
+static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    s->nodes++;
+    uint64_t h1 = 0, h2 = 0;
+    uint32_t own[4];
+    uint16_t rem[NSUITS];
+    int bsuit = -1, brel = 0;
+    wclear(W);
+    if (s->tcnt == 0) {
+        if (won >= target) return 1;
+        if (won + R < target) return 0;
+        if (R == 1) {
+            /* each hand holds one card: play it out */
+            for (int i = 0; i < s->nseats; i++) {
+                int p = (seat + i) % s->nseats;
+                for (int su = 0; su < NSUITS; su++)
+                    if (s->hand[p][su]) {
+                        s->tsuit[i] = su;
+                        s->trank[i] = hibit(s->hand[p][su]);
+                        s->tseat[i] = p;
+                        break;
+                    }
+            }
+            s->tcnt = s->nseats;
+            int widx = trick_winner_index(s);
+            add_rank_winner(s, widx, W);
+            int w = s->tseat[widx];
+            s->tcnt = 0;
+            return won + s->side[w] >= target;
+        }
+        if (!s->columns) {
+            int q = side_quick_tricks(s, seat, W);
+            if (s->side[seat]) {
+                if (won + q >= target) return 1;
+            } else {
+                if (won + R - q < target) return 0;
+            }
+            wclear(W);
+        }
+        if (s->trump >= 0) {
+            /* Sure trump tricks: every trump of one hand above all the other side's trumps
+             * wins a trick of its own when played (the later-trick rule generalised). */
+            int sure[2] = {0, 0};
+            uint16_t sw[2] = {0, 0};
+            for (int p = 0; p < s->nseats; p++) {
+                unsigned mine = s->hand[p][s->trump];
+                if (!mine) continue;
+                unsigned opp = 0;
+                for (int o = 0; o < s->nseats; o++)
+                    if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
+                unsigned top = opp ? mine & ~((2u << hibit(opp)) - 1) : mine;
+                int k = popc(top);
+                if (k > sure[s->side[p]]) {
+                    sure[s->side[p]] = k;
+                    sw[s->side[p]] = (uint16_t)top;
+                }
+            }
+            if (sure[1] && won + sure[1] >= target) {
+                W[s->trump] = sw[1];
+                return 1;
+            }
+            if (sure[0] && won + R - sure[0] < target) {
+                W[s->trump] = sw[0];
+                return 0;
+            }
+        }
+        owners(s, own, rem);
+        key_hash(s, seat, own, rem, &h1, &h2);
+        int blb = 0, bub = R;
+        const Entry *lbe = NULL, *ube = NULL;
+        const Bucket *bk = bucket_find(s, h1, h2, 0);
+        for (int32_t c = bk ? bk->head : -1; c >= 0; c = s->pool[c].next) {
+            const Chunk *ch = &s->pool[c];
+            for (int i = ch->n - 1; i >= 0; i--) {
+                const Entry *e = &ch->e[i];
+                if (!entry_matches(e, own)) continue;
+                int lb, ub;
+                bounds_for_max(s, e, R, &lb, &ub);
+                if (lb > blb || (!lbe && lb >= blb)) { blb = lb; lbe = e; }
+                if (ub < bub || (!ube && ub <= bub)) { bub = ub; ube = e; }
+                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
+            }
+        }
+        const Entry *cut = NULL;
+        int cutres = 0;
+        if (lbe && won + blb >= target) { cut = lbe; cutres = 1; }
+        else if (ube && won + bub < target) { cut = ube; cutres = 0; }
+        if (cut) {
+            for (int su = 0; su < 4; su++) {
+                unsigned m = rem[su];
+                unsigned w = 0;
+                for (int k = 0; k < cut->depth[su]; k++) {
+                    int r = hibit(m);
+                    w |= 1u << r;
+                    m &= ~(1u << r);
+                }
+                W[su] = (uint16_t)w;
+            }
+            return cutres;
+        }
+    }
+    Move mv[MAXHAND * 2];
+    int n = gen_moves(s, seat, mv, bsuit, brel);
+    int maxing = s->side[seat];
+    int res = maxing ? 0 : 1;
+    int best = -1;
+    int next = (seat + 1) % s->nseats;
+    uint16_t CW[4];
+    for (int i = 0; i < n; i++) {
+        play(s, seat, mv[i].su, mv[i].r);
+        int v;
+        if (s->tcnt == s->nseats) v = finish_trick(s, won, target, R, CW);
+        else v = search(s, next, won, target, R, CW);
+        unplay(s, seat, mv[i].su, mv[i].r);
+        if (v == maxing) {
+            if (s->hist[seat][mv[i].su][mv[i].r] < (1 << 20)) s->hist[seat][mv[i].su][mv[i].r] += R * R;
+            res = v;
+            best = i;
+            W[0] = CW[0]; W[1] = CW[1]; W[2] = CW[2]; W[3] = CW[3];
+            break;
+        }
+        W[0] |= CW[0]; W[1] |= CW[1]; W[2] |= CW[2]; W[3] |= CW[3];
+    }
+    if (s->tcnt == 0) {
+        int lb = 0, ub = R;
+        if (res) lb = target - won;
+        else ub = target - won - 1;
+        int bs = -1, br = 0;
+        if (best >= 0) {
+            bs = mv[best].su;
+            br = popc(rem[bs] >> (mv[best].r + 1));
+        } else {
+            bs = bsuit;
+            br = brel;
+        }
+        store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
+    }
+    return res;
+}
+
+/* Exact value for the max side from the current state (seat to play, R tricks left). */
+static int value(Solver *s, int seat, int R) {
+    int lo = 0, hi = R;
+    uint16_t W[4];
+    while (lo < hi) {
+        int t = (lo + hi + 1) / 2;
+        if (search(s, seat, 0, t, R, W)) lo = t;
+        else hi = t - 1;
+    }
+    return lo;
+}
+
+static void set_side(Solver *s, int for_seat) {
+    int mask = 0;
+    for (int p = 0; p < s->nseats; p++) {
+        int same = s->nseats == 4 ? ((p & 1) == (for_seat & 1)) : p == for_seat;
+        s->side[p] = same;
+        if (same) mask |= 1 << p;
+    }
+    int all = (1 << s->nseats) - 1;
+    if (s->refmask == 0) s->refmask = mask;
+    if (mask != s->refmask && !(s->nseats == 4 && mask == (all & ~s->refmask))) {
+        tt_clear(s);
+        s->refmask = mask;
+    }
+    s->curmask = mask;
+}
+
+static void reset_state(Solver *s) {
+    memcpy(s->hand, s->init, sizeof(s->hand));
+    memset(s->gone, 0, sizeof(s->gone));
+    s->tcnt = 0;
+}
+
+/* ---- Python type --------------------------------------------------------------------- */
+
+static void Solver_dealloc(Solver *self) {
+    free(self->tt);
+    free(self->pool);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int parse_card(PyObject *o, int *su, int *r) {
+    long c = PyLong_AsLong(o);
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c < 0 || c >= NSUITS * 16) {
+        PyErr_Format(PyExc_ValueError, "card code %ld out of range", c);
+        return -1;
+    }
+    *su = (int)(c >> 4);
+    *r = (int)(c & 15);
+    return 0;
+}
+
+static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", NULL};
+    PyObject *hands, *columns = Py_None;
+    int trump = -1, jfollow = 0, bits = 20;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOi", kwlist, &hands, &trump, &jfollow,
+                                     &columns, &bits))
+        return -1;
+    if (bits < 10 || bits > 26) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 26");
+        return -1;
+    }
+    if (trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump must be -1 (none) or a suit index 0..3");
+        return -1;
+    }
+    PyObject *hs = PySequence_Fast(hands, "hands must be a sequence of hands");
+    if (!hs) return -1;
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(hs);
+    if (ns != 3 && ns != 4) {
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "there must be 3 or 4 hands");
+        return -1;
+    }
+    memset(self->init, 0, sizeof(self->init));
+    uint16_t seen[NSUITS] = {0};
+    int size = -1;
+    for (Py_ssize_t p = 0; p < ns; p++) {
+        PyObject *h = PySequence_Fast(PySequence_Fast_GET_ITEM(hs, p),
+                                      "each hand must be a sequence of card codes");
+        if (!h) { Py_DECREF(hs); return -1; }
+        Py_ssize_t nc = PySequence_Fast_GET_SIZE(h);
+        if (nc < 1 || nc > MAXHAND || (size >= 0 && nc != size)) {
+            Py_DECREF(h);
+            Py_DECREF(hs);
+            PyErr_SetString(PyExc_ValueError, "hands must hold 1..17 cards, all the same number");
+            return -1;
+        }
+        size = (int)nc;
+        for (Py_ssize_t i = 0; i < nc; i++) {
+            int su, r;
+            if (parse_card(PySequence_Fast_GET_ITEM(h, i), &su, &r) < 0) {
+                Py_DECREF(h);
+                Py_DECREF(hs);
+                return -1;
+            }
+            if (seen[su] & (1u << r)) {
+                Py_DECREF(h);
+                Py_DECREF(hs);
+                PyErr_SetString(PyExc_ValueError, "a card is held twice");
+                return -1;
+            }
+            seen[su] |= (uint16_t)(1u << r);
+            self->init[p][su] |= (uint16_t)(1u << r);
+        }
+        Py_DECREF(h);
+    }
+    Py_DECREF(hs);
+    self->nseats = (int)ns;
+    self->hsize = size;
+    self->trump = trump;
+    self->jfollow = jfollow;
+    self->columns = 0;
+    memset(self->nstacks, 0, sizeof(self->nstacks));
+    if (columns != Py_None) {
+        PyObject *cs = PySequence_Fast(columns, "columns must be a sequence per seat");
+        if (!cs) return -1;
+        if (PySequence_Fast_GET_SIZE(cs) != ns) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, "columns must give one layout per seat");
+            return -1;
+        }
+        for (Py_ssize_t p = 0; p < ns; p++) {
+            PyObject *st = PySequence_Fast(PySequence_Fast_GET_ITEM(cs, p),
+                                           "a seat's layout must be a sequence of stacks");
+            if (!st) { Py_DECREF(cs); return -1; }
+            Py_ssize_t nst = PySequence_Fast_GET_SIZE(st);
+            if (nst > MAXSTACKS) {
+                Py_DECREF(st);
+                Py_DECREF(cs);
+                PyErr_SetString(PyExc_ValueError, "too many stacks");
+                return -1;
+            }
+            uint16_t got[NSUITS] = {0};
+            for (Py_ssize_t k = 0; k < nst; k++) {
+                PyObject *one = PySequence_Fast(PySequence_Fast_GET_ITEM(st, k),
+                                                "a stack must be a sequence of card codes");
+                if (!one) { Py_DECREF(st); Py_DECREF(cs); return -1; }
+                Py_ssize_t len = PySequence_Fast_GET_SIZE(one);
+                if (len > MAXHAND) {
+                    Py_DECREF(one); Py_DECREF(st); Py_DECREF(cs);
+                    PyErr_SetString(PyExc_ValueError, "stack too long");
+                    return -1;
+                }
+                for (Py_ssize_t j = 0; j < len; j++) {
+                    int su, r;
+                    if (parse_card(PySequence_Fast_GET_ITEM(one, j), &su, &r) < 0) {
+                        Py_DECREF(one); Py_DECREF(st); Py_DECREF(cs);
+                        return -1;
+                    }
+                    if (got[su] & (1u << r)) {
+                        Py_DECREF(one); Py_DECREF(st); Py_DECREF(cs);
+                        PyErr_SetString(PyExc_ValueError, "a card appears twice in the columns");
+                        return -1;
+                    }
+                    got[su] |= (uint16_t)(1u << r);
+                    self->stack[p][k][j] = (uint8_t)(su * 16 + r);
+                }
+                self->stlen[p][k] = (int)len;
+                Py_DECREF(one);
+            }
+            self->nstacks[p] = (int)nst;
+            Py_DECREF(st);
+            if (memcmp(got, self->init[p], sizeof(got)) != 0) {
+                Py_DECREF(cs);
+                PyErr_SetString(PyExc_ValueError, "a seat's columns do not hold exactly its hand");
+                return -1;
+            }
+        }
+        Py_DECREF(cs);
+        self->columns = 1;
+    }
+    free(self->tt);
+    free(self->pool);
+    self->tt = calloc((size_t)1 << bits, sizeof(Bucket));
+    self->npool = 1 << (bits - 2);
+    self->pool = malloc(sizeof(Chunk) * (size_t)self->npool);
+    if (!self->tt || !self->pool) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->ttmask = ((uint64_t)1 << bits) - 1;
+    self->tused = 0;
+    self->pused = 0;
+    self->refmask = 0;
+    self->nodes = 0;
+    memset(self->hist, 0, sizeof(self->hist));
+    reset_state(self);
+    return 0;
+}
+
+static int check_ready(Solver *self) {
+    if (!self->tt) {
+        PyErr_SetString(PyExc_RuntimeError, "Solver not initialised");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_seat(Solver *self, int seat, const char *what) {
+    if (seat < 0 || seat >= self->nseats) {
+        PyErr_Format(PyExc_ValueError, "%s must be a seat index 0..%d", what, self->nseats - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Solver_solve(Solver *self, PyObject *args) {
+    int leader, for_seat = -1;
+    if (!PyArg_ParseTuple(args, "i|i", &leader, &for_seat)) return NULL;
+    if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0) return NULL;
+    if (for_seat == -1) for_seat = leader;
+    if (check_seat(self, for_seat, "for_seat") < 0) return NULL;
+    reset_state(self);
+    set_side(self, for_seat);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = value(self, leader, self->hsize);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_at_least(Solver *self, PyObject *args) {
+    int leader, for_seat, target;
+    if (!PyArg_ParseTuple(args, "iii", &leader, &for_seat, &target)) return NULL;
+    if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0 ||
+        check_seat(self, for_seat, "for_seat") < 0)
+        return NULL;
+    reset_state(self);
+    set_side(self, for_seat);
+    int v;
+    uint16_t W[4];
+    Py_BEGIN_ALLOW_THREADS
+    v = search(self, leader, 0, target, self->hsize, W);
+    Py_END_ALLOW_THREADS
+    return PyBool_FromLong(v);
+}
+
+/* The principal line: every card in order, each chosen to keep the value. */
+static PyObject *Solver_line(Solver *self, PyObject *args) {
+    int leader, for_seat = -1;
+    if (!PyArg_ParseTuple(args, "i|i", &leader, &for_seat)) return NULL;
+    if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0) return NULL;
+    if (for_seat == -1) for_seat = leader;
+    if (check_seat(self, for_seat, "for_seat") < 0) return NULL;
+    reset_state(self);
+    set_side(self, for_seat);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int seat = leader, won = 0;
+    uint16_t W[4];
+    int total = value(self, leader, self->hsize);
+    for (int k = 0; k < self->hsize * self->nseats; k++) {
+        Move mv[MAXHAND * 2];
+        int n = gen_moves(self, seat, mv, -1, 0);
+        int chosen = -1;
+        int left = self->hsize - k / self->nseats; /* tricks left including this one */
+        for (int i = 0; i < n && chosen < 0; i++) {
+            play(self, seat, mv[i].su, mv[i].r);
+            int ok;
+            if (self->tcnt == self->nseats) {
+                /* value with this trick settled */
+                ok = finish_trick(self, won, total, left, W);
+            } else {
+                ok = search(self, (seat + 1) % self->nseats, won, total, left, W);
+            }
+            /* the card keeps the value if the max side still reaches total and
+               cannot reach total + 1 */
+            if (ok) {
+                int more;
+                if (self->tcnt == self->nseats) more = finish_trick(self, won, total + 1, left, W);
+                else more = search(self, (seat + 1) % self->nseats, won, total + 1, left, W);
+                if (!more) chosen = i;
+            }
+            if (chosen < 0) unplay(self, seat, mv[i].su, mv[i].r);
+        }
+        if (chosen < 0) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_RuntimeError, "internal error: no card keeps the value");
+            return NULL;
+        }
+        PyObject *c = PyLong_FromLong(mv[chosen].su * 16 + mv[chosen].r);
+        if (!c || PyList_Append(out, c) < 0) {
+            Py_XDECREF(c);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(c);
+        if (self->tcnt == self->nseats) {
+            int w = self->tseat[trick_winner_index(self)];
+            for (int i = 0; i < self->tcnt; i++)
+                self->gone[self->tsuit[i]] |= (uint16_t)(1u << self->trank[i]);
+            self->tcnt = 0;
+            won += self->side[w];
+            seat = w;
+        } else {
+            seat = (seat + 1) % self->nseats;
+        }
+    }
+    reset_state(self);
+    return out;
+}
+
+static PyObject *Solver_get_nodes(Solver *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->nodes);
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"solve", (PyCFunction)Solver_solve, METH_VARARGS,
+     "solve(leader, for_seat=leader) -> tricks won by for_seat's side with leader on lead"},
+    {"at_least", (PyCFunction)Solver_at_least, METH_VARARGS,
+     "at_least(leader, for_seat, target) -> can for_seat's side take target tricks?"},
+    {"line", (PyCFunction)Solver_line, METH_VARARGS,
+     "line(leader, for_seat=leader) -> card codes of one principal line of play"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Solver_getset[] = {
+    {"nodes", (getter)Solver_get_nodes, NULL, "search nodes visited so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine.dd._core.Solver",
+    .tp_doc = "Double-dummy solver for one deal (hands, trump, rules); reuse it across leaders.",
+    .tp_basicsize = sizeof(Solver),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+    .tp_getset = Solver_getset,
+};
+
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT, "engine.dd._core",
+    "Compiled double-dummy search core for clubwhist (see engine/dd/__init__.py).", -1, NULL,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

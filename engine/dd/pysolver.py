@@ -1,0 +1,93 @@
+"""The pure-Python double-dummy solver: the fallback when the C core is not built, and the
+independent reference the tests check the C core against on small endings.
+
+It is written plainly on purpose (full minimax over every legal card, memoised at trick
+boundaries on the exact remaining hands) so that it is easy to check by reading; it shares no
+search code with ``_core.c``. It is far too slow for full 13-card deals (minutes to hours):
+clubwhist warns loudly when it has to use it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.dd.position import NO_SUIT, Card, Position
+
+Hands = tuple[frozenset[Card], ...]
+
+
+def legal_plays(position: Position, hands: Hands, seat: int, trick: tuple[Card, ...]) -> list[Card]:
+    """The cards ``seat`` may play to a trick that already holds ``trick`` (in play order)."""
+    hand = hands[seat]
+    if position.columns is None:
+        playable = set(hand)
+    else:
+        playable = set()
+        for stack in position.columns[seat]:
+            for card in reversed(stack):
+                if card in hand:
+                    playable.add(card)
+                    break
+    led = next((c[0] for c in trick if c[0] != NO_SUIT), None)
+    if led is not None:
+        follow = {c for c in playable if c[0] == led}
+        if follow:
+            if position.jokers_follow:
+                follow |= {c for c in playable if c[0] == NO_SUIT}
+            return sorted(follow)
+    return sorted(playable)
+
+
+def trick_winner(position: Position, trick: tuple[Card, ...]) -> int:
+    """Index in ``trick`` of the winning card: highest trump, else highest of the suit led;
+    no-suit cards never win (if only they were played, the first one keeps the trick)."""
+    led = next((c[0] for c in trick if c[0] != NO_SUIT), None)
+    if led is None:
+        return 0
+
+    def strength(card: Card) -> int:
+        if card[0] == NO_SUIT:
+            return -1
+        if position.trump is not None and card[0] == position.trump:
+            return 100 + card[1]
+        if card[0] == led:
+            return card[1]
+        return -1
+
+    return max(range(len(trick)), key=lambda i: strength(trick[i]))
+
+
+class PySolver:
+    """Solves one position's deal for any leader; results are memoised per side."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+
+    def solve(self, leader: int, for_seat: int | None = None) -> int:
+        pos = self.position
+        seat_of_interest = leader if for_seat is None else for_seat
+        side = pos.side_of(seat_of_interest)
+        n = pos.seats
+
+        @lru_cache(maxsize=None)
+        def from_trick_start(hands: Hands, lead: int) -> int:
+            if not hands[lead]:
+                return 0
+            return in_trick(hands, lead, ())
+
+        def in_trick(hands: Hands, seat: int, trick: tuple[Card, ...]) -> int:
+            results = []
+            for card in legal_plays(pos, hands, seat, trick):
+                after = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
+                played = (*trick, card)
+                if len(played) == n:
+                    first = (seat + 1) % n  # the leader of this trick
+                    winner = (first + trick_winner(pos, played)) % n
+                    value = (1 if winner in side else 0) + from_trick_start(after, winner)
+                else:
+                    value = in_trick(after, (seat + 1) % n, played)
+                results.append(value)
+            return max(results) if seat in side else min(results)
+
+        start = tuple(frozenset(h) for h in pos.hands)
+        return from_trick_start(start, leader)

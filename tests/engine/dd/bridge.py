@@ -1,0 +1,58 @@
+"""Helpers shared by the tests and the benchmark: random bridge deals in both our terms and
+endplay's, so that our solver can be compared with DDS (endplay is a test dependency only)."""
+
+from __future__ import annotations
+
+import random
+
+from engine.dd import Position
+
+RANKS = "23456789TJQKA"  # rank index 0..12
+SUITS_PBN = "SHDC"  # PBN order; our suit index: C=0 D=1 H=2 S=3
+
+
+def random_hands(rng: random.Random, size: int = 13) -> tuple[tuple[tuple[int, int], ...], ...]:
+    deck = [(s, r) for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    return tuple(tuple(sorted(deck[i * size : (i + 1) * size])) for i in range(4))
+
+
+def to_pbn(hands) -> str:
+    out = []
+    for hand in hands:
+        parts = []
+        for pbn_suit in range(4):
+            suit = 3 - pbn_suit
+            ranks = sorted((r for s, r in hand if s == suit), reverse=True)
+            parts.append("".join(RANKS[r] for r in ranks))
+        out.append(".".join(parts))
+    return "N:" + " ".join(out)
+
+
+def dds_tricks(hands, trump: int | None, leader: int) -> int:
+    """Tricks for the side on lead according to DDS (via endplay)."""
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    denom = Denom.nt if trump is None else [Denom.clubs, Denom.diamonds, Denom.hearts,
+                                            Denom.spades][trump]
+    deal = Deal(to_pbn(hands), first=Player(leader), trump=denom)
+    return max(t for _, t in solve_board(deal))
+
+
+def dds_table(hands) -> dict[tuple[int, int | None], int]:
+    """(declarer seat, trump) -> declarer's tricks with declarer's LHO leading."""
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal, Denom, Player
+
+    table = calc_dd_table(Deal(to_pbn(hands)))
+    out = {}
+    for trump, denom in ((0, Denom.clubs), (1, Denom.diamonds), (2, Denom.hearts),
+                         (3, Denom.spades), (None, Denom.nt)):
+        for seat in range(4):
+            out[(seat, trump)] = table[denom, Player(seat)]
+    return out
+
+
+def position(hands, trump: int | None, leader: int) -> Position:
+    return Position(hands=hands, trump=trump, leader=leader)
