@@ -94,6 +94,7 @@ typedef struct {
     int32_t npool, pused;
     long long nodes;
     int hist[MAXSEATS][NSUITS][16];
+    int off; /* features switched off (testing) */
 } Solver;
 
 static inline int popc(unsigned x) { return __builtin_popcount(x); }
@@ -287,7 +288,7 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
 static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
     int q = quick_tricks(s, leader, W);
-    if (s->nseats != 4) return q;
+    if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
     int pq = quick_tricks(s, pa, PW);
@@ -306,7 +307,8 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
 
 typedef struct { int su, r, score; } Move;
 
-static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel) {
+static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4]) {
+    pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     uint16_t lg[NSUITS];
     legal(s, seat, lg);
     int n = 0;
@@ -331,10 +333,13 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel) {
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
-            if (!s->columns && prev >= 0) {
+            if (!s->columns && prev >= 0 && !(s->off & 4)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
                 if (su == JOKER || !(between & live & ~s->hand[seat][su])) {
+                    /* a refutation that tried only the kept card holds elsewhere only where
+                       the pruned card is still its neighbour: it joins W if all moves fail */
+                    if (su != JOKER) pruned[su] |= (uint16_t)(1u << r);
                     continue;
                 }
             }
@@ -500,6 +505,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         unsigned w = W[su] & rem[su];
         int d = 0;
         if (s->columns) d = 0;
+        else if (s->off & 8) d = popc(rem[su]);
         else if (w) d = popc(rem[su] >> __builtin_ctz(w));
         depth[su] = (uint8_t)d;
         mown[su] = own[su] & top_mask(d);
@@ -577,7 +583,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             s->tcnt = 0;
             return won + s->side[w] >= target;
         }
-        if (!s->columns) {
+        if (!s->columns && !(s->off & 1)) {
             int q = side_quick_tricks(s, seat, W);
             if (s->side[seat]) {
                 if (won + q >= target) return 1;
@@ -586,7 +592,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             }
             wclear(W);
         }
-        if (s->trump >= 0) {
+        if (s->trump >= 0 && !(s->off & 2)) {
             /* Sure trump tricks: every trump of one hand above all the other side's trumps
              * wins a trick of its own when played (the later-trick rule generalised). */
             int sure[2] = {0, 0};
@@ -649,7 +655,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
     }
     Move mv[MAXHAND * 2];
-    int n = gen_moves(s, seat, mv, bsuit, brel);
+    uint16_t pruned[4];
+    int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
@@ -670,6 +677,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         W[0] |= CW[0]; W[1] |= CW[1]; W[2] |= CW[2]; W[3] |= CW[3];
     }
+    if (best < 0)
+        for (int k = 0; k < 4; k++) W[k] |= pruned[k];
     if (s->tcnt == 0) {
         int lb = 0, ub = R;
         if (res) lb = target - won;
@@ -742,11 +751,11 @@ static int parse_card(PyObject *o, int *su, int *r) {
 }
 
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", NULL};
+    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off", NULL};
     PyObject *hands, *columns = Py_None;
-    int trump = -1, jfollow = 0, bits = 20;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOi", kwlist, &hands, &trump, &jfollow,
-                                     &columns, &bits))
+    int trump = -1, jfollow = 0, bits = 20, off = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOii", kwlist, &hands, &trump, &jfollow,
+                                     &columns, &bits, &off))
         return -1;
     if (bits < 10 || bits > 26) {
         PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 26");
@@ -876,6 +885,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->pused = 0;
     self->refmask = 0;
     self->nodes = 0;
+    self->off = off;
     memset(self->hist, 0, sizeof(self->hist));
     reset_state(self);
     return 0;
@@ -944,7 +954,8 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
     int total = value(self, leader, self->hsize);
     for (int k = 0; k < self->hsize * self->nseats; k++) {
         Move mv[MAXHAND * 2];
-        int n = gen_moves(self, seat, mv, -1, 0);
+        uint16_t pruned[4];
+        int n = gen_moves(self, seat, mv, -1, 0, pruned);
         int chosen = -1;
         int left = self->hsize - k / self->nseats; /* tricks left including this one */
         for (int i = 0; i < n && chosen < 0; i++) {
