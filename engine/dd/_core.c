@@ -751,14 +751,16 @@ static int parse_card(PyObject *o, int *su, int *r) {
 }
 
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
+    /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
+     * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks) */
     static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off", NULL};
     PyObject *hands, *columns = Py_None;
     int trump = -1, jfollow = 0, bits = 20, off = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOii", kwlist, &hands, &trump, &jfollow,
                                      &columns, &bits, &off))
         return -1;
-    if (bits < 10 || bits > 26) {
-        PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 26");
+    if (bits < 10 || bits > 22) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 22");
         return -1;
     }
     if (trump < -1 || trump > 3) {
