@@ -233,6 +233,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# The sweep that re-queues results processing left behind while the broker was down (run by
+# `celery worker --beat` or a separate `celery beat`); see tournaments/services/scoring.py.
+CELERY_BEAT_SCHEDULE = {
+    "rescore-sweep": {"task": "clubwhist.rescore_sweep", "schedule": 15.0},
+}
+# How long results processing waits before rescoring, so a burst of results is one recompute.
+RESCORE_DEBOUNCE_SECONDS = env_int("RESCORE_DEBOUNCE_MS", 300) / 1000
 # How long /health waits for a worker to answer a ping, in seconds.
 HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 1000)) / 1000
 

@@ -1,0 +1,213 @@
+"""Results processing: from accepted results to a stored, versioned standings table.
+
+How a change reaches the standings, and why it cannot be lost:
+1. Every service that changes what counts calls `results_changed` inside its transaction. That
+   bumps `Event.results_version` in the same transaction as the change (the outbox), and after
+   commit asks for a rescore.
+2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
+   `rescore_queued_at` and only the winner sends a task, due RESCORE_DEBOUNCE_SECONDS later
+   (0.3 s by default). Everything committed meanwhile rides on that one task, so a burst of 50
+   results in a second makes a handful of recomputes, not 50, and a lone result still reaches
+   the standings well within a second.
+3. `standings_refresh` (the task body) frees the slot first, then scores under a row lock and
+   stores `Standings(version=...)` and `scored_version`. Rerunning it is harmless: when
+   `scored_version` has caught up it returns at once.
+4. If the broker is down when the task is sent, the slot is released and the gap between
+   `results_version` and `scored_version` remains; `rescore_sweep` (run by the worker at start
+   and every few seconds by beat) finds every such event and queues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from engine.scoring import SessionScore, TravellerLine, format_points, score_session
+
+from tournaments.models import Board, Event, Pair, Result, Section, Standings
+from tournaments.services.engine_bridge import movement_for
+
+log = logging.getLogger(__name__)
+
+# A queue slot older than this is considered lost (worker died mid-task) and may be re-claimed.
+RESCORE_SLOT_TIMEOUT = timedelta(seconds=60)
+
+
+def results_changed(*, event: Event) -> None:
+    """Record that the standings are out of date; call inside the changing transaction."""
+    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    transaction.on_commit(lambda: request_rescore(event_id=event.pk))
+
+
+def request_rescore(*, event_id: int) -> bool:
+    """Queue one rescore unless one is already queued; True when this call queued it."""
+    from tournaments import tasks
+
+    now = timezone.now()
+    claimed = (
+        Event.objects.filter(pk=event_id)
+        .filter(
+            Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=now - RESCORE_SLOT_TIMEOUT)
+        )
+        .update(rescore_queued_at=now)
+    )
+    if not claimed:
+        return False
+    try:
+        tasks.rescore_event.apply_async((event_id,), countdown=settings.RESCORE_DEBOUNCE_SECONDS)
+    except Exception:
+        # The broker is unreachable. Free the slot so the sweep can queue it later; the
+        # results themselves are committed and the version gap remembers the work.
+        log.exception("could not queue a rescore for event %s; the sweep will retry", event_id)
+        Event.objects.filter(pk=event_id, rescore_queued_at=now).update(rescore_queued_at=None)
+        return False
+    return True
+
+
+def rescore_sweep() -> list[int]:
+    """Queue a rescore for every event whose standings are behind its results."""
+    stale = timezone.now() - RESCORE_SLOT_TIMEOUT
+    behind = Event.objects.filter(scored_version__lt=F("results_version")).filter(
+        Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=stale)
+    )
+    return [pk for pk in behind.values_list("pk", flat=True) if request_rescore(event_id=pk)]
+
+
+def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None:
+    """Score the event and store a new standings version; a no-op when already up to date.
+
+    Runs under SELECT ... FOR UPDATE on the event's section rows, so two workers never score
+    the same event at once; the lock is not on the event row, so tablets keep submitting.
+    """
+    Event.objects.filter(pk=event_id).update(rescore_queued_at=None)
+    with transaction.atomic():
+        sections = list(Section.objects.select_for_update().filter(event_id=event_id))
+        event = Event.objects.filter(pk=event_id).first()
+        if event is None or not sections:
+            return None  # deleted meanwhile: nothing to do
+        target = event.results_version
+        latest = Standings.objects.filter(event=event).order_by("-version").first()
+        if not force and event.scored_version >= target and latest is not None:
+            return latest
+        data = standings_compute(event=event)
+        standings, _ = Standings.objects.update_or_create(
+            event=event, version=target, defaults={"data": data, "computed_at": timezone.now()}
+        )
+        Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
+        return standings
+
+
+def traveller_lines(section: Section) -> list[TravellerLine]:
+    """The counting results of a section as the engine's traveller lines.
+
+    Fouled boards score Average to both sides at every table that played them; entered but
+    unconfirmed and disputed results do not count yet.
+    """
+    fouled = set(
+        Board.objects.filter(event_id=section.event_id, fouled=True).values_list(
+            "number", flat=True
+        )
+    )
+    lines = []
+    results = Result.objects.filter(section=section).select_related("ns_pair", "ew_pair")
+    for r in results.order_by("board_number", "round", "table"):
+        if not r.counts and not (r.board_number in fouled and r.status != Result.Status.DISPUTED):
+            continue
+        if r.board_number in fouled:
+            artificial: tuple[str, str] | None = ("A", "A")
+            score = None
+        elif r.status == Result.Status.ARTIFICIAL:
+            ns_code, _, ew_code = r.artificial_code.partition("/")
+            artificial = (ns_code, ew_code or ns_code)
+            score = None
+        else:
+            artificial, score = None, r.ns_score
+        lines.append(
+            TravellerLine(
+                board=r.board_number,
+                ns=r.ns_pair.number,
+                ew=r.ew_pair.number,
+                ns_score=score,
+                artificial=artificial,
+            )
+        )
+    return lines
+
+
+def _points(value: Fraction) -> dict[str, str]:
+    return {"exact": str(value), "display": format_points(value)}
+
+
+def standings_compute(*, event: Event) -> dict[str, Any]:
+    """The whole standings document that the pages, the API and the exports read."""
+    sections = []
+    for section in event.sections.all():
+        movement = movement_for(section)
+        score = score_session(
+            traveller_lines(section),
+            method=event.method,
+            scale=event.scale,
+            movement=movement,
+        )
+        sections.append(_section_document(section, score))
+    return {
+        "event": event.pk,
+        "version": event.results_version,
+        "method": event.method,
+        "scale": event.scale,
+        "computed_at": timezone.now().isoformat(),
+        "sections": sections,
+    }
+
+
+def _section_document(section: Section, score: SessionScore) -> dict[str, Any]:
+    pairs = {
+        (p.number, p.direction): p for p in Pair.objects.filter(section=section, is_phantom=False)
+    }
+
+    def pair_names(number: int, direction: str | None) -> str:
+        key = (number, "" if section.one_winner else (direction or ""))
+        pair = pairs.get(key)
+        return pair.names if pair else ""
+
+    fields: dict[str, list[dict[str, Any]]] = {}
+    for row in score.standings:
+        field = "ALL" if section.one_winner else (row.direction or "ALL")
+        fields.setdefault(field, []).append(
+            {
+                "pair": row.pair,
+                "direction": row.direction or "",
+                "names": pair_names(row.pair, row.direction),
+                "rank": row.rank,
+                "total": _points(row.total),
+                "max": _points(row.max_total),
+                "percentage": _points(row.percentage),
+                "boards": row.boards_played,
+                "adjustments": _points(row.adjustments),
+            }
+        )
+    boards: dict[str, list[dict[str, Any]]] = {}
+    for line in score.lines:
+        boards.setdefault(str(line.line.board), []).append(
+            {
+                "ns": line.line.ns,
+                "ew": line.line.ew,
+                "ns_score": line.line.ns_score,
+                "artificial": "/".join(line.line.artificial) if line.line.artificial else "",
+                "ns_points": _points(line.ns_points),
+                "ew_points": _points(line.ew_points),
+                "top": _points(line.top),
+            }
+        )
+    return {
+        "name": section.name,
+        "one_winner": section.one_winner,
+        "fields": [{"name": name, "rows": rows} for name, rows in fields.items()],
+        "boards": boards,
+    }
