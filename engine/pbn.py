@@ -258,8 +258,10 @@ def _board(tags: dict[str, tuple[str, int]], game: _Game, default_variant: str) 
         if "WhistColumns" not in tags:
             raise PBNError("an Open Whist board needs its WhistColumns layout", deal_line)
         dealt = _columns(tags["WhistColumns"], dealt)
-        if turned is None and len([s for s in dealt.values() if s]) == 4:
-            turned = dealt[dealer][0] if dealt[dealer] else None
+        four_hands = len([hand for hand in dealt.values() if hand]) == 4
+        if turned is None and "WhistTrumps" not in tags and four_hands and dealt[dealer]:
+            # Seed 001: the single card at the left of the dealer's layout sets trumps.
+            turned = dealt[dealer][0]
     trumps: Suit | None = None
     if "WhistTrumps" in tags:
         value, line = tags["WhistTrumps"]
