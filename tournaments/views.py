@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+
 from engine.games import find_variant
 from engine.movements import advise
-
 from tournaments import selectors
 from tournaments.forms import (
     ENTRY_FIELDS,

@@ -35,7 +35,7 @@ def test_the_api_needs_a_login() -> None:
 def test_the_schema_is_served(director_client: Client) -> None:
     response = director_client.get("/api/schema/")
     assert response.status_code == 200
-    assert b"/api/events/{pk}/results" in response.content
+    assert b"/api/events/{id}/results" in response.content
 
 
 def test_an_event_is_created_and_described(director_client: Client) -> None:

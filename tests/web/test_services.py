@@ -6,9 +6,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from engine.dealing import deal_boards
 
 from engine import pbn
+from engine.dealing import deal_boards
 from tests.web.conftest import make_event
 from tournaments.models import AuditEntry, Event, Pair, Result, Standings
 from tournaments.selectors import latest_standings, room_view, traveller
@@ -188,7 +188,9 @@ def test_an_average_plus_minus_split_is_scored_outside_the_comparison(running_ev
     )
     standings = standings_refresh(event_id=running_event.pk)
     assert standings is not None
-    lines = {(l["ns"], l["ew"]): l for l in standings.data["sections"][0]["boards"]["1"]}
+    lines = {
+        (line["ns"], line["ew"]): line for line in standings.data["sections"][0]["boards"]["1"]
+    }
     assert lines[(1, 1)]["artificial"] == "A+/A-"
     # Three plays expected, so the top is 2 x (3 - 1) = 4; Average+ is 60 %, Average- 40 %.
     assert Fraction(lines[(1, 1)]["ns_points"]["exact"]) == Fraction(12, 5)
@@ -206,7 +208,7 @@ def test_a_fouled_board_scores_average_and_keeps_its_results(running_event, dire
     rs.board_mark_fouled(board=board, fouled=True, reason="cards swapped N/E", user=director)
     standings = standings_refresh(event_id=running_event.pk)
     assert standings is not None
-    points = {l["artificial"] for l in standings.data["sections"][0]["boards"]["1"]}
+    points = {line["artificial"] for line in standings.data["sections"][0]["boards"]["1"]}
     assert points == {"A/A"}
     assert Result.objects.filter(board_number=1).count() == 2  # nothing lost
     with pytest.raises(rs.ResultError, match="fouled"):

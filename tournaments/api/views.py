@@ -11,13 +11,13 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
-from engine.movements import advise
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.movements import advise
 from tournaments import selectors
 from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import events as event_services
@@ -149,11 +149,11 @@ class AdviceApi(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        class In(serializers.Serializer[Any]):
+        class AdviceIn(serializers.Serializer[Any]):
             pairs = serializers.IntegerField(min_value=2, max_value=400)
             boards = serializers.IntegerField(min_value=1, max_value=200)
 
-        query = In(data=request.query_params)
+        query = AdviceIn(data=request.query_params)
         query.is_valid(raise_exception=True)
         suggestions = advise(query.validated_data["pairs"], query.validated_data["boards"])
         return Response(
@@ -180,13 +180,13 @@ class AdviceApi(APIView):
 class EventActionApi(APIView):
     """start / finish / publish / reopen: the event's life cycle."""
 
-    class In(serializers.Serializer[Any]):
+    class EventActionIn(serializers.Serializer[Any]):
         reason = serializers.CharField(required=False, allow_blank=True, default="")
 
-    @extend_schema(request=In, responses=EventOut)
+    @extend_schema(request=EventActionIn, responses=EventOut)
     def post(self, request: Request, pk: int, action: str) -> Response:
         event = _event(pk)
-        data = self.In(data=request.data)
+        data = self.EventActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         if action == "start":
             event = event_services.event_start(event=event, user=request.user)
@@ -225,14 +225,14 @@ class PairsApi(APIView):
 
 
 class BoardsImportApi(APIView):
-    class In(serializers.Serializer[Any]):
+    class BoardsImportIn(serializers.Serializer[Any]):
         pbn = serializers.CharField()
 
     @extend_schema(
-        request=In, responses=inline_serializer("Imported", {"boards": serializers.IntegerField()})
+        request=BoardsImportIn, responses=inline_serializer("Imported", {"boards": serializers.IntegerField()})
     )
     def post(self, request: Request, pk: int) -> Response:
-        data = self.In(data=request.data)
+        data = self.BoardsImportIn(data=request.data)
         data.is_valid(raise_exception=True)
         boards = event_services.boards_import(
             event=_event(pk), pbn_text=data.validated_data["pbn"], user=request.user
@@ -241,15 +241,15 @@ class BoardsImportApi(APIView):
 
 
 class BoardFouledApi(APIView):
-    class In(serializers.Serializer[Any]):
+    class BoardFouledIn(serializers.Serializer[Any]):
         fouled = serializers.BooleanField()
         reason = serializers.CharField()
 
     @extend_schema(
-        request=In, responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()})
+        request=BoardFouledIn, responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()})
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        data = self.In(data=request.data)
+        data = self.BoardFouledIn(data=request.data)
         data.is_valid(raise_exception=True)
         board = get_object_or_404(Board, event=_event(pk), number=number)
         board = result_services.board_mark_fouled(
@@ -259,7 +259,7 @@ class BoardFouledApi(APIView):
 
 
 class ResultsApi(APIView):
-    class In(serializers.Serializer[Any]):
+    class ResultsIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1)
         table = serializers.IntegerField(min_value=1)
         board = serializers.IntegerField(min_value=1)
@@ -275,10 +275,10 @@ class ResultsApi(APIView):
         )
         return Response(ResultOut(results, many=True).data)
 
-    @extend_schema(request=In, responses={201: ResultOut, 200: ResultOut})
+    @extend_schema(request=ResultsIn, responses={201: ResultOut, 200: ResultOut})
     def post(self, request: Request, pk: int) -> Response:
         event = _event(pk)
-        data = self.In(data=request.data)
+        data = self.ResultsIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         result, created = result_services.result_submit(
@@ -301,15 +301,15 @@ class ResultsApi(APIView):
 class ResultActionApi(APIView):
     """confirm / dispute / correct one result."""
 
-    class In(serializers.Serializer[Any]):
+    class ResultActionIn(serializers.Serializer[Any]):
         entry = serializers.DictField(required=False)
         reason = serializers.CharField(required=False, allow_blank=True, default="")
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
-    @extend_schema(request=In, responses=ResultOut)
+    @extend_schema(request=ResultActionIn, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int, action: str) -> Response:
         result = get_object_or_404(Result, pk=result_id, section__event=_event(pk))
-        data = self.In(data=request.data)
+        data = self.ResultActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if action == "confirm":
@@ -328,17 +328,17 @@ class ResultActionApi(APIView):
 
 
 class ArtificialApi(APIView):
-    class In(serializers.Serializer[Any]):
+    class ArtificialIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1)
         table = serializers.IntegerField(min_value=1)
         board = serializers.IntegerField(min_value=1)
         code = serializers.CharField(max_length=8)
         reason = serializers.CharField()
 
-    @extend_schema(request=In, responses=ResultOut)
+    @extend_schema(request=ArtificialIn, responses=ResultOut)
     def post(self, request: Request, pk: int) -> Response:
         event = _event(pk)
-        data = self.In(data=request.data)
+        data = self.ArtificialIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         result = result_services.result_set_artificial(

@@ -11,11 +11,10 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
+from engine import pbn
 from engine.boards import Board as EngineBoard
 from engine.games import GameRules, find_variant
 from engine.movements import Movement, build
-
-from engine import pbn
 from tournaments.models import Board, Event, Section
 
 

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+
+from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import find_variant
 from engine.movements import validate
-
-from engine import pbn
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
 from tournaments.services.audit import User, audit_record
 from tournaments.services.engine_bridge import board_record, movement_for, rules_for
@@ -166,6 +166,8 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
         raise EventError("Both pairs must be in this event.")
     if first.pk == second.pk:
         raise EventError("Choose two different pairs.")
+    locked = {p.pk: p for p in Pair.objects.select_for_update().filter(pk__in=[first.pk, second.pk])}
+    first, second = locked[first.pk], locked[second.pk]
     before = {first.label: first.names, second.label: second.names}
     first.player1, second.player1 = second.player1, first.player1
     first.player2, second.player2 = second.player2, first.player2

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from engine.scoring import parse_artificial
 
+from engine.scoring import parse_artificial
 from tournaments.models import Board, Event, MovementRow, Pair, Result, Section
 from tournaments.services.audit import User, audit_record
 from tournaments.services.engine_bridge import as_int_score, engine_board, rules_for
@@ -108,7 +108,7 @@ def result_submit(
     refused: two results for one meeting must never exist, and only the director may change an
     accepted one (`result_correct`). The database constraints back this up under races.
     """
-    event = section.event
+    event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
     _require_running(event)
     key = idempotency_key or uuid.uuid4().hex
     seating = seating_for(section=section, round=round, table=table, board_number=board_number)
@@ -190,7 +190,7 @@ def _signed(score: int | None) -> str:
 def result_confirm(*, result: Result, device: str = "", user: User = None) -> Result:
     """The opponents agree with the entered result: it now counts in the standings."""
     result = Result.objects.select_for_update().get(pk=result.pk)
-    _require_running(result.section.event)
+    _require_running(Event.objects.get(pk=result.section.event_id))
     if result.status == Result.Status.CONFIRMED:
         return result
     if result.status != Result.Status.ENTERED:

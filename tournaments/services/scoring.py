@@ -28,8 +28,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from engine.scoring import SessionScore, TravellerLine, format_points, score_session
 
+from engine.scoring import SessionScore, TravellerLine, format_points, score_session
 from tournaments.models import Board, Event, Pair, Result, Section, Standings
 from tournaments.services.engine_bridge import movement_for
 

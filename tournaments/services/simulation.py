@@ -14,7 +14,6 @@ from typing import Any
 from engine.boards import Board as EngineBoard
 from engine.cards import Seat, Side
 from engine.games import EntryError
-
 from tournaments.models import Event, MovementRow, Result, Section
 from tournaments.services.engine_bridge import engine_board
 from tournaments.services.results import boards_of_set, result_confirm, result_submit
