@@ -29,7 +29,7 @@ def _assert_valid(movement):
 
 @pytest.mark.parametrize("tables", range(3, 31))
 def test_every_mitchell_from_3_to_30_tables_passes_the_validator(tables):
-    variants = [dict(even="skip"), dict(even="relay")] if tables % 2 == 0 else [{}]
+    variants = [{"even": "skip"}, {"even": "relay"}] if tables % 2 == 0 else [{}]
     for variant in variants:
         for extra in ({}, {"phantom": True}, {"arrow_switch": [1]}, {"rounds": 2}):
             movement = mitchell(tables, **variant, **extra)
@@ -60,13 +60,15 @@ def test_every_howell_offered_is_complete_and_valid(tables):
 
 def test_a_shortened_howell_reports_unequal_plays_for_factoring():
     report = _assert_valid(howell(4, rounds=5))
-    assert report.notes and "unequally" in report.notes[0]
+    assert report.notes
+    assert "unequally" in report.notes[0]
 
 
 def test_seven_table_mitchell_follows_the_reference_formulas_round_by_round():
     n = 7
     movement = mitchell(n)
-    assert movement.rounds == 7 and movement.sets == 7
+    assert movement.rounds == 7
+    assert movement.sets == 7
     for r in range(1, n + 1):
         for p in range(1, n + 1):
             table = ((p + r - 2) % n) + 1  # EW pair p's table
@@ -80,17 +82,19 @@ def test_seven_table_mitchell_follows_the_reference_formulas_round_by_round():
 
 def test_skip_mitchell_moves_ew_two_tables_after_half_way():
     movement = mitchell(8)
-    assert movement.kind == "skip-mitchell" and movement.rounds == 7
+    assert movement.kind == "skip-mitchell"
+    assert movement.rounds == 7
     # EW 1: tables 1,2,3,4 in rounds 1-4, then ((1 + r - 1) mod 8) + 1 = 6,7,8.
     tables = [row.table for row in movement.guide_for_pair(1, "EW")]
     assert tables == [1, 2, 3, 4, 6, 7, 8]
-    with pytest.raises(MovementError, match="1..7 rounds"):
+    with pytest.raises(MovementError, match=r"1\.\.7 rounds"):
         mitchell(8, rounds=8)
 
 
 def test_relay_mitchell_shares_table_one_and_uses_the_bye_stand():
     movement = mitchell(6, even="relay")
-    assert movement.rounds == 6 and movement.shared_tables == ((1, 6),)
+    assert movement.rounds == 6
+    assert movement.shared_tables == ((1, 6),)
     assert len(movement.relay_sets) == 6
     for r in range(1, 7):
         assert movement.meeting(r, 1).set == movement.meeting(r, 6).set
@@ -101,7 +105,8 @@ def test_relay_mitchell_shares_table_one_and_uses_the_bye_stand():
 def test_phantom_makes_one_pair_sit_out_each_round():
     movement = mitchell(5, phantom=True)
     sit_outs = [m for m in movement.meetings if m.sit_out]
-    assert len(sit_outs) == 5 and all(m.table == 5 and m.ns == 0 for m in sit_outs)
+    assert len(sit_outs) == 5
+    assert all(m.table == 5 and m.ns == 0 for m in sit_outs)
     assert PairSlot(5, "NS") not in movement.pairs
     guide = movement.guide_for_pair(2, "EW")
     assert [row.opponents for row in guide].count(0) == 1
@@ -113,7 +118,8 @@ def test_arrow_switch_makes_one_field_with_unique_numbers():
     numbers = movement.pair_numbers()
     assert sorted(numbers) == list(range(1, 15))
     last = movement.meeting(7, 1)
-    assert last.ns > 7 and last.ew == 1, "the EW pair plays the NS cards when switched"
+    assert last.ns > 7, "the EW pair plays the NS cards when switched"
+    assert last.ew == 1
     assert movement.field_of(3, 1) == "ALL"
     assert mitchell(7).field_of(3, 1, "EW") == "EW"
 
@@ -122,7 +128,8 @@ def test_guide_cards_give_next_table_and_where_the_boards_go():
     movement = mitchell(5, boards_per_round=2)
     first = movement.guide_for_pair(1, "EW")[0]
     assert (first.table, first.seat, first.opponents, first.set) == (1, "EW", 1, 1)
-    assert first.boards == range(1, 3) and first.next_table == 2
+    assert first.boards == range(1, 3)
+    assert first.next_table == 2
     assert first.boards_next_table == 5, "boards go down one table, 1 -> 5"
     table = movement.guide_for_table(3)
     assert [row.ew for row in table] == [3, 2, 1, 5, 4]
@@ -172,7 +179,7 @@ def test_a_movement_file_that_breaks_an_invariant_names_the_line():
     ):
         loads_asc(broken)
     csv_text = "round,table,ns,ew,set\n1,1,1,2,1\n1,2,3,4,2\n2,1,1,3,1\n2,2,2,4,2\n"
-    with pytest.raises(MovementFileError, match="line 4: .*plays set 1 again"):
+    with pytest.raises(MovementFileError, match=r"line 4: .*plays set 1 again"):
         loads_csv(csv_text)
     with pytest.raises(MovementFileError, match="line 3: round 2 needs"):
         loads_asc("4 2 2 2 0\n1-2 A 3-4 B\n1-3 B\n")
@@ -191,8 +198,10 @@ def test_advisor_lists_movements_that_fit_best_first():
     for s in suggestions:
         movement = s.movement()
         assert validate(movement).ok
-        assert s.total_boards == movement.board_count() and not s.sit_out
+        assert s.total_boards == movement.board_count()
+        assert not s.sit_out
     odd = advise(9, 20)
-    assert odd and all(s.sit_out for s in odd)
+    assert odd
+    assert all(s.sit_out for s in odd)
     with pytest.raises(MovementError):
         advise(2, 20)

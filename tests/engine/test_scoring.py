@@ -49,7 +49,8 @@ def test_a_hand_worked_board_with_ties_on_both_scales():
     assert [(s.pair, s.rank) for s in ns] == [(1, "1"), (2, "2="), (3, "2="), (4, "2="), (5, "5")]
     ew = session.for_field("EW")
     assert [s.rank for s in ew] == ["1", "2=", "2=", "2=", "5"]
-    assert ew[0].pair == 5 and ew[0].total == 8
+    assert ew[0].pair == 5
+    assert ew[0].total == 8
 
 
 def test_a_session_with_an_average_plus_average_minus_split():
@@ -75,11 +76,13 @@ def test_a_session_with_an_average_plus_average_minus_split():
     assert by_line[(1, 4)].ns_points == F(18, 5)
     assert by_line[(1, 4)].ew_points == F(12, 5)
     ns4 = session.standing(4, "NS")
-    assert ns4.total == F(18, 5) + 6 and ns4.max_total == 12
+    assert ns4.total == F(18, 5) + 6
+    assert ns4.max_total == 12
     assert ns4.percentage == (F(18, 5) + 6) * 100 / 12  # 80 %
     ew4 = session.standing(4, "EW")
     # EW 4 also had the top on board 2 (NS 3's 5 was the lowest NS score).
-    assert ew4.total == F(12, 5) + 6 and ew4.percentage == 70
+    assert ew4.total == F(12, 5) + 6
+    assert ew4.percentage == 70
 
 
 def test_session_reading_of_artificial_scores_uses_the_pairs_own_percentage():
@@ -107,7 +110,9 @@ def test_not_played_boards_leave_the_percentage_untouched():
     lines = [L(1, 1, 1, 7), L(1, 2, 2, 6), L(1, 3, 3, None, ("NP", "NP")), L(2, 3, 3, 1)]
     session = score_session(lines)
     ns3 = session.standing(3, "NS")
-    assert ns3.boards_played == 1 and ns3.max_total == 0 and ns3.percentage is None
+    assert ns3.boards_played == 1
+    assert ns3.max_total == 0
+    assert ns3.percentage is None
     assert session.standing(1, "NS").total == F(7, 2)  # (2+1)*3/2-1: factored to 3 results
 
 
@@ -130,14 +135,16 @@ def test_matchpoints_on_a_board_add_up_to_every_comparison(scores):
     factored = matchpoint_board(scores, scale="ebu", expected=n + 2)
     assert sum(factored) == n * (n + 1)  # each (M+1)(n+2)/n - 1 summed
     for a, b, pa, pb in zip(scores, scores[1:], points, points[1:], strict=False):
-        assert (a > b) == (pa > pb) and (a == b) == (pa == pb)
+        assert (a > b) == (pa > pb)
+        assert (a == b) == (pa == pb)
 
 
 def test_imps_follow_the_bridge_table():
     assert [imps(d) for d in (0, 10, 20, 49, 50, 430, 490, 4000, 9999)] == [
         0, 0, 1, 1, 2, 10, 10, 24, 24,
     ]  # fmt: skip
-    assert imps(-430) == -10 and imps(F(39, 2)) == 0
+    assert imps(-430) == -10
+    assert imps(F(39, 2)) == 0
 
 
 def test_cross_imps_and_butler_on_a_small_board():
@@ -158,10 +165,13 @@ def test_total_tricks_shows_each_pair_against_its_directions_average():
     lines = [L(1, 1, 1, 8), L(1, 2, 2, 6), L(2, 1, 2, 5), L(2, 2, 1, 7)]
     session = score_session(lines, method="total", total_complement=13)
     ns1 = session.standing(1, "NS")
-    assert ns1.total == 13 and ns1.versus_average == (8 - 7) + (5 - 6)
+    assert ns1.total == 13
+    assert ns1.versus_average == (8 - 7) + (5 - 6)
     ew1 = session.standing(1, "EW")
-    assert ew1.total == 5 + 6 and ew1.versus_average == (5 - 6) + (6 - 7)
-    assert ns1.rank == "1=" and session.standing(2, "NS").rank == "1="
+    assert ew1.total == 5 + 6
+    assert ew1.versus_average == (5 - 6) + (6 - 7)
+    assert ns1.rank == "1="
+    assert session.standing(2, "NS").rank == "1="
 
 
 def test_bid_whist_totals_take_bag_penalties_as_adjustments():
@@ -187,11 +197,11 @@ def test_a_howell_is_one_field_and_lines_are_checked_against_it():
 def test_bad_traveller_lines_name_the_line_and_never_score():
     movement = mitchell(3, boards_per_round=1)
     good = [L(m.set, m.ns, m.ew, 7, source_line=i + 2) for i, m in enumerate(movement.meetings)]
-    with pytest.raises(UnknownPairError, match="line 9 .*no EW pair 4"):
+    with pytest.raises(UnknownPairError, match=r"line 9 .*no EW pair 4"):
         score_session([*good, L(1, 1, 4, 5, source_line=9)], movement=movement)
-    with pytest.raises(WrongBoardError, match="line 9 .*do not play board 2"):
+    with pytest.raises(WrongBoardError, match=r"line 9 .*do not play board 2"):
         score_session([*good[1:], L(2, 1, 1, 5, source_line=9)], movement=movement)
-    with pytest.raises(DuplicateMeetingError, match="line 12 .*already has a result on board 1"):
+    with pytest.raises(DuplicateMeetingError, match=r"line 12 .*already has a result on board 1"):
         score_session([*good, L(1, 1, 1, 6, source_line=12)], movement=movement)
     with pytest.raises(DuplicateMeetingError):
         score_session([L(1, 1, 1, 3), L(1, 1, 1, 3)])
