@@ -177,10 +177,10 @@ def score_session(
         if field_of is None:
             field_of = one_winner if movement.one_winner else two_winner
     field_of = field_of or two_winner
-    if isinstance(expected, int):
-        expected_of = defaultdict(lambda: expected)
-    elif expected is not None:
-        expected_of = dict(expected)
+    if expected is not None:
+        expected_of = {}
+        for board in {line.board for line in lines}:
+            expected_of[board] = expected if isinstance(expected, int) else expected.get(board, 0)
 
     # One result per pair per board.
     seen: dict[tuple[int, PairKey], TravellerLine] = {}
@@ -205,7 +205,7 @@ def score_session(
     board_top: dict[int, Fraction] = {}
     pending_artificial: list[int] = []
     for board, indexes in by_board.items():
-        n_expected = expected_of.get(board, len(indexes)) if expected_of else len(indexes)
+        n_expected = expected_of.get(board) or len(indexes)
         if n_expected < len(indexes):
             raise ScoringError(
                 f"board {board} has {len(indexes)} results but only {n_expected} were expected"
