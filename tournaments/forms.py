@@ -20,7 +20,9 @@ def game_choices() -> list[tuple[str, str]]:
 
 class EventSetupForm(forms.Form):
     name = forms.CharField(max_length=160, initial="Club night")
-    date = forms.DateField(initial=dt.date.today, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
+    date = forms.DateField(
+        initial=dt.date.today, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     game = forms.ChoiceField(choices=game_choices)
     pairs = forms.IntegerField(
         min_value=3,

@@ -511,7 +511,11 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/event_standings.html",
-        {"event": event, "standings": standings.data if standings else None},
+        {
+            "event": event,
+            "standings": standings.data if standings else None,
+            "computed_at": standings.computed_at if standings else None,
+        },
     )
 
 

@@ -43,21 +43,23 @@ def confirm_one(event: Event, round: int, table: int, board: int, tricks: int) -
     return result
 
 
+def _reset_connections() -> None:
+    """Drop the app's cached connection and producer pools so the next send reconnects."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
 @contextmanager
 def broker_down() -> Iterator[None]:
     """Point the web side at a port where no Redis listens, as when Redis has stopped."""
     previous = app.conf.broker_url
     app.conf.broker_url = "redis://127.0.0.1:1/0"
-    app.conf.broker_transport_options = {"max_retries": 0}
-    app.pool.force_close_all()
-    app._pool = None
+    _reset_connections()
     try:
         yield
     finally:
         app.conf.broker_url = previous
-        app.conf.broker_transport_options = {"visibility_timeout": 600}
-        app.pool.force_close_all()
-        app._pool = None
+        _reset_connections()
 
 
 def test_a_confirmed_result_reaches_the_standings_through_the_worker(celery_worker, club) -> None:

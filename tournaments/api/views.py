@@ -229,7 +229,8 @@ class BoardsImportApi(APIView):
         pbn = serializers.CharField()
 
     @extend_schema(
-        request=BoardsImportIn, responses=inline_serializer("Imported", {"boards": serializers.IntegerField()})
+        request=BoardsImportIn,
+        responses=inline_serializer("Imported", {"boards": serializers.IntegerField()}),
     )
     def post(self, request: Request, pk: int) -> Response:
         data = self.BoardsImportIn(data=request.data)
@@ -246,7 +247,8 @@ class BoardFouledApi(APIView):
         reason = serializers.CharField()
 
     @extend_schema(
-        request=BoardFouledIn, responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()})
+        request=BoardFouledIn,
+        responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()}),
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         data = self.BoardFouledIn(data=request.data)

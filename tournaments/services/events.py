@@ -166,7 +166,9 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
         raise EventError("Both pairs must be in this event.")
     if first.pk == second.pk:
         raise EventError("Choose two different pairs.")
-    locked = {p.pk: p for p in Pair.objects.select_for_update().filter(pk__in=[first.pk, second.pk])}
+    locked = {
+        p.pk: p for p in Pair.objects.select_for_update().filter(pk__in=[first.pk, second.pk])
+    }
     first, second = locked[first.pk], locked[second.pk]
     before = {first.label: first.names, second.label: second.names}
     first.player1, second.player1 = second.player1, first.player1

@@ -140,7 +140,11 @@ def traveller_lines(section: Section) -> list[TravellerLine]:
     return lines
 
 
-def _points(value: Fraction) -> dict[str, str]:
+def _points(value: Fraction | None) -> dict[str, str] | None:
+    """Exact value for machines, rounded text for people; None where a method has no such figure
+    (IMP and total scoring have no percentage)."""
+    if value is None:
+        return None
     return {"exact": str(value), "display": format_points(value)}
 
 
@@ -190,6 +194,7 @@ def _section_document(section: Section, score: SessionScore) -> dict[str, Any]:
                 "percentage": _points(row.percentage),
                 "boards": row.boards_played,
                 "adjustments": _points(row.adjustments),
+                "versus_average": _points(row.versus_average),
             }
         )
     boards: dict[str, list[dict[str, Any]]] = {}
