@@ -26,12 +26,21 @@ from tournaments.services.scoring import standings_refresh
 
 
 class PairOut(serializers.ModelSerializer[Pair]):
-    label = serializers.CharField(read_only=True)
+    pair_label = serializers.CharField(source="label", read_only=True)
     names = serializers.CharField(read_only=True)
 
     class Meta:
         model = Pair
-        fields = ["id", "number", "direction", "label", "player1", "player2", "names", "is_phantom"]
+        fields = [
+            "id",
+            "number",
+            "direction",
+            "pair_label",
+            "player1",
+            "player2",
+            "names",
+            "is_phantom",
+        ]
 
 
 class EventOut(serializers.ModelSerializer[Event]):

@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as AuthUser
 
 from tournaments.models import AuditEntry, Event, json_safe
 
+# What views pass in: `request.user`, or None from scripts and tasks.
 User = AbstractBaseUser | AnonymousUser | None
+
+
+def actor(user: User) -> AuthUser | None:
+    """The logged-in user to record as having done something, or None."""
+    if isinstance(user, AuthUser) and user.is_authenticated:
+        return user
+    return None
 
 
 def audit_record(
@@ -24,7 +33,7 @@ def audit_record(
     """Call inside the transaction that makes the change, so the two stand or fall together."""
     return AuditEntry.objects.create(
         event=event,
-        user=user if user is not None and user.is_authenticated else None,
+        user=actor(user),
         action=action,
         target=target,
         before=json_safe(before),

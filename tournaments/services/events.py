@@ -13,7 +13,7 @@ from engine.dealing import deal_boards
 from engine.games import find_variant
 from engine.movements import validate
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.engine_bridge import board_record, movement_for, rules_for
 
 
@@ -64,7 +64,7 @@ def event_create(
         options=dict(rules.options),
         method=method,
         scale=scale,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=actor(user),
     )
     section = Section(event=event, name="A", movement_kind=movement_kind)
     section.movement_params = dict(movement_params)

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from engine.scoring import parse_artificial
 from tournaments.models import Board, Event, MovementRow, Pair, Result, Section
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.engine_bridge import as_int_score, engine_board, rules_for
 from tournaments.services.scoring import results_changed
 
@@ -135,7 +135,7 @@ def result_submit(
                 ns_score=ns_score,
                 status=Result.Status.CONFIRMED if confirm else Result.Status.ENTERED,
                 entered_by_device=device[:80],
-                entered_by=user if user is not None and user.is_authenticated else None,
+                entered_by=actor(user),
                 idempotency_key=key,
             )
             if confirm:
@@ -301,7 +301,7 @@ def result_set_artificial(
             table=table,
             ns_pair=seating.ns_pair,
             ew_pair=seating.ew_pair,
-            entered_by=user if user is not None and user.is_authenticated else None,
+            entered_by=actor(user),
         )
     result.entry = None
     result.ns_score = None
