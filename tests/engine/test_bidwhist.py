@@ -111,26 +111,51 @@ def test_fosdick_refuses_andrews_only_options():
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"declarer": "N", "bid": 8, "kind": "uptown", "trumps": "S", "books": 12},
-         "Bid Whist bids run from 3 to 7"),
-        ({"declarer": "N", "bid": 2, "kind": "uptown", "trumps": "S", "books": 12},
-         "Bid Whist bids run from 3 to 7"),
-        ({"declarer": "N", "bid": 5, "kind": "sideways", "trumps": "S", "books": 12},
-         "uptown, downtown or notrump"),
+        (
+            {"declarer": "N", "bid": 8, "kind": "uptown", "trumps": "S", "books": 12},
+            "Bid Whist bids run from 3 to 7",
+        ),
+        (
+            {"declarer": "N", "bid": 2, "kind": "uptown", "trumps": "S", "books": 12},
+            "Bid Whist bids run from 3 to 7",
+        ),
+        (
+            {"declarer": "N", "bid": 5, "kind": "sideways", "trumps": "S", "books": 12},
+            "uptown, downtown or notrump",
+        ),
         ({"declarer": "N", "bid": 5, "kind": "uptown", "books": 12}, "names its trump suit"),
-        ({"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "X", "books": 12},
-         "trumps are C, D, H or S"),
-        ({"declarer": "N", "bid": 5, "kind": "notrump", "trumps": "S", "books": 12},
-         "a no-trump bid has no trump suit"),
+        (
+            {"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "X", "books": 12},
+            "trumps are C, D, H or S",
+        ),
+        (
+            {"declarer": "N", "bid": 5, "kind": "notrump", "trumps": "S", "books": 12},
+            "a no-trump bid has no trump suit",
+        ),
         ({"declarer": "N", "bid": 5, "kind": "notrump", "books": 12}, "give the ranking"),
-        ({"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "S", "ranking": "uptown",
-          "books": 12}, "names its trump suit, not a ranking"),
-        ({"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "S", "books": 0},
-         r"books run from 1 \(the kitty book\) to 13"),
-        ({"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "S", "books": 14},
-         "books run from 1"),
-        ({"declarer": "Q", "bid": 5, "kind": "uptown", "trumps": "S", "books": 12},
-         "declarer must be N, E, S or W"),
+        (
+            {
+                "declarer": "N",
+                "bid": 5,
+                "kind": "uptown",
+                "trumps": "S",
+                "ranking": "uptown",
+                "books": 12,
+            },
+            "names its trump suit, not a ranking",
+        ),
+        (
+            {"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "S", "books": 0},
+            r"books run from 1 \(the kitty book\) to 13",
+        ),
+        (
+            {"declarer": "N", "bid": 5, "kind": "uptown", "trumps": "S", "books": 14},
+            "books run from 1",
+        ),
+        (
+            {"declarer": "Q", "bid": 5, "kind": "uptown", "trumps": "S", "books": 12},
+            "declarer must be N, E, S or W",
+        ),
         ({"bid": 5, "kind": "uptown", "trumps": "S", "books": 12}, "needs the declarer"),
     ],
 )
@@ -212,8 +237,9 @@ def test_all_pass_is_a_redeal_or_forces_the_dealer():
 
 
 def _ctx(trumps, downtown=False, leader=Seat.N):
-    return PlayContext(trumps=trumps, leader=leader, seats=tuple(Seat), downtown=downtown,
-                       jokers=True)
+    return PlayContext(
+        trumps=trumps, leader=leader, seats=tuple(Seat), downtown=downtown, jokers=True
+    )
 
 
 def _trick(text):

@@ -11,7 +11,15 @@ from .helpers import ALL_VARIANT_OPTIONS
 
 def test_the_dealer_follows_the_board_number():
     assert [dealer_for(n) for n in range(1, 10)] == [
-        Seat.N, Seat.E, Seat.S, Seat.W, Seat.N, Seat.E, Seat.S, Seat.W, Seat.N
+        Seat.N,
+        Seat.E,
+        Seat.S,
+        Seat.W,
+        Seat.N,
+        Seat.E,
+        Seat.S,
+        Seat.W,
+        Seat.N,
     ]
 
 
@@ -23,7 +31,10 @@ def test_board_numbers_start_at_one(number):
 
 def test_default_rotation_is_hearts_diamonds_spades_clubs():
     assert [trump_rotation(n) for n in range(1, 9)] == [
-        Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
+        Suit.HEARTS,
+        Suit.DIAMONDS,
+        Suit.SPADES,
+        Suit.CLUBS,
     ] * 2
 
 
@@ -34,7 +45,11 @@ def test_no_trumps_every_fifth_board_keeps_the_suit_order():
 
 def test_a_club_can_use_its_own_rotation():
     order = (Suit.SPADES, Suit.HEARTS)
-    assert [trump_rotation(n, order) for n in range(1, 4)] == [Suit.SPADES, Suit.HEARTS, Suit.SPADES]
+    assert [trump_rotation(n, order) for n in range(1, 4)] == [
+        Suit.SPADES,
+        Suit.HEARTS,
+        Suit.SPADES,
+    ]
 
 
 def _full_deal():

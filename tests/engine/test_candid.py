@@ -82,8 +82,10 @@ def test_bag_options_change_the_session_penalty():
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"declarer": "N", "bid": 6, "strain": "H", "tricks": 10},
-         "Candid Whist bids run from 7 to 13 tricks"),
+        (
+            {"declarer": "N", "bid": 6, "strain": "H", "tricks": 10},
+            "Candid Whist bids run from 7 to 13 tricks",
+        ),
         ({"declarer": "N", "bid": 14, "strain": "H", "tricks": 10}, "run from 7 to 13"),
         ({"declarer": "N", "bid": 8, "strain": "Z", "tricks": 10}, "strain is C, D, H, S or NT"),
         ({"declarer": "N", "bid": 8, "strain": "H", "tricks": 14}, "tricks run from 0 to 13"),
@@ -101,7 +103,9 @@ def test_entries_round_trip_and_describe_themselves(board):
     e = rules.parse_entry(board, data)
     assert rules.entry_to_dict(e) == data
     assert rules.describe(e) == "8♥ by N, 10 tricks"
-    assert rules.entry_to_dict(rules.parse_entry(board, {"passed_out": True})) == {"passed_out": True}
+    assert rules.entry_to_dict(rules.parse_entry(board, {"passed_out": True})) == {
+        "passed_out": True
+    }
 
 
 def _hcp_board(dealer, honours):
@@ -109,8 +113,7 @@ def _hcp_board(dealer, honours):
 
 
 def test_announcements_count_a4_k3_q2_j1_from_the_dealers_left():
-    board = _hcp_board(Seat.N, {Seat.N: "SA SK SQ SJ", Seat.E: "HA", Seat.S: "HK HQ",
-                                Seat.W: "DJ"})
+    board = _hcp_board(Seat.N, {Seat.N: "SA SK SQ SJ", Seat.E: "HA", Seat.S: "HK HQ", Seat.W: "DJ"})
     # The filler hands out the remaining cards; count what each seat really holds.
     said = dict(announcements(board))
     assert [seat for seat, _ in announcements(board)] == [Seat.E, Seat.S, Seat.W, Seat.N]

@@ -14,8 +14,16 @@ def test_every_card_round_trips_through_text_and_repr(card):
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("SA", "SA"), ("sa", "SA"), ("H10", "HT"), ("10h", "HT"), ("♠K", "SK"), ("c2", "C2"),
-     ("bj", "BJ"), ("Little Joker", "LJ")],
+    [
+        ("SA", "SA"),
+        ("sa", "SA"),
+        ("H10", "HT"),
+        ("10h", "HT"),
+        ("♠K", "SK"),
+        ("c2", "C2"),
+        ("bj", "BJ"),
+        ("Little Joker", "LJ"),
+    ],
 )
 def test_cards_are_read_in_the_usual_spellings(text, expected):
     assert str(Card.from_str(text)) == expected

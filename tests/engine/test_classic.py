@@ -49,7 +49,8 @@ def test_honours_score_4_for_all_four_and_2_for_three():
         "classic", {Seat.E: "SA SK", Seat.W: "SQ", Seat.N: "SJ"}, number=3, trumps=Suit.SPADES
     )
     assert rules.side_points(spades, rules.parse_entry(spades, {"ns_tricks": 7})) == {
-        Side.NS: 7, Side.EW: 6 + 2
+        Side.NS: 7,
+        Side.EW: 6 + 2,
     }
 
 
@@ -78,7 +79,11 @@ def test_a_board_of_another_game_is_refused(board):
 def test_trumps_follow_the_rotation_option():
     boards = deal_boards("classic", range(1, 6), seed=1, options={"rotation": "SHDC"})
     assert [b.trumps for b in boards] == [
-        Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES
+        Suit.SPADES,
+        Suit.HEARTS,
+        Suit.DIAMONDS,
+        Suit.CLUBS,
+        Suit.SPADES,
     ]
     with pytest.raises(OptionsError, match="option rotation"):
         ClassicRules({"rotation": "HXS"})
@@ -103,8 +108,12 @@ def test_must_follow_suit_and_trumps_win():
     assert set(play.legal_plays()) == {Card.from_str("S2"), Card.from_str("SK")}
     void = play_position(rules, board, context, {Seat.E: "H3 D4"}, [(Seat.N, "SA")])
     assert set(void.legal_plays()) == {Card.from_str("H3"), Card.from_str("D4")}
-    trick = [(Seat.N, Card.from_str("SA")), (Seat.E, Card.from_str("H2")),
-             (Seat.S, Card.from_str("SK")), (Seat.W, Card.from_str("DA"))]
+    trick = [
+        (Seat.N, Card.from_str("SA")),
+        (Seat.E, Card.from_str("H2")),
+        (Seat.S, Card.from_str("SK")),
+        (Seat.W, Card.from_str("DA")),
+    ]
     assert rules.trick_winner(trick, context) is Seat.E
     no_trumps = PlayContext(trumps=None, leader=Seat.N, seats=tuple(Seat))
     assert rules.trick_winner(trick, no_trumps) is Seat.N
@@ -112,13 +121,18 @@ def test_must_follow_suit_and_trumps_win():
 
 def test_replay_stops_at_the_first_illegal_card_and_names_it():
     board = board_with(
-        "classic", {Seat.E: "S2 S3", Seat.S: "S4 S5", Seat.W: "S6 S7", Seat.N: "S8 H2"},
+        "classic",
+        {Seat.E: "S2 S3", Seat.S: "S4 S5", Seat.W: "S6 S7", Seat.N: "S8 H2"},
         trumps=Suit.HEARTS,
     )
     rules = ClassicRules()
-    with pytest.raises(IllegalPlayError, match=r"card 4 \(trick 1\): North cannot play H2: must follow spades"):
+    with pytest.raises(
+        IllegalPlayError, match=r"card 4 \(trick 1\): North cannot play H2: must follow spades"
+    ):
         rules.replay(board, ["S2", "S4", "S6", "H2"])
-    with pytest.raises(IllegalPlayError, match="South cannot play SA: that card is not in the hand"):
+    with pytest.raises(
+        IllegalPlayError, match="South cannot play SA: that card is not in the hand"
+    ):
         rules.replay(board, ["S2", "SA"])
     play = rules.replay(board, ["S2", "S4", "S6", "S8"])
     assert play.tricks[0].winner is Seat.N

@@ -13,8 +13,9 @@ from .helpers import board_with, cards
 def _board():
     # East's layout, in dealt order: [D2] [S9 HJ] [C3 C4 S3] [D6 D7 D8 D9] [HQ HK CJ]
     east = "D2 S9 HJ C3 C4 S3 D6 D7 D8 D9 HQ HK CJ"
-    return board_with("openwhist", {Seat.E: east, Seat.N: "D5"}, turned=Card.from_str("D5"),
-                      trumps=Suit.DIAMONDS)
+    return board_with(
+        "openwhist", {Seat.E: east, Seat.N: "D5"}, turned=Card.from_str("D5"), trumps=Suit.DIAMONDS
+    )
 
 
 def test_only_the_exposed_column_tops_may_be_played():

@@ -100,24 +100,37 @@ def _one(deal="N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (_one(deal="N:AKQJ.T98.765 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
-         r"line 3: North's hand 'AKQJ.T98.765' has 3 suits, not 4"),
-        (_one(deal="N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98"),
-         r"line 3: Deal has 3 hands, not 4"),
-        (_one(deal="N:AKQJ.T98.765.432 AKQJ.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
-         r"line 3: Deal gives SA to both North and East"),
-        (_one(deal="N:AKQJ.T98.765.43X T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
-         r"line 3: North's hand .* 'X' is not a rank"),
-        (_one(deal="N:AKQJ.T98.765.43 T98.765.432.AKQJ2 765.432.AKQJ.T98 432.AKQJ.T98.765"),
-         r"line 3: board 3: North holds 12 cards, not 13"),
-        (_one(deal="Q:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
-         r"line 3: Deal starts with 'Q'"),
-        ('[Board "1"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ\n',
-         r"line 2: malformed tag"),
-        ('[Board "x"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n',
-         r"line 1: Board 'x' is not a board number"),
+        (
+            _one(deal="N:AKQJ.T98.765 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+            r"line 3: North's hand 'AKQJ.T98.765' has 3 suits, not 4",
+        ),
+        (
+            _one(deal="N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98"),
+            r"line 3: Deal has 3 hands, not 4",
+        ),
+        (
+            _one(deal="N:AKQJ.T98.765.432 AKQJ.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+            r"line 3: Deal gives SA to both North and East",
+        ),
+        (
+            _one(deal="N:AKQJ.T98.765.43X T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+            r"line 3: North's hand .* 'X' is not a rank",
+        ),
+        (
+            _one(deal="N:AKQJ.T98.765.43 T98.765.432.AKQJ2 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+            r"line 3: board 3: North holds 12 cards, not 13",
+        ),
+        (
+            _one(deal="Q:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+            r"line 3: Deal starts with 'Q'",
+        ),
+        ('[Board "1"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ\n', r"line 2: malformed tag"),
+        (
+            '[Board "x"]\n' + _one().split("\n", 2)[2],
+            r"line 1: Board 'x' is not a board number",
+        ),
         ('[Board "1"]\n[Board "2"]\n', r"line 2: the Board tag appears twice"),
-        ('stray text\n', r"line 1: text outside any tag"),
+        ("stray text\n", r"line 1: text outside any tag"),
         ('[Board "#"]\n', r"line 1: Board is '#' .* no earlier game"),
         ('[Board "4"]\n[Dealer "N"]\n', r"line 1: this game has a Board number but no Deal"),
         ('{ never closed\n[Board "1"]\n', r"line 1: a \{ comment is never closed"),
@@ -155,4 +168,4 @@ def test_bid_whist_jokers_and_kitty_are_written_as_extension_tags():
     text = dumps([board])
     assert "[WhistKitty " in text
     assert "[WhistJokers " in text
-    assert "[WhistVariant \"bidwhist\"]" in text
+    assert '[WhistVariant "bidwhist"]' in text
