@@ -130,3 +130,19 @@ def test_three_player_open_whist_has_seventeen_cards_and_a_loose_trump_card():
     assert all([len(c) for c in cols] == [1, 2, 3, 4, 5, 2] for cols in board.columns.values())
     assert board.deal.seat_of(board.turned_card) is None
     assert board.trumps is board.turned_card.suit
+
+
+def test_hand_order_does_not_matter_except_in_open_whist():
+    board = deal_boards("candid", [1], seed=4)[0]
+    reversed_hands = {seat: tuple(reversed(board.deal.hand(seat))) for seat in Seat}
+    again = Board(1, "candid", Seat.N, Deal(reversed_hands))
+    assert again == board
+    assert hash(again) == hash(board)
+    open_board = deal_boards("openwhist", [2], seed=4)[0]
+    shuffled = dict(open_board.deal.hands)
+    shuffled[Seat.W] = tuple(reversed(shuffled[Seat.W]))
+    other = Board(
+        2, "openwhist", Seat.E, Deal(shuffled), open_board.trumps, (), open_board.turned_card
+    )
+    assert other != open_board
+    assert other.columns[Seat.W] != open_board.columns[Seat.W]

@@ -169,3 +169,18 @@ def test_bid_whist_jokers_and_kitty_are_written_as_extension_tags():
     assert "[WhistKitty " in text
     assert "[WhistJokers " in text
     assert '[WhistVariant "bidwhist"]' in text
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_accepted():
+    boards = deal_boards("classic", [1, 2], seed=8)
+    text = "\ufeff" + dumps(boards).replace("\n", "\r\n")
+    assert loads(text) == boards
+
+
+def test_several_tags_on_one_line_and_escaped_quotes_are_read():
+    text = (
+        '[Event "The \\"big\\" night"] [Board "2"] [Dealer "E"]\n'
+        '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n'
+    )
+    (board,) = loads(text)
+    assert (board.number, board.dealer) == (2, Seat.E)
