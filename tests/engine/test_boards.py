@@ -146,3 +146,10 @@ def test_hand_order_does_not_matter_except_in_open_whist():
     )
     assert other != open_board
     assert other.columns[Seat.W] != open_board.columns[Seat.W]
+
+
+def test_the_turned_card_and_the_trumps_must_agree():
+    board = deal_boards("classic", [1], seed=2, options={"trumps": "turned"})[0]
+    other = next(s for s in Suit if s is not board.trumps)
+    with pytest.raises(BoardError, match=r"makes .* trumps, not"):
+        Board(1, "classic", Seat.N, board.deal, other, (), board.turned_card)
