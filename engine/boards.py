@@ -266,6 +266,11 @@ class Board:
             raise BoardError(f"board {n}: a joker cannot be the turned trump card")
         if self.variant == "classic" and card not in self.deal.hand(self.dealer):
             raise BoardError(f"board {n}: the turned card {card} must be the dealer's card")
+        if self.hand_size == 13 and self.trumps is not card.suit:
+            raise BoardError(
+                f"board {n}: the turned card {card} makes {card.suit} trumps, "
+                f"not {self.trumps or 'no-trumps'}"
+            )
         if self.variant == "openwhist" and self.hand_size == 13:
             first = self.deal.hand(self.dealer)[0]
             if card != first:

@@ -322,7 +322,7 @@ def loads(text: str, *, variant: str = "classic") -> list[Board]:
         raise PBNError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     boards: list[Board] = []
     previous: dict[str, str] = {}
-    for game in _games(text):
+    for game in _games(text.removeprefix("\ufeff")):
         tags = _resolve(game, previous)
         previous.update({name: value for name, (value, _line) in tags.items()})
         if "Deal" not in tags:

@@ -89,6 +89,8 @@ class OptionSpec:
                 raise OptionsError(f"option {key} must be one of {allowed}, not {number}")
             return number
         if self.kind == "choice":
+            if isinstance(value, bool) and "yes" in self.choices:
+                value = "yes" if value else "no"
             text = str(value).strip().lower() if isinstance(value, str) else value
             if text not in self.choices:
                 allowed = ", ".join(map(str, self.choices))
