@@ -80,7 +80,7 @@ def options_from_post(game: str, data: Any) -> dict[str, Any]:
 class EntryField:
     key: str
     label: str
-    kind: str  # "int", "seat", "choice"
+    kind: str  # "int", "seat", "choice", "bool"
     choices: tuple[tuple[str, str], ...] = ()
     width: int = 3
 
@@ -93,12 +93,14 @@ ENTRY_FIELDS: dict[str, tuple[EntryField, ...]] = {
     "classic": (EntryField("ns_tricks", "NS tricks", "int"),),
     "openwhist": (EntryField("ns_tricks", "NS tricks", "int"),),
     "candid": (
+        EntryField("passed_out", "All pass", "bool"),
         EntryField("declarer", "Decl", "seat", SEATS),
         EntryField("bid", "Bid", "int"),
         EntryField("strain", "Strain", "choice", (*SUITS, ("NT", "NT"))),
         EntryField("tricks", "Tricks", "int"),
     ),
     "bidwhist": (
+        EntryField("passed_out", "All pass", "bool"),
         EntryField("declarer", "Decl", "seat", SEATS),
         EntryField("bid", "Bid", "int"),
         EntryField(
@@ -126,6 +128,10 @@ def entry_from_post(game: str, data: Any, prefix: str) -> dict[str, Any] | None:
     entry: dict[str, Any] = {}
     for f in ENTRY_FIELDS[game]:
         raw = str(data.get(f"{prefix}{f.key}", "")).strip()
+        if f.kind == "bool":
+            if raw.lower() in {"on", "1", "true", "yes"}:
+                entry[f.key] = True
+            continue
         if raw == "":
             continue
         if f.kind == "int":

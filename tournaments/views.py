@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from engine.diagrams import diagram
 from engine.games import find_variant
 from engine.movements import advise
 from tournaments import selectors
@@ -389,7 +390,8 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "board": board,
-            "engine_board": engine_board(board),
+            "board_summary": diagram(engine_board(board)).splitlines()[0],
+            "deal_text": "\n".join(diagram(engine_board(board)).splitlines()[1:]).strip("\n"),
             "lines": lines,
             "fields": ENTRY_FIELDS[event.game],
             "previous": max((n for n in numbers if n < number), default=None),

@@ -280,3 +280,41 @@ def test_every_game_runs_a_whole_evening(club, game, kind, params) -> None:
     assert standings is not None
     rows = [row for f in standings.data["sections"][0]["fields"] for row in f["rows"]]
     assert len(rows) == Pair.objects.filter(section__event=event, is_phantom=False).count()
+
+
+def test_candid_bags_are_a_session_aggregate_apart_from_the_matchpoints(club) -> None:
+    event = make_event(club, game="candid", method="total")
+    section = event.sections.get()
+    # NS 1 declares and makes 8 hearts with 13 tricks on both boards of round 1: 5 + 5 bags.
+    for board in (1, 2):
+        rs.result_submit(
+            section=section, round=1, table=1, board_number=board, confirm=True,
+            entry={"declarer": "N", "bid": 8, "strain": "H", "tricks": 13},
+        )
+    standings = standings_refresh(event_id=event.pk)
+    assert standings is not None
+    ns1 = field_rows(standings, "NS")[1]
+    assert ns1["bags"] == 10
+    assert ns1["bag_penalty"] == -100
+    # Total scoring: 2 x 85 for the boards, less the penalty for the tenth bag.
+    assert Fraction(ns1["total"]["exact"]) == 2 * 85 - 100
+    ew1 = field_rows(standings, "EW")[1]
+    assert ew1["bags"] == 0
+
+
+def test_a_passed_out_board_is_entered_and_scores_zero(club) -> None:
+    event = make_event(club, game="bidwhist", kind="howell", params={"tables": 3, "boards_per_round": 2})
+    row = event.sections.get().movement_rows.order_by("round", "table").first()
+    assert row is not None
+    result, _ = rs.result_submit(
+        section=event.sections.get(), round=row.round, table=row.table,
+        board_number=(row.board_set - 1) * 2 + 1, entry={"passed_out": True}, confirm=True,
+    )
+    assert result.ns_score == 0
+    assert result.entry == {"passed_out": True}
+
+
+def test_three_player_open_whist_is_not_a_pairs_event(club) -> None:
+    with pytest.raises(ev.EventError, match="Three-player"):
+        make_event(club, game="openwhist", options={"players": 3})
+    assert not Event.objects.exists()

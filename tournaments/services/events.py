@@ -52,6 +52,11 @@ def event_create(
     if not name:
         raise EventError("Give the event a name.")
     rules = find_variant(game)(dict(options or {}))
+    if rules.options.get("players", 4) == 3:
+        raise EventError(
+            "Three-player Open Whist is played every player for himself, not in pairs; "
+            "a duplicate event needs the 4- or 2-player form."
+        )
     if method not in Event.Method.values:
         raise EventError(f"Unknown scoring method {method!r}.")
     if scale not in Event.Scale.values:

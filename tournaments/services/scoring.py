@@ -29,9 +29,12 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from engine.cards import Side
+from engine.games import GameRules
+from engine.games.candid import BagTally, bag_penalties
 from engine.scoring import SessionScore, TravellerLine, format_points, score_session
 from tournaments.models import Board, Event, Pair, Result, Section, Standings
-from tournaments.services.engine_bridge import movement_for
+from tournaments.services.engine_bridge import engine_board, movement_for, rules_for
 
 log = logging.getLogger(__name__)
 
@@ -148,18 +151,55 @@ def _points(value: Fraction | None) -> dict[str, str] | None:
     return {"exact": str(value), "display": format_points(value)}
 
 
+def candid_bags(section: Section, rules: GameRules) -> dict[str, BagTally]:
+    """Each pair's Candid Whist bags over the session, in play order (seed 000).
+
+    Keyed like the scoring adjustments: "NS3"/"EW3" in a two-winner field, "3" in one field.
+    Bags are a session aggregate: they never change a board's matchpoints, only the
+    total-score method's totals (as an adjustment) and what the standings show.
+    """
+    per_pair: dict[str, list[tuple[Any, Side]]] = {}
+    results = Result.objects.filter(section=section, ns_score__isnull=False)
+    for r in results.select_related("ns_pair", "ew_pair").order_by("round", "board_number"):
+        if not r.counts or r.entry is None:
+            continue
+        board = Board.objects.get(event_id=section.event_id, number=r.board_number)
+        entry = rules.parse_entry(engine_board(board), r.entry)
+        for pair, side in ((r.ns_pair, Side.NS), (r.ew_pair, Side.EW)):
+            per_pair.setdefault(_pair_key(section, pair), []).append((entry, side))
+    options = rules.options
+    return {
+        key: bag_penalties(
+            played,
+            bags_per_penalty=int(str(options.get("bags_per_penalty", 10))),
+            penalty=int(str(options.get("bag_penalty", 100))),
+        )
+        for key, played in per_pair.items()
+    }
+
+
+def _pair_key(section: Section, pair: Pair) -> str:
+    return str(pair.number) if section.one_winner else f"{pair.direction}{pair.number}"
+
+
 def standings_compute(*, event: Event) -> dict[str, Any]:
     """The whole standings document that the pages, the API and the exports read."""
     sections = []
+    rules = rules_for(event)
     for section in event.sections.all():
         movement = movement_for(section)
+        bags = candid_bags(section, rules) if event.game == "candid" else {}
+        adjustments: dict[int | str, int] = {}
+        if event.method == Event.Method.TOTAL:
+            adjustments = {key: tally.total_penalty for key, tally in bags.items()}
         score = score_session(
             traveller_lines(section),
             method=event.method,
             scale=event.scale,
             movement=movement,
+            adjustments=adjustments or None,
         )
-        sections.append(_section_document(section, score))
+        sections.append(_section_document(section, score, bags))
     return {
         "event": event.pk,
         "version": event.results_version,
@@ -170,7 +210,9 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
     }
 
 
-def _section_document(section: Section, score: SessionScore) -> dict[str, Any]:
+def _section_document(
+    section: Section, score: SessionScore, bags: dict[str, BagTally]
+) -> dict[str, Any]:
     pairs = {
         (p.number, p.direction): p for p in Pair.objects.filter(section=section, is_phantom=False)
     }
@@ -183,8 +225,12 @@ def _section_document(section: Section, score: SessionScore) -> dict[str, Any]:
     fields: dict[str, list[dict[str, Any]]] = {}
     for row in score.standings:
         field = "ALL" if section.one_winner else (row.direction or "ALL")
+        key = str(row.pair) if section.one_winner else f"{row.direction}{row.pair}"
+        tally = bags.get(key)
         fields.setdefault(field, []).append(
             {
+                "bags": tally.total_bags if tally else None,
+                "bag_penalty": tally.total_penalty if tally else None,
                 "pair": row.pair,
                 "direction": row.direction or "",
                 "names": pair_names(row.pair, row.direction),
