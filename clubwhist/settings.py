@@ -221,7 +221,7 @@ SPECTACULAR_SETTINGS = {
 # nothing else running; with it, tasks go through Redis to `celery worker` processes.
 REDIS_URL = redis_url_from_env()
 CELERY_EAGER = not REDIS_URL
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = CELERY_EAGER
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -249,5 +249,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # One line per task is worker noise; in-process (eager) runs it would fill the console.
+        "celery.app.trace": {"level": "WARNING" if CELERY_EAGER else "INFO"},
+    },
 }

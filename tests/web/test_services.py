@@ -288,7 +288,11 @@ def test_candid_bags_are_a_session_aggregate_apart_from_the_matchpoints(club) ->
     # NS 1 declares and makes 8 hearts with 13 tricks on both boards of round 1: 5 + 5 bags.
     for board in (1, 2):
         rs.result_submit(
-            section=section, round=1, table=1, board_number=board, confirm=True,
+            section=section,
+            round=1,
+            table=1,
+            board_number=board,
+            confirm=True,
             entry={"declarer": "N", "bid": 8, "strain": "H", "tricks": 13},
         )
     standings = standings_refresh(event_id=event.pk)
@@ -303,12 +307,18 @@ def test_candid_bags_are_a_session_aggregate_apart_from_the_matchpoints(club) ->
 
 
 def test_a_passed_out_board_is_entered_and_scores_zero(club) -> None:
-    event = make_event(club, game="bidwhist", kind="howell", params={"tables": 3, "boards_per_round": 2})
+    event = make_event(
+        club, game="bidwhist", kind="howell", params={"tables": 3, "boards_per_round": 2}
+    )
     row = event.sections.get().movement_rows.order_by("round", "table").first()
     assert row is not None
     result, _ = rs.result_submit(
-        section=event.sections.get(), round=row.round, table=row.table,
-        board_number=(row.board_set - 1) * 2 + 1, entry={"passed_out": True}, confirm=True,
+        section=event.sections.get(),
+        round=row.round,
+        table=row.table,
+        board_number=(row.board_set - 1) * 2 + 1,
+        entry={"passed_out": True},
+        confirm=True,
     )
     assert result.ns_score == 0
     assert result.entry == {"passed_out": True}

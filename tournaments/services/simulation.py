@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
+
+from django.db import transaction
 
 from engine.boards import Board as EngineBoard
 from engine.cards import Seat, Side
@@ -76,10 +79,19 @@ def plausible_entry(game: str, board: EngineBoard, rng: random.Random) -> dict[s
 
 
 def event_simulate(
-    *, event: Event, rounds: int | None = None, seed: int | None = None
+    *, event: Event, rounds: int | None = None, seed: int | None = None, batch: bool = False
 ) -> list[Result]:
-    """Play every missing result of the first `rounds` rounds (all when None)."""
-    rng = random.Random(seed)
+    """Play every missing result of the first `rounds` rounds (all when None).
+
+    By default each result is its own transaction, as from real tablets (a load test wants
+    that). `batch=True` commits them together, so the standings are computed once: the demo
+    data uses it.
+    """
+    with transaction.atomic() if batch else nullcontext():
+        return _simulate(event, rounds, random.Random(seed))
+
+
+def _simulate(event: Event, rounds: int | None, rng: random.Random) -> list[Result]:
     section: Section = event.sections.get()
     boards = {b.number: engine_board(b) for b in event.boards.all()}
     made = []

@@ -70,7 +70,9 @@ class Command(BaseCommand):
                     )
                     _name_pairs(event)
                     event = event_start(event=event, user=user)
-                event_simulate(event=event, rounds=spec["rounds_played"], seed=spec["seed"])
+                event_simulate(
+                    event=event, rounds=spec["rounds_played"], seed=spec["seed"], batch=True
+                )
             events.append({"id": event.pk, "name": event.name, "game": event.game})
         if options["json"]:
             self.stdout.write(json.dumps({"events": events}))
