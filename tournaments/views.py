@@ -144,7 +144,10 @@ def _event_for_director(pk: int) -> Event:
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     section = event.sections.get()
-    pairs = list(Pair.objects.filter(section=section, is_phantom=False))
+    pairs = sorted(
+        Pair.objects.filter(section=section, is_phantom=False),
+        key=lambda p: (p.direction != "NS", p.direction, p.number),
+    )
     return render(
         request,
         "tournaments/event_detail.html",
@@ -390,7 +393,11 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "board": board,
-            "board_summary": diagram(engine_board(board)).splitlines()[0],
+            "board_summary": " · ".join(
+                part.strip()
+                for part in diagram(engine_board(board)).splitlines()[0].split("  ")
+                if part.strip()
+            ),
             "deal_text": "\n".join(diagram(engine_board(board)).splitlines()[1:]).strip("\n"),
             "lines": lines,
             "fields": ENTRY_FIELDS[event.game],
