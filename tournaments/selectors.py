@@ -50,6 +50,15 @@ def room_view(event: Event) -> dict[str, Any]:
     calls: dict[int, list[DirectorCall]] = defaultdict(list)
     for call in DirectorCall.objects.filter(section=section, handled_at__isnull=True):
         calls[call.table].append(call)
+    absent = _absent_numbers(section)
+
+    def sits_out(row: MovementRow) -> bool:
+        """The movement's phantom, or a pair marked absent, leaves the table without a game."""
+        return not (row.ns_pair and row.ew_pair) or (
+            _is_absent(section, absent, row.ns_pair, "NS")
+            or _is_absent(section, absent, row.ew_pair, "EW")
+        )
+
     per_table: dict[int, list[MovementRow]] = defaultdict(list)
     for row in rows:
         per_table[row.table].append(row)
@@ -59,7 +68,7 @@ def room_view(event: Event) -> dict[str, Any]:
         current = None
         for row in table_rows:
             statuses = results[(row.round, row.table)]
-            need = section.boards_per_round if row.ns_pair and row.ew_pair else 0
+            need = 0 if sits_out(row) else section.boards_per_round
             settled = sum(
                 s != Result.Status.ENTERED and s != Result.Status.DISPUTED for s in statuses
             )
@@ -77,7 +86,7 @@ def room_view(event: Event) -> dict[str, Any]:
             entered=statuses.count(Result.Status.ENTERED),
             confirmed=sum(s in {"confirmed", "corrected", "artificial"} for s in statuses),
             disputed=statuses.count(Result.Status.DISPUTED),
-            sit_out=not (row.ns_pair and row.ew_pair),
+            sit_out=sits_out(row),
             calls=calls.get(table, []),
         )
         status.missing = (
@@ -91,7 +100,7 @@ def room_view(event: Event) -> dict[str, Any]:
             done_rounds += 1
         tables.append(status)
     total = Result.objects.filter(section=section).count()
-    expected = sum(section.boards_per_round for row in rows if row.ns_pair and row.ew_pair)
+    expected = sum(section.boards_per_round for row in rows if not sits_out(row))
     return {
         "section": section,
         "tables": tables,
@@ -100,6 +109,16 @@ def room_view(event: Event) -> dict[str, Any]:
         "tables_done": done_rounds,
         "open_calls": [c for cs in calls.values() for c in cs],
     }
+
+
+def _absent_numbers(section: Section) -> set[tuple[int, str]]:
+    return set(
+        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+    )
+
+
+def _is_absent(section: Section, absent: set[tuple[int, str]], number: int, seat: str) -> bool:
+    return (number, "" if section.one_winner else seat) in absent
 
 
 @dataclass(frozen=True)
@@ -130,6 +149,8 @@ def traveller(section: Section, board_number: int) -> list[TravellerRow]:
             continue
         ns = pairs[(row.ns_pair, "" if section.one_winner else "NS")]
         ew = pairs[(row.ew_pair, "" if section.one_winner else "EW")]
+        if (ns.is_phantom or ew.is_phantom) and ns.pk not in results:
+            continue
         rows.append(
             TravellerRow(
                 round=row.round, table=row.table, ns_pair=ns, ew_pair=ew, result=results.get(ns.pk)

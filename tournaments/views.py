@@ -145,7 +145,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     section = event.sections.get()
     pairs = sorted(
-        Pair.objects.filter(section=section, is_phantom=False),
+        Pair.objects.filter(section=section),
         key=lambda p: (p.direction != "NS", p.direction, p.number),
     )
     return render(
@@ -179,12 +179,25 @@ def _act(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> bool
 def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     names = {}
-    for pair in Pair.objects.filter(section__event=event, is_phantom=False):
+    pairs = list(Pair.objects.filter(section__event=event))
+    for pair in pairs:
         first = request.POST.get(f"pair-{pair.pk}-1")
         second = request.POST.get(f"pair-{pair.pk}-2")
         if first is not None and second is not None:
             names[pair.pk] = (first, second)
-    _act(request, event_services.pairs_register, "Pair names saved.", event=event, names=names)
+    try:
+        with transaction.atomic():
+            event_services.pairs_register(event=event, names=names, user=request.user)
+            for pair in pairs:
+                absent = request.POST.get(f"pair-{pair.pk}-absent") == "on"
+                if absent != pair.is_phantom:
+                    event_services.pair_set_absent(
+                        event=event, pair=pair, absent=absent, user=request.user
+                    )
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Pair names saved.")
     return redirect(event)
 
 

@@ -328,3 +328,27 @@ def test_three_player_open_whist_is_not_a_pairs_event(club) -> None:
     with pytest.raises(ev.EventError, match="Three-player"):
         make_event(club, game="openwhist", options={"players": 3})
     assert not Event.objects.exists()
+
+
+def test_an_absent_pair_makes_its_opponents_sit_out_until_it_arrives(
+    running_event, director
+) -> None:
+    ew3 = Pair.objects.get(section__event=running_event, direction="EW", number=3)
+    ev.pair_set_absent(event=running_event, pair=ew3, absent=True, user=director)
+    # Round 1: EW 3 is at table 3 (boards 5-6).
+    with pytest.raises(rs.ResultError, match="EW 3 is marked absent"):
+        submit(running_event, 1, 3, 5, 7)
+    room = {t.table: t for t in room_view(running_event)["tables"]}
+    assert room[3].round == 2  # round 1 was a sit-out: nothing to wait for there
+    assert room_view(running_event)["results_expected"] == 3 * 3 * 2 - 3 * 2
+    event_simulate(event=running_event, seed=1, rounds=1)
+    standings = standings_refresh(event_id=running_event.pk)
+    assert standings is not None
+    assert 3 not in field_rows(standings, "EW")  # never played: not ranked
+    ev.pair_set_absent(event=running_event, pair=ew3, absent=False, user=director)
+    ew3.refresh_from_db()
+    assert ew3.arrived_late
+    submit(running_event, 1, 3, 5, 7)
+    assert {"pair absent", "pair present"} <= set(
+        AuditEntry.objects.values_list("action", flat=True)
+    )

@@ -158,6 +158,36 @@ def pairs_register(
 
 
 @transaction.atomic
+def pair_set_absent(*, event: Event, pair: Pair, absent: bool, user: User = None) -> Pair:
+    """Mark a pair slot as a phantom (nobody came: its opponents sit out) or back as present.
+
+    The usual case is a pair booked but not there at the start, or one that arrives late: the
+    movement does not change, only whether that slot's meetings are played. Results already
+    entered for the pair are kept.
+    """
+    _require_status(event, "draft", "running", doing="change who is present")
+    pair = Pair.objects.select_for_update().get(pk=pair.pk, section__event=event)
+    if pair.is_phantom == absent:
+        return pair
+    pair.is_phantom = absent
+    if not absent and event.status == Event.Status.RUNNING:
+        pair.arrived_late = True
+    pair.save(update_fields=["is_phantom", "arrived_late"])
+    audit_record(
+        event=event,
+        user=user,
+        action="pair absent" if absent else "pair present",
+        target=f"pair {pair.label}",
+        before={"phantom": not absent},
+        after={"phantom": absent},
+    )
+    from tournaments.services.scoring import results_changed
+
+    results_changed(event=event)
+    return pair
+
+
+@transaction.atomic
 def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: User = None) -> None:
     """Move a pair: the players of two slots change places (e.g. they sat at the wrong table).
 

@@ -63,13 +63,14 @@ def seating_for(*, section: Section, round: int, table: int, board_number: int) 
     if row.ns_pair == 0 or row.ew_pair == 0:
         raise ResultError(f"Table {table} has a sit-out in round {round}: no result to enter.")
     board = Board.objects.get(event_id=section.event_id, number=board_number)
-    return Seating(
-        section=section,
-        row=row,
-        board=board,
-        ns_pair=pair_by_number(section, row.ns_pair, "NS"),
-        ew_pair=pair_by_number(section, row.ew_pair, "EW"),
-    )
+    ns_pair = pair_by_number(section, row.ns_pair, "NS")
+    ew_pair = pair_by_number(section, row.ew_pair, "EW")
+    absent = [p for p in (ns_pair, ew_pair) if p.is_phantom]
+    if absent:
+        raise ResultError(
+            f"{absent[0].label} is marked absent, so table {table} sits out in round {round}."
+        )
+    return Seating(section=section, row=row, board=board, ns_pair=ns_pair, ew_pair=ew_pair)
 
 
 def result_preview(*, event: Event, board_number: int, entry: Mapping[str, Any]) -> dict[str, Any]:

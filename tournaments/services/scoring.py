@@ -223,7 +223,15 @@ def _section_document(
         return pair.names if pair else ""
 
     fields: dict[str, list[dict[str, Any]]] = {}
+    absent = set(
+        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+    )
     for row in score.standings:
+        if (
+            row.boards_played == 0
+            and (row.pair, "" if section.one_winner else row.direction) in absent
+        ):
+            continue  # a pair that never came is not ranked
         field = "ALL" if section.one_winner else (row.direction or "ALL")
         key = str(row.pair) if section.one_winner else f"{row.direction}{row.pair}"
         tally = bags.get(key)

@@ -17,7 +17,7 @@ from django.db import transaction
 from engine.boards import Board as EngineBoard
 from engine.cards import Seat, Side
 from engine.games import EntryError
-from tournaments.models import Event, MovementRow, Result, Section
+from tournaments.models import Event, MovementRow, Pair, Result, Section
 from tournaments.services.engine_bridge import engine_board
 from tournaments.services.results import boards_of_set, result_confirm, result_submit
 
@@ -97,9 +97,15 @@ def _simulate(event: Event, rounds: int | None, rng: random.Random) -> list[Resu
     made = []
     last = section.rounds if rounds is None else min(rounds, section.rounds)
     rows = MovementRow.objects.filter(section=section, round__lte=last).order_by("round", "table")
+    absent = set(
+        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+    )
+    ns_seat, ew_seat = ("", "") if section.one_winner else ("NS", "EW")
     for row in rows:
         if not (row.ns_pair and row.ew_pair):
-            continue
+            continue  # the movement's sit-out
+        if (row.ns_pair, ns_seat) in absent or (row.ew_pair, ew_seat) in absent:
+            continue  # a pair marked absent: its opponents sit out
         for number in boards_of_set(section, row.board_set):
             if Result.objects.filter(
                 section=section, board_number=number, round=row.round, table=row.table
