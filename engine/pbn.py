@@ -204,7 +204,11 @@ def _resolve(game: _Game, previous: dict[str, str]) -> dict[str, tuple[str, int]
     for name, (value, line) in game.tags.items():
         if value == "#":
             if name not in previous:
-                raise PBNError(f"{name} is '#' (same as before) but no earlier game has it", line)
+                if name in {"Board", "Dealer", "Deal"} or name.startswith("Whist"):
+                    raise PBNError(
+                        f"{name} is '#' (same as before) but no earlier game has it", line
+                    )
+                continue  # a tag we do not read (Site, Event...): real files do this
             value = previous[name]
         tags[name] = (value, line)
     return tags

@@ -184,3 +184,14 @@ def test_several_tags_on_one_line_and_escaped_quotes_are_read():
     )
     (board,) = loads(text)
     assert (board.number, board.dealer) == (2, Seat.E)
+
+
+def test_a_real_world_bridge_file_reads_as_classic_boards() -> None:
+    """Exported files carry tags we do not use ('#' for Site in the first game, auctions)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "realworld.pbn").read_text()
+    boards = loads(text)
+    assert [b.number for b in boards] == [1, 2]
+    assert [str(b.dealer) for b in boards] == ["N", "E"]
+    assert boards[1].deal.hand(Seat.E)[0] == Card.from_str("SA")
