@@ -82,12 +82,16 @@ def rescore_sweep() -> list[int]:
 def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None:
     """Score the event and store a new standings version; a no-op when already up to date.
 
-    Runs under SELECT ... FOR UPDATE on the event's section rows, so two workers never score
-    the same event at once; the lock is not on the event row, so tablets keep submitting.
+    Runs under SELECT ... FOR NO KEY UPDATE on the event's section rows, so two workers never
+    score the same event at once; the lock is not on the event row, so tablets keep submitting.
+    Not plain FOR UPDATE: that conflicts with the FOR KEY SHARE lock a new Result's foreign-key
+    check takes on its section, and PostgreSQL runs that check at COMMIT (Django's foreign keys
+    are DEFERRABLE INITIALLY DEFERRED), after the submission has already updated the event row
+    that this function updates at its end: a deadlock under load.
     """
     Event.objects.filter(pk=event_id).update(rescore_queued_at=None)
     with transaction.atomic():
-        sections = list(Section.objects.select_for_update().filter(event_id=event_id))
+        sections = list(Section.objects.select_for_update(no_key=True).filter(event_id=event_id))
         event = Event.objects.filter(pk=event_id).first()
         if event is None or not sections:
             return None  # deleted meanwhile: nothing to do
