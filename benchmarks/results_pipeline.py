@@ -111,6 +111,14 @@ def redis_problem(url: str) -> str | None:
     return None
 
 
+def forget_queue(url: str, name: str) -> None:
+    """Remove the queue's keys (and any task left in it) from Redis; the queue was ours only."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    client.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
+
+
 def admin_execute(url: str, sql: str) -> None:
     import psycopg
 
@@ -447,12 +455,13 @@ def main(argv: list[str] | None = None) -> int:
             call_command("migrate", verbosity=0, interactive=False)
             print(f"migrated in {time.perf_counter() - begin:.1f} s", flush=True)
             begin = time.perf_counter()
-            worker.start()
-            print(f"worker up in {time.perf_counter() - begin:.1f} s (log {worker.log_path})")
             try:
+                worker.start()
+                print(f"worker up in {time.perf_counter() - begin:.1f} s (log {worker.log_path})")
                 benchmark(worker, args.seed)
             finally:
                 worker.stop()
+                forget_queue(redis_url, worker.queue)
         finally:
             from django.db import connections
 
