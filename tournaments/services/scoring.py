@@ -85,12 +85,21 @@ def rescore_sweep() -> list[int]:
 def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None:
     """Score the event and store a new standings version; a no-op when already up to date.
 
-    Runs under SELECT ... FOR UPDATE on the event's section rows, so two workers never score
-    the same event at once; the lock is not on the event row, so tablets keep submitting.
+    Runs under SELECT ... FOR NO KEY UPDATE OF the event's section rows only, so two workers
+    never score the same event at once while tablets keep submitting:
+    - OF self: Section's default ordering joins the event table, and a bare FOR UPDATE would
+      lock the event row too, stalling every submission (which bumps results_version) for the
+      whole computation;
+    - NO KEY: a new Result's foreign-key check takes FOR KEY SHARE on its section, at COMMIT
+      on PostgreSQL (Django's foreign keys are DEFERRABLE INITIALLY DEFERRED), after the
+      submission has updated the event row this function updates at its end; FOR UPDATE
+      conflicts with that check and the two deadlock under load.
     """
     Event.objects.filter(pk=event_id).update(rescore_queued_at=None)
     with transaction.atomic():
-        sections = list(Section.objects.select_for_update().filter(event_id=event_id))
+        sections = list(
+            Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event_id)
+        )
         event = Event.objects.filter(pk=event_id).first()
         if event is None or not sections:
             return None  # deleted meanwhile: nothing to do
