@@ -45,7 +45,9 @@ RESCORE_SLOT_TIMEOUT = timedelta(seconds=60)
 def results_changed(*, event: Event) -> None:
     """Record that the standings are out of date; call inside the changing transaction."""
     Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
-    transaction.on_commit(lambda: request_rescore(event_id=event.pk))
+    # robust: the change is committed whatever happens here; a failure to queue must not turn
+    # an accepted result into an error for the tablet (the version gap and the sweep cover it).
+    transaction.on_commit(lambda: request_rescore(event_id=event.pk), robust=True)
 
 
 def request_rescore(*, event_id: int) -> bool:
