@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from engine.movements import Movement, build, loads_asc, loads_csv
 from engine.scoring import (
     METHODS,
     ScoringError,
@@ -37,7 +38,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--one-winner", action="store_true", help="rank every pair in one field (Howell)"
     )
+    parser.add_argument(
+        "--movement",
+        metavar="KIND:k=v,...|FILE",
+        help=(
+            "check every line against a movement and take its fields and expected plays from it:"
+            " a built-in one such as 'mitchell:tables=7,boards_per_round=3', or a .csv/.asc file"
+        ),
+    )
+    parser.add_argument(
+        "--boards-per-round", type=int, default=3, help="for a --movement file (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def movement_from_arg(text: str, boards_per_round: int = 3) -> Movement:
+    """A movement named on the command line: a file (.csv/.asc) or KIND:key=value,..."""
+    path = Path(text)
+    if path.suffix.lower() in {".csv", ".asc"}:
+        body = path.read_text(encoding="utf-8")
+        if path.suffix.lower() == ".csv":
+            return loads_csv(body, boards_per_round=boards_per_round)
+        return loads_asc(body, boards_per_round=boards_per_round)
+    kind, _, params_text = text.partition(":")
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params_text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScoringError(f"--movement: {item!r} is not key=value")
+        params[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    return build(kind.strip(), **params)
 
 
 def _score_value(text: str, line_no: int) -> int | Fraction:
@@ -124,12 +154,14 @@ def session_json(session: SessionScore) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     lines = loads_travellers(args.travellers.read_text(encoding="utf-8"))
+    movement = movement_from_arg(args.movement, args.boards_per_round) if args.movement else None
     session = score_session(
         lines,
         method=args.method,
         scale=args.scale,
         expected=args.expected,
-        field_of=(lambda line, side: "ALL") if args.one_winner else None,
+        movement=movement,
+        field_of=(lambda line, side: "ALL") if args.one_winner and movement is None else None,
     )
     if args.json:
         print(json.dumps(session_json(session), indent=1))

@@ -48,3 +48,20 @@ def test_score_command_names_the_bad_line(tmp_path, capsys):
     travellers.write_text("board,ns,ew,ns_score\n1,1,1,7\n1,2,2,A*\n")
     assert main(["score", str(travellers), "--json"]) == 1
     assert "line 3" in capsys.readouterr().err
+
+
+def test_score_command_checks_lines_against_a_movement(tmp_path, capsys):
+    good = tmp_path / "good.csv"
+    good.write_text("board,ns,ew,ns_score\n1,1,1,8\n1,2,3,7\n1,3,2,6\n")
+    assert main(["score", str(good), "--movement", "mitchell:tables=3,boards_per_round=2"]) == 0
+    assert "field NS" in capsys.readouterr().out
+    stranger = tmp_path / "stranger.csv"
+    stranger.write_text("board,ns,ew,ns_score\n1,1,1,8\n1,9,1,5\n")
+    assert main(["score", str(stranger), "--movement", "mitchell:tables=3,boards_per_round=2"]) == 1
+    assert "line 3" in capsys.readouterr().err
+    wrong_board = tmp_path / "wrong.csv"
+    wrong_board.write_text("board,ns,ew,ns_score\n3,1,1,8\n")
+    assert (
+        main(["score", str(wrong_board), "--movement", "mitchell:tables=3,boards_per_round=2"]) == 1
+    )
+    assert "line 2" in capsys.readouterr().err
