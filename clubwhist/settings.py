@@ -221,7 +221,7 @@ SPECTACULAR_SETTINGS = {
 # nothing else running; with it, tasks go through Redis to `celery worker` processes.
 REDIS_URL = redis_url_from_env()
 CELERY_EAGER = not REDIS_URL
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = CELERY_EAGER
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -233,6 +233,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# The sweep that re-queues results processing left behind while the broker was down (run by
+# `celery worker --beat` or a separate `celery beat`); see tournaments/services/scoring.py.
+CELERY_BEAT_SCHEDULE = {
+    "rescore-sweep": {"task": "clubwhist.rescore_sweep", "schedule": 15.0},
+}
+# How long results processing waits before rescoring, so a burst of results is one recompute.
+RESCORE_DEBOUNCE_SECONDS = env_int("RESCORE_DEBOUNCE_MS", 300) / 1000
 # How long /health waits for a worker to answer a ping, in seconds.
 HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 1000)) / 1000
 
@@ -242,5 +249,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # One line per task is worker noise; in-process (eager) runs it would fill the console.
+        "celery.app.trace": {"level": "WARNING" if CELERY_EAGER else "INFO"},
+    },
 }

@@ -1,11 +1,45 @@
-"""Celery tasks: thin wrappers that take ids and call one service."""
+"""Celery tasks: thin wrappers that take ids, load nothing themselves and call one service.
+
+They are queued with `transaction.on_commit` by the services, so a worker never sees an id
+before its row is committed. Reruns are harmless (the services are idempotent), which is what
+makes `acks_late` safe here: a task lost with its worker runs again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_ready
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="clubwhist.ping")
 def ping(payload: str) -> dict[str, str]:
     """Echo a payload back: proves the broker-worker-result path end to end (used by tests)."""
-    import os
-
     return {"payload": payload, "pid": str(os.getpid())}
+
+
+@shared_task(name="clubwhist.rescore_event", acks_late=True, ignore_result=True)
+def rescore_event(event_id: int) -> None:
+    from tournaments.services.scoring import standings_refresh
+
+    standings_refresh(event_id=event_id)
+
+
+@shared_task(name="clubwhist.rescore_sweep", acks_late=True, ignore_result=True)
+def rescore_sweep() -> None:
+    from tournaments.services.scoring import rescore_sweep as sweep
+
+    queued = sweep()
+    if queued:
+        log.info("rescore sweep queued events %s", queued)
+
+
+@worker_ready.connect
+def _sweep_when_a_worker_starts(**kwargs: Any) -> None:
+    """Work left behind while no worker (or no broker) was up is picked up at once."""
+    rescore_sweep.delay()

@@ -1,5 +1,38 @@
-"""The director's pages and the API (grown by the tournaments work)."""
+"""The director's pages and the API."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, include, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from tournaments import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("events/new/", views.event_new, name="event-new"),
+    path("events/<int:pk>/", views.event_detail, name="event-detail"),
+    path("events/<int:pk>/pairs/", views.event_pairs, name="event-pairs"),
+    path("events/<int:pk>/pairs/move/", views.event_move_pair, name="event-move-pair"),
+    path("events/<int:pk>/boards/import/", views.event_import_boards, name="event-import"),
+    path("events/<int:pk>/boards.pbn", views.event_boards_pbn, name="event-boards-pbn"),
+    path("events/<int:pk>/status/<str:action>/", views.event_status, name="event-status"),
+    path("events/<int:pk>/room/", views.event_room, name="event-room"),
+    path("events/<int:pk>/calls/<int:call_id>/handled/", views.call_handled, name="call-handled"),
+    path("events/<int:pk>/enter/", views.event_enter, name="event-enter"),
+    path("events/<int:pk>/boards/<int:number>/", views.event_traveller, name="event-traveller"),
+    path(
+        "events/<int:pk>/boards/<int:number>/preview/",
+        views.board_preview,
+        name="board-preview",
+    ),
+    path("events/<int:pk>/boards/<int:number>/fouled/", views.board_fouled, name="board-fouled"),
+    path(
+        "events/<int:pk>/boards/<int:number>/artificial/<int:round>/<int:table>/",
+        views.result_artificial,
+        name="result-artificial",
+    ),
+    path(
+        "events/<int:pk>/results/<int:result_id>/correct/",
+        views.result_correct,
+        name="result-correct",
+    ),
+    path("events/<int:pk>/standings/", views.event_standings, name="event-standings"),
+    path("events/<int:pk>/audit/", views.event_audit, name="event-audit"),
+    path("api/", include("tournaments.api.urls")),
+]

@@ -1,16 +1,51 @@
-"""Thin page views: each reads with a selector or calls one service, then renders."""
+"""Thin page views: each reads with a selector or calls one service, then renders or redirects.
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+Errors from the engine and the services are `ValueError`s whose text is written for the
+director; views show that text next to the form and change nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
+from engine.diagrams import diagram
+from engine.games import find_variant
+from engine.movements import advise
+from tournaments import selectors
+from tournaments.forms import (
+    ENTRY_FIELDS,
+    ArtificialForm,
+    EventSetupForm,
+    ImportBoardsForm,
+    ReasonForm,
+    entry_from_post,
+    option_fields,
+    options_from_post,
+)
 from tournaments.health import run_checks
+from tournaments.models import Board, DirectorCall, Event, Pair, Result
+from tournaments.services import events as event_services
+from tournaments.services import results as result_services
+from tournaments.services.engine_bridge import engine_board, rules_for
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    if request.user.is_authenticated:
+        events = Event.objects.select_related("club")[:50]
+    else:
+        events = Event.objects.filter(status=Event.Status.PUBLISHED).select_related("club")[:50]
+    return render(request, "home.html", {"events": events})
 
 
 @never_cache
@@ -23,3 +58,495 @@ def health(request: HttpRequest) -> JsonResponse:
         "checks": {check.name: check.as_dict() for check in checks},
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def _games_with_options() -> list[dict[str, Any]]:
+    from engine.games import variant_names
+
+    return [
+        {"name": n, "title": find_variant(n).title, "options": option_fields(n)}
+        for n in variant_names()
+    ]
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    """Two steps on one page: the event's details, then the advisor's movements to pick from."""
+    suggestions = []
+    error = ""
+    form = EventSetupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        game = data["game"]
+        options = options_from_post(game, request.POST)
+        suggestions = advise(data["pairs"], data["boards"])
+        choice = request.POST.get("choice", "")
+        if choice:
+            chosen = next((s for s in suggestions if _suggestion_id(s) == choice), None)
+            if chosen is None:
+                error = "That movement is not offered for this number of pairs; pick again."
+            else:
+                try:
+                    club = event_services.club_get_or_create(name=_club_name(request))
+                    event = event_services.event_create(
+                        club=club,
+                        name=data["name"],
+                        date=data["date"],
+                        game=game,
+                        options=options,
+                        method=data["method"],
+                        scale=data["scale"],
+                        movement_kind=chosen.kind,
+                        movement_params=dict(chosen.params),
+                        user=request.user,
+                    )
+                except ValueError as exc:
+                    error = str(exc)
+                else:
+                    messages.success(request, f"Event created: {event.name}. Now name the pairs.")
+                    return redirect(event)
+        elif not suggestions:
+            error = "No movement suits that number of pairs and boards; change them."
+        else:
+            try:
+                find_variant(game)(options)
+            except ValueError as exc:
+                error = str(exc)
+    return render(
+        request,
+        "tournaments/event_new.html",
+        {
+            "form": form,
+            "games": _games_with_options(),
+            "suggestions": [(_suggestion_id(s), s) for s in suggestions],
+            "error": error,
+        },
+    )
+
+
+def _suggestion_id(s: Any) -> str:
+    params = ",".join(f"{k}={v}" for k, v in sorted(dict(s.params).items()))
+    return f"{s.kind}:{params}"
+
+
+def _club_name(request: HttpRequest) -> str:
+    from tournaments.models import Club
+
+    club = Club.objects.order_by("pk").first()
+    return club.name if club else "My whist club"
+
+
+def _event_for_director(pk: int) -> Event:
+    return get_object_or_404(Event.objects.select_related("club"), pk=pk)
+
+
+@login_required
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    section = event.sections.get()
+    pairs = sorted(
+        Pair.objects.filter(section=section),
+        key=lambda p: (p.direction != "NS", p.direction, p.number),
+    )
+    return render(
+        request,
+        "tournaments/event_detail.html",
+        {
+            "event": event,
+            "section": section,
+            "pairs": pairs,
+            "rules": rules_for(event),
+            "boards": event.boards.count(),
+            "import_form": ImportBoardsForm(),
+            "standings": selectors.latest_standings(event),
+            "audit": event.audit.select_related("user")[:8],
+        },
+    )
+
+
+def _act(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> bool:
+    try:
+        action(user=request.user, **kwargs)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return False
+    messages.success(request, success)
+    return True
+
+
+@login_required
+@require_POST
+def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    names = {}
+    pairs = list(Pair.objects.filter(section__event=event))
+    for pair in pairs:
+        first = request.POST.get(f"pair-{pair.pk}-1")
+        second = request.POST.get(f"pair-{pair.pk}-2")
+        if first is not None and second is not None:
+            names[pair.pk] = (first, second)
+    try:
+        with transaction.atomic():
+            event_services.pairs_register(event=event, names=names, user=request.user)
+            for pair in pairs:
+                absent = request.POST.get(f"pair-{pair.pk}-absent") == "on"
+                if absent != pair.is_phantom:
+                    event_services.pair_set_absent(
+                        event=event, pair=pair, absent=absent, user=request.user
+                    )
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Pair names saved.")
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def event_move_pair(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    pairs = Pair.objects.filter(section__event=event)
+    try:
+        first = pairs.get(pk=int(request.POST.get("first", "0")))
+        second = pairs.get(pk=int(request.POST.get("second", "0")))
+    except (Pair.DoesNotExist, ValueError):
+        messages.error(request, "Choose two pairs of this event.")
+        return redirect(event)
+    _act(
+        request,
+        event_services.pairs_swap,
+        f"{first.label} and {second.label} have changed places.",
+        event=event,
+        first=first,
+        second=second,
+        reason=request.POST.get("reason", ""),
+    )
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    form = ImportBoardsForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Choose a PBN file to import.")
+        return redirect(event)
+    try:
+        text = form.cleaned_data["file"].read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        messages.error(request, "The file is not a text PBN file (it is not UTF-8).")
+        return redirect(event)
+    _act(request, event_services.boards_import, "Boards imported.", event=event, pbn_text=text)
+    return redirect(event)
+
+
+@login_required
+@require_GET
+def event_boards_pbn(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    text = "".join(b.record for b in event.boards.order_by("number"))
+    response = HttpResponse(text, content_type="application/x-pbn; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-boards.pbn"'
+    return response
+
+
+@login_required
+@require_POST
+def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    event = _event_for_director(pk)
+    actions = {
+        "start": (event_services.event_start, "The event has started: result entry is open."),
+        "finish": (event_services.event_finish, "The event is closed and the scores are final."),
+        "publish": (event_services.event_publish, "The results are published."),
+    }
+    if action == "reopen":
+        _act(
+            request,
+            event_services.event_reopen,
+            "The event is open again.",
+            event=event,
+            reason=request.POST.get("reason", ""),
+        )
+    elif action in actions:
+        service, success = actions[action]
+        _act(request, service, success, event=event)
+    else:
+        raise Http404(action)
+    return redirect(event)
+
+
+@login_required
+@require_GET
+def event_room(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    return render(
+        request,
+        "tournaments/event_room.html",
+        {"event": event, "room": selectors.room_view(event)},
+    )
+
+
+@login_required
+@require_POST
+def call_handled(request: HttpRequest, pk: int, call_id: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    DirectorCall.objects.filter(pk=call_id, section__event=event, handled_at__isnull=True).update(
+        handled_at=timezone.now()
+    )
+    return redirect("event-room", pk=event.pk)
+
+
+@login_required
+def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pick a board to enter from its paper traveller."""
+    event = _event_for_director(pk)
+    number = request.GET.get("board")
+    if number and number.isdigit() and event.boards.filter(number=int(number)).exists():
+        return redirect("event-traveller", pk=event.pk, number=int(number))
+    if number:
+        messages.error(request, f"There is no board {number} in this event.")
+    section = event.sections.get()
+    counts = {}
+    for row in selectors_traveller_counts(event):
+        counts[row[0]] = row[1]
+    boards = [
+        {"number": b.number, "entered": counts.get(b.number, 0), "fouled": b.fouled}
+        for b in event.boards.order_by("number")
+    ]
+    per_board = section.rounds * section.tables // max(1, section.rounds)  # refined in template
+    return render(
+        request,
+        "tournaments/event_enter.html",
+        {"event": event, "boards": boards, "per_board": per_board},
+    )
+
+
+def selectors_traveller_counts(event: Event) -> list[tuple[int, int]]:
+    from django.db.models import Count
+
+    return list(
+        Result.objects.filter(section__event=event)
+        .values_list("board_number")
+        .annotate(n=Count("id"))
+        .values_list("board_number", "n")
+    )
+
+
+@login_required
+def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One board's traveller: every meeting, entered as fast as the keyboard allows.
+
+    Lines left empty are skipped; lines already holding a result are changed only through
+    the correction form (with a reason). All new lines are saved together or not at all.
+    """
+    event = _event_for_director(pk)
+    section = event.sections.get()
+    board = get_object_or_404(Board, event=event, number=number)
+    rows = selectors.traveller(section, number)
+    errors: dict[int, str] = {}
+    if request.method == "POST":
+        pending = []
+        for i, row in enumerate(rows):
+            if row.result is not None:
+                continue
+            entry = entry_from_post(event.game, request.POST, f"r{i}-")
+            if entry is not None:
+                pending.append((i, row, entry))
+        try:
+            with transaction.atomic():
+                for i, row, entry in pending:
+                    try:
+                        result_services.result_submit(
+                            section=section,
+                            round=row.round,
+                            table=row.table,
+                            board_number=number,
+                            entry=entry,
+                            device="director",
+                            user=request.user,
+                            confirm=True,
+                        )
+                    except ValueError as exc:
+                        errors[i] = str(exc)
+                if errors:
+                    raise _RollBack
+        except _RollBack:
+            messages.error(request, "Nothing was saved: fix the lines marked in red.")
+        else:
+            if pending:
+                messages.success(request, f"Board {number}: {len(pending)} result(s) saved.")
+            following = event.boards.filter(number__gt=number).order_by("number").first()
+            if "next" in request.POST and following is not None:
+                return redirect("event-traveller", pk=event.pk, number=following.number)
+            return redirect("event-traveller", pk=event.pk, number=number)
+        rows = selectors.traveller(section, number)
+    rules = rules_for(event)
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append(
+            {
+                "i": i,
+                "row": row,
+                "error": errors.get(i, ""),
+                "describe": rules.describe(rules.parse_entry(engine_board(board), row.result.entry))
+                if row.result is not None and row.result.entry
+                else "",
+                "posted": {
+                    f.key: request.POST.get(f"r{i}-{f.key}", "") for f in ENTRY_FIELDS[event.game]
+                }
+                if request.method == "POST"
+                else {},
+            }
+        )
+    numbers = list(event.boards.order_by("number").values_list("number", flat=True))
+    return render(
+        request,
+        "tournaments/event_traveller.html",
+        {
+            "event": event,
+            "board": board,
+            "board_summary": " · ".join(
+                part.strip()
+                for part in diagram(engine_board(board)).splitlines()[0].split("  ")
+                if part.strip()
+            ),
+            "deal_text": "\n".join(diagram(engine_board(board)).splitlines()[1:]).strip("\n"),
+            "lines": lines,
+            "fields": ENTRY_FIELDS[event.game],
+            "previous": max((n for n in numbers if n < number), default=None),
+            "next": min((n for n in numbers if n > number), default=None),
+            "reason_form": ReasonForm(),
+        },
+    )
+
+
+class _RollBack(Exception):
+    """Undo a traveller's partial save when any line was refused."""
+
+
+@login_required
+@require_POST
+def board_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
+    """Validate and score one traveller line as it is typed (JSON for the page's script)."""
+    event = _event_for_director(pk)
+    entry = entry_from_post(event.game, request.POST, "")
+    if entry is None:
+        return JsonResponse({"valid": False, "error": ""})
+    try:
+        preview = result_services.result_preview(event=event, board_number=number, entry=entry)
+    except (ValueError, Board.DoesNotExist) as exc:
+        return JsonResponse({"valid": False, "error": str(exc)})
+    return JsonResponse({"valid": True, **preview})
+
+
+@login_required
+@require_POST
+def board_fouled(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    board = get_object_or_404(Board, event=event, number=number)
+    fouled = request.POST.get("fouled") == "1"
+    _act(
+        request,
+        result_services.board_mark_fouled,
+        f"Board {number} marked {'fouled' if fouled else 'playable again'}.",
+        board=board,
+        fouled=fouled,
+        reason=request.POST.get("reason", ""),
+    )
+    return redirect("event-traveller", pk=event.pk, number=number)
+
+
+@login_required
+def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    result = get_object_or_404(Result, pk=result_id, section__event=event)
+    error = ""
+    if request.method == "POST":
+        entry = entry_from_post(event.game, request.POST, "") or {}
+        try:
+            result_services.result_correct(
+                result=result, entry=entry, reason=request.POST.get("reason", ""), user=request.user
+            )
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Board {result.board_number} corrected.")
+            return redirect("event-traveller", pk=event.pk, number=result.board_number)
+    return render(
+        request,
+        "tournaments/result_correct.html",
+        {
+            "event": event,
+            "result": result,
+            "fields": ENTRY_FIELDS[event.game],
+            "current": request.POST if request.method == "POST" else (result.entry or {}),
+            "error": error,
+        },
+    )
+
+
+@login_required
+def result_artificial(
+    request: HttpRequest, pk: int, number: int, round: int, table: int
+) -> HttpResponse:
+    event = _event_for_director(pk)
+    section = event.sections.get()
+    form = ArtificialForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            result_services.result_set_artificial(
+                section=section,
+                round=round,
+                table=table,
+                board_number=number,
+                code=form.cleaned_data["code"],
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+            )
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Board {number}: artificial score given.")
+            return redirect("event-traveller", pk=event.pk, number=number)
+    return render(
+        request,
+        "tournaments/result_artificial.html",
+        {
+            "event": event,
+            "form": form,
+            "number": number,
+            "round": round,
+            "table": table,
+            "error": error,
+        },
+    )
+
+
+def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Directors see live standings; everyone else only once the results are published."""
+    event = get_object_or_404(Event, pk=pk)
+    if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    standings = selectors.latest_standings(event)
+    return render(
+        request,
+        "tournaments/event_standings.html",
+        {
+            "event": event,
+            "standings": standings.data if standings else None,
+            "computed_at": standings.computed_at if standings else None,
+        },
+    )
+
+
+@login_required
+@require_GET
+def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    return render(
+        request,
+        "tournaments/event_audit.html",
+        {"event": event, "entries": event.audit.select_related("user")[:500]},
+    )

@@ -1,16 +1,49 @@
-"""`python manage.py demo`: the demo club, idempotent (run it as often as you like)."""
+"""`python manage.py demo [--json]`: the demo club, idempotent (run it as often as you like).
 
+It makes a director login, a running Classic whist event with part of the evening played and a
+Bid Whist event, all with reproducible boards, so a new user sees a real evening at once.
+"""
+
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
 
+from tournaments.models import Event
+from tournaments.services.events import club_get_or_create, event_create, event_start
+from tournaments.services.simulation import event_simulate
+
+DEMO_CLUB = "Demo Whist Club"
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "whist-demo"
 
+DEMO_EVENTS: list[dict[str, Any]] = [
+    {
+        "name": "Tuesday whist drive (demo)",
+        "game": "classic",
+        "movement_kind": "mitchell",
+        "movement_params": {"tables": 7, "boards_per_round": 3},
+        "rounds_played": 3,
+        "seed": 2024,
+    },
+    {
+        "name": "Bid Whist pairs (demo)",
+        "game": "bidwhist",
+        "movement_kind": "howell",
+        "movement_params": {"tables": 4, "boards_per_round": 2},
+        "rounds_played": 2,
+        "seed": 7,
+    },
+]
+
 
 class Command(BaseCommand):
-    help = "Create (or refresh) the demo club and the demo director login."
+    help = "Create the demo club, its director login and demo events (safe to run again)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--json", action="store_true", help="print the events as JSON")
 
     def handle(self, *args: Any, **options: Any) -> None:
         user_model = get_user_model()
@@ -20,4 +53,84 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
+        club = club_get_or_create(name=DEMO_CLUB)
+        events = []
+        for spec in DEMO_EVENTS:
+            event = Event.objects.filter(club=club, name=spec["name"]).first()
+            if event is None:
+                with transaction.atomic():
+                    event = event_create(
+                        club=club,
+                        name=spec["name"],
+                        game=spec["game"],
+                        movement_kind=spec["movement_kind"],
+                        movement_params=spec["movement_params"],
+                        seed=spec["seed"],
+                        user=user,
+                    )
+                    _name_pairs(event)
+                    event = event_start(event=event, user=user)
+                event_simulate(
+                    event=event, rounds=spec["rounds_played"], seed=spec["seed"], batch=True
+                )
+            events.append({"id": event.pk, "name": event.name, "game": event.game})
+        if options["json"]:
+            self.stdout.write(json.dumps({"events": events}))
+            return
+        for e in events:
+            self.stdout.write(f"Demo event {e['id']}: {e['name']} ({e['game']})")
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+
+
+FIRST = [
+    "Ann",
+    "Bill",
+    "Carol",
+    "Dev",
+    "Edith",
+    "Frank",
+    "Grace",
+    "Hugh",
+    "Ida",
+    "Jack",
+    "Kath",
+    "Len",
+    "Mavis",
+    "Norm",
+    "Olive",
+    "Pete",
+    "Queenie",
+    "Ron",
+    "Sue",
+    "Ted",
+]
+LAST = [
+    "Archer",
+    "Bennett",
+    "Clarke",
+    "Dawson",
+    "Ellis",
+    "Fletcher",
+    "Gray",
+    "Hughes",
+    "Irwin",
+    "Jones",
+    "Kaur",
+    "Lamb",
+    "Moss",
+    "Nash",
+    "Owen",
+    "Price",
+]
+
+
+def _name_pairs(event: Event) -> None:
+    from tournaments.services.events import pairs_register
+
+    names = {}
+    for i, pair in enumerate(event.sections.get().pairs.filter(is_phantom=False)):
+        names[pair.pk] = (
+            f"{FIRST[(2 * i) % len(FIRST)]} {LAST[i % len(LAST)]}",
+            f"{FIRST[(2 * i + 1) % len(FIRST)]} {LAST[(i + 5) % len(LAST)]}",
+        )
+    pairs_register(event=event, names=names)

@@ -1,0 +1,454 @@
+"""The shared machinery of the four games: options, entries, the play of the cards, dealing.
+
+Each game is one module with one `GameRules` subclass. The subclass declares its options,
+how a board is dealt, how trumps and the rank order are settled for the play, and how a
+table result is read, checked and scored. Trick-taking itself (follow suit, trumps, who wins)
+is the same in every game and lives here, with two hooks for the exceptions: which cards a
+player may choose from (Open Whist: only the exposed column tops) and the Bid Whist jokers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeVar
+
+from engine import EngineError
+from engine.boards import Board
+from engine.cards import BIG_JOKER_RANK, Card, CardError, Seat, Side, Suit
+
+__all__ = [
+    "Entry",
+    "EntryError",
+    "GameRules",
+    "IllegalBidError",
+    "IllegalPlayError",
+    "OptionSpec",
+    "OptionsError",
+    "Play",
+    "PlayContext",
+    "Score",
+    "Trick",
+]
+
+Score = int | Fraction
+
+
+class EntryError(EngineError):
+    """A table result that the rules of the game do not allow."""
+
+
+class OptionsError(EngineError):
+    """A game option that does not exist or has a value the option does not take."""
+
+
+class IllegalPlayError(EngineError):
+    """A card played against the rules (not held, not exposed, or failing to follow suit)."""
+
+
+class IllegalBidError(EngineError):
+    """A call the auction does not allow at that point."""
+
+
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One setting of a game: its key, kind ('choice', 'bool', 'int' or 'text'), default."""
+
+    key: str
+    kind: str
+    default: object
+    choices: tuple[object, ...] = ()
+    help: str = ""
+
+    def coerce(self, value: object) -> object:
+        """The option's value from Python or from command-line text; OptionsError if bad."""
+        key = self.key
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+                return value.strip().lower() in _TRUE
+            raise OptionsError(f"option {key} is yes or no, not {value!r}")
+        if self.kind == "int":
+            number: int
+            if isinstance(value, int) and not isinstance(value, bool):
+                number = value
+            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                number = int(value.strip())
+            else:
+                raise OptionsError(f"option {key} is a whole number, not {value!r}")
+            if self.choices and number not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise OptionsError(f"option {key} must be one of {allowed}, not {number}")
+            return number
+        if self.kind == "choice":
+            if isinstance(value, bool) and "yes" in self.choices:
+                value = "yes" if value else "no"
+            text = str(value).strip().lower() if isinstance(value, str) else value
+            if text not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise OptionsError(f"option {key} must be one of {allowed}, not {value!r}")
+            return text
+        if self.kind == "text":
+            if not isinstance(value, str):
+                raise OptionsError(f"option {key} is text, not {value!r}")
+            return value.strip()
+        raise OptionsError(f"option {key} has an unknown kind {self.kind!r}")  # pragma: no cover
+
+
+class Entry:
+    """Base of the per-game table results (each a frozen dataclass)."""
+
+
+E = TypeVar("E", bound=Entry)
+
+
+@dataclass(frozen=True)
+class PlayContext:
+    """What the play of the cards needs to know once the contract is settled.
+
+    `trumps` None is no-trumps. `downtown` reverses the rank order below the ace (Bid
+    Whist: A, 2, 3 ... K). `jokers` says whether jokers take part: in a suit contract they
+    are the two top trumps, at no-trumps they have no suit and cannot win (seed 002).
+    """
+
+    trumps: Suit | None
+    leader: Seat
+    seats: tuple[Seat, ...]
+    downtown: bool = False
+    jokers: bool = False
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in play order, who won it."""
+
+    leader: Seat
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+
+
+class Play:
+    """The play of one board in progress: the hands left, the trick on the table, the tricks won.
+
+    Build one with `GameRules.new_play`; feed it cards with `play`. It refuses any card the
+    rules forbid, so a finished `Play` is a legal play of the whole board.
+    """
+
+    def __init__(
+        self,
+        rules: GameRules,
+        board: Board,
+        context: PlayContext,
+        hands: Mapping[Seat, Sequence[Card]],
+    ) -> None:
+        self.rules = rules
+        self.board = board
+        self.context = context
+        self.hands: dict[Seat, list[Card]] = {seat: list(hands.get(seat, ())) for seat in Seat}
+        self.current: list[tuple[Seat, Card]] = []
+        self.tricks: list[Trick] = []
+        self.to_play: Seat = context.leader
+        self.won: dict[Seat, int] = dict.fromkeys(context.seats, 0)
+        self.history: list[tuple[Seat, Card]] = []
+
+    @property
+    def is_over(self) -> bool:
+        return all(not self.hands[seat] for seat in self.context.seats) and not self.current
+
+    @property
+    def leader(self) -> Seat:
+        return self.current[0][0] if self.current else self.to_play
+
+    def legal_plays(self) -> tuple[Card, ...]:
+        return self.rules.legal_plays(self)
+
+    def side_tricks(self) -> dict[Side, int]:
+        result = {Side.NS: 0, Side.EW: 0}
+        for seat, count in self.won.items():
+            result[seat.side] += count
+        return result
+
+    def play(self, card: Card | str) -> Trick | None:
+        """Play `card` for the seat to play; returns the trick if this card completed it."""
+        if isinstance(card, str):
+            try:
+                card = Card.from_str(card)
+            except CardError as exc:
+                raise IllegalPlayError(str(exc)) from None
+        seat = self.to_play
+        if self.is_over:
+            raise IllegalPlayError(f"all the cards have been played; {card} is one too many")
+        reason = self.rules.why_illegal(self, seat, card)
+        if reason is not None:
+            raise IllegalPlayError(f"{seat.full_name} cannot play {card}: {reason}")
+        self.hands[seat].remove(card)
+        self.current.append((seat, card))
+        self.history.append((seat, card))
+        seats = self.context.seats
+        if len(self.current) < len(seats):
+            self.to_play = seats[(seats.index(seat) + 1) % len(seats)]
+            return None
+        winner = self.rules.trick_winner(self.current, self.context)
+        trick = Trick(self.current[0][0], tuple(self.current), winner)
+        self.tricks.append(trick)
+        self.won[winner] += 1
+        self.current = []
+        self.to_play = winner
+        return trick
+
+
+class GameRules:
+    """Base class of the four games' rules; one subclass per module in `engine.games`."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        given = dict(options or {})
+        specs = {spec.key: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise OptionsError(f"{self.title} has no option {unknown[0]!r} (its options: {known})")
+        full = {key: spec.coerce(given.get(key, spec.default)) for key, spec in specs.items()}
+        self.options: Mapping[str, object] = MappingProxyType(full)
+        self._check_options()
+
+    def __repr__(self) -> str:
+        changed = {
+            spec.key: self.options[spec.key]
+            for spec in self.option_specs
+            if self.options[spec.key] != spec.default
+        }
+        return f"{type(self).__name__}({changed!r})" if changed else f"{type(self).__name__}()"
+
+    def _check_options(self) -> None:
+        """Cross-checks between options; raise OptionsError."""
+
+    def option(self, key: str) -> Any:
+        return self.options[key]
+
+    @property
+    def hand_size(self) -> int:
+        return 13
+
+    # ---- dealing -------------------------------------------------------------------------
+
+    def deal_board(self, number: int, rng: random.Random) -> Board:
+        """A freshly shuffled board `number` of this game, with these options."""
+        raise NotImplementedError
+
+    @staticmethod
+    def deal_round(
+        deck: Sequence[Card], dealer: Seat, seats: Sequence[Seat], per_hand: int, rng: random.Random
+    ) -> tuple[dict[Seat, tuple[Card, ...]], tuple[Card, ...]]:
+        """Shuffle and deal one card at a time clockwise from the dealer's left (seeds 001, 003).
+
+        Returns the hands in dealt order and the cards left over (kitty, turned card).
+        """
+        cards = list(deck)
+        rng.shuffle(cards)
+        order = [seats[(seats.index(dealer) + 1 + i) % len(seats)] for i in range(len(seats))]
+        hands: dict[Seat, list[Card]] = {seat: [] for seat in seats}
+        dealt = per_hand * len(seats)
+        for i, card in enumerate(cards[:dealt]):
+            hands[order[i % len(order)]].append(card)
+        return {seat: tuple(cards_) for seat, cards_ in hands.items()}, tuple(cards[dealt:])
+
+    # ---- play ----------------------------------------------------------------------------
+
+    def play_context(self, board: Board, contract: object = None) -> PlayContext:
+        raise NotImplementedError
+
+    def starting_hands(self, board: Board, contract: object = None) -> dict[Seat, tuple[Card, ...]]:
+        return {seat: board.deal.hand(seat) for seat in board.seats}
+
+    def new_play(self, board: Board, contract: object = None) -> Play:
+        self.check_board(board)
+        context = self.play_context(board, contract)
+        return Play(self, board, context, self.starting_hands(board, contract))
+
+    def replay(self, board: Board, plays: Iterable[Card | str], contract: object = None) -> Play:
+        """Replay a play record; IllegalPlayError names the first card that breaks the rules."""
+        play = self.new_play(board, contract)
+        for index, card in enumerate(plays, start=1):
+            trick_no = len(play.tricks) + 1
+            try:
+                play.play(card)
+            except IllegalPlayError as exc:
+                raise IllegalPlayError(f"card {index} (trick {trick_no}): {exc}") from None
+        return play
+
+    def effective_suit(self, card: Card, context: PlayContext) -> Suit | None:
+        """The suit a card counts as: a joker belongs to trumps, or to no suit at no-trumps."""
+        if card.suit is None:
+            return context.trumps
+        return card.suit
+
+    def strength(self, card: Card, context: PlayContext) -> int:
+        """Higher wins within a suit. Downtown (seed 002): A, 2, 3 ... K; jokers on top."""
+        if card.suit is None:
+            return card.rank if context.trumps is not None else 0
+        if context.downtown and card.rank != 14:
+            return 15 - card.rank
+        return card.rank
+
+    def rank_order(self, context: PlayContext) -> tuple[int, ...]:
+        """Ranks of a plain suit from highest to lowest for this contract."""
+        ranks = range(2, 15)
+        return tuple(sorted(ranks, key=lambda r: -self.strength(Card(Suit.SPADES, r), context)))
+
+    def led_suit(self, trick: Sequence[tuple[Seat, Card]], context: PlayContext) -> Suit | None:
+        """The suit to follow: a joker led at no-trumps lets the next card set it (seed 002)."""
+        for _seat, card in trick:
+            suit = self.effective_suit(card, context)
+            if suit is not None:
+                return suit
+        return None
+
+    def trick_winner(self, trick: Sequence[tuple[Seat, Card]], context: PlayContext) -> Seat:
+        if not trick:
+            raise IllegalPlayError("an empty trick has no winner")
+        led = self.led_suit(trick, context)
+        best: tuple[int, int] | None = None
+        winner = trick[0][0]
+        for seat, card in trick:
+            suit = self.effective_suit(card, context)
+            if suit is None:
+                continue  # a joker at no-trumps never wins
+            if context.trumps is not None and suit is context.trumps:
+                key = (2, self.strength(card, context))
+            elif suit is led:
+                key = (1, self.strength(card, context))
+            else:
+                continue
+            if best is None or key > best:
+                best, winner = key, seat
+        return winner
+
+    def available(self, play: Play, seat: Seat) -> tuple[Card, ...]:
+        """The cards `seat` may choose from before the follow-suit rule: the whole hand."""
+        return tuple(play.hands[seat])
+
+    def legal_plays(self, play: Play) -> tuple[Card, ...]:
+        if play.is_over:
+            return ()
+        seat = play.to_play
+        cards = self.available(play, seat)
+        led = self.led_suit(play.current, play.context)
+        if led is None:
+            return cards
+        following = tuple(c for c in cards if self.effective_suit(c, play.context) is led)
+        return following or cards
+
+    def why_illegal(self, play: Play, seat: Seat, card: Card) -> str | None:
+        if card not in play.hands[seat]:
+            return "that card is not in the hand"
+        if card in self.legal_plays(play):
+            return None
+        if card not in self.available(play, seat):
+            return "only the top card of a column may be played"
+        led = self.led_suit(play.current, play.context)
+        name = suit_name(led)
+        if led is not None and led is play.context.trumps and play.context.jokers:
+            name += " (trumps, jokers included)"
+        return f"must follow {name}"
+
+    # ---- results -------------------------------------------------------------------------
+
+    def check_board(self, board: Board) -> None:
+        """EntryError if the board was not dealt for this game (or these options)."""
+        if board.variant != self.name:
+            raise EntryError(f"board {board.number} is a {board.variant} board, not {self.title}")
+        if board.hand_size != self.hand_size:
+            raise EntryError(
+                f"board {board.number} has {board.hand_size} cards a hand; these {self.title} "
+                f"settings play {self.hand_size}"
+            )
+
+    def parse_entry(self, board: Board, data: Mapping[str, object]) -> Entry:
+        raise NotImplementedError
+
+    def ns_score(self, board: Board, entry: Entry) -> Score:
+        raise NotImplementedError
+
+    def side_points(self, board: Board, entry: Entry) -> dict[Side, Score]:
+        """Each side's own points on the board; by default EW's are the negation of NS's."""
+        score = self.ns_score(board, entry)
+        return {Side.NS: score, Side.EW: -score}
+
+    def entry_to_dict(self, entry: Entry) -> dict[str, object]:
+        raise NotImplementedError
+
+    def describe(self, entry: Entry) -> str:
+        raise NotImplementedError
+
+
+# ---- helpers for reading entries ----------------------------------------------------------
+
+
+def check_fields(
+    title: str, data: Mapping[str, object], required: Iterable[str], optional: Iterable[str] = ()
+) -> None:
+    """EntryError for a missing or an unknown field, naming it."""
+    if not isinstance(data, Mapping):
+        raise EntryError(f"a {title} result must be a set of named fields, not {data!r}")
+    required = tuple(required)
+    allowed = set(required) | set(optional)
+    for key in data:
+        if key not in allowed:
+            raise EntryError(
+                f"a {title} result has no field {key!r} (fields: {', '.join(sorted(allowed))})"
+            )
+    for key in required:
+        if data.get(key) is None:
+            raise EntryError(f"a {title} result needs the {key}")
+
+
+def int_field(data: Mapping[str, object], key: str, label: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool):
+        raise EntryError(f"{label} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    raise EntryError(f"{label} must be a whole number, not {value!r}")
+
+
+def seat_field(data: Mapping[str, object], key: str, label: str = "the declarer") -> Seat:
+    value = data.get(key)
+    if isinstance(value, Seat):
+        return value
+    if isinstance(value, str):
+        try:
+            return Seat.from_str(value)
+        except CardError:
+            pass
+    raise EntryError(f"{label} must be N, E, S or W, not {value!r}")
+
+
+def expect_entry(entry: Entry, kind: type[E], title: str) -> E:
+    """The entry as this game's own type; EntryError for another game's result."""
+    if not isinstance(entry, kind):
+        raise EntryError(f"{type(entry).__name__} is not a {title} result")
+    return entry
+
+
+def joker_rank_name(card: Card) -> str:
+    return "Big Joker" if card.rank == BIG_JOKER_RANK else "Little Joker"
+
+
+def suit_name(suit: Suit | None) -> str:
+    if suit is None:
+        return "no-trumps"
+    return {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[suit.value]

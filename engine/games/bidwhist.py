@@ -1,0 +1,485 @@
+"""Bid Whist (seeds 002_e505e888d2fb7ad2.txt, Fosdick, and 004_5ca80122d42ea7d8.txt, Andrews).
+
+Cards: 54, the standard deck plus a Big and a Little Joker; 12 to each player one at a time
+from the dealer's left, the last 6 form the kitty. On a pre-dealt board the kitty is part of
+the board.
+
+Auction: one round, starting left of the dealer; each player bids once or passes. A bid is a
+number 3..7 (books over six) and uptown, downtown or no-trump. A bid must outrank the last;
+no-trump outranks uptown and downtown of the same number, which are equal to each other (so
+"4 downtown" over "4 uptown" is not allowed). The seeds do not say what happens when all four
+pass; option `all_pass` is ``redeal`` (default; at duplicate the board is recorded as passed
+out and scores 0) or ``dealer_must_bid``.
+
+Play: the declarer names trumps (suit bids) or uptown/downtown ranking (no-trump bids), takes
+the kitty and discards six cards, which are the declaring side's first book, then leads.
+Uptown ranks A K Q ... 2, downtown A 2 3 ... K (the ace stays highest). In suit contracts the
+Big and Little Joker are the two top trumps and count as trumps for following suit. At
+no-trump jokers have no suit and cannot win; they may be played only when the player cannot
+follow; a joker led lets the next card set the suit to follow (seed 002). Andrews (seed 004)
+adds that the declarer must discard any jokers at no-trump (option `nt_jokers_discarded`,
+default on).
+
+Books: the declaring side's books INCLUDE the kitty book, so they run 1..13, and a bid of n is
+made with 6 + n books (seed 002: bid 5, "12 books (11 won in tricks plus the Kitty)").
+
+Scoring (option `scoring`):
+- ``fosdick`` (seed 002, default): only the bidders score. Made: one point per book over six,
+  so overtricks count (bid 5, 12 books: +6). Set: minus the bid (-5). No-trump hands "double
+  the normal scoring", made or set (5 no-trump, 12 books: +12; set: -10).
+- ``andrews`` (seed 004): made scores the bid ("successful bids are rewarded with their point
+  value"), doubled at no-trump; set costs the bid, doubled at no-trump. Option `overtricks`
+  ``yes`` makes every book over six count instead ("a player who bids 3 but makes 4 ...
+  earns 4 points"). Option `defenders_score` on: instead of the declarers losing points, the
+  defenders score the value of the bid when they set it (seed 004, the author's preference).
+- `overtricks` is ``auto`` by default: ``yes`` for Fosdick, ``no`` for Andrews. Fosdick with
+  ``overtricks=no`` or ``defenders_score`` is refused: Fosdick's text rules both out.
+
+Bidding 7 and taking all 13 books is a Boston (seed 004); it is recorded on the entry
+(`BidWhistEntry.boston`) and shown in `describe`, and scores like any other made bid.
+
+Duplicate: `ns_score` is NS's points minus EW's, so EW's score is its negation. With
+`defenders_score` a set contract moves the same number of points either way, so matchpoints
+do not change; `side_points` shows who actually scored.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.boards import Board, Deal, dealer_for
+from engine.cards import Card, CardError, Seat, Side, Suit, bid_whist_deck
+from engine.games.base import (
+    Entry,
+    EntryError,
+    GameRules,
+    IllegalBidError,
+    IllegalPlayError,
+    OptionsError,
+    OptionSpec,
+    PlayContext,
+    Score,
+    check_fields,
+    expect_entry,
+    int_field,
+    seat_field,
+)
+
+__all__ = [
+    "BidKind",
+    "BidWhistAuction",
+    "BidWhistBid",
+    "BidWhistContract",
+    "BidWhistEntry",
+    "BidWhistPassedOut",
+    "BidWhistRules",
+]
+
+
+class BidKind(enum.Enum):
+    """Uptown (high), downtown (low) or no-trump."""
+
+    UPTOWN = "uptown"
+    DOWNTOWN = "downtown"
+    NOTRUMP = "notrump"
+
+    @classmethod
+    def from_str(cls, text: str) -> BidKind:
+        key = text.strip().lower().replace("-", "").replace(" ", "").replace("_", "")
+        aliases = {
+            "u": "uptown",
+            "high": "uptown",
+            "d": "downtown",
+            "low": "downtown",
+            "nt": "notrump",
+            "n": "notrump",
+            "notrumps": "notrump",
+        }
+        key = aliases.get(key, key)
+        for kind in cls:
+            if kind.value == key:
+                return kind
+        raise IllegalBidError(f"{text!r} is not uptown, downtown or notrump")
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"BidKind.{self.name}"
+
+
+@dataclass(frozen=True)
+class BidWhistBid:
+    """A bid: books over six (3..7) and its kind. Text: '5 uptown', '4 notrump' ('4NT')."""
+
+    level: int
+    kind: BidKind
+
+    def __post_init__(self) -> None:
+        if isinstance(self.level, bool) or not isinstance(self.level, int):
+            raise IllegalBidError("Bid Whist bids are whole numbers from 3 to 7")
+        if not 3 <= self.level <= 7:
+            raise IllegalBidError(f"Bid Whist bids run from 3 to 7, not {self.level}")
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Auction order: by number, and no-trump above the (equal) uptown and downtown."""
+        return (self.level, 1 if self.kind is BidKind.NOTRUMP else 0)
+
+    @classmethod
+    def from_str(cls, text: str) -> BidWhistBid:
+        stripped = text.strip()
+        digits = stripped[:1]
+        if not digits.isdigit():
+            raise IllegalBidError(f"{text!r} is not a bid (write it like '5 uptown' or '4NT')")
+        return cls(int(digits), BidKind.from_str(stripped[1:]))
+
+    def __str__(self) -> str:
+        return f"{self.level} {self.kind}"
+
+    def __repr__(self) -> str:
+        return f"BidWhistBid.from_str({str(self)!r})"
+
+
+class BidWhistAuction:
+    """One round of bidding from the dealer's left; `call(None)` passes."""
+
+    def __init__(self, dealer: Seat, *, dealer_must_bid: bool = False) -> None:
+        self.dealer = dealer
+        self.dealer_must_bid = dealer_must_bid
+        self.calls: list[tuple[Seat, BidWhistBid | None]] = []
+
+    @property
+    def to_call(self) -> Seat | None:
+        return None if self.is_over else self.dealer.next(1 + len(self.calls))
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.calls) == 4
+
+    @property
+    def highest(self) -> tuple[Seat, BidWhistBid] | None:
+        best: tuple[Seat, BidWhistBid] | None = None
+        for seat, bid in self.calls:
+            if bid is not None:
+                best = (seat, bid)
+        return best
+
+    @property
+    def redeal(self) -> bool:
+        """True when all four passed (only possible without `dealer_must_bid`)."""
+        return self.is_over and self.highest is None
+
+    def legal_bids(self) -> list[BidWhistBid]:
+        if self.is_over:
+            return []
+        floor = self.highest[1].key if self.highest else (0, 0)
+        return [
+            bid
+            for level in range(3, 8)
+            for bid in (BidWhistBid(level, k) for k in BidKind)
+            if bid.key > floor
+        ]
+
+    def call(self, bid: BidWhistBid | str | None) -> None:
+        seat = self.to_call
+        if seat is None:
+            raise IllegalBidError("the auction is over: every player has had a turn")
+        if isinstance(bid, str):
+            bid = None if bid.strip().lower() in ("pass", "p", "") else BidWhistBid.from_str(bid)
+        if bid is None:
+            if self.dealer_must_bid and seat is self.dealer and self.highest is None:
+                raise IllegalBidError("everybody else passed: the dealer must bid")
+        elif self.highest is not None and bid.key <= self.highest[1].key:
+            raise IllegalBidError(
+                f"{bid} does not outrank {self.highest[1]} (no-trump outranks uptown and "
+                f"downtown of the same number; uptown and downtown are equal)"
+            )
+        self.calls.append((seat, bid))
+
+
+@dataclass(frozen=True)
+class BidWhistEntry(Entry):
+    """A Bid Whist result: declarer, bid, kind, trumps or ranking, books incl. the kitty book."""
+
+    declarer: Seat
+    bid: int
+    kind: BidKind
+    trumps: Suit | None
+    ranking: BidKind | None
+    books: int
+
+    @property
+    def target(self) -> int:
+        return 6 + self.bid
+
+    @property
+    def made(self) -> bool:
+        return self.books >= self.target
+
+    @property
+    def boston(self) -> bool:
+        """Bid 7 and took all 13 books (seed 004)."""
+        return self.bid == 7 and self.books == 13
+
+
+@dataclass(frozen=True)
+class BidWhistPassedOut(Entry):
+    """All four passed; at duplicate the board scores 0 for both sides."""
+
+
+@dataclass(frozen=True)
+class BidWhistContract:
+    """What the play needs: the declarer, the bid's kind and trumps/ranking, the six discards."""
+
+    declarer: Seat
+    kind: BidKind
+    trumps: Suit | None = None
+    ranking: BidKind | None = None
+    discards: tuple[Card, ...] = ()
+
+    @property
+    def downtown(self) -> bool:
+        return self.kind is BidKind.DOWNTOWN or self.ranking is BidKind.DOWNTOWN
+
+
+class BidWhistRules(GameRules):
+    """Bid Whist with Fosdick's or Andrews's scoring."""
+
+    name = "bidwhist"
+    title = "Bid Whist"
+    option_specs = (
+        OptionSpec(
+            "scoring",
+            "choice",
+            "fosdick",
+            ("fosdick", "andrews"),
+            "Fosdick (seed 002) or Andrews (seed 004) scoring",
+        ),
+        OptionSpec(
+            "overtricks",
+            "choice",
+            "auto",
+            ("auto", "yes", "no"),
+            "count every book over six (auto: yes for Fosdick, no for Andrews)",
+        ),
+        OptionSpec(
+            "defenders_score",
+            "bool",
+            False,
+            (),
+            "Andrews: defenders score the bid when they set it, declarers lose nothing",
+        ),
+        OptionSpec(
+            "all_pass",
+            "choice",
+            "redeal",
+            ("redeal", "dealer_must_bid"),
+            "what happens when all four pass",
+        ),
+        OptionSpec(
+            "nt_jokers_discarded",
+            "bool",
+            True,
+            (),
+            "at no-trump the declarer must discard any jokers (Andrews)",
+        ),
+    )
+
+    def _check_options(self) -> None:
+        if self.option("scoring") == "fosdick":
+            if self.option("overtricks") == "no":
+                raise OptionsError(
+                    "Fosdick scoring counts every book over six: overtricks=no "
+                    "needs scoring=andrews"
+                )
+            if self.option("defenders_score"):
+                raise OptionsError(
+                    "in Fosdick scoring defenders never score: "
+                    "defenders_score needs scoring=andrews"
+                )
+
+    @property
+    def hand_size(self) -> int:
+        return 12
+
+    @property
+    def counts_overtricks(self) -> bool:
+        setting = self.option("overtricks")
+        if setting == "auto":
+            return bool(self.option("scoring") == "fosdick")
+        return bool(setting == "yes")
+
+    # ---- dealing and auction ---------------------------------------------------------------
+
+    def deal_board(self, number: int, rng: random.Random) -> Board:
+        dealer = dealer_for(number)
+        hands, kitty = self.deal_round(bid_whist_deck(), dealer, tuple(Seat), 12, rng)
+        return Board(number, self.name, dealer, Deal(hands), None, kitty)
+
+    def auction(self, board: Board) -> BidWhistAuction:
+        return BidWhistAuction(
+            board.dealer, dealer_must_bid=self.option("all_pass") == "dealer_must_bid"
+        )
+
+    # ---- play ------------------------------------------------------------------------------
+
+    def contract(
+        self, entry: BidWhistEntry, discards: Iterable[Card | str] = ()
+    ) -> BidWhistContract:
+        cards = tuple(c if isinstance(c, Card) else Card.from_str(c) for c in discards)
+        return BidWhistContract(entry.declarer, entry.kind, entry.trumps, entry.ranking, cards)
+
+    def _contract(self, contract: object) -> BidWhistContract:
+        if isinstance(contract, BidWhistEntry):
+            raise IllegalPlayError(
+                "a Bid Whist play needs the declarer's six discards: "
+                "use rules.contract(entry, discards)"
+            )
+        if not isinstance(contract, BidWhistContract):
+            raise IllegalPlayError("a Bid Whist play needs its contract (BidWhistContract)")
+        return contract
+
+    def play_context(self, board: Board, contract: object = None) -> PlayContext:
+        c = self._contract(contract)
+        trumps = c.trumps if c.kind is not BidKind.NOTRUMP else None
+        if c.kind is not BidKind.NOTRUMP and trumps is None:
+            raise IllegalPlayError(f"a {c.kind} contract needs its trump suit")
+        return PlayContext(
+            trumps=trumps, leader=c.declarer, seats=tuple(Seat), downtown=c.downtown, jokers=True
+        )
+
+    def starting_hands(self, board: Board, contract: object = None) -> dict[Seat, tuple[Card, ...]]:
+        c = self._contract(contract)
+        pool = [*board.deal.hand(c.declarer), *board.kitty]
+        if len(c.discards) != 6 or len(set(c.discards)) != 6:
+            raise IllegalPlayError("the declarer discards exactly six different cards")
+        for card in c.discards:
+            if card not in pool:
+                raise IllegalPlayError(f"the declarer cannot discard {card}: not in hand or kitty")
+        if c.kind is BidKind.NOTRUMP and self.option("nt_jokers_discarded"):
+            kept = [card for card in pool if card.is_joker and card not in c.discards]
+            if kept:
+                raise IllegalPlayError(
+                    f"at no-trump the declarer must discard the {kept[0].pretty()}"
+                )
+        hands = {seat: board.deal.hand(seat) for seat in Seat}
+        hands[c.declarer] = tuple(card for card in pool if card not in c.discards)
+        return hands
+
+    def books(self, play_tricks: Mapping[Side, int], declarer: Seat) -> int:
+        """The declaring side's books: its tricks plus the kitty book."""
+        return play_tricks[declarer.side] + 1
+
+    # ---- results ---------------------------------------------------------------------------
+
+    def parse_entry(self, board: Board, data: Mapping[str, object]) -> Entry:
+        self.check_board(board)
+        if isinstance(data, Mapping) and data.get("passed_out"):
+            check_fields(self.title, data, ["passed_out"])
+            if self.option("all_pass") == "dealer_must_bid":
+                raise EntryError(
+                    "the dealer must bid when the others pass: a board "
+                    "cannot be passed out with these settings"
+                )
+            return BidWhistPassedOut()
+        check_fields(
+            self.title,
+            data,
+            ["declarer", "bid", "kind", "books"],
+            ["trumps", "ranking", "passed_out"],
+        )
+        declarer = seat_field(data, "declarer")
+        bid = int_field(data, "bid", "the bid")
+        if not 3 <= bid <= 7:
+            raise EntryError(f"Bid Whist bids run from 3 to 7, not {bid}")
+        try:
+            kind = BidKind.from_str(str(data["kind"]))
+        except IllegalBidError:
+            raise EntryError(
+                f"the kind of bid is uptown, downtown or notrump, not {data['kind']!r}"
+            ) from None
+        trumps: Suit | None = None
+        ranking: BidKind | None = None
+        if kind is BidKind.NOTRUMP:
+            if data.get("trumps") is not None:
+                raise EntryError(
+                    "a no-trump bid has no trump suit: give the ranking "
+                    "(uptown or downtown) instead"
+                )
+            if data.get("ranking") is None:
+                raise EntryError("a no-trump bid is played uptown or downtown: give the ranking")
+            try:
+                ranking = BidKind.from_str(str(data["ranking"]))
+            except IllegalBidError:
+                ranking = None
+            if ranking not in (BidKind.UPTOWN, BidKind.DOWNTOWN):
+                raise EntryError(f"the ranking is uptown or downtown, not {data['ranking']!r}")
+        else:
+            if data.get("ranking") is not None:
+                raise EntryError(f"an {kind} bid names its trump suit, not a ranking")
+            if data.get("trumps") is None:
+                raise EntryError(f"an {kind} bid names its trump suit: give trumps C, D, H or S")
+            try:
+                trumps = Suit.from_str(str(data["trumps"]))
+            except CardError:
+                raise EntryError(f"trumps are C, D, H or S, not {data['trumps']!r}") from None
+        books = int_field(data, "books", "the books")
+        if not 1 <= books <= 13:
+            raise EntryError(
+                f"the declaring side's books run from 1 (the kitty book) to 13, not {books}"
+            )
+        return BidWhistEntry(declarer, bid, kind, trumps, ranking, books)
+
+    def declarer_points(self, entry: BidWhistEntry) -> tuple[int, int]:
+        """(declaring side's points, defending side's points) per the scoring options."""
+        factor = 2 if entry.kind is BidKind.NOTRUMP else 1
+        if entry.made:
+            value = entry.books - 6 if self.counts_overtricks else entry.bid
+            return (value * factor, 0)
+        if self.option("defenders_score"):
+            return (0, entry.bid * factor)
+        return (-entry.bid * factor, 0)
+
+    def side_points(self, board: Board, entry: Entry) -> dict[Side, Score]:
+        if isinstance(entry, BidWhistPassedOut):
+            return {Side.NS: 0, Side.EW: 0}
+        entry = expect_entry(entry, BidWhistEntry, self.title)
+        ours, theirs = self.declarer_points(entry)
+        side = entry.declarer.side
+        return {side: ours, side.other: theirs}
+
+    def ns_score(self, board: Board, entry: Entry) -> Score:
+        points = self.side_points(board, entry)
+        return points[Side.NS] - points[Side.EW]
+
+    def entry_to_dict(self, entry: Entry) -> dict[str, object]:
+        if isinstance(entry, BidWhistPassedOut):
+            return {"passed_out": True}
+        entry = expect_entry(entry, BidWhistEntry, self.title)
+        out: dict[str, object] = {
+            "declarer": str(entry.declarer),
+            "bid": entry.bid,
+            "kind": str(entry.kind),
+        }
+        if entry.trumps is not None:
+            out["trumps"] = str(entry.trumps)
+        if entry.ranking is not None:
+            out["ranking"] = str(entry.ranking)
+        out["books"] = entry.books
+        return out
+
+    def describe(self, entry: Entry) -> str:
+        if isinstance(entry, BidWhistPassedOut):
+            return "passed out"
+        entry = expect_entry(entry, BidWhistEntry, self.title)
+        if entry.kind is BidKind.NOTRUMP:
+            what = f"{entry.bid} no-trump ({entry.ranking})"
+        else:
+            assert entry.trumps is not None
+            what = f"{entry.bid} {entry.kind} {entry.trumps.symbol}"
+        boston = ", Boston" if entry.boston else ""
+        return f"{what} by {entry.declarer}, {entry.books} books{boston}"

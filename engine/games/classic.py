@@ -1,0 +1,189 @@
+"""Classic whist as played at whist drives (seed 003_88d5c37f58a3b730.txt).
+
+Play: the player at the dealer's left leads; follow suit if you can; the highest trump wins,
+else the highest card of the suit led. Cards rank A K Q ... 2.
+
+Trumps (option `trumps`):
+- ``rotation`` (default): fixed per board, "for the first deal hearts are trumps, for the
+  second deal diamonds, then spades, then clubs" (option `rotation`, default ``HDSC``; a letter
+  ``N`` in it stands for a no-trump board), optionally no-trumps every k-th board
+  (`no_trump_every`, seed: "every fifth hand is played without trumps").
+- ``turned``: the dealer's last card is turned face up and sets trumps; on a pre-dealt board
+  that card is part of the board record (`Board.turned_card`).
+
+Scoring (option `scoring`):
+- ``tricks`` (default): "Each player's score is the total number of ... tricks their side has
+  taken" – at duplicate NS score the tricks they won, so NS taking 8 score 8 (EW 5).
+- ``odd_tricks``: "the side which won more tricks scores 1 point for each trick they won in
+  excess of 6": NS taking 8 score 2 and EW 0.
+
+Honours (option `honours`, default off – "nowadays many players do not count them"): a side
+that held all four of A K Q J of trumps scores 4, three of them 2. There are no honours at
+no-trumps. The rule that a side at 4 points of a 5-point game cannot score honours concerns
+rubber play, not duplicate, and is not applied.
+
+`ns_score` is the number matchpoints compare: with ``tricks`` NS's own points (tricks plus
+NS's honours; honours are the same at every table, so they never change a comparison); with
+``odd_tricks`` NS's points minus EW's, so that EW's score is its negation and 6 against 7
+tricks still differ. `side_points` gives each side's own points as a whist drive card shows them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.boards import Board, BoardError, Deal, dealer_for, trump_rotation
+from engine.cards import Card, CardError, Seat, Side, Suit, standard_deck
+from engine.games.base import (
+    Entry,
+    EntryError,
+    GameRules,
+    OptionsError,
+    OptionSpec,
+    PlayContext,
+    Score,
+    check_fields,
+    expect_entry,
+    int_field,
+)
+
+__all__ = ["ClassicEntry", "ClassicRules", "honours_held", "parse_rotation", "trick_entry"]
+
+
+def parse_rotation(text: str) -> tuple[Suit | None, ...]:
+    """A rotation written as suit letters, 'N' for a no-trump board: 'HDSC', 'SHDCN'."""
+    order: list[Suit | None] = []
+    for char in text.replace(",", "").replace(" ", "").upper():
+        if char == "N":
+            order.append(None)
+            continue
+        try:
+            order.append(Suit.from_str(char))
+        except CardError:
+            raise OptionsError(
+                f"option rotation lists suits as letters C, D, H, S (N for no-trumps), not {text!r}"
+            ) from None
+    if not order:
+        raise OptionsError("option rotation needs at least one suit")
+    return tuple(order)
+
+
+def honours_held(board: Board, trumps: Suit | None) -> dict[Side, int]:
+    """Points for honours (A K Q J of trumps): 4 for all four in one side's hands, 2 for three."""
+    points = {Side.NS: 0, Side.EW: 0}
+    if trumps is None:
+        return points
+    for side in Side:
+        held = sum(
+            1
+            for seat in side.seats
+            for card in board.deal.hand(seat)
+            if card.suit is trumps and card.rank >= 11
+        )
+        points[side] = 4 if held == 4 else 2 if held == 3 else 0
+    return points
+
+
+@dataclass(frozen=True)
+class ClassicEntry(Entry):
+    """A classic whist result: the tricks NS won (EW won the rest of the 13)."""
+
+    ns_tricks: int
+
+    @property
+    def ew_tricks(self) -> int:
+        return 13 - self.ns_tricks
+
+
+def trick_entry(title: str, data: Mapping[str, object], total: int) -> int:
+    """Read {"ns_tricks": n} (optionally with "ew_tricks" as a cross-check) for `total` tricks."""
+    check_fields(title, data, ["ns_tricks"], ["ew_tricks"])
+    ns = int_field(data, "ns_tricks", "NS tricks")
+    if not 0 <= ns <= total:
+        raise EntryError(f"NS tricks must be between 0 and {total}, not {ns}")
+    if data.get("ew_tricks") is not None:
+        ew = int_field(data, "ew_tricks", "EW tricks")
+        if ns + ew != total:
+            raise EntryError(f"NS and EW tricks must add up to {total} (got {ns} + {ew})")
+    return ns
+
+
+class ClassicRules(GameRules):
+    """Classic whist: no bidding, fixed or turned trumps, 13 tricks."""
+
+    name = "classic"
+    title = "Classic Whist"
+    option_specs = (
+        OptionSpec(
+            "trumps",
+            "choice",
+            "rotation",
+            ("rotation", "turned"),
+            "trumps fixed by board number, or set by the dealer's turned last card",
+        ),
+        OptionSpec("rotation", "text", "HDSC", (), "trump order for the rotation (N = no-trumps)"),
+        OptionSpec("no_trump_every", "int", 0, (), "no-trumps every k-th board (0 = never)"),
+        OptionSpec(
+            "scoring",
+            "choice",
+            "tricks",
+            ("tricks", "odd_tricks"),
+            "score every trick won, or only tricks over six",
+        ),
+        OptionSpec("honours", "bool", False, (), "score honours: 4 for A K Q J of trumps, 2 for 3"),
+    )
+
+    def _check_options(self) -> None:
+        self.rotation = parse_rotation(str(self.option("rotation")))
+        every = int(self.option("no_trump_every"))
+        if every < 0 or every == 1:
+            raise OptionsError("option no_trump_every is 0 (never) or at least 2")
+
+    def fixed_trumps(self, number: int) -> Suit | None:
+        every = int(self.option("no_trump_every"))
+        try:
+            return trump_rotation(number, self.rotation, every or None)
+        except BoardError as exc:
+            raise OptionsError(str(exc)) from None
+
+    def deal_board(self, number: int, rng: random.Random) -> Board:
+        dealer = dealer_for(number)
+        hands, _ = self.deal_round(standard_deck(), dealer, tuple(Seat), 13, rng)
+        if self.option("trumps") == "turned":
+            # Seed 003: "The final card, which will belong to the dealer, is turned face up."
+            turned: Card = hands[dealer][-1]
+            return Board(number, self.name, dealer, Deal(hands), turned.suit, (), turned)
+        return Board(number, self.name, dealer, Deal(hands), self.fixed_trumps(number))
+
+    def play_context(self, board: Board, contract: object = None) -> PlayContext:
+        return PlayContext(trumps=board.trumps, leader=board.dealer.next(), seats=tuple(Seat))
+
+    def parse_entry(self, board: Board, data: Mapping[str, object]) -> ClassicEntry:
+        self.check_board(board)
+        return ClassicEntry(trick_entry(self.title, data, 13))
+
+    def side_points(self, board: Board, entry: Entry) -> dict[Side, Score]:
+        entry = expect_entry(entry, ClassicEntry, self.title)
+        honours = (
+            honours_held(board, board.trumps) if self.option("honours") else dict.fromkeys(Side, 0)
+        )
+        tricks = {Side.NS: entry.ns_tricks, Side.EW: entry.ew_tricks}
+        if self.option("scoring") == "odd_tricks":
+            tricks = {side: max(count - 6, 0) for side, count in tricks.items()}
+        return {side: tricks[side] + honours[side] for side in Side}
+
+    def ns_score(self, board: Board, entry: Entry) -> Score:
+        points = self.side_points(board, entry)
+        if self.option("scoring") == "odd_tricks":
+            return points[Side.NS] - points[Side.EW]
+        return points[Side.NS]
+
+    def entry_to_dict(self, entry: Entry) -> dict[str, object]:
+        entry = expect_entry(entry, ClassicEntry, self.title)
+        return {"ns_tricks": entry.ns_tricks}
+
+    def describe(self, entry: Entry) -> str:
+        entry = expect_entry(entry, ClassicEntry, self.title)
+        return f"NS {entry.ns_tricks}, EW {entry.ew_tricks} tricks"

@@ -1,0 +1,166 @@
+"""What scoring reads and writes: traveller lines in, scored lines and standings out.
+
+Everything is exact (`int` or `fractions.Fraction`); `format_points` is the only place a
+value is rounded, and only for display. Whist scored by tricks ties far more often than
+bridge, so a float anywhere would sooner or later split a tie that is real.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine import EngineError
+
+ARTIFICIAL_CODES = ("A+", "A", "A-", "NP")
+
+
+class ScoringError(EngineError):
+    """Results cannot be scored as entered (bad line, impossible count, bad setting)."""
+
+
+class ArtificialCodeError(ScoringError):
+    """An artificial score code is not one of A+, A, A-, NP or a split like A+/A-."""
+
+
+class DuplicateMeetingError(ScoringError):
+    """The same pair has two results on one board (a meeting entered twice)."""
+
+
+class UnknownPairError(ScoringError):
+    """A traveller line names a pair that is not in the movement."""
+
+
+class WrongBoardError(ScoringError):
+    """A traveller line has two pairs that did not meet on that board in the movement."""
+
+
+def parse_artificial(code: str) -> tuple[str, str]:
+    """Read an artificial score: `A+/A-` gives NS Ave+ and EW Ave-; one code (`A`, `NP`)
+    applies to both sides. Codes: A+ (average plus), A (average), A- (average minus),
+    NP (not played: the board is left out of the pair's percentage).
+
+    >>> parse_artificial("A+/A-")
+    ('A+', 'A-')
+    >>> parse_artificial("a")
+    ('A', 'A')
+    """
+    parts = [part.strip().upper() for part in code.strip().split("/")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or any(part not in ARTIFICIAL_CODES for part in parts):
+        raise ArtificialCodeError(
+            f"{code!r} is not an artificial score: use A+, A, A-, NP or NS/EW like A+/A-"
+        )
+    if ("NP" in parts) and parts[0] != parts[1]:
+        raise ArtificialCodeError(f"{code!r}: a board not played is not played by either side")
+    return (parts[0], parts[1])
+
+
+@dataclass(frozen=True)
+class TravellerLine:
+    """One result on a board: NS pair, EW pair and the NS score, or an artificial score.
+
+    `source_line` (not compared) is where the line came from, so errors can name it.
+    """
+
+    board: int
+    ns: int
+    ew: int
+    ns_score: int | Fraction | None
+    artificial: tuple[str, str] | None = None
+    source_line: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        where = self.where()
+        if (self.ns_score is None) == (self.artificial is None):
+            raise ScoringError(f"{where}: give either a score or an artificial score, not both")
+        if self.ns_score is not None and (
+            isinstance(self.ns_score, bool) or not isinstance(self.ns_score, int | Fraction)
+        ):
+            raise ScoringError(f"{where}: the score must be a whole number or a fraction")
+        if self.artificial is not None:
+            parse_artificial("/".join(self.artificial))
+        if self.board < 1 or self.ns < 1 or self.ew < 1:
+            raise ScoringError(f"{where}: boards and pairs are numbered from 1")
+
+    def where(self) -> str:
+        at = f"line {self.source_line}" if self.source_line is not None else "traveller line"
+        return f"{at} (board {self.board}, NS {self.ns} v EW {self.ew})"
+
+
+@dataclass(frozen=True)
+class ScoredLine:
+    """A traveller line with its points; `top` is the board's top (matchpoints) or 0.
+
+    `ns_available`/`ew_available` are the points each side could have had (the top, or 0 on
+    a board not played), which is what a pair's percentage is measured against.
+    """
+
+    line: TravellerLine
+    ns_points: Fraction
+    ew_points: Fraction
+    top: Fraction
+    ns_available: Fraction = Fraction(0)
+    ew_available: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True)
+class PairStanding:
+    """A pair's session: total (adjustments included), what it could have scored, and rank.
+
+    `percentage` is None for IMP and total-points scoring, which have no maximum; there
+    `versus_average` (total points methods) says how far the pair is above its field.
+    """
+
+    pair: int
+    direction: str | None
+    total: Fraction
+    max_total: Fraction
+    percentage: Fraction | None
+    rank: str
+    boards_played: int
+    adjustments: Fraction
+    field: str = "ALL"
+    versus_average: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class SessionScore:
+    """Every scored line and the standings, best first within each field."""
+
+    lines: tuple[ScoredLine, ...]
+    standings: tuple[PairStanding, ...]
+    method: str = "mp"
+    scale: str = "ebu"
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.field for s in self.standings))
+
+    def for_field(self, field: str) -> tuple[PairStanding, ...]:
+        """The standings of one field ('NS', 'EW' in a two-winner event; 'ALL' in one)."""
+        if field not in self.fields:
+            raise ScoringError(f"there is no field {field!r} (fields: {', '.join(self.fields)})")
+        return tuple(s for s in self.standings if s.field == field)
+
+    def standing(self, pair: int, field: str | None = None) -> PairStanding:
+        for s in self.standings:
+            if s.pair == pair and (field is None or s.field == field):
+                return s
+        raise ScoringError(f"pair {pair} has no result")
+
+
+def format_points(value: Fraction | int, places: int = 2) -> str:
+    """Round for display only, halves away from zero: 199/10 -> '19.90', 5/8 -> '0.63'.
+
+    >>> format_points(Fraction(2, 3))
+    '0.67'
+    """
+    value = Fraction(value)
+    scale = 10**places
+    magnitude = abs(value) * scale
+    rounded = int(magnitude + Fraction(1, 2))  # int() floors a non-negative value
+    sign = "-" if value < 0 and rounded else ""
+    whole, part = divmod(rounded, scale)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"

@@ -1,0 +1,61 @@
+"""The management commands directors and scripts use."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournaments.models import Event, Result
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_demo_is_idempotent_and_prints_json() -> None:
+    first = json.loads(run("demo", "--json"))
+    results = Result.objects.count()
+    second = json.loads(run("demo", "--json"))
+    assert first == second
+    assert {e["game"] for e in first["events"]} == {"classic", "bidwhist"}
+    assert Event.objects.count() == 2 and Result.objects.count() == results > 0
+    assert all(e.status == "running" for e in Event.objects.all())
+
+
+def test_simulate_plays_the_rest_and_standings_prints_them() -> None:
+    events = json.loads(run("demo", "--json"))["events"]
+    classic = next(e for e in events if e["game"] == "classic")
+    assert "result(s) played" in run(
+        "simulate", str(classic["id"]), "--rounds", "all", "--seed", "1"
+    )
+    event = Event.objects.get(pk=classic["id"])
+    section = event.sections.get()
+    played = sum(1 for r in section.movement_rows.all() if r.ns_pair and r.ew_pair)
+    assert Result.objects.filter(section=section).count() == played * section.boards_per_round
+    data = json.loads(run("standings", str(event.pk), "--json"))
+    assert data["event"] == event.pk and data["sections"][0]["fields"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("simulate", "999"), "no event 999"),
+        (("standings", "999"), "no event 999"),
+    ],
+)
+def test_commands_name_a_missing_event(args, message) -> None:
+    with pytest.raises(CommandError, match=message):
+        run(*args)
+
+
+def test_simulate_rejects_a_bad_round_count() -> None:
+    events = json.loads(run("demo", "--json"))["events"]
+    with pytest.raises(CommandError, match="whole number"):
+        run("simulate", str(events[0]["id"]), "--rounds", "two")

@@ -1,0 +1,116 @@
+"""The director's pages, through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tournaments.models import AuditEntry, Event, Result
+
+pytestmark = pytest.mark.django_db
+
+
+def test_director_pages_need_a_login(running_event) -> None:
+    for url in (
+        f"/events/{running_event.pk}/",
+        f"/events/{running_event.pk}/room/",
+        "/events/new/",
+    ):
+        response = Client().get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_setting_up_an_event_offers_movements_then_creates_it(director_client: Client) -> None:
+    form = {
+        "name": "Club night",
+        "date": "2026-11-24",
+        "game": "classic",
+        "pairs": "14",
+        "boards": "24",
+        "method": "mp",
+        "scale": "ebu",
+    }
+    offered = director_client.post("/events/new/", form)
+    assert offered.status_code == 200
+    suggestions = offered.context["suggestions"]
+    assert suggestions, "the advisor offered nothing for 14 pairs"
+    choice = suggestions[0][0]
+    created = director_client.post("/events/new/", {**form, "choice": choice})
+    assert created.status_code == 302
+    event = Event.objects.get(name="Club night")
+    assert event.status == "draft" and event.boards.count() >= 20
+
+
+def test_an_unknown_movement_choice_creates_nothing(director_client: Client) -> None:
+    form = {
+        "name": "X",
+        "date": "2026-11-24",
+        "game": "classic",
+        "pairs": "8",
+        "boards": "20",
+        "method": "mp",
+        "scale": "ebu",
+        "choice": "nonsense:1",
+    }
+    response = director_client.post("/events/new/", form)
+    assert response.status_code == 200
+    assert "not offered" in response.context["error"]
+    assert not Event.objects.exists()
+
+
+def test_a_traveller_saves_all_lines_or_none(director_client: Client, running_event) -> None:
+    url = f"/events/{running_event.pk}/boards/1/"
+    page = director_client.get(url)
+    assert page.status_code == 200 and len(page.context["lines"]) == 3
+    bad = director_client.post(
+        url, {"r0-ns_tricks": "8", "r1-ns_tricks": "15", "r2-ns_tricks": "6"}
+    )
+    assert bad.status_code == 200
+    assert "13" in bad.context["lines"][1]["error"]
+    assert not Result.objects.exists()
+    good = director_client.post(
+        url, {"r0-ns_tricks": "8", "r1-ns_tricks": "5", "r2-ns_tricks": "6", "next": "1"}
+    )
+    assert good.status_code == 302 and good["Location"].endswith("/boards/2/")
+    assert sorted(Result.objects.values_list("ns_score", flat=True)) == [5, 6, 8]
+    assert set(Result.objects.values_list("status", flat=True)) == {"confirmed"}
+
+
+def test_the_preview_scores_as_you_type(director_client: Client, running_event) -> None:
+    url = f"/events/{running_event.pk}/boards/1/preview/"
+    assert director_client.post(url, {"ns_tricks": "9"}).json()["ns_score"] == 9
+    wrong = director_client.post(url, {"ns_tricks": "99"}).json()
+    assert wrong["valid"] is False and "13" in wrong["error"]
+
+
+def test_correcting_from_the_page_needs_a_reason(director_client: Client, running_event) -> None:
+    director_client.post(f"/events/{running_event.pk}/boards/1/", {"r0-ns_tricks": "8"})
+    result = Result.objects.get()
+    url = f"/events/{running_event.pk}/results/{result.pk}/correct/"
+    refused = director_client.post(url, {"ns_tricks": "7", "reason": ""})
+    assert "Say why" in refused.context["error"]
+    done = director_client.post(url, {"ns_tricks": "7", "reason": "miscount"})
+    assert done.status_code == 302
+    result.refresh_from_db()
+    assert (result.ns_score, result.status) == (7, "corrected")
+    assert AuditEntry.objects.filter(action="result corrected", reason="miscount").exists()
+
+
+def test_standings_are_private_until_published(director_client: Client, running_event) -> None:
+    url = f"/events/{running_event.pk}/standings/"
+    assert Client().get(url).status_code == 302
+    assert director_client.get(url).status_code == 200
+
+
+def test_the_room_page_lists_every_table(director_client: Client, running_event) -> None:
+    page = director_client.get(f"/events/{running_event.pk}/room/")
+    assert page.status_code == 200
+    assert [t.table for t in page.context["room"]["tables"]] == [1, 2, 3]
+
+
+def test_boards_download_as_pbn(director_client: Client, running_event) -> None:
+    from engine import pbn
+
+    response = director_client.get(f"/events/{running_event.pk}/boards.pbn")
+    boards = pbn.loads(response.content.decode())
+    assert [b.number for b in boards] == [1, 2, 3, 4, 5, 6]

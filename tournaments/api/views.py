@@ -1,0 +1,413 @@
+"""The REST API: one view per operation, with nested input and output serializers.
+
+Each view validates its input, calls one service and returns. Errors raised by the engine or
+the services are `ValueError`s; `tournaments.api.errors.exception_handler` turns them into
+HTTP 400 with their message, so a client sees exactly what a director would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine.movements import advise
+from tournaments import selectors
+from tournaments.models import Board, Event, Pair, Result
+from tournaments.services import events as event_services
+from tournaments.services import results as result_services
+from tournaments.services.scoring import standings_refresh
+
+
+class PairOut(serializers.ModelSerializer[Pair]):
+    pair_label = serializers.CharField(source="label", read_only=True)
+    names = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Pair
+        fields = [
+            "id",
+            "number",
+            "direction",
+            "pair_label",
+            "player1",
+            "player2",
+            "names",
+            "is_phantom",
+        ]
+
+
+class EventOut(serializers.ModelSerializer[Event]):
+    club = serializers.CharField(source="club.name")
+    tables = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+    movement = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "club",
+            "name",
+            "date",
+            "game",
+            "options",
+            "method",
+            "scale",
+            "status",
+            "tables",
+            "rounds",
+            "movement",
+            "results_version",
+            "scored_version",
+        ]
+
+    def get_tables(self, event: Event) -> int:
+        return int(event.sections.get().tables)
+
+    def get_rounds(self, event: Event) -> int:
+        return int(event.sections.get().rounds)
+
+    def get_movement(self, event: Event) -> dict[str, Any]:
+        section = event.sections.get()
+        return {
+            "kind": section.movement_kind,
+            "params": section.movement_params,
+            "boards_per_round": section.boards_per_round,
+            "one_winner": section.one_winner,
+        }
+
+
+class ResultOut(serializers.ModelSerializer[Result]):
+    ns_pair = serializers.IntegerField(source="ns_pair.number")
+    ew_pair = serializers.IntegerField(source="ew_pair.number")
+
+    class Meta:
+        model = Result
+        fields = [
+            "id",
+            "board_number",
+            "round",
+            "table",
+            "ns_pair",
+            "ew_pair",
+            "entry",
+            "ns_score",
+            "status",
+            "artificial_code",
+            "idempotency_key",
+            "created_at",
+            "updated_at",
+        ]
+
+
+def _event(pk: int) -> Event:
+    return get_object_or_404(Event.objects.select_related("club"), pk=pk)
+
+
+class EventListApi(APIView):
+    class CreateIn(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=160)
+        date = serializers.DateField(required=False)
+        game = serializers.CharField(max_length=20)
+        options = serializers.DictField(required=False, default=dict)
+        method = serializers.ChoiceField(choices=Event.Method.choices, default="mp")
+        scale = serializers.ChoiceField(choices=Event.Scale.choices, default="ebu")
+        movement_kind = serializers.CharField(max_length=30)
+        movement_params = serializers.DictField()
+        seed = serializers.CharField(required=False, allow_blank=False, max_length=64)
+        club = serializers.CharField(required=False, max_length=120, default="My whist club")
+
+    @extend_schema(responses=EventOut(many=True))
+    def get(self, request: Request) -> Response:
+        events = Event.objects.select_related("club").prefetch_related("sections")[:200]
+        return Response(EventOut(events, many=True).data)
+
+    @extend_schema(request=CreateIn, responses={201: EventOut})
+    def post(self, request: Request) -> Response:
+        data = self.CreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = event_services.club_get_or_create(name=values.pop("club"))
+        event = event_services.event_create(club=club, user=request.user, **values)
+        return Response(EventOut(event).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetailApi(APIView):
+    @extend_schema(responses=EventOut)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(EventOut(_event(pk)).data)
+
+
+class AdviceApi(APIView):
+    @extend_schema(
+        parameters=[
+            inline_serializer(
+                "AdviceQuery",
+                {"pairs": serializers.IntegerField(), "boards": serializers.IntegerField()},
+            )
+        ],
+        responses=inline_serializer(
+            "Advice", {"suggestions": serializers.ListField(child=serializers.DictField())}
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        class AdviceIn(serializers.Serializer[Any]):
+            pairs = serializers.IntegerField(min_value=2, max_value=400)
+            boards = serializers.IntegerField(min_value=1, max_value=200)
+
+        query = AdviceIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        suggestions = advise(query.validated_data["pairs"], query.validated_data["boards"])
+        return Response(
+            {
+                "suggestions": [
+                    {
+                        "kind": s.kind,
+                        "params": dict(s.params),
+                        "tables": s.tables,
+                        "rounds": s.rounds,
+                        "boards_per_round": s.boards_per_round,
+                        "boards_per_pair": s.boards_per_pair,
+                        "total_boards": s.total_boards,
+                        "winners": s.winners,
+                        "sit_out": s.sit_out,
+                        "description": s.description,
+                    }
+                    for s in suggestions
+                ]
+            }
+        )
+
+
+class EventActionApi(APIView):
+    """start / finish / publish / reopen: the event's life cycle."""
+
+    class EventActionIn(serializers.Serializer[Any]):
+        reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(request=EventActionIn, responses=EventOut)
+    def post(self, request: Request, pk: int, action: str) -> Response:
+        event = _event(pk)
+        data = self.EventActionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        if action == "start":
+            event = event_services.event_start(event=event, user=request.user)
+        elif action == "finish":
+            event = event_services.event_finish(event=event, user=request.user)
+        elif action == "publish":
+            event = event_services.event_publish(event=event, user=request.user)
+        elif action == "reopen":
+            event = event_services.event_reopen(
+                event=event, reason=data.validated_data["reason"], user=request.user
+            )
+        else:
+            return Response({"detail": f"Unknown action {action!r}."}, status=404)
+        return Response(EventOut(_event(event.pk)).data)
+
+
+class PairsApi(APIView):
+    class NamesIn(serializers.Serializer[Any]):
+        id = serializers.IntegerField()
+        player1 = serializers.CharField(max_length=120, allow_blank=True)
+        player2 = serializers.CharField(max_length=120, allow_blank=True)
+
+    @extend_schema(responses=PairOut(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        pairs = Pair.objects.filter(section__event=_event(pk))
+        return Response(PairOut(pairs, many=True).data)
+
+    @extend_schema(request=NamesIn(many=True), responses=PairOut(many=True))
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        data = self.NamesIn(data=request.data, many=True)
+        data.is_valid(raise_exception=True)
+        names = {row["id"]: (row["player1"], row["player2"]) for row in data.validated_data}
+        event_services.pairs_register(event=event, names=names, user=request.user)
+        return Response(PairOut(Pair.objects.filter(section__event=event), many=True).data)
+
+
+class BoardsImportApi(APIView):
+    class BoardsImportIn(serializers.Serializer[Any]):
+        pbn = serializers.CharField()
+
+    @extend_schema(
+        request=BoardsImportIn,
+        responses=inline_serializer("Imported", {"boards": serializers.IntegerField()}),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.BoardsImportIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        boards = event_services.boards_import(
+            event=_event(pk), pbn_text=data.validated_data["pbn"], user=request.user
+        )
+        return Response({"boards": len(boards)})
+
+
+class BoardFouledApi(APIView):
+    class BoardFouledIn(serializers.Serializer[Any]):
+        fouled = serializers.BooleanField()
+        reason = serializers.CharField()
+
+    @extend_schema(
+        request=BoardFouledIn,
+        responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()}),
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        data = self.BoardFouledIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        board = get_object_or_404(Board, event=_event(pk), number=number)
+        board = result_services.board_mark_fouled(
+            board=board, user=request.user, **data.validated_data
+        )
+        return Response({"fouled": board.fouled})
+
+
+class ResultsApi(APIView):
+    class ResultsIn(serializers.Serializer[Any]):
+        round = serializers.IntegerField(min_value=1)
+        table = serializers.IntegerField(min_value=1)
+        board = serializers.IntegerField(min_value=1)
+        entry = serializers.DictField()
+        idempotency_key = serializers.CharField(max_length=80, required=False)
+        confirm = serializers.BooleanField(default=False)
+        device = serializers.CharField(max_length=80, required=False, default="api")
+
+    @extend_schema(responses=ResultOut(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        results = Result.objects.filter(section__event=_event(pk)).select_related(
+            "ns_pair", "ew_pair"
+        )
+        return Response(ResultOut(results, many=True).data)
+
+    @extend_schema(request=ResultsIn, responses={201: ResultOut, 200: ResultOut})
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        data = self.ResultsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        result, created = result_services.result_submit(
+            section=event.sections.get(),
+            round=v["round"],
+            table=v["table"],
+            board_number=v["board"],
+            entry=v["entry"],
+            idempotency_key=v.get("idempotency_key"),
+            device=v["device"],
+            user=request.user,
+            confirm=v["confirm"],
+        )
+        return Response(
+            ResultOut(result).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class ResultActionApi(APIView):
+    """confirm / dispute / correct one result."""
+
+    class ResultActionIn(serializers.Serializer[Any]):
+        entry = serializers.DictField(required=False)
+        reason = serializers.CharField(required=False, allow_blank=True, default="")
+        note = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(request=ResultActionIn, responses=ResultOut)
+    def post(self, request: Request, pk: int, result_id: int, action: str) -> Response:
+        result = get_object_or_404(Result, pk=result_id, section__event=_event(pk))
+        data = self.ResultActionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if action == "confirm":
+            result = result_services.result_confirm(result=result, user=request.user)
+        elif action == "dispute":
+            result = result_services.result_dispute(result=result, note=v["note"])
+        elif action == "correct":
+            if "entry" not in v:
+                raise serializers.ValidationError({"entry": "A correction needs the new entry."})
+            result = result_services.result_correct(
+                result=result, entry=v["entry"], reason=v["reason"], user=request.user
+            )
+        else:
+            return Response({"detail": f"Unknown action {action!r}."}, status=404)
+        return Response(ResultOut(Result.objects.get(pk=result.pk)).data)
+
+
+class ArtificialApi(APIView):
+    class ArtificialIn(serializers.Serializer[Any]):
+        round = serializers.IntegerField(min_value=1)
+        table = serializers.IntegerField(min_value=1)
+        board = serializers.IntegerField(min_value=1)
+        code = serializers.CharField(max_length=8)
+        reason = serializers.CharField()
+
+    @extend_schema(request=ArtificialIn, responses=ResultOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        data = self.ArtificialIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        result = result_services.result_set_artificial(
+            section=event.sections.get(),
+            round=v["round"],
+            table=v["table"],
+            board_number=v["board"],
+            code=v["code"],
+            reason=v["reason"],
+            user=request.user,
+        )
+        return Response(ResultOut(result).data)
+
+
+class StandingsApi(APIView):
+    """Live standings for directors; anyone may read them once published."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=inline_serializer("Standings", {"version": serializers.IntegerField()})
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+            return Response({"detail": "These results are not published yet."}, status=403)
+        standings = selectors.latest_standings(event)
+        if standings is None and request.user.is_authenticated:
+            standings = standings_refresh(event_id=event.pk, force=True)
+        if standings is None:
+            return Response({"detail": "No standings yet."}, status=404)
+        return Response(standings.data)
+
+
+class RoomApi(APIView):
+    @extend_schema(responses=inline_serializer("Room", {"tables": serializers.ListField()}))
+    def get(self, request: Request, pk: int) -> Response:
+        room = selectors.room_view(_event(pk))
+        return Response(
+            {
+                "results_in": room["results_in"],
+                "results_expected": room["results_expected"],
+                "tables": [
+                    {
+                        "table": t.table,
+                        "round": t.round,
+                        "ns": t.ns,
+                        "ew": t.ew,
+                        "boards": [t.boards.start, t.boards.stop - 1],
+                        "entered": t.entered,
+                        "confirmed": t.confirmed,
+                        "disputed": t.disputed,
+                        "missing": t.missing,
+                        "sit_out": t.sit_out,
+                        "state": t.state,
+                        "director_called": bool(t.calls),
+                    }
+                    for t in room["tables"]
+                ],
+            }
+        )

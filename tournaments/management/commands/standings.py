@@ -1,0 +1,36 @@
+"""`python manage.py standings EVENT_ID [--json]`: score the event now and print the standings."""
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.models import Event
+from tournaments.services.scoring import standings_refresh
+
+
+class Command(BaseCommand):
+    help = "Compute an event's standings now (no worker needed) and print them."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("event_id", type=int)
+        parser.add_argument("--json", action="store_true", help="print the standings document")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not Event.objects.filter(pk=options["event_id"]).exists():
+            raise CommandError(f"There is no event {options['event_id']}.")
+        standings = standings_refresh(event_id=options["event_id"], force=True)
+        assert standings is not None
+        if options["json"]:
+            self.stdout.write(json.dumps(standings.data, indent=2))
+            return
+        for section in standings.data["sections"]:
+            for field in section["fields"]:
+                title = "Standings" if field["name"] == "ALL" else field["name"]
+                self.stdout.write(f"\n{title}")
+                for row in field["rows"]:
+                    self.stdout.write(
+                        f"{row['rank']:>4}  {row['direction']:>2} {row['pair']:<3} "
+                        f"{row['names']:<36} {row['total']['display']:>8} "
+                        f"{row['percentage']['display']:>7}%"
+                    )

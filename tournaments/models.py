@@ -1,0 +1,346 @@
+"""The tournament data model.
+
+Rules that hold for one row live here (status transitions, display); anything that touches several
+rows is a service in `tournaments/services/`. Invariants that must never break (one result per pair
+per board, one movement row per table and round, unique pair numbers) are database constraints, so
+two tablets racing each other cannot get past them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        PUBLISHED = "published", "Published"
+
+    class Method(models.TextChoices):
+        MATCHPOINTS = "mp", "Matchpoints"
+        CROSS_IMPS = "cross-imps", "Cross-IMPs"
+        BUTLER = "butler", "Butler"
+        TOTAL = "total", "Total score"
+
+    class Scale(models.TextChoices):
+        EBU = "ebu", "EBU (2 per result beaten)"
+        ACBL = "acbl", "ACBL (1 per result beaten)"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
+    name = models.CharField(max_length=160)
+    date = models.DateField(default=timezone.localdate)
+    game = models.CharField(max_length=20)  # an engine variant name: classic, bidwhist, ...
+    options = models.JSONField(default=dict, blank=True)  # validated by the engine's rules class
+    method = models.CharField(max_length=12, choices=Method.choices, default=Method.MATCHPOINTS)
+    scale = models.CharField(max_length=4, choices=Scale.choices, default=Scale.EBU)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # Results processing outbox: every accepted change bumps results_version; the scorer records
+    # the version it has scored. A gap means work to do, whatever happened to the queue.
+    results_version = models.PositiveIntegerField(default=0)
+    scored_version = models.PositiveIntegerField(default=0)
+    rescore_queued_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "running", "finished", "published"]),
+                name="event_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(scored_version__lte=models.F("results_version")),
+                name="event_scored_not_ahead",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d %b %Y})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("event-detail", args=[self.pk])
+
+    @property
+    def is_locked(self) -> bool:
+        """Once started the movement and boards are fixed; only results change."""
+        return self.status != self.Status.DRAFT
+
+    @property
+    def scoring_pending(self) -> bool:
+        return self.scored_version < self.results_version
+
+
+class Section(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sections")
+    name = models.CharField(max_length=8, default="A")
+    movement_kind = models.CharField(max_length=30)
+    movement_params = models.JSONField(default=dict)
+    tables = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    boards_per_round = models.PositiveSmallIntegerField()
+    one_winner = models.BooleanField(default=False)
+    relay_sets = models.JSONField(default=list, blank=True)  # [[round, set], ...]
+
+    class Meta:
+        ordering = ["event", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="section_unique_name"),
+            models.CheckConstraint(condition=Q(tables__gte=1), name="section_has_tables"),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="section_has_rounds"),
+            models.CheckConstraint(
+                condition=Q(boards_per_round__gte=1), name="section_has_boards_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.name} section {self.name}"
+
+
+class Pair(models.Model):
+    class Direction(models.TextChoices):
+        NS = "NS", "North-South"
+        EW = "EW", "East-West"
+        NONE = "", "Either (one field)"
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveSmallIntegerField()
+    direction = models.CharField(max_length=2, choices=Direction.choices, blank=True, default="")
+    player1 = models.CharField(max_length=120, blank=True)
+    player2 = models.CharField(max_length=120, blank=True)
+    is_phantom = models.BooleanField(default=False)
+    arrived_late = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["section", "direction", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["section", "number", "direction"], name="pair_unique_number"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.names}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.direction} {self.number}" if self.direction else f"Pair {self.number}"
+
+    @property
+    def names(self) -> str:
+        if self.is_phantom:
+            return "Phantom (sit-out)"
+        names = [n for n in (self.player1, self.player2) if n]
+        return " & ".join(names) or "(names to come)"
+
+
+class Board(models.Model):
+    class ParStatus(models.TextChoices):
+        NONE = "none", "Par not computed"
+        QUEUED = "queued", "Queued"
+        DONE = "done", "Computed"
+        FAILED = "failed", "Failed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    record = models.TextField()  # the board in PBN, as the engine writes it (engine.pbn)
+    par = models.JSONField(null=True, blank=True)
+    par_status = models.CharField(max_length=8, choices=ParStatus.choices, default=ParStatus.NONE)
+    fouled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="board_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="board_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.number}"
+
+
+class MovementRow(models.Model):
+    """One table in one round: who sits where and which board set is played."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="movement_rows")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    ns_pair = models.PositiveSmallIntegerField()  # 0 = phantom/sit-out
+    ew_pair = models.PositiveSmallIntegerField()
+    board_set = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["section", "round", "table"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["section", "round", "table"], name="movement_one_row_per_table_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round} T{self.table}: {self.ns_pair} v {self.ew_pair}, set {self.board_set}"
+
+
+class Result(models.Model):
+    class Status(models.TextChoices):
+        ENTERED = "entered", "Entered"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+        CORRECTED = "corrected", "Corrected by the director"
+        ARTIFICIAL = "artificial", "Artificial score"
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="results")
+    board_number = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    ns_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
+    ew_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
+    entry = models.JSONField(null=True, blank=True)  # the game's entry, as the engine defines it
+    ns_score = models.IntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
+    artificial_code = models.CharField(max_length=8, blank=True)  # e.g. "A+/A-"
+    entered_by_device = models.CharField(max_length=80, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    idempotency_key = models.CharField(max_length=80, unique=True, default=uuid.uuid4)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["section", "board_number", "ns_pair__number"]
+        constraints = [
+            # A pair plays a board once: whatever two tablets send, one result per meeting.
+            models.UniqueConstraint(
+                fields=["section", "board_number", "ns_pair"], name="result_once_per_ns_pair"
+            ),
+            models.UniqueConstraint(
+                fields=["section", "board_number", "ew_pair"], name="result_once_per_ew_pair"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status="artificial", ns_score__isnull=True) & ~Q(artificial_code="")
+                    | ~Q(status="artificial") & Q(ns_score__isnull=False) & Q(artificial_code="")
+                ),
+                name="result_score_or_artificial",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.board_number}: {self.ns_pair_id} v {self.ew_pair_id}"
+
+    @property
+    def counts(self) -> bool:
+        """Only confirmed, corrected and artificial results go into the standings."""
+        return self.status in {
+            self.Status.CONFIRMED,
+            self.Status.CORRECTED,
+            self.Status.ARTIFICIAL,
+        }
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when and why: every director action on an event leaves one."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=80)  # e.g. "result 17", "pair NS 3"
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action} {self.target}"
+
+
+class Standings(models.Model):
+    """A complete, immutable standings table; readers take the highest version."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    version = models.PositiveIntegerField()  # the event's results_version it was computed from
+    computed_at = models.DateTimeField(default=timezone.now)
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["event", "-version"]
+        verbose_name_plural = "standings"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "version"], name="standings_unique_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings v{self.version} of {self.event_id}"
+
+
+class DirectorCall(models.Model):
+    """A table asking for the director; open until the director marks it handled."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="calls")
+    table = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["handled_at", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.table} calls the director"
+
+
+def json_safe(value: Any) -> Any:
+    """Audit snapshots must be JSON: turn model values (dates, decimals) into strings."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)

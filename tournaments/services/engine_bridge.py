@@ -1,0 +1,72 @@
+"""The one place that turns database rows into engine objects and back.
+
+The engine is pure Python and knows nothing of models; the services hand it plain values. Board
+records are stored as PBN text exactly as `engine.pbn` writes them, so a board read back is the
+board that was dealt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import lru_cache
+
+from engine import pbn
+from engine.boards import Board as EngineBoard
+from engine.games import GameRules, find_variant
+from engine.movements import Movement, build
+from tournaments.models import Board, Event, Section
+
+
+def rules_for(event: Event) -> GameRules:
+    """The game's rules with the event's options; raises the engine's OptionsError if bad."""
+    return _rules(event.game, _freeze(event.options))
+
+
+@lru_cache(maxsize=64)
+def _rules(game: str, options: tuple[tuple[str, object], ...]) -> GameRules:
+    return find_variant(game)(dict(options))
+
+
+def _freeze(options: dict[str, object]) -> tuple[tuple[str, object], ...]:
+    return tuple(sorted((str(k), v) for k, v in (options or {}).items()))
+
+
+def movement_for(section: Section) -> Movement:
+    """Rebuild the engine movement from the stored kind and parameters (deterministic)."""
+    return _movement(section.movement_kind, _freeze(section.movement_params))
+
+
+@lru_cache(maxsize=64)
+def _movement(kind: str, params: tuple[tuple[str, object], ...]) -> Movement:
+    plain = {k: (tuple(v) if isinstance(v, list) else v) for k, v in params}
+    return build(kind, **plain)
+
+
+def board_record(board: EngineBoard) -> str:
+    return pbn.dumps([board])
+
+
+def engine_board(board: Board) -> EngineBoard:
+    return _engine_board(board.record)
+
+
+@lru_cache(maxsize=2048)
+def _engine_board(record: str) -> EngineBoard:
+    boards = pbn.loads(record)
+    if len(boards) != 1:
+        raise ValueError(f"a stored board record holds {len(boards)} boards, not 1")
+    return boards[0]
+
+
+def engine_boards(boards: Iterable[Board]) -> dict[int, EngineBoard]:
+    return {b.number: engine_board(b) for b in boards}
+
+
+def as_int_score(value: int | Fraction) -> int:
+    """Game scores are whole points; refuse to store anything else rather than round it."""
+    if isinstance(value, Fraction):
+        if value.denominator != 1:
+            raise ValueError(f"the game produced a fractional score {value}")
+        return int(value)
+    return int(value)

@@ -1,0 +1,331 @@
+"""Setting up and running an event: create, register pairs, boards, start, finish, publish."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from engine import pbn
+from engine.dealing import deal_boards
+from engine.games import find_variant
+from engine.movements import validate
+from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
+from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.engine_bridge import board_record, movement_for, rules_for
+
+
+class EventError(ValueError):
+    """A director's request that the event's state does not allow; the message says why."""
+
+
+def club_get_or_create(*, name: str) -> Club:
+    from django.utils.text import slugify
+
+    club, _ = Club.objects.get_or_create(name=name, defaults={"slug": slugify(name)[:60] or "club"})
+    return club
+
+
+@transaction.atomic
+def event_create(
+    *,
+    club: Club,
+    name: str,
+    game: str,
+    movement_kind: str,
+    movement_params: Mapping[str, Any],
+    date: dt.date | None = None,
+    options: Mapping[str, Any] | None = None,
+    method: str = Event.Method.MATCHPOINTS,
+    scale: str = Event.Scale.EBU,
+    seed: int | str | None = None,
+    user: User = None,
+) -> Event:
+    """Create a draft event with its movement, pair slots and freshly dealt boards.
+
+    Boards come from `secrets.SystemRandom` unless a seed is given (demos and tests); a
+    director who has pre-dealt boards replaces them with `event_import_boards`.
+    """
+    name = name.strip()
+    if not name:
+        raise EventError("Give the event a name.")
+    rules = find_variant(game)(dict(options or {}))
+    if rules.options.get("players", 4) == 3:
+        raise EventError(
+            "Three-player Open Whist is played every player for himself, not in pairs; "
+            "a duplicate event needs the 4- or 2-player form."
+        )
+    if method not in Event.Method.values:
+        raise EventError(f"Unknown scoring method {method!r}.")
+    if scale not in Event.Scale.values:
+        raise EventError(f"Unknown matchpoint scale {scale!r}.")
+    event = Event.objects.create(
+        club=club,
+        name=name,
+        date=date or dt.date.today(),
+        game=game,
+        options=dict(rules.options),
+        method=method,
+        scale=scale,
+        created_by=actor(user),
+    )
+    section = Section(event=event, name="A", movement_kind=movement_kind)
+    section.movement_params = dict(movement_params)
+    movement = movement_for(section)
+    report = validate(movement)
+    if not report.ok:
+        raise EventError("The movement is not valid: " + "; ".join(report.problems))
+    section.tables = movement.tables
+    section.rounds = movement.rounds
+    section.boards_per_round = movement.boards_per_round
+    section.one_winner = movement.one_winner
+    section.relay_sets = [list(rs) for rs in movement.relay_sets]
+    section.save()
+    MovementRow.objects.bulk_create(
+        MovementRow(
+            section=section,
+            round=m.round,
+            table=m.table,
+            ns_pair=m.ns,
+            ew_pair=m.ew,
+            board_set=m.set,
+        )
+        for m in movement.meetings
+    )
+    Pair.objects.bulk_create(
+        Pair(
+            section=section,
+            number=slot.number,
+            direction="" if movement.one_winner else (slot.direction or ""),
+        )
+        for slot in movement.pairs
+    )
+    numbers = range(1, movement.board_count() + 1)
+    dealt = deal_boards(game, numbers, seed=seed, options=rules.options)
+    Board.objects.bulk_create(
+        Board(event=event, number=b.number, record=board_record(b)) for b in dealt
+    )
+    audit_record(
+        event=event,
+        user=user,
+        action="event created",
+        target=f"event {event.pk}",
+        after={"game": game, "movement": movement_kind, "params": dict(movement_params)},
+    )
+    return event
+
+
+def _require_status(event: Event, *allowed: str, doing: str) -> None:
+    if event.status not in allowed:
+        raise EventError(f"You cannot {doing} while the event is {event.get_status_display()}.")
+
+
+@transaction.atomic
+def pairs_register(
+    *,
+    event: Event,
+    names: Mapping[int, tuple[str, str]],
+    user: User = None,
+) -> list[Pair]:
+    """Set the players' names of pair slots (pair id -> names); late arrivals included."""
+    _require_status(event, "draft", "running", doing="change pair names")
+    changed = []
+    pairs = {p.pk: p for p in Pair.objects.select_for_update().filter(section__event=event)}
+    for pair_id, (first, second) in names.items():
+        pair = pairs.get(pair_id)
+        if pair is None:
+            raise EventError(f"Pair {pair_id} is not in this event.")
+        first, second = first.strip(), second.strip()
+        if (pair.player1, pair.player2) == (first, second):
+            continue
+        before = {"player1": pair.player1, "player2": pair.player2}
+        pair.player1, pair.player2 = first, second
+        pair.arrived_late = pair.arrived_late or event.status == Event.Status.RUNNING
+        pair.save(update_fields=["player1", "player2", "arrived_late"])
+        changed.append(pair)
+        if event.status != Event.Status.DRAFT:
+            audit_record(
+                event=event,
+                user=user,
+                action="pair renamed",
+                target=f"pair {pair.label}",
+                before=before,
+                after={"player1": first, "player2": second},
+            )
+    return changed
+
+
+@transaction.atomic
+def pair_set_absent(*, event: Event, pair: Pair, absent: bool, user: User = None) -> Pair:
+    """Mark a pair slot as a phantom (nobody came: its opponents sit out) or back as present.
+
+    The usual case is a pair booked but not there at the start, or one that arrives late: the
+    movement does not change, only whether that slot's meetings are played. Results already
+    entered for the pair are kept.
+    """
+    _require_status(event, "draft", "running", doing="change who is present")
+    pair = Pair.objects.select_for_update().get(pk=pair.pk, section__event=event)
+    if pair.is_phantom == absent:
+        return pair
+    pair.is_phantom = absent
+    if not absent and event.status == Event.Status.RUNNING:
+        pair.arrived_late = True
+    pair.save(update_fields=["is_phantom", "arrived_late"])
+    audit_record(
+        event=event,
+        user=user,
+        action="pair absent" if absent else "pair present",
+        target=f"pair {pair.label}",
+        before={"phantom": not absent},
+        after={"phantom": absent},
+    )
+    from tournaments.services.scoring import results_changed
+
+    results_changed(event=event)
+    return pair
+
+
+@transaction.atomic
+def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: User = None) -> None:
+    """Move a pair: the players of two slots change places (e.g. they sat at the wrong table).
+
+    The slots keep their numbers and results; the names move, so the standings credit the
+    people who really played each seat.
+    """
+    _require_status(event, "draft", "running", "finished", doing="move a pair")
+    if not reason.strip():
+        raise EventError("Say why the pair is being moved.")
+    if first.section.event_id != event.pk or second.section.event_id != event.pk:
+        raise EventError("Both pairs must be in this event.")
+    if first.pk == second.pk:
+        raise EventError("Choose two different pairs.")
+    locked = {
+        p.pk: p for p in Pair.objects.select_for_update().filter(pk__in=[first.pk, second.pk])
+    }
+    first, second = locked[first.pk], locked[second.pk]
+    before = {first.label: first.names, second.label: second.names}
+    first.player1, second.player1 = second.player1, first.player1
+    first.player2, second.player2 = second.player2, first.player2
+    first.save(update_fields=["player1", "player2"])
+    second.save(update_fields=["player1", "player2"])
+    audit_record(
+        event=event,
+        user=user,
+        action="pair moved",
+        target=f"pairs {first.label} and {second.label}",
+        before=before,
+        after={first.label: first.names, second.label: second.names},
+        reason=reason,
+    )
+    from tournaments.services.scoring import results_changed
+
+    results_changed(event=event)
+
+
+@transaction.atomic
+def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Board]:
+    """Replace the event's boards with pre-dealt ones from a PBN file (draft events only)."""
+    _require_status(event, "draft", doing="replace the boards")
+    imported = pbn.loads(pbn_text)
+    section = event.sections.get()
+    needed = movement_for(section).board_count()
+    numbers = sorted(b.number for b in imported)
+    if len(set(numbers)) != len(numbers):
+        raise EventError("The file has the same board number twice.")
+    missing = sorted(set(range(1, needed + 1)) - set(numbers))
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+        raise EventError(f"The movement needs boards 1-{needed}; the file lacks {shown}.")
+    rules = rules_for(event)
+    wrong = [b.number for b in imported if b.variant != event.game]
+    if wrong:
+        raise EventError(
+            f"Board {wrong[0]} in the file is for {b_variant(imported, wrong[0])}, "
+            f"not {rules.title}."
+        )
+    Board.objects.filter(event=event).delete()
+    boards = Board.objects.bulk_create(
+        Board(event=event, number=b.number, record=board_record(b))
+        for b in sorted(imported, key=lambda b: b.number)
+        if b.number <= needed
+    )
+    audit_record(
+        event=event,
+        user=user,
+        action="boards imported",
+        target=f"event {event.pk}",
+        after={"boards": len(boards)},
+    )
+    return boards
+
+
+def b_variant(boards: Sequence[Any], number: int) -> str:
+    return next(str(b.variant) for b in boards if b.number == number)
+
+
+@transaction.atomic
+def event_start(*, event: Event, user: User = None) -> Event:
+    """Lock the movement and boards and open result entry."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    _require_status(event, "draft", doing="start the event")
+    section = event.sections.get()
+    needed = movement_for(section).board_count()
+    have = event.boards.count()
+    if have < needed:
+        raise EventError(f"The movement needs {needed} boards; the event has {have}.")
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    audit_record(event=event, user=user, action="event started", target=f"event {event.pk}")
+    return event
+
+
+@transaction.atomic
+def event_finish(*, event: Event, user: User = None) -> Event:
+    """Close result entry and compute the final standings now, not in the background."""
+    from tournaments.services.scoring import standings_refresh
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    _require_status(event, "running", doing="close the event")
+    event.status = Event.Status.FINISHED
+    event.save(update_fields=["status"])
+    audit_record(event=event, user=user, action="event closed", target=f"event {event.pk}")
+    standings_refresh(event_id=event.pk, force=True)
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, reason: str, user: User = None) -> Event:
+    """Reopen a finished or published event for late corrections (audited)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    _require_status(event, "finished", "published", doing="reopen the event")
+    if not reason.strip():
+        raise EventError("Say why the event is being reopened.")
+    before = event.status
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    audit_record(
+        event=event,
+        user=user,
+        action="event reopened",
+        target=f"event {event.pk}",
+        before={"status": before},
+        after={"status": event.status},
+        reason=reason,
+    )
+    return event
+
+
+@transaction.atomic
+def event_publish(*, event: Event, user: User = None) -> Event:
+    """Make the final standings public (members can read them without logging in)."""
+    from tournaments.services.scoring import standings_refresh
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    _require_status(event, "finished", doing="publish the results")
+    standings_refresh(event_id=event.pk, force=True)
+    event.status = Event.Status.PUBLISHED
+    event.save(update_fields=["status"])
+    audit_record(event=event, user=user, action="results published", target=f"event {event.pk}")
+    return event

@@ -1,0 +1,349 @@
+"""Results: submitted from the tables or from paper travellers, confirmed, corrected, made
+artificial. Every accepted result is kept; a director's change is audited with before and after.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from engine.scoring import parse_artificial
+from tournaments.models import Board, Event, MovementRow, Pair, Result, Section
+from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.engine_bridge import as_int_score, engine_board, rules_for
+from tournaments.services.scoring import results_changed
+
+
+class ResultError(ValueError):
+    """A result that cannot be accepted; the message tells the player or director what to fix."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays a board at a table in a round, found from the movement."""
+
+    section: Section
+    row: MovementRow
+    board: Board
+    ns_pair: Pair
+    ew_pair: Pair
+
+
+def boards_of_set(section: Section, board_set: int) -> range:
+    k = section.boards_per_round
+    return range((board_set - 1) * k + 1, board_set * k + 1)
+
+
+def pair_by_number(section: Section, number: int, seat: str) -> Pair:
+    direction = "" if section.one_winner else seat
+    try:
+        return Pair.objects.get(section=section, number=number, direction=direction)
+    except Pair.DoesNotExist:
+        raise ResultError(f"There is no pair {seat} {number} in this section.") from None
+
+
+def seating_for(*, section: Section, round: int, table: int, board_number: int) -> Seating:
+    try:
+        row = MovementRow.objects.get(section=section, round=round, table=table)
+    except MovementRow.DoesNotExist:
+        raise ResultError(
+            f"Round {round}, table {table} is not in this event's movement "
+            f"({section.rounds} rounds, {section.tables} tables)."
+        ) from None
+    boards = boards_of_set(section, row.board_set)
+    if board_number not in boards:
+        raise ResultError(
+            f"Table {table} plays boards {boards.start}-{boards.stop - 1} in round {round}, "
+            f"not board {board_number}."
+        )
+    if row.ns_pair == 0 or row.ew_pair == 0:
+        raise ResultError(f"Table {table} has a sit-out in round {round}: no result to enter.")
+    board = Board.objects.get(event_id=section.event_id, number=board_number)
+    ns_pair = pair_by_number(section, row.ns_pair, "NS")
+    ew_pair = pair_by_number(section, row.ew_pair, "EW")
+    absent = [p for p in (ns_pair, ew_pair) if p.is_phantom]
+    if absent:
+        raise ResultError(
+            f"{absent[0].label} is marked absent, so table {table} sits out in round {round}."
+        )
+    return Seating(section=section, row=row, board=board, ns_pair=ns_pair, ew_pair=ew_pair)
+
+
+def result_preview(*, event: Event, board_number: int, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate an entry and score it without saving: what the entry forms show as you type."""
+    board = Board.objects.get(event=event, number=board_number)
+    rules = rules_for(event)
+    parsed = rules.parse_entry(engine_board(board), dict(entry))
+    score = as_int_score(rules.ns_score(engine_board(board), parsed))
+    return {"ns_score": score, "describe": rules.describe(parsed)}
+
+
+def _require_running(event: Event) -> None:
+    if event.status != Event.Status.RUNNING:
+        raise ResultError(
+            f"Results can be entered only while the event is running "
+            f"(it is {event.get_status_display().lower()})."
+        )
+
+
+def result_submit(
+    *,
+    section: Section,
+    round: int,
+    table: int,
+    board_number: int,
+    entry: Mapping[str, Any],
+    idempotency_key: str | None = None,
+    device: str = "",
+    user: User = None,
+    confirm: bool = False,
+) -> tuple[Result, bool]:
+    """Accept one table's result for one board; returns (result, created).
+
+    Sending the same thing twice (a tablet retrying on flaky Wi-Fi) returns the stored result
+    and changes nothing. A different score for a board the pairs already have a result for is
+    refused: two results for one meeting must never exist, and only the director may change an
+    accepted one (`result_correct`). The database constraints back this up under races.
+    """
+    event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
+    _require_running(event)
+    key = idempotency_key or uuid.uuid4().hex
+    seating = seating_for(section=section, round=round, table=table, board_number=board_number)
+    if seating.board.fouled:
+        raise ResultError(f"Board {board_number} is marked fouled: call the director.")
+    rules = rules_for(event)
+    parsed = rules.parse_entry(engine_board(seating.board), dict(entry))
+    clean_entry = rules.entry_to_dict(parsed)
+    ns_score = as_int_score(rules.ns_score(engine_board(seating.board), parsed))
+
+    replay = _existing(section, seating, key, clean_entry)
+    if replay is not None:
+        return replay, False
+    try:
+        with transaction.atomic():
+            result = Result.objects.create(
+                section=section,
+                board_number=board_number,
+                round=round,
+                table=table,
+                ns_pair=seating.ns_pair,
+                ew_pair=seating.ew_pair,
+                entry=clean_entry,
+                ns_score=ns_score,
+                status=Result.Status.CONFIRMED if confirm else Result.Status.ENTERED,
+                entered_by_device=device[:80],
+                entered_by=actor(user),
+                idempotency_key=key,
+            )
+            if confirm:
+                results_changed(event=event)
+    except IntegrityError:
+        # Another submission won the race; answer as if we had arrived second.
+        replay = _existing(section, seating, key, clean_entry)
+        if replay is not None:
+            return replay, False
+        raise
+    return result, True
+
+
+def _existing(
+    section: Section, seating: Seating, key: str, clean_entry: dict[str, Any]
+) -> Result | None:
+    """The stored result this submission repeats, None if new; raises if it conflicts."""
+    by_key = Result.objects.filter(idempotency_key=key).first()
+    if by_key is not None:
+        same = (
+            by_key.section_id == section.pk
+            and by_key.board_number == seating.board.number
+            and by_key.ns_pair_id == seating.ns_pair.pk
+        )
+        if not same:
+            raise ResultError("This submission key was already used for a different board.")
+        return by_key
+    for_meeting = (
+        Result.objects.filter(
+            section=section, board_number=seating.board.number, ns_pair=seating.ns_pair
+        ).first()
+        or Result.objects.filter(
+            section=section, board_number=seating.board.number, ew_pair=seating.ew_pair
+        ).first()
+    )
+    if for_meeting is None:
+        return None
+    if for_meeting.entry == clean_entry and for_meeting.ew_pair_id == seating.ew_pair.pk:
+        return for_meeting
+    raise ResultError(
+        f"Board {seating.board.number} already has a result for {seating.ns_pair.label} v "
+        f"{seating.ew_pair.label} (NS {_signed(for_meeting.ns_score)}). "
+        "Only the director can change it."
+    )
+
+
+def _signed(score: int | None) -> str:
+    return "artificial" if score is None else f"{score:+d}"
+
+
+@transaction.atomic
+def result_confirm(*, result: Result, device: str = "", user: User = None) -> Result:
+    """The opponents agree with the entered result: it now counts in the standings."""
+    result = Result.objects.select_for_update().get(pk=result.pk)
+    _require_running(Event.objects.get(pk=result.section.event_id))
+    if result.status == Result.Status.CONFIRMED:
+        return result
+    if result.status != Result.Status.ENTERED:
+        raise ResultError(
+            f"This result is {result.get_status_display().lower()}; call the director."
+        )
+    result.status = Result.Status.CONFIRMED
+    result.save(update_fields=["status", "updated_at"])
+    results_changed(event=result.section.event)
+    return result
+
+
+@transaction.atomic
+def result_dispute(*, result: Result, note: str = "", device: str = "") -> Result:
+    """The opponents do not agree: the result waits for the director and does not count."""
+    result = Result.objects.select_for_update().get(pk=result.pk)
+    if result.status not in {Result.Status.ENTERED, Result.Status.CONFIRMED}:
+        raise ResultError("Only an entered or confirmed result can be disputed.")
+    was_counting = result.counts
+    result.status = Result.Status.DISPUTED
+    result.save(update_fields=["status", "updated_at"])
+    if was_counting:
+        results_changed(event=result.section.event)
+    from tournaments.models import DirectorCall
+
+    DirectorCall.objects.create(
+        section=result.section,
+        table=result.table,
+        round=result.round,
+        note=f"Board {result.board_number} disputed. {note}".strip(),
+    )
+    return result
+
+
+def _snapshot(result: Result) -> dict[str, Any]:
+    return {
+        "entry": result.entry,
+        "ns_score": result.ns_score,
+        "status": result.status,
+        "artificial_code": result.artificial_code,
+    }
+
+
+@transaction.atomic
+def result_correct(
+    *, result: Result, entry: Mapping[str, Any], reason: str, user: User = None
+) -> Result:
+    """The director replaces a result's entry; the old one stays in the audit trail."""
+    if not reason.strip():
+        raise ResultError("Say why the result is being corrected.")
+    result = Result.objects.select_for_update().select_related("section__event").get(pk=result.pk)
+    event = result.section.event
+    if event.status == Event.Status.DRAFT:
+        raise ResultError("The event has not started.")
+    board = Board.objects.get(event=event, number=result.board_number)
+    rules = rules_for(event)
+    parsed = rules.parse_entry(engine_board(board), dict(entry))
+    before = _snapshot(result)
+    result.entry = rules.entry_to_dict(parsed)
+    result.ns_score = as_int_score(rules.ns_score(engine_board(board), parsed))
+    result.status = Result.Status.CORRECTED
+    result.artificial_code = ""
+    result.save()
+    audit_record(
+        event=event,
+        user=user,
+        action="result corrected",
+        target=f"board {result.board_number}, {result.ns_pair.label} v {result.ew_pair.label}",
+        before=before,
+        after=_snapshot(result),
+        reason=reason,
+    )
+    results_changed(event=event)
+    return result
+
+
+@transaction.atomic
+def result_set_artificial(
+    *,
+    section: Section,
+    round: int,
+    table: int,
+    board_number: int,
+    code: str,
+    reason: str,
+    user: User = None,
+) -> Result:
+    """Give an artificial score (A+, A, A-, split like A+/A-, NP for not played)."""
+    if not reason.strip():
+        raise ResultError("Say why the artificial score is given.")
+    event = section.event
+    if event.status == Event.Status.DRAFT:
+        raise ResultError("The event has not started.")
+    ns_code, ew_code = parse_artificial(code)
+    canonical = ns_code if ns_code == ew_code else f"{ns_code}/{ew_code}"
+    seating = seating_for(section=section, round=round, table=table, board_number=board_number)
+    result = (
+        Result.objects.select_for_update()
+        .filter(section=section, board_number=board_number, ns_pair=seating.ns_pair)
+        .first()
+    )
+    before = _snapshot(result) if result else None
+    if result is None:
+        result = Result(
+            section=section,
+            board_number=board_number,
+            round=round,
+            table=table,
+            ns_pair=seating.ns_pair,
+            ew_pair=seating.ew_pair,
+            entered_by=actor(user),
+        )
+    result.entry = None
+    result.ns_score = None
+    result.status = Result.Status.ARTIFICIAL
+    result.artificial_code = canonical
+    result.save()
+    audit_record(
+        event=event,
+        user=user,
+        action="artificial score",
+        target=f"board {board_number}, {seating.ns_pair.label} v {seating.ew_pair.label}",
+        before=before,
+        after=_snapshot(result),
+        reason=reason,
+    )
+    results_changed(event=event)
+    return result
+
+
+@transaction.atomic
+def board_mark_fouled(*, board: Board, fouled: bool, reason: str, user: User = None) -> Board:
+    """A fouled board (cards mixed between hands) is scored Average to everyone who played it.
+
+    The results entered for it are kept untouched and shown; un-marking the board brings them
+    back into the comparison.
+    """
+    if not reason.strip():
+        raise ResultError("Say why the board is marked.")
+    board = Board.objects.select_for_update().get(pk=board.pk)
+    if board.fouled == fouled:
+        return board
+    board.fouled = fouled
+    board.save(update_fields=["fouled"])
+    audit_record(
+        event=board.event,
+        user=user,
+        action="board fouled" if fouled else "board unfouled",
+        target=f"board {board.number}",
+        before={"fouled": not fouled},
+        after={"fouled": fouled},
+        reason=reason,
+    )
+    results_changed(event=board.event)
+    return board

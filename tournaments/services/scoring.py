@@ -1,0 +1,283 @@
+"""Results processing: from accepted results to a stored, versioned standings table.
+
+How a change reaches the standings, and why it cannot be lost:
+1. Every service that changes what counts calls `results_changed` inside its transaction. That
+   bumps `Event.results_version` in the same transaction as the change (the outbox), and after
+   commit asks for a rescore.
+2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
+   `rescore_queued_at` and only the winner sends a task, due RESCORE_DEBOUNCE_SECONDS later
+   (0.3 s by default). Everything committed meanwhile rides on that one task, so a burst of 50
+   results in a second makes a handful of recomputes, not 50, and a lone result still reaches
+   the standings well within a second.
+3. `standings_refresh` (the task body) frees the slot first, then scores under a row lock and
+   stores `Standings(version=...)` and `scored_version`. Rerunning it is harmless: when
+   `scored_version` has caught up it returns at once.
+4. If the broker is down when the task is sent, the slot is released and the gap between
+   `results_version` and `scored_version` remains; `rescore_sweep` (run by the worker at start
+   and every few seconds by beat) finds every such event and queues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from engine.cards import Side
+from engine.games import GameRules
+from engine.games.candid import BagTally, bag_penalties
+from engine.scoring import SessionScore, TravellerLine, format_points, score_session
+from tournaments.models import Board, Event, Pair, Result, Section, Standings
+from tournaments.services.engine_bridge import engine_board, movement_for, rules_for
+
+log = logging.getLogger(__name__)
+
+# A queue slot older than this is considered lost (worker died mid-task) and may be re-claimed.
+RESCORE_SLOT_TIMEOUT = timedelta(seconds=60)
+
+
+def results_changed(*, event: Event) -> None:
+    """Record that the standings are out of date; call inside the changing transaction."""
+    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    # robust: the change is committed whatever happens here; a failure to queue must not turn
+    # an accepted result into an error for the tablet (the version gap and the sweep cover it).
+    transaction.on_commit(lambda: request_rescore(event_id=event.pk), robust=True)
+
+
+def request_rescore(*, event_id: int) -> bool:
+    """Queue one rescore unless one is already queued; True when this call queued it."""
+    from tournaments import tasks
+
+    now = timezone.now()
+    claimed = (
+        Event.objects.filter(pk=event_id)
+        .filter(
+            Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=now - RESCORE_SLOT_TIMEOUT)
+        )
+        .update(rescore_queued_at=now)
+    )
+    if not claimed:
+        return False
+    try:
+        tasks.rescore_event.apply_async((event_id,), countdown=settings.RESCORE_DEBOUNCE_SECONDS)
+    except Exception:
+        # The broker is unreachable. Free the slot so the sweep can queue it later; the
+        # results themselves are committed and the version gap remembers the work.
+        log.exception("could not queue a rescore for event %s; the sweep will retry", event_id)
+        Event.objects.filter(pk=event_id, rescore_queued_at=now).update(rescore_queued_at=None)
+        return False
+    return True
+
+
+def rescore_sweep() -> list[int]:
+    """Queue a rescore for every event whose standings are behind its results."""
+    stale = timezone.now() - RESCORE_SLOT_TIMEOUT
+    behind = Event.objects.filter(scored_version__lt=F("results_version")).filter(
+        Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=stale)
+    )
+    return [pk for pk in behind.values_list("pk", flat=True) if request_rescore(event_id=pk)]
+
+
+def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None:
+    """Score the event and store a new standings version; a no-op when already up to date.
+
+    Runs under SELECT ... FOR NO KEY UPDATE OF the event's section rows only, so two workers
+    never score the same event at once while tablets keep submitting:
+    - OF self: Section's default ordering joins the event table, and a bare FOR UPDATE would
+      lock the event row too, stalling every submission (which bumps results_version) for the
+      whole computation;
+    - NO KEY: a new Result's foreign-key check takes FOR KEY SHARE on its section, at COMMIT
+      on PostgreSQL (Django's foreign keys are DEFERRABLE INITIALLY DEFERRED), after the
+      submission has updated the event row this function updates at its end; FOR UPDATE
+      conflicts with that check and the two deadlock under load.
+    """
+    Event.objects.filter(pk=event_id).update(rescore_queued_at=None)
+    with transaction.atomic():
+        sections = list(
+            Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event_id)
+        )
+        event = Event.objects.filter(pk=event_id).first()
+        if event is None or not sections:
+            return None  # deleted meanwhile: nothing to do
+        target = event.results_version
+        latest = Standings.objects.filter(event=event).order_by("-version").first()
+        if not force and event.scored_version >= target and latest is not None:
+            return latest
+        data = standings_compute(event=event)
+        standings, _ = Standings.objects.update_or_create(
+            event=event, version=target, defaults={"data": data, "computed_at": timezone.now()}
+        )
+        Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
+        return standings
+
+
+def traveller_lines(section: Section) -> list[TravellerLine]:
+    """The counting results of a section as the engine's traveller lines.
+
+    Fouled boards score Average to both sides at every table that played them; entered but
+    unconfirmed and disputed results do not count yet.
+    """
+    fouled = set(
+        Board.objects.filter(event_id=section.event_id, fouled=True).values_list(
+            "number", flat=True
+        )
+    )
+    lines = []
+    results = Result.objects.filter(section=section).select_related("ns_pair", "ew_pair")
+    for r in results.order_by("board_number", "round", "table"):
+        if not r.counts and not (r.board_number in fouled and r.status != Result.Status.DISPUTED):
+            continue
+        if r.board_number in fouled:
+            artificial: tuple[str, str] | None = ("A", "A")
+            score = None
+        elif r.status == Result.Status.ARTIFICIAL:
+            ns_code, _, ew_code = r.artificial_code.partition("/")
+            artificial = (ns_code, ew_code or ns_code)
+            score = None
+        else:
+            artificial, score = None, r.ns_score
+        lines.append(
+            TravellerLine(
+                board=r.board_number,
+                ns=r.ns_pair.number,
+                ew=r.ew_pair.number,
+                ns_score=score,
+                artificial=artificial,
+            )
+        )
+    return lines
+
+
+def _points(value: Fraction | None) -> dict[str, str] | None:
+    """Exact value for machines, rounded text for people; None where a method has no such figure
+    (IMP and total scoring have no percentage)."""
+    if value is None:
+        return None
+    return {"exact": str(value), "display": format_points(value)}
+
+
+def candid_bags(section: Section, rules: GameRules) -> dict[str, BagTally]:
+    """Each pair's Candid Whist bags over the session, in play order (seed 000).
+
+    Keyed like the scoring adjustments: "NS3"/"EW3" in a two-winner field, "3" in one field.
+    Bags are a session aggregate: they never change a board's matchpoints, only the
+    total-score method's totals (as an adjustment) and what the standings show.
+    """
+    per_pair: dict[str, list[tuple[Any, Side]]] = {}
+    results = Result.objects.filter(section=section, ns_score__isnull=False)
+    for r in results.select_related("ns_pair", "ew_pair").order_by("round", "board_number"):
+        if not r.counts or r.entry is None:
+            continue
+        board = Board.objects.get(event_id=section.event_id, number=r.board_number)
+        entry = rules.parse_entry(engine_board(board), r.entry)
+        for pair, side in ((r.ns_pair, Side.NS), (r.ew_pair, Side.EW)):
+            per_pair.setdefault(_pair_key(section, pair), []).append((entry, side))
+    options = rules.options
+    return {
+        key: bag_penalties(
+            played,
+            bags_per_penalty=int(str(options.get("bags_per_penalty", 10))),
+            penalty=int(str(options.get("bag_penalty", 100))),
+        )
+        for key, played in per_pair.items()
+    }
+
+
+def _pair_key(section: Section, pair: Pair) -> str:
+    return str(pair.number) if section.one_winner else f"{pair.direction}{pair.number}"
+
+
+def standings_compute(*, event: Event) -> dict[str, Any]:
+    """The whole standings document that the pages, the API and the exports read."""
+    sections = []
+    rules = rules_for(event)
+    for section in event.sections.all():
+        movement = movement_for(section)
+        bags = candid_bags(section, rules) if event.game == "candid" else {}
+        adjustments: dict[int | str, int] = {}
+        if event.method == Event.Method.TOTAL:
+            adjustments = {key: tally.total_penalty for key, tally in bags.items()}
+        score = score_session(
+            traveller_lines(section),
+            method=event.method,
+            scale=event.scale,
+            movement=movement,
+            adjustments=adjustments or None,
+        )
+        sections.append(_section_document(section, score, bags))
+    return {
+        "event": event.pk,
+        "version": event.results_version,
+        "method": event.method,
+        "scale": event.scale,
+        "computed_at": timezone.now().isoformat(),
+        "sections": sections,
+    }
+
+
+def _section_document(
+    section: Section, score: SessionScore, bags: dict[str, BagTally]
+) -> dict[str, Any]:
+    pairs = {
+        (p.number, p.direction): p for p in Pair.objects.filter(section=section, is_phantom=False)
+    }
+
+    def pair_names(number: int, direction: str | None) -> str:
+        key = (number, "" if section.one_winner else (direction or ""))
+        pair = pairs.get(key)
+        return pair.names if pair else ""
+
+    fields: dict[str, list[dict[str, Any]]] = {}
+    absent = set(
+        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+    )
+    for row in score.standings:
+        if (
+            row.boards_played == 0
+            and (row.pair, "" if section.one_winner else row.direction) in absent
+        ):
+            continue  # a pair that never came is not ranked
+        field = "ALL" if section.one_winner else (row.direction or "ALL")
+        key = str(row.pair) if section.one_winner else f"{row.direction}{row.pair}"
+        tally = bags.get(key)
+        fields.setdefault(field, []).append(
+            {
+                "bags": tally.total_bags if tally else None,
+                "bag_penalty": tally.total_penalty if tally else None,
+                "pair": row.pair,
+                "direction": row.direction or "",
+                "names": pair_names(row.pair, row.direction),
+                "rank": row.rank,
+                "total": _points(row.total),
+                "max": _points(row.max_total),
+                "percentage": _points(row.percentage),
+                "boards": row.boards_played,
+                "adjustments": _points(row.adjustments),
+                "versus_average": _points(row.versus_average),
+            }
+        )
+    boards: dict[str, list[dict[str, Any]]] = {}
+    for line in score.lines:
+        boards.setdefault(str(line.line.board), []).append(
+            {
+                "ns": line.line.ns,
+                "ew": line.line.ew,
+                "ns_score": line.line.ns_score,
+                "artificial": "/".join(line.line.artificial) if line.line.artificial else "",
+                "ns_points": _points(line.ns_points),
+                "ew_points": _points(line.ew_points),
+                "top": _points(line.top),
+            }
+        )
+    return {
+        "name": section.name,
+        "one_winner": section.one_winner,
+        "fields": [{"name": name, "rows": rows} for name, rows in fields.items()],
+        "boards": boards,
+    }
