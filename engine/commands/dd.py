@@ -1,0 +1,62 @@
+"""`python -m engine dd`: double-dummy tricks of the boards in a PBN file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from engine.commands._common import add_option_argument, parse_options, read_boards
+from engine.dd.analysis import board_tricks, table
+from engine.games import rules_for, variant_names
+
+NAME = "dd"
+HELP = "double-dummy tricks (and with --table every declarer and strain) for a PBN file"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a PBN file ('-' for standard input)")
+    parser.add_argument(
+        "--variant",
+        default="classic",
+        choices=variant_names(),
+        help="the game of boards without a WhistVariant tag (default classic)",
+    )
+    parser.add_argument(
+        "--table", action="store_true", help="also every declarer and strain (LHO leads)"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per board per line")
+    add_option_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    options = parse_options(args.option)
+    for board in read_boards(args.file, args.variant):
+        rules = rules_for(board.variant, options)
+        record: dict[str, object] = {"board": board.number}
+        if board.variant in ("classic", "openwhist"):
+            record.update(board_tricks(board, rules))
+        if args.table or board.variant not in ("classic", "openwhist"):
+            record["table"] = table(board, rules)
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            print(_text(record), flush=True)
+    return 0
+
+
+def _text(record: dict[str, object]) -> str:
+    parts = [f"board {record['board']}:"]
+    if "trumps" in record:
+        parts.append(f"trumps {record['trumps']}, {record['leader']} leads")
+    if "ns" in record:
+        parts.append(f"NS {record['ns']}, EW {record['ew']}")
+    if "tricks" in record:
+        parts.append(", ".join(f"{k} {v}" for k, v in dict(record["tricks"]).items()))  # type: ignore[call-overload]
+    lines = [" ".join(parts)]
+    tab = record.get("table")
+    if isinstance(tab, dict):
+        strains = ("C", "D", "H", "S", "NT")
+        lines.append("      " + " ".join(f"{s:>3}" for s in strains))
+        for seat, row in tab.items():
+            lines.append(f"  {seat:<4}" + " ".join(f"{row[s]:>3}" for s in strains))
+    return "\n".join(lines)
