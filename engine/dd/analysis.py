@@ -16,9 +16,10 @@ Par (see README "Engine: double dummy and par"):
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,7 +232,6 @@ def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) 
     The side of the opening bidder (`opener`: lowest HCP) acts first; if both pass the board
     is passed out and scores 0. On equal scores a side prefers to pass (the lower contract).
     """
-    from functools import lru_cache
 
     from engine.games.candid import opener
 
@@ -253,7 +253,7 @@ def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) 
 
     Outcome = tuple[int, int, Side]  # NS score, contract index (-1 all pass), declaring side
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def after_bid(k: int, holder: Side) -> Outcome:
         """Contract k by `holder` is the highest bid; the other side acts."""
         actor = holder.other

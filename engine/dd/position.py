@@ -113,7 +113,9 @@ class Position:
         if not 1 <= size <= MAX_HAND:
             raise DDInputError(f"hands must hold 1 to {MAX_HAND} cards, not {size}")
         if self.trump is not None and (
-            not isinstance(self.trump, int) or isinstance(self.trump, bool) or not 0 <= self.trump <= 3
+            not isinstance(self.trump, int)
+            or isinstance(self.trump, bool)
+            or not 0 <= self.trump <= 3
         ):
             raise DDInputError(f"unknown trump {self.trump!r}: give a suit index 0..3 or None")
         if (

@@ -9,7 +9,7 @@ clubwhist warns loudly when it has to use it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from engine.dd.position import NO_SUIT, Card, Position
 
@@ -69,7 +69,7 @@ class PySolver:
         side = pos.side_of(seat_of_interest)
         n = pos.seats
 
-        @lru_cache(maxsize=None)
+        @cache
         def from_trick_start(hands: Hands, lead: int) -> int:
             if not hands[lead]:
                 return 0

@@ -34,8 +34,11 @@ def dds_tricks(hands, trump: int | None, leader: int) -> int:
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
 
-    denom = Denom.nt if trump is None else [Denom.clubs, Denom.diamonds, Denom.hearts,
-                                            Denom.spades][trump]
+    denom = (
+        Denom.nt
+        if trump is None
+        else [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades][trump]
+    )
     deal = Deal(to_pbn(hands), first=Player(leader), trump=denom)
     return max(t for _, t in solve_board(deal))
 
@@ -47,8 +50,13 @@ def dds_table(hands) -> dict[tuple[int, int | None], int]:
 
     table = calc_dd_table(Deal(to_pbn(hands)))
     out = {}
-    for trump, denom in ((0, Denom.clubs), (1, Denom.diamonds), (2, Denom.hearts),
-                         (3, Denom.spades), (None, Denom.nt)):
+    for trump, denom in (
+        (0, Denom.clubs),
+        (1, Denom.diamonds),
+        (2, Denom.hearts),
+        (3, Denom.spades),
+        (None, Denom.nt),
+    ):
         for seat in range(4):
             out[(seat, trump)] = table[denom, Player(seat)]
     return out

@@ -37,7 +37,7 @@ def random_ending(rng: random.Random, kind: str, size: int) -> Position:
     deck = [c for c in deck if c[0] in suits or c[0] == NO_SUIT or c[0] == trump]
     if kind == "bid_no_trump":
         # make jokers likely to be dealt
-        deck = [(NO_SUIT, 0), (NO_SUIT, 1)] + rng.sample(deck[:-2], len(deck) - 2)
+        deck = [(NO_SUIT, 0), (NO_SUIT, 1), *rng.sample(deck[:-2], len(deck) - 2)]
         chosen = deck[:2] + rng.sample(deck[2:], size * seats - 2)
         rng.shuffle(chosen)
     else:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.dd import Position, solve, solve_all_leads, solver_for
-from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
+from tests.engine.dd.bridge import dds_tricks, random_hands
 
 pytest.importorskip("endplay")
 
@@ -57,6 +57,7 @@ def _bid_whist_relabelled(rng: random.Random) -> tuple[tuple, int, bool] | None:
     within each suit by strength."""
     downtown = rng.random() < 0.5
     trump = rng.randrange(4)
+
     # strength of a natural rank 0..12 (2..A): uptown A high; downtown A high then 2, 3 .. K
     def strength(rank: int) -> int:
         if not downtown:

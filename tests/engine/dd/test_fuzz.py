@@ -36,7 +36,8 @@ def test_random_positions_give_a_value_or_a_clear_error(
             hands=hand_tuples, trump=trump, leader=leader, jokers_follow=follow, columns=columns
         )
     except DDInputError as exc:
-        assert str(exc)
+        message = str(exc)
+        assert message
         return
     value = solve(position)
     assert 0 <= value <= position.hand_size
@@ -53,7 +54,9 @@ def _garbage(rng: random.Random) -> Any:
     if kind == 3:
         return [rng.randint(-5, 90) for _ in range(rng.randrange(20))]
     if kind == 4:
-        return [[rng.randint(-5, 90) for _ in range(rng.randrange(6))] for _ in range(rng.randrange(6))]
+        return [
+            [rng.randint(-5, 90) for _ in range(rng.randrange(6))] for _ in range(rng.randrange(6))
+        ]
     if kind == 5:
         return [[[rng.randint(-2, 82)] for _ in range(2)] for _ in range(rng.randrange(6))]
     return 1.5

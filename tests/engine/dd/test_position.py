@@ -26,9 +26,7 @@ def test_a_joker_cannot_win_at_no_trump(backend: str) -> None:
 def test_a_led_joker_lets_the_next_card_set_the_suit(backend: str) -> None:
     # N leads the joker; E's spade two sets spades: S's heart ace is a discard, W's spade
     # three wins for E-W.
-    p = Position(
-        hands=(((NO_SUIT, 1),), ((3, 0),), ((2, A),), ((3, 1),)), trump=None, leader=0
-    )
+    p = Position(hands=(((NO_SUIT, 1),), ((3, 0),), ((2, A),), ((3, 1),)), trump=None, leader=0)
     assert solve(p, backend=backend) == 0
 
 
@@ -59,18 +57,14 @@ def test_only_column_tops_are_playable(backend: str) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_fifteen_card_trump_suit_ranks_the_jokers_on_top(backend: str) -> None:
     # Bid Whist: the Big Joker (14) beats the Little Joker (13) beats the ace of trumps.
-    p = Position(
-        hands=(((2, 13),), ((2, 14),), ((2, A),), ((3, A),)), trump=2, leader=0
-    )
+    p = Position(hands=(((2, 13),), ((2, 14),), ((2, A),), ((3, A),)), trump=2, leader=0)
     assert solve(p, backend=backend) == 0
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_three_players_score_alone_against_the_other_two(backend: str) -> None:
     # Seat 0 holds the two top spades, the others one low spade and one low heart each.
-    p = Position(
-        hands=(((3, A), (3, K)), ((3, 0), (2, 0)), ((3, 1), (2, 1))), trump=None, leader=0
-    )
+    p = Position(hands=(((3, A), (3, K)), ((3, 0), (2, 0)), ((3, 1), (2, 1))), trump=None, leader=0)
     assert solve(p, backend=backend) == 2
     assert solve(p, for_seat=1, backend=backend) == 0
     # on lead, seat 2 cashes its heart (seat 1's heart is lower, seat 0 has none)
@@ -79,9 +73,7 @@ def test_three_players_score_alone_against_the_other_two(backend: str) -> None:
 
 def test_ruffing_and_trump_leads_follow_whist_rules() -> None:
     # N leads a club; S is void and ruffs with the two of trumps.
-    p = Position(
-        hands=(((0, 3),), ((0, A),), ((1, 0),), ((0, 2),)), trump=1, leader=0
-    )
+    p = Position(hands=(((0, 3),), ((0, A),), ((1, 0),), ((0, 2),)), trump=1, leader=0)
     assert solve(p) == 1
     assert solve(Position(p.hands, None, 0)) == 0
 

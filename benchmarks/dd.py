@@ -1,0 +1,113 @@
+"""Double-dummy solver speed against DDS (via endplay), and par for whole board sets.
+
+In one run on the same 50 random classic deals (fixed seed): our median single-solve time
+(one trump and leader, random per deal) and DDS's, and their ratio; then full tables (5
+strains x 4 declarers) on the first TABLE_DEALS of them, ours against DDS's calc_dd_table;
+then par for 36 Open Whist boards and 36 Bid Whist boards (Bid Whist par is not implemented
+yet: reported as such). Targets: single-solve ratio ours/DDS <= 3; par for 36 boards under
+60 s. Every value is also checked against DDS: a disagreement stops the benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.dd import Position, solve_all_leads, solver_for
+from engine.dd.analysis import DDInputError, par
+from engine.games import rules_for
+from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
+
+DEALS = 50
+TABLE_DEALS = 10
+PAR_BOARDS = 36
+PAR_BUDGET_S = 300.0  # stop a par run after this long and report how far it got
+
+
+def main() -> int:
+    try:
+        import endplay  # noqa: F401
+    except ImportError:
+        print("endplay is not installed: no DDS to compare with (see requirements/dev.txt)")
+        return 0
+    rng = random.Random(2026)
+    deals = [
+        (random_hands(rng), rng.choice((None, 0, 1, 2, 3)), rng.randrange(4)) for _ in range(DEALS)
+    ]
+    ours, theirs = [], []
+    for hands, trump, leader in deals:
+        start = time.perf_counter()
+        value = solver_for(Position(hands=hands, trump=trump, leader=leader)).solve(leader, leader)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        expected = dds_tricks(hands, trump, leader)
+        theirs.append(time.perf_counter() - start)
+        if value != expected:
+            print(
+                f"DISAGREEMENT with DDS: {hands} trump {trump} leader {leader}: "
+                f"{value} vs {expected}"
+            )
+            return 1
+    o, t = statistics.median(ours), statistics.median(theirs)
+    print(
+        f"single solve, {DEALS} deals: ours median {o * 1000:.1f} ms "
+        f"(mean {statistics.mean(ours) * 1000:.1f}, max {max(ours) * 1000:.0f}); "
+        f"DDS median {t * 1000:.1f} ms; ratio {o / t:.2f} (target <= 3)"
+    )
+
+    ours_t, theirs_t = [], []
+    for hands, _, _ in deals[:TABLE_DEALS]:
+        start = time.perf_counter()
+        got = {}
+        for trump in (None, 0, 1, 2, 3):
+            leads = solve_all_leads(Position(hands=hands, trump=trump, leader=0))
+            for declarer in range(4):
+                got[(declarer, trump)] = 13 - leads[(declarer + 1) % 4]
+        ours_t.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        expected_t = dds_table(hands)
+        theirs_t.append(time.perf_counter() - start)
+        if got != expected_t:
+            print(f"DISAGREEMENT with DDS on a table: {hands}")
+            return 1
+    o, t = statistics.median(ours_t), statistics.median(theirs_t)
+    print(
+        f"full table, {TABLE_DEALS} deals: ours median {o * 1000:.0f} ms; "
+        f"DDS median {t * 1000:.1f} ms; ratio {o / t:.1f}"
+    )
+
+    for variant in ("openwhist", "bidwhist"):
+        rules = rules_for(variant)
+        board_rng = random.Random(variant)
+        boards = [rules.deal_board(n, board_rng) for n in range(1, PAR_BOARDS + 1)]
+        start = time.perf_counter()
+        done = 0
+        try:
+            for board in boards:
+                par(board, rules)
+                done += 1
+                if time.perf_counter() - start > PAR_BUDGET_S:
+                    break
+        except DDInputError as exc:
+            print(f"par, {variant}: not available: {exc}")
+            continue
+        elapsed = time.perf_counter() - start
+        note = (
+            ""
+            if done == PAR_BOARDS
+            else f" (stopped after {done} boards at the {PAR_BUDGET_S:.0f} s budget)"
+        )
+        print(
+            f"par, {variant}: {done} boards in {elapsed:.1f} s on one core{note} "
+            "(target: 36 under 60 s)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
