@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.cards import Seat, Suit
+from engine.cards import Seat
 from engine.cli import main
-from engine.dd import principal_line, solve
+from engine.dd import principal_line
 from engine.dd.analysis import (
     analyse_boards,
     board_tricks,
@@ -114,20 +114,6 @@ def _to_solver(rules, context: PlayContext, hands, card):
         key=lambda c: (rules.strength(c, context), str(c)),
     )
     return (NO_SUIT if suit is None else suit.index, same.index(card))
-
-
-def test_the_table_agrees_with_single_solves() -> None:
-    rules = rules_for("classic")
-    board = rules.deal_board(2, random.Random(2))
-    tab = table(board, rules)
-    seats = board.seats
-    # one strain checked cell by cell (fresh solvers, no shared table), to keep the suite fast
-    for strain, trumps in (("H", Suit.HEARTS),):
-        for i, declarer in enumerate(seats):
-            leader = seats[(i + 1) % 4]
-            context = PlayContext(trumps=trumps, leader=leader, seats=seats)
-            position = position_for(rules, board, _hands(board), context)
-            assert tab[str(declarer)][strain] == solve(position, for_seat=i)
 
 
 def test_candid_par_is_an_auction_equilibrium() -> None:
