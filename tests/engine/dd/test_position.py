@@ -121,3 +121,24 @@ def test_columns_must_hold_exactly_the_hand() -> None:
 def test_dd_input_error_is_an_engine_error() -> None:
     assert issubclass(DDInputError, EngineError)
     assert issubclass(DDInputError, ValueError)
+
+
+def test_a_missing_c_core_falls_back_to_python_and_says_so_once() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, warnings\n"
+        "sys.modules['engine.dd._core'] = None\n"
+        "warnings.simplefilter('always')\n"
+        "from engine.dd import Position, solve\n"
+        "p = Position(hands=(((3, 1),), ((3, 0),), ((2, 0),), ((2, 1),)), trump=None, leader=0)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    values = [solve(p), solve(p)]\n"
+        "print(values, len(caught), 'not built' in str(caught[0].message))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[1, 1] 1 True"
