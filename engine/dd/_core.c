@@ -252,9 +252,14 @@ static int beats_current(const Solver *s, int su, int r) {
 static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
     int q = 0;
     int ls = s->side[leader];
+    uint16_t av[NSUITS];
+    /* In column mode only playable cards can be cashed (playing one never hides another),
+     * and an opponent may ruff whenever it holds any trump: its cards of the suit may all
+     * be buried. */
+    available(s, leader, av);
     for (int su = 0; su < 4; su++) {
         W[su] = 0;
-        unsigned mine = s->hand[leader][su];
+        unsigned mine = av[su];
         if (!mine) continue;
         unsigned others = 0;
         for (int p = 0; p < s->nseats; p++)
@@ -266,7 +271,7 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
             for (int p = 0; p < s->nseats; p++) {
                 if (s->side[p] == ls) continue;
                 if (s->hand[p][s->trump]) {
-                    int len = popc(s->hand[p][su]);
+                    int len = s->columns ? 0 : popc(s->hand[p][su]);
                     if (len < w) w = len;
                 }
             }
@@ -288,7 +293,7 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
 static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
     int q = quick_tricks(s, leader, W);
-    if (s->nseats != 4 || (s->off & 16)) return q;
+    if (s->nseats != 4 || s->columns || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
     int pq = quick_tricks(s, pa, PW);
@@ -583,7 +588,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             s->tcnt = 0;
             return won + s->side[w] >= target;
         }
-        if (!s->columns && !(s->off & 1)) {
+        if (!(s->off & 1)) {
             int q = side_quick_tricks(s, seat, W);
             if (s->side[seat]) {
                 if (won + q >= target) return 1;
