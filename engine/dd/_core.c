@@ -65,7 +65,7 @@ typedef struct {
 typedef struct {
     uint64_t check; /* 0 = empty */
     int32_t head;
-    int32_t pad;
+    int32_t pad; /* chunks in the chain */
 } Bucket;
 
 typedef struct {
@@ -92,6 +92,7 @@ typedef struct {
     uint64_t tused;
     Chunk *pool;
     int32_t npool, pused;
+    int maxchain;
     long long nodes;
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
@@ -494,6 +495,7 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
             if (!create) return NULL;
             b->check = h2;
             b->head = -1;
+            b->pad = 0;
             s->tused++;
             return b;
         }
@@ -532,6 +534,15 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     if (slot) bounds_for_max(s, slot, R, &olb, &oub);
     else {
         if (b->head < 0 || s->pool[b->head].n == CHUNK) {
+            if (b->pad >= s->maxchain) {
+                /* keep the chain short: scanning long chains costs more than re-searching
+                   the positions of its oldest entries */
+                int32_t c = b->head;
+                for (int k = 1; k < s->maxchain - 1; k++) c = s->pool[c].next;
+                s->pool[c].next = -1;
+                b->pad = s->maxchain - 1;
+            }
+            b->pad++;
             int32_t c = s->pused++;
             s->pool[c].n = 0;
             s->pool[c].next = b->head;
@@ -893,6 +904,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->refmask = 0;
     self->nodes = 0;
     self->off = off;
+    self->maxchain = 8;
     memset(self->hist, 0, sizeof(self->hist));
     reset_state(self);
     return 0;
