@@ -352,3 +352,54 @@ def test_an_absent_pair_makes_its_opponents_sit_out_until_it_arrives(
     assert {"pair absent", "pair present"} <= set(
         AuditEntry.objects.values_list("action", flat=True)
     )
+
+
+def test_a_published_event_can_be_reopened_for_a_late_correction(running_event, director) -> None:
+    r1 = submit(running_event, 1, 1, 1, 9)
+    event_simulate(event=running_event, seed=2)
+    event = ev.event_publish(event=ev.event_finish(event=running_event), user=director)
+    with pytest.raises(ev.EventError, match="Say why"):
+        ev.event_reopen(event=event, reason="")
+    event = ev.event_reopen(event=event, reason="EW 1 found a scoring slip", user=director)
+    assert event.status == Event.Status.RUNNING
+    rs.result_correct(result=r1, entry={"ns_tricks": 8}, reason="slip", user=director)
+    event = ev.event_publish(event=ev.event_finish(event=event), user=director)
+    standings = latest_standings(event)
+    assert standings is not None
+    assert standings.data["sections"][0]["boards"]["1"][0]["ns_score"] == 8
+    reopened = AuditEntry.objects.get(action="event reopened")
+    assert reopened.before == {"status": "published"} and reopened.reason
+
+
+def test_a_disputed_result_waits_for_the_director(running_event) -> None:
+    result, _ = rs.result_submit(
+        section=running_event.sections.get(),
+        round=1,
+        table=1,
+        board_number=1,
+        entry={"ns_tricks": 7},
+    )
+    assert not result.counts
+    rs.result_dispute(result=result, note="EW say 6")
+    with pytest.raises(rs.ResultError, match="call the director"):
+        rs.result_confirm(result=result)
+    assert Result.objects.get(pk=result.pk).status == Result.Status.DISPUTED
+
+
+def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> None:
+    from tournaments import tasks
+    from tournaments.services.scoring import request_rescore, rescore_sweep
+
+    sent: list[int] = []
+    monkeypatch.setattr(
+        tasks.rescore_event, "apply_async", lambda args, countdown: sent.append(args[0])
+    )
+    assert request_rescore(event_id=running_event.pk) is True
+    assert request_rescore(event_id=running_event.pk) is False  # the slot is taken
+    assert sent == [running_event.pk]
+    # The worker frees the slot when it starts scoring; the next change queues again.
+    standings_refresh(event_id=running_event.pk)
+    assert request_rescore(event_id=running_event.pk) is True
+    # A lost queue slot (broker down when sending) is picked up by the sweep.
+    Event.objects.filter(pk=running_event.pk).update(results_version=5, rescore_queued_at=None)
+    assert rescore_sweep() == [running_event.pk]
