@@ -24,9 +24,9 @@ from engine.games import rules_for
 from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
 
 DEALS = 50
-TABLE_DEALS = 10
+TABLE_DEALS = 5
 PAR_BOARDS = 36
-PAR_BUDGET_S = 300.0  # stop a par run after this long and report how far it got
+PAR_BUDGET_S = 120.0  # stop a par run after this long and report how far it got
 
 
 def main() -> int:
