@@ -39,6 +39,13 @@ def rescore_sweep() -> None:
         log.info("rescore sweep queued events %s", queued)
 
 
+@shared_task(name="clubwhist.analyse_event_boards", acks_late=True, ignore_result=True)
+def analyse_event_boards(event_id: int) -> None:
+    from tournaments.services.analysis import boards_analyse
+
+    boards_analyse(event_id=event_id)
+
+
 @worker_ready.connect
 def _sweep_when_a_worker_starts(**kwargs: Any) -> None:
     """Work left behind while no worker (or no broker) was up is picked up at once."""

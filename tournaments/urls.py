@@ -12,6 +12,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/boards/import/", views.event_import_boards, name="event-import"),
     path("events/<int:pk>/boards.pbn", views.event_boards_pbn, name="event-boards-pbn"),
     path("events/<int:pk>/status/<str:action>/", views.event_status, name="event-status"),
+    path("events/<int:pk>/analyse/", views.event_analyse, name="event-analyse"),
+    path(
+        "events/<int:pk>/analysis.json",
+        views.event_analysis_progress,
+        name="event-analysis-progress",
+    ),
     path("events/<int:pk>/room/", views.event_room, name="event-room"),
     path("events/<int:pk>/calls/<int:call_id>/handled/", views.call_handled, name="call-handled"),
     path("events/<int:pk>/enter/", views.event_enter, name="event-enter"),

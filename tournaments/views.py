@@ -34,6 +34,7 @@ from tournaments.forms import (
 )
 from tournaments.health import run_checks
 from tournaments.models import Board, DirectorCall, Event, Pair, Result
+from tournaments.services import analysis as analysis_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
 from tournaments.services.engine_bridge import engine_board, rules_for
@@ -157,6 +158,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "pairs": pairs,
             "rules": rules_for(event),
             "boards": event.boards.count(),
+            "analysis": analysis_services.analysis_progress(event),
             "import_form": ImportBoardsForm(),
             "standings": selectors.latest_standings(event),
             "audit": event.audit.select_related("user")[:8],
@@ -274,6 +276,24 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         raise Http404(action)
     return redirect(event)
+
+
+@login_required
+@require_POST
+def event_analyse(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    queued = analysis_services.boards_analyse_request(event=event, user=request.user)
+    if queued:
+        messages.success(request, f"Par is being computed for {queued} board(s).")
+    else:
+        messages.info(request, "Every board already has its par.")
+    return redirect(event)
+
+
+@login_required
+@require_GET
+def event_analysis_progress(request: HttpRequest, pk: int) -> JsonResponse:
+    return JsonResponse(analysis_services.analysis_progress(_event_for_director(pk)))
 
 
 @login_required

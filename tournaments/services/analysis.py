@@ -1,0 +1,118 @@
+"""Board analysis: double-dummy tricks and par for every board of an event, in the background.
+
+The director asks once; every board not yet analysed is marked queued and one job works through
+them, saving each board as soon as it is done, so the progress bar moves board by board and a
+job that dies half-way resumes where it stopped (done boards are never solved twice; the engine
+also caches by deal). With Redis the job runs in a Celery worker; without it (`make run`) it runs
+in a thread of the web process, so the page stays responsive either way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from engine.dd.analysis import analyse_boards
+from tournaments.models import Board, Event
+from tournaments.services.audit import User, audit_record
+from tournaments.services.engine_bridge import engine_board, rules_for
+
+log = logging.getLogger(__name__)
+
+
+def boards_analyse_request(*, event: Event, user: User = None) -> int:
+    """Queue every board without a par for analysis; returns how many were queued."""
+    with transaction.atomic():
+        queued = (
+            Board.objects.filter(event=event)
+            .exclude(par_status=Board.ParStatus.DONE)
+            .update(par_status=Board.ParStatus.QUEUED)
+        )
+        if queued:
+            audit_record(
+                event=event, user=user, action="analysis requested", target=f"{queued} boards"
+            )
+            transaction.on_commit(lambda: _start(event.pk), robust=True)
+    return queued
+
+
+def _start(event_id: int) -> None:
+    from tournaments import tasks
+
+    if settings.CELERY_EAGER:
+        thread = threading.Thread(
+            target=_run_in_thread, args=(event_id,), name=f"analyse-{event_id}", daemon=True
+        )
+        thread.start()
+        return
+    tasks.analyse_event_boards.delay(event_id)
+
+
+def _run_in_thread(event_id: int) -> None:
+    try:
+        boards_analyse(event_id=event_id)
+    except Exception:
+        log.exception("board analysis of event %s failed", event_id)
+    finally:
+        close_old_connections()
+
+
+def boards_analyse(*, event_id: int) -> int:
+    """Analyse the event's queued boards one by one; returns how many were done now.
+
+    Safe to run again after a crash (only boards still queued are solved) and harmless if two
+    jobs overlap: each board is saved by an UPDATE filtered on "still queued", so the second
+    job's identical answer is simply not written.
+    """
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return 0
+    rules = rules_for(event)
+    done = 0
+    for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED).order_by(
+        "number"
+    ):
+        if not Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).exists():
+            continue  # another job finished it meanwhile
+        # Classic and Open Whist par is the board's own trick count: the full table of every
+        # declarer and strain (20 solves) is left to the hand records that print it.
+        with_table = event.game not in {"classic", "openwhist"}
+        analysis = analyse_boards([engine_board(board)], rules, with_table=with_table)[0]
+        data = analysis.to_dict()
+        failed = analysis.error is not None or analysis.par is None
+        data["summary"] = analysis.error if failed else par_summary(data)
+        Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).update(
+            par=data,
+            par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
+        )
+        done += 1
+    return done
+
+
+def par_summary(data: dict[str, Any]) -> str:
+    """One line for the traveller and the hand record, e.g. '9H by N, NS +90'."""
+    par = data.get("par") or {}
+    contracts = ", ".join(par.get("contracts") or []) or "no contract"
+    score = par.get("ns_score")
+    text = contracts if score is None else f"{contracts}; NS {score:+d}"
+    if par.get("approximate"):
+        text += " (approximate)"
+    return text
+
+
+def analysis_progress(event: Event) -> dict[str, int]:
+    counts = dict.fromkeys(Board.ParStatus.values, 0)
+    for status in Board.objects.filter(event=event).values_list("par_status", flat=True):
+        counts[status] += 1
+    total = sum(counts.values())
+    return {
+        "total": total,
+        "done": counts[Board.ParStatus.DONE],
+        "failed": counts[Board.ParStatus.FAILED],
+        "queued": counts[Board.ParStatus.QUEUED],
+        "not_requested": counts[Board.ParStatus.NONE],
+    }
