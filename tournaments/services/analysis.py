@@ -94,7 +94,16 @@ def boards_analyse(*, event_id: int) -> int:
 
 
 def par_summary(data: dict[str, Any]) -> str:
-    """One line for the traveller and the hand record, e.g. '9H by N, NS +90'."""
+    """One line for the traveller and the hand record.
+
+    Trick games: 'NS 8, EW 5 tricks (hearts led by E)'; auction games: '9H by N; NS +90'.
+    """
+    tricks = data.get("tricks") or {}
+    if "ns" in tricks:
+        return (
+            f"NS {tricks['ns']}, EW {tricks['ew']} tricks "
+            f"({tricks['trumps']} trumps, {tricks['leader']} leads)"
+        )
     par = data.get("par") or {}
     contracts = ", ".join(par.get("contracts") or []) or "no contract"
     score = par.get("ns_score")
