@@ -114,3 +114,9 @@ def test_boards_download_as_pbn(director_client: Client, running_event) -> None:
     response = director_client.get(f"/events/{running_event.pk}/boards.pbn")
     boards = pbn.loads(response.content.decode())
     assert [b.number for b in boards] == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_event_page_title_is_plain_text(director_client: Client, running_event) -> None:
+    page = director_client.get(f"/events/{running_event.pk}/").content.decode()
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert title == f"{running_event.name} · clubwhist"
