@@ -254,11 +254,18 @@ def result_correct(
     result.ns_score = as_int_score(rules.ns_score(engine_board(board), parsed))
     result.status = Result.Status.CORRECTED
     result.artificial_code = ""
+    return _save_directors_change(result, event, user, "result corrected", before, reason)
+
+
+def _save_directors_change(
+    result: Result, event: Event, user: User, action: str, before: Any, reason: str
+) -> Result:
+    """Save a result the director changed, audit it with before and after, rescore."""
     result.save()
     audit_record(
         event=event,
         user=user,
-        action="result corrected",
+        action=action,
         target=f"board {result.board_number}, {result.ns_pair.label} v {result.ew_pair.label}",
         before=before,
         after=_snapshot(result),
@@ -282,7 +289,7 @@ def result_set_artificial(
     """Give an artificial score (A+, A, A-, split like A+/A-, NP for not played)."""
     if not reason.strip():
         raise ResultError("Say why the artificial score is given.")
-    event = section.event
+    event = Event.objects.get(pk=section.event_id)
     if event.status == Event.Status.DRAFT:
         raise ResultError("The event has not started.")
     ns_code, ew_code = parse_artificial(code)
@@ -308,18 +315,7 @@ def result_set_artificial(
     result.ns_score = None
     result.status = Result.Status.ARTIFICIAL
     result.artificial_code = canonical
-    result.save()
-    audit_record(
-        event=event,
-        user=user,
-        action="artificial score",
-        target=f"board {board_number}, {seating.ns_pair.label} v {seating.ew_pair.label}",
-        before=before,
-        after=_snapshot(result),
-        reason=reason,
-    )
-    results_changed(event=event)
-    return result
+    return _save_directors_change(result, event, user, "artificial score", before, reason)
 
 
 @transaction.atomic
