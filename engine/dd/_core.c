@@ -97,7 +97,18 @@ typedef struct {
     int off; /* features switched off (testing) */
 } Solver;
 
-static inline int popc(unsigned x) { return __builtin_popcount(x); }
+/* Bit counts without relying on the popcnt instruction (the portable build calls a slow
+ * library routine for __builtin_popcount): a few shifts and masks. */
+static inline int popc(unsigned x) {
+#if defined(__POPCNT__)
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)((x * 0x01010101u) >> 24);
+#endif
+}
 static inline int hibit(unsigned x) { return 31 - __builtin_clz(x); }
 
 /* ---- table ------------------------------------------------------------------------- */
@@ -677,8 +688,34 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         W[0] |= CW[0]; W[1] |= CW[1]; W[2] |= CW[2]; W[3] |= CW[3];
     }
-    if (best < 0)
-        for (int k = 0; k < 4; k++) W[k] |= pruned[k];
+    if (best < 0) {
+        /* Every move failed, some untried because equivalent to a tried one.  The result
+         * carries over to positions that share the top cards of each suit down to the lowest
+         * rank in W; a pruned card only matters when its run straddles that boundary (the
+         * run's top card is above it, the pruned card below): then the run's bottom card
+         * joins W so the whole run lies above the boundary. */
+        for (int su = 0; su < 4; su++) {
+            if (!pruned[su]) continue;
+            unsigned H = s->hand[seat][su];
+            unsigned live = H;
+            for (int p = 0; p < s->nseats; p++) live |= s->hand[p][su];
+            for (int i = 0; i < s->tcnt; i++)
+                if (s->tsuit[i] == su) live |= 1u << s->trank[i];
+            unsigned w = W[su] & live;
+            if (!w) continue;
+            int b = __builtin_ctz(w);
+            if (!(H & (1u << b))) continue;
+            int low = -1;
+            unsigned below = live & ((1u << b) - 1);
+            while (below) {
+                int c = hibit(below);
+                if (!(H & (1u << c))) break;
+                low = c;
+                below &= ~(1u << c);
+            }
+            if (low >= 0) W[su] |= (uint16_t)(1u << low);
+        }
+    }
     if (s->tcnt == 0) {
         int lb = 0, ub = R;
         if (res) lb = target - won;
