@@ -46,7 +46,8 @@
  * rank decided a trick somewhere in the search ("winning ranks") need to match, so one entry
  * covers many positions (partition search). */
 typedef struct {
-    uint32_t own[4];
+    uint64_t own[2];  /* owners, suits 0-1 and 2-3 (32 bits a suit), masked to the depths */
+    uint64_t mask[2]; /* the bits of own that must match */
     uint8_t depth[4];
     int8_t lb, ub;    /* bounds on future tricks of the reference side */
     int8_t bsuit;     /* best lead (suit, index from the top among remaining), -1 none */
@@ -179,10 +180,13 @@ static void key_hash(const Solver *s, int leader, const uint32_t own[4],
 
 static inline uint32_t top_mask(int d) { return d == 0 ? 0u : (0xffffffffu << (32 - 2 * d)); }
 
-static inline int entry_matches(const Entry *e, const uint32_t own[4]) {
-    for (int su = 0; su < 4; su++)
-        if ((e->own[su] ^ own[su]) & top_mask(e->depth[su])) return 0;
-    return 1;
+static inline void pack_own(const uint32_t own[4], uint64_t out[2]) {
+    out[0] = ((uint64_t)own[0] << 32) | own[1];
+    out[1] = ((uint64_t)own[2] << 32) | own[3];
+}
+
+static inline int entry_matches(const Entry *e, const uint64_t own[2]) {
+    return !(((e->own[0] ^ own[0]) & e->mask[0]) | ((e->own[1] ^ own[1]) & e->mask[1]));
 }
 
 /* ---- rules ------------------------------------------------------------------------- */
@@ -511,7 +515,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
                   const uint16_t rem[NSUITS], const uint16_t W[4], int R, int lb, int ub,
                   int bsuit, int brel) {
     uint8_t depth[4];
-    uint32_t mown[4];
+    uint32_t mown[4], mk[4];
     for (int su = 0; su < 4; su++) {
         unsigned w = W[su] & rem[su];
         int d = 0;
@@ -519,8 +523,11 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         else if (s->off & 8) d = popc(rem[su]);
         else if (w) d = popc(rem[su] >> __builtin_ctz(w));
         depth[su] = (uint8_t)d;
-        mown[su] = own[su] & top_mask(d);
+        mk[su] = top_mask(d);
+        mown[su] = own[su] & mk[su];
     }
+    uint64_t pown[2];
+    pack_own(mown, pown);
     if (s->tused * 4 >= (s->ttmask + 1) * 3 || s->pused >= s->npool) tt_clear(s);
     Bucket *b = bucket_find(s, h1, h2, 1);
     Entry *slot = NULL;
@@ -528,7 +535,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         Chunk *ch = &s->pool[c];
         for (int i = 0; i < ch->n; i++) {
             Entry *e = &ch->e[i];
-            if (memcmp(e->depth, depth, 4) == 0 && memcmp(e->own, mown, sizeof(mown)) == 0) {
+            if (memcmp(e->depth, depth, 4) == 0 && e->own[0] == pown[0] && e->own[1] == pown[1]) {
                 slot = e;
                 break;
             }
@@ -546,7 +553,9 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         Chunk *ch = &s->pool[b->head];
         slot = &ch->e[ch->n++];
         memcpy(slot->depth, depth, 4);
-        memcpy(slot->own, mown, sizeof(mown));
+        slot->own[0] = pown[0];
+        slot->own[1] = pown[1];
+        pack_own(mk, slot->mask);
         slot->lb = 0;
         slot->ub = 127;
     }
@@ -632,25 +641,25 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         owners(s, own, rem);
         key_hash(s, seat, own, rem, &h1, &h2);
-        int blb = 0, bub = R;
-        const Entry *lbe = NULL, *ube = NULL;
+        /* Newest entries first; the first one whose bound alone settles the target ends the
+         * scan (a cut-off never needs two entries' bounds together). */
+        uint64_t pown[2];
+        pack_own(own, pown);
+        const Entry *cut = NULL;
+        int cutres = 0;
         const Bucket *bk = bucket_find(s, h1, h2, 0);
-        for (int32_t c = bk ? bk->head : -1; c >= 0; c = s->pool[c].next) {
+        for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
             const Chunk *ch = &s->pool[c];
             for (int i = ch->n - 1; i >= 0; i--) {
                 const Entry *e = &ch->e[i];
-                if (!entry_matches(e, own)) continue;
+                if (!entry_matches(e, pown)) continue;
                 int lb, ub;
                 bounds_for_max(s, e, R, &lb, &ub);
-                if (lb > blb || (!lbe && lb >= blb)) { blb = lb; lbe = e; }
-                if (ub < bub || (!ube && ub <= bub)) { bub = ub; ube = e; }
+                if (won + lb >= target) { cut = e; cutres = 1; break; }
+                if (won + ub < target) { cut = e; cutres = 0; break; }
                 if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
             }
         }
-        const Entry *cut = NULL;
-        int cutres = 0;
-        if (lbe && won + blb >= target) { cut = lbe; cutres = 1; }
-        else if (ube && won + bub < target) { cut = ube; cutres = 0; }
         if (cut) {
             for (int su = 0; su < 4; su++) {
                 unsigned m = rem[su];
