@@ -65,6 +65,7 @@ typedef struct {
 
 typedef struct {
     uint64_t check; /* 0 = empty */
+    uint64_t h1;    /* the slot hash, kept to rehash when the table grows */
     int32_t head;
     int32_t pad;
 } Bucket;
@@ -93,6 +94,8 @@ typedef struct {
     uint64_t tused;
     Chunk *pool;
     int32_t npool, pused;
+    int maxbits;     /* the bucket array grows up to 2**maxbits slots ... */
+    int32_t maxpool; /* ... and the pool up to this many chunks; then the table is cleared */
     long long nodes;
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
@@ -495,6 +498,37 @@ static void tt_clear(Solver *s) {
     s->pused = 0;
 }
 
+/* The table starts small (a solve that needs little memory touches little) and doubles
+ * up to its limit; allocation failures just mean clearing instead of growing. */
+static int tt_grow(Solver *s) {
+    uint64_t size = s->ttmask + 1;
+    if (size >= ((uint64_t)1 << s->maxbits)) return 0;
+    Bucket *nt = calloc((size_t)size * 2, sizeof(Bucket));
+    if (!nt) return 0;
+    uint64_t mask = size * 2 - 1;
+    for (uint64_t j = 0; j < size; j++) {
+        const Bucket *b = &s->tt[j];
+        if (!b->check) continue;
+        uint64_t i = b->h1 & mask;
+        while (nt[i].check) i = (i + 1) & mask;
+        nt[i] = *b;
+    }
+    free(s->tt);
+    s->tt = nt;
+    s->ttmask = mask;
+    return 1;
+}
+
+static int pool_grow(Solver *s) {
+    if (s->npool >= s->maxpool) return 0;
+    int32_t n = s->npool * 2 > s->maxpool ? s->maxpool : s->npool * 2;
+    Chunk *np = realloc(s->pool, sizeof(Chunk) * (size_t)n);
+    if (!np) return 0;
+    s->pool = np;
+    s->npool = n;
+    return 1;
+}
+
 static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
     uint64_t i = h1 & s->ttmask;
     for (;;) {
@@ -503,6 +537,7 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
         if (b->check == 0) {
             if (!create) return NULL;
             b->check = h2;
+            b->h1 = h1;
             b->head = -1;
             s->tused++;
             return b;
@@ -528,7 +563,8 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     }
     uint64_t pown[2];
     pack_own(mown, pown);
-    if (s->tused * 4 >= (s->ttmask + 1) * 3 || s->pused >= s->npool) tt_clear(s);
+    if (s->tused * 4 >= (s->ttmask + 1) * 3 && !tt_grow(s)) tt_clear(s);
+    if (s->pused >= s->npool && !pool_grow(s)) tt_clear(s);
     Bucket *b = bucket_find(s, h1, h2, 1);
     Entry *slot = NULL;
     for (int32_t c = b->head; c >= 0 && !slot; c = s->pool[c].next) {
@@ -921,14 +957,17 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
-    self->tt = calloc((size_t)1 << bits, sizeof(Bucket));
-    self->npool = 1 << (bits - 2);
+    int start = bits < 14 ? bits : 14;
+    self->maxbits = bits;
+    self->maxpool = 1 << (bits - 2);
+    self->tt = calloc((size_t)1 << start, sizeof(Bucket));
+    self->npool = 1 << (start - 4);
     self->pool = malloc(sizeof(Chunk) * (size_t)self->npool);
     if (!self->tt || !self->pool) {
         PyErr_NoMemory();
         return -1;
     }
-    self->ttmask = ((uint64_t)1 << bits) - 1;
+    self->ttmask = ((uint64_t)1 << start) - 1;
     self->tused = 0;
     self->pused = 0;
     self->refmask = 0;
