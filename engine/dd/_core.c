@@ -80,6 +80,9 @@ typedef struct {
     uint16_t init[MAXSEATS][NSUITS];
     uint16_t hand[MAXSEATS][NSUITS];
     uint16_t gone[NSUITS]; /* cards of completed tricks */
+    uint16_t deck[NSUITS]; /* every card dealt */
+    uint8_t owner[NSUITS][16]; /* who was dealt each card (cards never change hands) */
+    uint64_t lens[2];      /* suit lengths, 5 bits per (seat, suit): seats 0-1, seats 2-3 */
     int nstacks[MAXSEATS];
     int stlen[MAXSEATS][MAXSTACKS];
     uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
@@ -126,23 +129,21 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-/* Owners of the remaining cards of each suit, top card in bits 31-30. */
+static inline int len_shift(int seat, int su) { return 5 * ((seat & 1) * 5 + su); }
+
+/* Owners of the remaining cards of each suit, top card in bits 31-30 (at a trick start,
+ * when the remaining cards are exactly those not in completed tricks). */
 static void owners(const Solver *s, uint32_t own[4], uint16_t rem[NSUITS]) {
-    for (int su = 0; su < NSUITS; su++) {
-        uint16_t r = 0;
-        for (int p = 0; p < s->nseats; p++) r |= s->hand[p][su];
-        rem[su] = r;
-        if (su == JOKER) break;
+    rem[JOKER] = s->deck[JOKER] & (uint16_t)~s->gone[JOKER];
+    for (int su = 0; su < 4; su++) {
+        unsigned m = s->deck[su] & ~(unsigned)s->gone[su];
+        rem[su] = (uint16_t)m;
         uint32_t o = 0;
         int sh = 30;
-        unsigned m = r;
         while (m) {
             int k = hibit(m);
             m &= ~(1u << k);
-            int q = 0;
-            for (int p = 1; p < s->nseats; p++)
-                if (s->hand[p][su] & (1u << k)) { q = p; break; }
-            o |= (uint32_t)q << sh;
+            o |= (uint32_t)s->owner[su][k] << sh;
             sh -= 2;
         }
         own[su] = o;
@@ -163,15 +164,20 @@ static void hash_words(const uint32_t *w, int n, uint64_t *h1, uint64_t *h2) {
  * whole absolute position (identities decide what is playable). */
 static void key_hash(const Solver *s, int leader, const uint32_t own[4],
                      const uint16_t rem[NSUITS], uint64_t *h1, uint64_t *h2) {
-    uint32_t w[16];
-    int n = 0;
-    for (int p = 0; p < s->nseats; p++) {
-        uint32_t x = 0;
-        for (int su = 0; su < NSUITS; su++) x |= (uint32_t)popc(s->hand[p][su]) << (5 * su);
-        w[n++] = x;
+    uint64_t a = s->lens[0] | ((uint64_t)leader << 52), b = s->lens[1];
+    if (!s->columns) {
+        /* (a, b) is the key itself: two independent mixes of it give slot and check */
+        *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
+        *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+        return;
     }
-    w[n++] = (uint32_t)leader;
-    if (s->columns) {
+    uint32_t w[20];
+    int n = 0;
+    w[n++] = (uint32_t)a;
+    w[n++] = (uint32_t)(a >> 32);
+    w[n++] = (uint32_t)b;
+    w[n++] = (uint32_t)(b >> 32);
+    {
         for (int su = 0; su < NSUITS; su++) {
             w[n++] = rem[su];
             if (su < 4) w[n++] = own[su];
@@ -430,6 +436,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 static inline void play(Solver *s, int seat, int su, int r) {
     s->hand[seat][su] &= (uint16_t)~(1u << r);
+    s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
     s->tsuit[s->tcnt] = su;
     s->trank[s->tcnt] = r;
     s->tseat[s->tcnt] = seat;
@@ -439,6 +446,7 @@ static inline void play(Solver *s, int seat, int su, int r) {
 static inline void unplay(Solver *s, int seat, int su, int r) {
     s->tcnt--;
     s->hand[seat][su] |= (uint16_t)(1u << r);
+    s->lens[seat >> 1] += (uint64_t)1 << len_shift(seat, su);
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
@@ -809,6 +817,15 @@ static void set_side(Solver *s, int for_seat) {
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->gone, 0, sizeof(s->gone));
+    s->lens[0] = s->lens[1] = 0;
+    memset(s->deck, 0, sizeof(s->deck));
+    for (int p = 0; p < s->nseats; p++)
+        for (int su = 0; su < NSUITS; su++) {
+            s->lens[p >> 1] += (uint64_t)popc(s->hand[p][su]) << len_shift(p, su);
+            s->deck[su] |= s->hand[p][su];
+            for (int r = 0; r < 16; r++)
+                if (s->hand[p][su] & (1u << r)) s->owner[su][r] = (uint8_t)p;
+        }
     s->tcnt = 0;
 }
 
