@@ -338,21 +338,46 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int n = 0;
     int first = s->tcnt == 0;
     int last = s->tcnt == s->nseats - 1;
-    int winning_side = -1, widx = -1;
+    int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
-        widx = trick_winner_index(s);
+        int widx = trick_winner_index(s);
         winning_side = s->side[s->tseat[widx]];
+        led = led_suit(s);
+        ws = s->tsuit[widx];
+        wr = s->trank[widx];
     }
     int me = s->side[seat];
+    int trump = s->trump;
+    /* per seat: holds trumps; which seats are opponents / partners of the mover */
+    unsigned opp_trumps = 0, partners = 0;
+    for (int p = 0; p < s->nseats; p++) {
+        if (s->side[p] != me) {
+            if (trump >= 0 && s->hand[p][trump]) opp_trumps |= 1u << p;
+        } else if (p != seat) {
+            partners |= 1u << p;
+        }
+    }
     for (int su = 0; su < NSUITS; su++) {
         unsigned m = lg[su];
         if (!m) continue;
-        unsigned rem = 0; /* cards still out in this suit, including the trick's */
-        for (int p = 0; p < s->nseats; p++) rem |= s->hand[p][su];
-        unsigned trick_su = 0;
-        for (int i = 0; i < s->tcnt; i++)
-            if (s->tsuit[i] == su) trick_su |= 1u << s->trank[i];
-        unsigned live = rem | trick_su;
+        /* cards still out in this suit: in hands or in the trick */
+        unsigned live = s->deck[su] & ~(unsigned)s->gone[su];
+        unsigned mine = s->hand[seat][su];
+        unsigned others = live & ~mine;
+        int others_top = others ? hibit(others) : -1;
+        /* facts of the suit, the same for every card of it */
+        int ruffable = 0, partner_top = 0, partner_ruff = 0;
+        if (first && su != JOKER) {
+            if (trump >= 0 && su != trump)
+                for (int p = 0; p < s->nseats; p++)
+                    if ((opp_trumps >> p & 1) && !s->hand[p][su]) ruffable = 1;
+            for (int p = 0; p < s->nseats; p++) {
+                if (!(partners >> p & 1)) continue;
+                unsigned ph = s->hand[p][su];
+                if (ph && (!others || hibit(ph) == others_top)) partner_top = 1;
+                if (trump >= 0 && su != trump && !ph && s->hand[p][trump]) partner_ruff = 1;
+            }
+        }
         int prev = -1;
         while (m) {
             int r = hibit(m);
@@ -360,55 +385,39 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             if (!s->columns && prev >= 0 && !(s->off & 4)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
-                if (su == JOKER || !(between & live & ~s->hand[seat][su])) {
+                if (su == JOKER || !(between & others)) {
                     /* a refutation that tried only the kept card holds elsewhere only where
-                       the pruned card is still its neighbour: it joins W if all moves fail */
+                       the pruned card is still its neighbour (see the end of search) */
                     if (su != JOKER) pruned[su] |= (uint16_t)(1u << r);
                     continue;
                 }
             }
             prev = r;
             int score = 0;
-            unsigned others = live & ~s->hand[seat][su];
-            int top_of_suit = su != JOKER && (!others || hibit(others) < r);
+            int top_of_suit = su != JOKER && others_top < r;
             if (first) {
                 /* relative index for the remembered best move */
-                int rel = popc(rem >> (r + 1));
+                int rel = popc(live >> (r + 1));
                 if (su == bsuit && rel == brel) score = 10000;
                 else if (su == JOKER) score = -50;
-                else {
-                    int ruffable = 0;
-                    if (s->trump >= 0 && su != s->trump) {
-                        for (int p = 0; p < s->nseats; p++)
-                            if (s->side[p] != me && !s->hand[p][su] && s->hand[p][s->trump])
-                                ruffable = 1;
-                    }
-                    if (top_of_suit && !ruffable) score = 100 + r;
-                    else {
-                        /* does partner hold the top card? lead low towards it */
-                        int partner_top = 0, partner_ruff = 0;
-                        for (int p = 0; p < s->nseats; p++) {
-                            if (p == seat || s->side[p] != me) continue;
-                            if (s->hand[p][su] && (!others || hibit(s->hand[p][su]) == hibit(others)))
-                                partner_top = 1;
-                            if (s->trump >= 0 && su != s->trump && !s->hand[p][su] &&
-                                s->hand[p][s->trump])
-                                partner_ruff = 1;
-                        }
-                        if (partner_ruff && !ruffable) score = 80 - r;
-                        else if (partner_top && !ruffable) score = 70 - r;
-                        else score = 20 - r - (ruffable ? 30 : 0) + (su == s->trump ? -5 : 0);
-                    }
-                }
+                else if (top_of_suit && !ruffable) score = 100 + r;
+                /* does partner hold the top card or ruff? lead low towards it */
+                else if (partner_ruff && !ruffable) score = 80 - r;
+                else if (partner_top && !ruffable) score = 70 - r;
+                else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
             } else {
-                int can_win = beats_current(s, su, r);
+                int can_win;
+                if (su == JOKER) can_win = 0;
+                else if (led < 0) can_win = 1;
+                else if (su == ws) can_win = r > wr;
+                else can_win = su == trump;
                 if (winning_side == me) {
                     /* partner is winning: play low, keep high cards */
-                    score = 50 - r - (can_win && su == s->trump && su != led_suit(s) ? 40 : 0);
+                    score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (can_win) {
                     if (last) score = 100 - r;
-                    else if (top_of_suit || (su == s->trump && su != led_suit(s)))
-                        score = 80 - (su == s->trump ? r : 0);
+                    else if (top_of_suit || (su == trump && su != led))
+                        score = 80 - (su == trump ? r : 0);
                     else score = 40 + r;
                 } else {
                     score = 30 - r;
