@@ -310,8 +310,9 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
-static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
+static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
     int q = quick_tricks(s, leader, W);
+    *entry = -1;
     if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
@@ -321,10 +322,46 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
         if (PW[su] && s->hand[leader][su]) {
             /* an entry: lead any card of su, partner wins with a top card */
             for (int k = 0; k < 4; k++) W[k] = PW[k];
+            *entry = su;
             return pq;
         }
     }
     return q;
+}
+
+/* The highest k cards of m. */
+static inline unsigned top_cards(unsigned m, int k) {
+    unsigned out = 0;
+    while (k-- > 0 && m) {
+        int r = hibit(m);
+        out |= 1u << r;
+        m &= ~(1u << r);
+    }
+    return out;
+}
+
+/* A quick-trick cut-off needs only `need` of the counted tricks: keep in W just the top cards
+ * that make them (the entry suit first when partner's winners are reached through it, then
+ * the suits giving most tricks), so the bound recorded higher up covers more positions. */
+static void trim_quick_w(uint16_t W[4], int need, int entry) {
+    uint16_t out[4] = {0, 0, 0, 0};
+    int used[4] = {0, 0, 0, 0};
+    while (need > 0) {
+        int best = -1, bc = 0;
+        if (entry >= 0 && !used[entry]) best = entry, bc = popc(W[entry]);
+        else
+            for (int su = 0; su < 4; su++) {
+                int c = used[su] ? 0 : popc(W[su]);
+                if (c > bc) best = su, bc = c;
+            }
+        if (best < 0 || bc == 0) break;
+        used[best] = 1;
+        int k = bc < need ? bc : need;
+        out[best] = (uint16_t)top_cards(W[best], k);
+        need -= k;
+    }
+    if (need > 0) return; /* cannot happen: keep W whole */
+    for (int su = 0; su < 4; su++) W[su] = out[su];
 }
 
 /* ---- move ordering ------------------------------------------------------------------- */
@@ -657,11 +694,18 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             return won + s->side[w] >= target;
         }
         if (!s->columns && !(s->off & 1)) {
-            int q = side_quick_tricks(s, seat, W);
+            int entry;
+            int q = side_quick_tricks(s, seat, W, &entry);
             if (s->side[seat]) {
-                if (won + q >= target) return 1;
+                if (won + q >= target) {
+                    trim_quick_w(W, target - won, entry);
+                    return 1;
+                }
             } else {
-                if (won + R - q < target) return 0;
+                if (won + R - q < target) {
+                    trim_quick_w(W, won + R - target + 1, entry);
+                    return 0;
+                }
             }
             wclear(W);
         }
@@ -683,12 +727,13 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                     sw[s->side[p]] = (uint16_t)top;
                 }
             }
+            /* only as many of those trumps as the cut-off needs go into W */
             if (sure[1] && won + sure[1] >= target) {
-                W[s->trump] = sw[1];
+                W[s->trump] = (uint16_t)top_cards(sw[1], target - won);
                 return 1;
             }
             if (sure[0] && won + R - sure[0] < target) {
-                W[s->trump] = sw[0];
+                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1);
                 return 0;
             }
         }
