@@ -450,12 +450,17 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 else can_win = su == trump;
                 if (winning_side == me) {
                     /* partner is winning: play low, keep high cards */
-                    score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
+                    if (led >= 0 && su != led && su != trump && su != JOKER)
+                        score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
+                    else score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (can_win) {
                     if (last) score = 100 - r;
                     else if (top_of_suit || (su == trump && su != led))
                         score = 80 - (su == trump ? r : 0);
                     else score = 40 + r;
+                } else if (led >= 0 && su != led && su != JOKER) {
+                    /* a discard: keep winners, throw from long suits */
+                    score = (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
                 } else {
                     score = 30 - r;
                 }
