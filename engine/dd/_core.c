@@ -273,26 +273,32 @@ static int beats_current(const Solver *s, int su, int r) {
 /* Tricks the leader can cash at once: top cards above every other remaining card of the
  * suit (so partner cannot overtake), limited by the length of each opponent who could ruff.
  * The cards counted go into W (their ranks are what the cut-off relies on). */
+static inline int seat_len(const Solver *s, int seat, int su) {
+    return (int)((s->lens[seat >> 1] >> len_shift(seat, su)) & 31);
+}
+
 static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
     int q = 0;
     int ls = s->side[leader];
+    int trump = s->trump;
+    unsigned ruffers = 0; /* opponents holding trumps */
+    if (trump >= 0)
+        for (int p = 0; p < s->nseats; p++)
+            if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
     for (int su = 0; su < 4; su++) {
         W[su] = 0;
         unsigned mine = s->hand[leader][su];
         if (!mine) continue;
-        unsigned others = 0;
-        for (int p = 0; p < s->nseats; p++)
-            if (p != leader) others |= s->hand[p][su];
+        /* at a trick start the cards not in completed tricks are all in hands */
+        unsigned others = s->deck[su] & ~(unsigned)s->gone[su] & ~mine;
         unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
         int w = popc(top);
         if (!w) continue;
-        if (s->trump >= 0 && su != s->trump) {
+        if (ruffers && su != trump) {
             for (int p = 0; p < s->nseats; p++) {
-                if (s->side[p] == ls) continue;
-                if (s->hand[p][s->trump]) {
-                    int len = popc(s->hand[p][su]);
-                    if (len < w) w = len;
-                }
+                if (!(ruffers >> p & 1)) continue;
+                int len = seat_len(s, p, su);
+                if (len < w) w = len;
             }
         }
         /* the w highest of the top cards */
