@@ -323,6 +323,28 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
     int pq = quick_tricks(s, pa, PW);
+    if (!pq) return q;
+    int no_ruff = s->trump < 0;
+    if (!no_ruff) {
+        no_ruff = 1;
+        for (int p = 0; p < 4; p++)
+            if (s->side[p] != s->side[leader] && s->hand[p][s->trump]) no_ruff = 0;
+    }
+    if (q && no_ruff) {
+        /* Nobody can ruff: the leader cashes its own winners (partner follows or discards
+         * from its other cards), then leads a small card of a suit where partner holds the
+         * top cards and partner cashes its winners.  Suits with the leader's winners and
+         * suits with partner's are different suits (each set is above all other cards). */
+        int R = 0;
+        for (int su = 0; su < NSUITS; su++) R += popc(s->hand[leader][su]);
+        if (q + pq <= R)
+            for (int su = 0; su < 4; su++)
+                if (PW[su] && s->hand[leader][su]) {
+                    for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                    *entry = su;
+                    return q + pq;
+                }
+    }
     if (pq <= q) return q;
     for (int su = 0; su < 4; su++) {
         if (PW[su] && s->hand[leader][su]) {
