@@ -89,6 +89,7 @@ typedef struct {
     /* the trick in progress */
     int tcnt;
     int tsuit[MAXSEATS], trank[MAXSEATS], tseat[MAXSEATS];
+    int twin[MAXSEATS + 1], tled[MAXSEATS + 1]; /* winner index and suit led after k cards */
     int side[MAXSEATS];  /* 1 = max side */
     int refmask;         /* seats of the side whose tricks the table bounds count; 0 = unset */
     int curmask;
@@ -225,10 +226,15 @@ static inline int led_suit(const Solver *s) {
     return -1;
 }
 
+/* The suit led and the index of the card winning the trick, kept up to date card by card
+ * by play() (the search's hot path). */
+static inline int cur_winner(const Solver *s) { return s->twin[s->tcnt]; }
+static inline int cur_led(const Solver *s) { return s->tled[s->tcnt]; }
+
 static void legal(const Solver *s, int seat, uint16_t lg[NSUITS]) {
     uint16_t av[NSUITS];
     available(s, seat, av);
-    int led = led_suit(s);
+    int led = cur_led(s);
     if (led >= 0 && av[led]) {
         for (int su = 0; su < NSUITS; su++) lg[su] = 0;
         lg[led] = av[led];
@@ -255,17 +261,6 @@ static int trick_winner_index(const Solver *s) {
         }
     }
     return best;
-}
-
-/* Does a card of (su, r) beat the card now winning the trick? */
-static int beats_current(const Solver *s, int su, int r) {
-    if (su == JOKER) return 0;
-    int led = led_suit(s);
-    if (led < 0) return 1;
-    int w = trick_winner_index(s);
-    int ws = s->tsuit[w];
-    if (su == ws) return r > s->trank[w];
-    return su == s->trump;
 }
 
 /* ---- cut-offs ------------------------------------------------------------------------ */
@@ -405,9 +400,9 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int last = s->tcnt == s->nseats - 1;
     int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
-        int widx = trick_winner_index(s);
+        int widx = cur_winner(s);
         winning_side = s->side[s->tseat[widx]];
-        led = led_suit(s);
+        led = cur_led(s);
         ws = s->tsuit[widx];
         wr = s->trank[widx];
     }
@@ -516,10 +511,23 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 static inline void play(Solver *s, int seat, int su, int r) {
     s->hand[seat][su] &= (uint16_t)~(1u << r);
     s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
-    s->tsuit[s->tcnt] = su;
-    s->trank[s->tcnt] = r;
-    s->tseat[s->tcnt] = seat;
-    s->tcnt++;
+    int k = s->tcnt;
+    s->tsuit[k] = su;
+    s->trank[k] = r;
+    s->tseat[k] = seat;
+    int pled = s->tled[k];
+    int nled = pled >= 0 ? pled : (su != JOKER ? su : -1);
+    int win;
+    if (nled < 0) win = 0;      /* only no-suit cards so far: the leader keeps it */
+    else if (pled < 0) win = k; /* this card sets the suit */
+    else {
+        int w = s->twin[k];
+        if (su == s->tsuit[w]) win = r > s->trank[w] ? k : w;
+        else win = su == s->trump ? k : w;
+    }
+    s->tled[k + 1] = nled;
+    s->twin[k + 1] = win;
+    s->tcnt = k + 1;
 }
 
 static inline void unplay(Solver *s, int seat, int su, int r) {
@@ -544,10 +552,13 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
 
 /* After the last card of a trick: settle it and go on. */
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
-    int widx = trick_winner_index(s);
+    int widx = cur_winner(s);
     int w = s->tseat[widx];
     int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
+    int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
     int cnt = s->tcnt;
+    memcpy(saved_w, s->twin, sizeof(saved_w));
+    memcpy(saved_l, s->tled, sizeof(saved_l));
     for (int i = 0; i < cnt; i++) {
         saved_s[i] = s->tsuit[i];
         saved_r[i] = s->trank[i];
@@ -557,6 +568,8 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     s->tcnt = 0;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
     s->tcnt = cnt;
+    memcpy(s->twin, saved_w, sizeof(saved_w));
+    memcpy(s->tled, saved_l, sizeof(saved_l));
     for (int i = 0; i < cnt; i++) {
         s->tsuit[i] = saved_s[i];
         s->trank[i] = saved_r[i];
@@ -904,6 +917,8 @@ static void set_side(Solver *s, int for_seat) {
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->gone, 0, sizeof(s->gone));
+    s->twin[0] = 0;
+    s->tled[0] = -1;
     s->lens[0] = s->lens[1] = 0;
     memset(s->deck, 0, sizeof(s->deck));
     for (int p = 0; p < s->nseats; p++)
