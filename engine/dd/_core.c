@@ -410,7 +410,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int trump = s->trump;
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
-    for (int p = 0; p < s->nseats; p++) {
+    for (int p = 0; first && p < s->nseats; p++) {
         if (s->side[p] != me) {
             if (trump >= 0 && s->hand[p][trump]) opp_trumps |= 1u << p;
         } else if (p != seat) {
@@ -491,7 +491,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             mv[n].su = su;
             mv[n].r = r;
             /* heuristic first, then the history of cut-offs by this card as tie-break */
-            score = score * 4096 + (s->hist[seat][su][r] > 4095 ? 4095 : s->hist[seat][su][r]);
+            score = score * 4096 + s->hist[seat][su][r];
             mv[n].score = score;
             n++;
         }
@@ -739,6 +739,40 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             s->tcnt = 0;
             return won + s->side[w] >= target;
         }
+        owners(s, own, rem);
+        key_hash(s, seat, own, rem, &h1, &h2);
+        /* Newest entries first; the first one whose bound alone settles the target ends the
+         * scan (a cut-off never needs two entries' bounds together). */
+        uint64_t pown[2];
+        pack_own(own, pown);
+        const Entry *cut = NULL;
+        int cutres = 0;
+        const Bucket *bk = bucket_find(s, h1, h2, 0);
+        for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
+            const Chunk *ch = &s->pool[c];
+            for (int i = ch->n - 1; i >= 0; i--) {
+                const Entry *e = &ch->e[i];
+                if (!entry_matches(e, pown)) continue;
+                int lb, ub;
+                bounds_for_max(s, e, R, &lb, &ub);
+                if (won + lb >= target) { cut = e; cutres = 1; break; }
+                if (won + ub < target) { cut = e; cutres = 0; break; }
+                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
+            }
+        }
+        if (cut) {
+            for (int su = 0; su < 4; su++) {
+                unsigned m = rem[su];
+                unsigned w = 0;
+                for (int k = 0; k < cut->depth[su]; k++) {
+                    int r = hibit(m);
+                    w |= 1u << r;
+                    m &= ~(1u << r);
+                }
+                W[su] = (uint16_t)w;
+            }
+            return cutres;
+        }
         if (!s->columns && !(s->off & 1)) {
             int entry;
             int q = side_quick_tricks(s, seat, W, &entry);
@@ -783,40 +817,6 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 return 0;
             }
         }
-        owners(s, own, rem);
-        key_hash(s, seat, own, rem, &h1, &h2);
-        /* Newest entries first; the first one whose bound alone settles the target ends the
-         * scan (a cut-off never needs two entries' bounds together). */
-        uint64_t pown[2];
-        pack_own(own, pown);
-        const Entry *cut = NULL;
-        int cutres = 0;
-        const Bucket *bk = bucket_find(s, h1, h2, 0);
-        for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
-            const Chunk *ch = &s->pool[c];
-            for (int i = ch->n - 1; i >= 0; i--) {
-                const Entry *e = &ch->e[i];
-                if (!entry_matches(e, pown)) continue;
-                int lb, ub;
-                bounds_for_max(s, e, R, &lb, &ub);
-                if (won + lb >= target) { cut = e; cutres = 1; break; }
-                if (won + ub < target) { cut = e; cutres = 0; break; }
-                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
-            }
-        }
-        if (cut) {
-            for (int su = 0; su < 4; su++) {
-                unsigned m = rem[su];
-                unsigned w = 0;
-                for (int k = 0; k < cut->depth[su]; k++) {
-                    int r = hibit(m);
-                    w |= 1u << r;
-                    m &= ~(1u << r);
-                }
-                W[su] = (uint16_t)w;
-            }
-            return cutres;
-        }
     }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
@@ -833,7 +833,9 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         else v = search(s, next, won, target, R, CW);
         unplay(s, seat, mv[i].su, mv[i].r);
         if (v == maxing) {
-            if (s->hist[seat][mv[i].su][mv[i].r] < (1 << 20)) s->hist[seat][mv[i].su][mv[i].r] += R * R;
+            /* history of cut-offs, capped: it only breaks ties in the move order */
+            int *h = &s->hist[seat][mv[i].su][mv[i].r];
+            *h = *h + R * R > 4095 ? 4095 : *h + R * R;
             res = v;
             best = i;
             W[0] = CW[0]; W[1] = CW[1]; W[2] = CW[2]; W[3] = CW[3];
