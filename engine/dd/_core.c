@@ -83,6 +83,7 @@ typedef struct {
     uint16_t deck[NSUITS]; /* every card dealt */
     uint8_t owner[NSUITS][16]; /* who was dealt each card (cards never change hands) */
     uint64_t lens[2];      /* suit lengths, 5 bits per (seat, suit): seats 0-1, seats 2-3 */
+    uint32_t rown[4];      /* owners of the cards not in completed tricks (see owners) */
     int nstacks[MAXSEATS];
     int stlen[MAXSEATS][MAXSTACKS];
     uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
@@ -197,6 +198,17 @@ static inline void pack_own(const uint32_t own[4], uint64_t out[2]) {
 
 static inline int entry_matches(const Entry *e, const uint64_t own[2]) {
     return !(((e->own[0] ^ own[0]) & e->mask[0]) | ((e->own[1] ^ own[1]) & e->mask[1]));
+}
+
+/* Take card (su, r) out of the relative owner string of its suit when its trick is complete:
+ * the owners of the cards below it move up one place. */
+static inline void drop_relative(Solver *s, int su, int r) {
+    unsigned rem = s->deck[su] & ~(unsigned)s->gone[su];
+    int i = popc(rem >> (r + 1)); /* place from the top */
+    uint32_t o = s->rown[su];
+    uint32_t hi = i == 0 ? 0u : o & (0xffffffffu << (32 - 2 * i));
+    uint32_t lo = o & ((1u << (30 - 2 * i)) - 1);
+    s->rown[su] = hi | (lo << 2);
 }
 
 /* ---- rules ------------------------------------------------------------------------- */
@@ -557,12 +569,15 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
     int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
     int cnt = s->tcnt;
+    uint32_t saved_own[4];
     memcpy(saved_w, s->twin, sizeof(saved_w));
     memcpy(saved_l, s->tled, sizeof(saved_l));
+    memcpy(saved_own, s->rown, sizeof(saved_own));
     for (int i = 0; i < cnt; i++) {
         saved_s[i] = s->tsuit[i];
         saved_r[i] = s->trank[i];
         saved_p[i] = s->tseat[i];
+        if (saved_s[i] != JOKER) drop_relative(s, saved_s[i], saved_r[i]);
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     }
     s->tcnt = 0;
@@ -570,6 +585,7 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
     memcpy(s->tled, saved_l, sizeof(saved_l));
+    memcpy(s->rown, saved_own, sizeof(saved_own));
     for (int i = 0; i < cnt; i++) {
         s->tsuit[i] = saved_s[i];
         s->trank[i] = saved_r[i];
@@ -739,7 +755,17 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             s->tcnt = 0;
             return won + s->side[w] >= target;
         }
-        owners(s, own, rem);
+        /* the owners string is kept trick by trick (drop_relative) */
+        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+        for (int su = 0; su < 4; su++) own[su] = s->rown[su];
+#ifdef DD_CHECK_OWNERS
+        {
+            uint32_t o2[4];
+            uint16_t r2[NSUITS];
+            owners(s, o2, r2);
+            if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
+        }
+#endif
         key_hash(s, seat, own, rem, &h1, &h2);
         /* Newest entries first; the first one whose bound alone settles the target ends the
          * scan (a cut-off never needs two entries' bounds together). */
@@ -930,6 +956,8 @@ static void reset_state(Solver *s) {
             for (int r = 0; r < 16; r++)
                 if (s->hand[p][su] & (1u << r)) s->owner[su][r] = (uint8_t)p;
         }
+    uint16_t rem[NSUITS];
+    owners(s, s->rown, rem);
     s->tcnt = 0;
 }
 
@@ -1201,6 +1229,8 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
             int w = self->tseat[trick_winner_index(self)];
             for (int i = 0; i < self->tcnt; i++)
                 self->gone[self->tsuit[i]] |= (uint16_t)(1u << self->trank[i]);
+            uint16_t rem[NSUITS];
+            owners(self, self->rown, rem);
             self->tcnt = 0;
             won += self->side[w];
             seat = w;
