@@ -57,6 +57,9 @@ typedef struct {
 /* All entries sharing one hashed signature live in a chain of chunks (newest first); the
  * signature has no fixed number of patterns, so no fixed number of ways would do. */
 #define CHUNK 6
+#ifndef MAXCHAIN
+#define MAXCHAIN 32 /* chunks in one signature's chain */
+#endif
 typedef struct {
     Entry e[CHUNK];
     int32_t next;
@@ -690,8 +693,13 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     if (s->pused >= s->npool && !pool_grow(s)) tt_clear(s);
     Bucket *b = bucket_find(s, h1, h2, 1);
     Entry *slot = NULL;
+    int32_t tail = -1, before_tail = -1;
+    int nchunks = 0;
     for (int32_t c = b->head; c >= 0 && !slot; c = s->pool[c].next) {
         Chunk *ch = &s->pool[c];
+        before_tail = tail;
+        tail = c;
+        nchunks++;
         for (int i = 0; i < ch->n; i++) {
             Entry *e = &ch->e[i];
             if (memcmp(e->depth, depth, 4) == 0 && e->own[0] == pown[0] && e->own[1] == pown[1]) {
@@ -704,7 +712,15 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     if (slot) bounds_for_max(s, slot, R, &olb, &oub);
     else {
         if (b->head < 0 || s->pool[b->head].n == CHUNK) {
-            int32_t c = s->pused++;
+            int32_t c;
+            if (nchunks >= MAXCHAIN && before_tail >= 0) {
+                /* a long chain costs every probe of this signature a long scan: recycle its
+                 * oldest chunk as the new head (those entries are forgotten) */
+                s->pool[before_tail].next = -1;
+                c = tail;
+            } else {
+                c = s->pused++;
+            }
             s->pool[c].n = 0;
             s->pool[c].next = b->head;
             b->head = c;
