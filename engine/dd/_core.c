@@ -576,6 +576,13 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     int widx = cur_winner(s);
     int w = s->tseat[widx];
+    int now = won + s->side[w];
+    if (now >= target || now + R - 1 < target) {
+        /* settled by this trick alone: only the rank that won it matters */
+        W[0] = W[1] = W[2] = W[3] = 0;
+        add_rank_winner(s, widx, W);
+        return now >= target;
+    }
     int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
     int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
     int cnt = s->tcnt;
