@@ -28,6 +28,9 @@
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
  */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
