@@ -297,16 +297,52 @@ static inline int seat_len(const Solver *s, int seat, int su) {
     return (int)((s->lens[seat >> 1] >> len_shift(seat, su)) & 31);
 }
 
-static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
+/* A count of quick tricks in a trump contract assumes the leader keeps the lead.  Partner,
+ * void in a side suit the leader cashes and holding nothing but trumps, would have to ruff
+ * and take the lead away: make sure partner always has another card to play (trumps when
+ * trumps are led, any other card otherwise).  Otherwise count the top trumps alone. */
+static int partner_may_overtake(const Solver *s, int leader, const uint16_t W[4]) {
+    if (s->trump < 0 || s->nseats != 4) return 0;
+    int pa = (leader + 2) % 4;
+    int pt = seat_len(s, pa, s->trump);
+    if (!pt) return 0;
+    int R = 0;
+    for (int su = 0; su < NSUITS; su++) R += seat_len(s, pa, su);
+    int qt = popc(W[s->trump]), qs = 0;
+    for (int su = 0; su < 4; su++)
+        if (su != s->trump) qs += popc(W[su]);
+    return R - pt < qs + (qt > pt ? qt - pt : 0);
+}
+
+static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *first,
+                             int draw);
+
+static int quick_tricks(const Solver *s, int leader, uint16_t W[4], int *first, int draw) {
+    int q = quick_tricks_core(s, leader, W, first, draw);
+    if (q && partner_may_overtake(s, leader, W)) {
+        for (int su = 0; su < 4; su++)
+            if (su != s->trump) W[su] = 0;
+        *first = -1;
+        return popc(W[s->trump]);
+    }
+    return q;
+}
+
+static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *first,
+                             int draw) {
     int q = 0;
+    *first = -1;
     int ls = s->side[leader];
     int trump = s->trump;
     unsigned ruffers = 0; /* opponents holding trumps */
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
             if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
+    unsigned tops[4];
+    int free_tricks = 0; /* the same tricks once the opponents' trumps are drawn */
     for (int su = 0; su < 4; su++) {
         W[su] = 0;
+        tops[su] = 0;
         unsigned mine = s->hand[leader][su];
         if (!mine) continue;
         /* at a trick start the cards not in completed tricks are all in hands */
@@ -314,6 +350,8 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
         unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
         int w = popc(top);
         if (!w) continue;
+        tops[su] = top;
+        free_tricks += w;
         if (ruffers && su != trump) {
             for (int p = 0; p < s->nseats; p++) {
                 if (!(ruffers >> p & 1)) continue;
@@ -331,27 +369,36 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
         W[su] = (uint16_t)used;
         q += w;
     }
+    if (draw && ruffers && free_tricks > q) {
+        /* The leader's top trumps, as many as the longest trump holding among the
+         * opponents, draw all their trumps; then every top card cashes.  A cut-off from this
+         * count must keep those trumps first (see trim_quick_w). */
+        int longest = 0;
+        for (int p = 0; p < s->nseats; p++)
+            if ((ruffers >> p & 1) && seat_len(s, p, trump) > longest)
+                longest = seat_len(s, p, trump);
+        if (popc(tops[trump]) >= longest) {
+            for (int su = 0; su < 4; su++) W[su] = (uint16_t)tops[su];
+            *first = trump;
+            return free_tricks;
+        }
+    }
     return q;
 }
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
 static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
-    int q = quick_tricks(s, leader, W);
-    *entry = -1;
+    int q = quick_tricks(s, leader, W, entry, 1);
     if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
-    int pq = quick_tricks(s, pa, PW);
+    int pfirst;
+    /* partner cashes after an entry trick that an opponent might ruff: no trump drawing */
+    int pq = quick_tricks(s, pa, PW, &pfirst, 0);
     if (!pq) return q;
-    int no_ruff = s->trump < 0;
-    if (!no_ruff) {
-        no_ruff = 1;
-        for (int p = 0; p < 4; p++)
-            if (s->side[p] != s->side[leader] && s->hand[p][s->trump]) no_ruff = 0;
-    }
-    if (q && no_ruff) {
-        /* Nobody can ruff: the leader cashes its own winners (partner follows or discards
+    if (q && s->trump < 0) {
+        /* At no-trump nobody can ruff: the leader cashes its own winners (partner follows or discards
          * from its other cards), then leads a small card of a suit where partner holds the
          * top cards and partner cashes its winners.  Suits with the leader's winners and
          * suits with partner's are different suits (each set is above all other cards). */
