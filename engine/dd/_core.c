@@ -480,6 +480,19 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     int me = s->side[seat];
     int trump = s->trump;
+    /* can the next player, an opponent, beat the card now winning? */
+    int threat = 0;
+    if (!first && !last && led >= 0) {
+        int nx = (seat + 1) % s->nseats;
+        if (s->side[nx] != me) {
+            unsigned nl = s->hand[nx][led];
+            if (ws == led)
+                threat = (nl >> (wr + 1)) != 0 ||
+                         (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+            else if (ws == trump)
+                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+        }
+    }
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
     for (int p = 0; first && p < s->nseats; p++) {
@@ -547,6 +560,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     /* partner is winning: play low, keep high cards */
                     if (led >= 0 && su != led && su != trump && su != JOKER)
                         score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
+                    else if (threat && top_of_suit && su == led)
+                        score = 75 - r; /* the next opponent could win: take it safely */
                     else score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (can_win) {
                     if (last) score = 100 - r;
