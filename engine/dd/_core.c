@@ -110,6 +110,7 @@ typedef struct {
     long long nodes;
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
+    int last_value, last_mask; /* the previous solve's result and side (a first guess) */
 } Solver;
 
 /* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
@@ -1021,6 +1022,21 @@ static int value(Solver *s, int seat, int R) {
     return lo;
 }
 
+/* The same from a guess (e.g. the previous leader's result on the same deal): step from it
+ * one trick at a time, so a good guess costs two zero-window searches. */
+static int value_near(Solver *s, int seat, int R, int guess) {
+    uint16_t W[4];
+    int t = guess < 1 ? 1 : guess > R ? R : guess;
+    if (R == 0) return 0;
+    if (search(s, seat, 0, t, R, W)) {
+        while (t < R && search(s, seat, 0, t + 1, R, W)) t++;
+        return t;
+    }
+    t--;
+    while (t > 0 && !search(s, seat, 0, t, R, W)) t--;
+    return t;
+}
+
 static void set_side(Solver *s, int for_seat) {
     int mask = 0;
     for (int p = 0; p < s->nseats; p++) {
@@ -1217,6 +1233,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->refmask = 0;
     self->nodes = 0;
     self->off = off;
+    self->last_value = 0;
+    self->last_mask = 0;
     memset(self->hist, 0, sizeof(self->hist));
     reset_state(self);
     return 0;
@@ -1247,9 +1265,14 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
     reset_state(self);
     set_side(self, for_seat);
     int v;
+    int guess = -1;
+    if (self->last_mask == self->curmask) guess = self->last_value;
+    else if (self->last_mask && self->nseats == 4) guess = self->hsize - self->last_value;
     Py_BEGIN_ALLOW_THREADS
-    v = value(self, leader, self->hsize);
+    v = guess < 0 ? value(self, leader, self->hsize) : value_near(self, leader, self->hsize, guess);
     Py_END_ALLOW_THREADS
+    self->last_value = v;
+    self->last_mask = self->curmask;
     return PyLong_FromLong(v);
 }
 
