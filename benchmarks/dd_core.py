@@ -8,6 +8,10 @@ Full table: 20 of our solves (5 strains x 4 leaders, one solver per strain so ea
 table serves its four leaders) against DDS's ``calc_dd_table``.
 
     python benchmarks/dd_core.py [--deals N] [--seed S] [--no-tables] [--check]
+                                 [--baseline PATH/_core.so]
+
+--baseline times another build of the core (e.g. an older commit's, compiled by hand) on the
+same deals, interleaved with ours so that the machine's load falls on both alike.
 
 endplay is a benchmark dependency only; the engine never imports it.
 """
@@ -15,6 +19,7 @@ endplay is a benchmark dependency only; the engine never imports it.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
 import sys
@@ -60,7 +65,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--no-tables", action="store_true", help="single solves only")
     ap.add_argument("--check", action="store_true", help="compare every result with DDS")
+    ap.add_argument("--baseline", help="path of another compiled _core module to time too")
     args = ap.parse_args()
+    base = None
+    if args.baseline:
+        spec = importlib.util.spec_from_file_location("_core", args.baseline)
+        assert spec is not None and spec.loader is not None
+        base = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(base)
+    base_times: list[float] = []
 
     rng = random.Random(args.seed)
     deals = [random_hands(rng) for _ in range(args.deals)]
@@ -74,6 +87,12 @@ def main() -> int:
         value = solver.solve(EAST, EAST)
         ours.append(time.perf_counter() - t0)
         nodes.append(solver.nodes)
+        if base is not None:
+            t0 = time.perf_counter()
+            base_value = base.Solver(core_hands, HEARTS).solve(EAST, EAST)
+            base_times.append(time.perf_counter() - t0)
+            if base_value != value:
+                print(f"deal {k}: baseline {base_value}, ours {value}", file=sys.stderr)
 
         deal = Deal(to_pbn(hands), first=Player(EAST), trump=Denom.hearts)
         t0 = time.perf_counter()
@@ -109,6 +128,10 @@ def main() -> int:
     m_ours, m_one, m_all = (statistics.median(x) for x in (ours, dds_one, dds_all))
     print(f"  ours single solve     median {ms(m_ours)}  max {ms(max(ours))}")
     print(f"    nodes               median {statistics.median(nodes):10.0f}")
+    if base_times:
+        m_b = statistics.median(base_times)
+        print(f"  baseline single solve median {ms(m_b)}  max {ms(max(base_times))}")
+        print(f"    ratio baseline/DDS one {m_b / statistics.median(dds_one):6.2f}")
     print(f"  DDS solve_board one   median {ms(m_one)}  ratio ours/DDS {m_ours / m_one:6.2f}")
     print(f"  DDS solve_board all   median {ms(m_all)}  ratio ours/DDS {m_ours / m_all:6.2f}")
     if ours_tab:
