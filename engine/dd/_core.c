@@ -482,11 +482,13 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int me = s->side[seat];
     int trump = s->trump;
     /* can the next player, an opponent, beat the card now winning? */
-    int threat = 0;
+    int threat = 0, nxtop = 16; /* the next opponent's best card of the suit led */
     if (!first && !last && led >= 0) {
         int nx = (seat + 1) % s->nseats;
         if (s->side[nx] != me) {
             unsigned nl = s->hand[nx][led];
+            if (nl) nxtop = hibit(nl);
+            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
             if (ws == led)
                 threat = (nl >> (wr + 1)) != 0 ||
                          (!nl && trump >= 0 && s->hand[nx][trump] != 0);
@@ -561,7 +563,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     /* partner is winning: play low, keep high cards */
                     if (led >= 0 && su != led && su != trump && su != JOKER)
                         score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
-                    else if (threat && top_of_suit && su == led)
+                    else if (threat && su == led && r > nxtop)
                         score = 75 - r; /* the next opponent could win: take it safely */
                     else score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (can_win) {
