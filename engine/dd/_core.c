@@ -570,6 +570,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     if (last) score = 100 - r;
                     else if (top_of_suit || (su == trump && su != led))
                         score = 80 - (su == trump ? r : 0);
+                    else if (su == led && r > nxtop)
+                        score = 78 - r; /* the next opponent cannot beat it either */
                     else score = s->tcnt == 1 ? 35 - r : 60 - r; /* win cheaply */
                 } else if (led >= 0 && su != led && su != JOKER) {
                     /* a discard: keep winners, throw from long suits */
