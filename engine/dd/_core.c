@@ -16,10 +16,20 @@
  *     game whatever the absolute ranks), storing lower and upper bounds on the tricks the
  *     reference side takes from there; bounds stay valid for every target and every leader
  *     of the same deal, so the table is reused across the tests and across leaders;
- *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken)
- *     and the later-trick rule (the top trump always wins a trick for its holder's side);
+ *     The owners string of each suit is updated card by card as tricks end, the suit
+ *     lengths are kept packed, and the table starts small and grows; one signature's chain
+ *     of entries is capped (the oldest chunk is recycled) so a probe never scans far;
+ *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken,
+ *     after drawing the opponents' trumps with top trumps, or reaching partner's winners
+ *     through an entry) and the later-trick rule (the top trump always wins a trick for its
+ *     holder's side); a cut-off records only the top cards it needed;
  *   - pruning of equivalent cards (cards of one hand with no outstanding card between them);
- *   - move ordering by simple card-play heuristics plus the best move remembered in the table.
+ *   - move ordering by card-play heuristics (cash winners, win cheaply with a card the next
+ *     opponent cannot beat, third hand covers, discard from long suits) plus the best move
+ *     remembered in the table and a capped history of cut-offs;
+ *   - a solve on a used solver starts its zero-window tests from the previous result.
+ *
+ * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
  *
  * In column mode the relative-rank key is not valid (which cards are playable depends on
  * their identity) so the key holds the absolute remaining cards and equivalent-card pruning
