@@ -16,10 +16,20 @@
  *     game whatever the absolute ranks), storing lower and upper bounds on the tricks the
  *     reference side takes from there; bounds stay valid for every target and every leader
  *     of the same deal, so the table is reused across the tests and across leaders;
- *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken)
- *     and the later-trick rule (the top trump always wins a trick for its holder's side);
+ *     The owners string of each suit is updated card by card as tricks end, the suit
+ *     lengths are kept packed, and the table starts small and grows; one signature's chain
+ *     of entries is capped (the oldest chunk is recycled) so a probe never scans far;
+ *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken,
+ *     after drawing the opponents' trumps with top trumps, or reaching partner's winners
+ *     through an entry) and the later-trick rule (the top trump always wins a trick for its
+ *     holder's side); a cut-off records only the top cards it needed;
  *   - pruning of equivalent cards (cards of one hand with no outstanding card between them);
- *   - move ordering by simple card-play heuristics plus the best move remembered in the table.
+ *   - move ordering by card-play heuristics (cash winners, win cheaply with a card the next
+ *     opponent cannot beat, third hand covers, discard from long suits) plus the best move
+ *     remembered in the table and a capped history of cut-offs;
+ *   - a solve on a used solver starts its zero-window tests from the previous result.
+ *
+ * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
  *
  * In column mode the relative-rank key is not valid (which cards are playable depends on
  * their identity) so the key holds the absolute remaining cards and equivalent-card pruning
@@ -28,6 +38,9 @@
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
  */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -46,7 +59,8 @@
  * rank decided a trick somewhere in the search ("winning ranks") need to match, so one entry
  * covers many positions (partition search). */
 typedef struct {
-    uint32_t own[4];
+    uint64_t own[2];  /* owners, suits 0-1 and 2-3 (32 bits a suit), masked to the depths */
+    uint64_t mask[2]; /* the bits of own that must match */
     uint8_t depth[4];
     int8_t lb, ub;    /* bounds on future tricks of the reference side */
     int8_t bsuit;     /* best lead (suit, index from the top among remaining), -1 none */
@@ -56,6 +70,9 @@ typedef struct {
 /* All entries sharing one hashed signature live in a chain of chunks (newest first); the
  * signature has no fixed number of patterns, so no fixed number of ways would do. */
 #define CHUNK 6
+#ifndef MAXCHAIN
+#define MAXCHAIN 32 /* chunks in one signature's chain */
+#endif
 typedef struct {
     Entry e[CHUNK];
     int32_t next;
@@ -64,8 +81,9 @@ typedef struct {
 
 typedef struct {
     uint64_t check; /* 0 = empty */
+    uint64_t h1;    /* the slot hash, kept to rehash when the table grows */
     int32_t head;
-    int32_t pad; /* chunks in the chain */
+    int32_t pad;
 } Bucket;
 
 typedef struct {
@@ -78,12 +96,17 @@ typedef struct {
     uint16_t init[MAXSEATS][NSUITS];
     uint16_t hand[MAXSEATS][NSUITS];
     uint16_t gone[NSUITS]; /* cards of completed tricks */
+    uint16_t deck[NSUITS]; /* every card dealt */
+    uint8_t owner[NSUITS][16]; /* who was dealt each card (cards never change hands) */
+    uint64_t lens[2];      /* suit lengths, 5 bits per (seat, suit): seats 0-1, seats 2-3 */
+    uint32_t rown[4];      /* owners of the cards not in completed tricks (see owners) */
     int nstacks[MAXSEATS];
     int stlen[MAXSEATS][MAXSTACKS];
     uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
     /* the trick in progress */
     int tcnt;
     int tsuit[MAXSEATS], trank[MAXSEATS], tseat[MAXSEATS];
+    int twin[MAXSEATS + 1], tled[MAXSEATS + 1]; /* winner index and suit led after k cards */
     int side[MAXSEATS];  /* 1 = max side */
     int refmask;         /* seats of the side whose tricks the table bounds count; 0 = unset */
     int curmask;
@@ -92,13 +115,33 @@ typedef struct {
     uint64_t tused;
     Chunk *pool;
     int32_t npool, pused;
-    int maxchain;
+    int maxbits;     /* the bucket array grows up to 2**maxbits slots ... */
+    int32_t maxpool; /* ... and the pool up to this many chunks; then the table is cleared */
     long long nodes;
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
+    int last_value, last_mask; /* the previous solve's result and side (a first guess) */
 } Solver;
 
-static inline int popc(unsigned x) { return __builtin_popcount(x); }
+/* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
+ * which the portable build may not use: two lookups in a 256-entry table. */
+static const uint8_t POP8[256] = {
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6, 3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6, 3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7,
+    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6, 3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7,
+    3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7, 4, 5, 5, 6, 5, 6, 6, 7, 5, 6, 6, 7, 6, 7, 7, 8,
+};
+static inline int popc(unsigned x) {
+#if defined(__POPCNT__)
+    return __builtin_popcount(x);
+#else
+    return POP8[x & 255] + POP8[(x >> 8) & 255];
+#endif
+}
 static inline int hibit(unsigned x) { return 31 - __builtin_clz(x); }
 
 /* ---- table ------------------------------------------------------------------------- */
@@ -112,23 +155,21 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-/* Owners of the remaining cards of each suit, top card in bits 31-30. */
+static inline int len_shift(int seat, int su) { return 5 * ((seat & 1) * 5 + su); }
+
+/* Owners of the remaining cards of each suit, top card in bits 31-30 (at a trick start,
+ * when the remaining cards are exactly those not in completed tricks). */
 static void owners(const Solver *s, uint32_t own[4], uint16_t rem[NSUITS]) {
-    for (int su = 0; su < NSUITS; su++) {
-        uint16_t r = 0;
-        for (int p = 0; p < s->nseats; p++) r |= s->hand[p][su];
-        rem[su] = r;
-        if (su == JOKER) break;
+    rem[JOKER] = s->deck[JOKER] & (uint16_t)~s->gone[JOKER];
+    for (int su = 0; su < 4; su++) {
+        unsigned m = s->deck[su] & ~(unsigned)s->gone[su];
+        rem[su] = (uint16_t)m;
         uint32_t o = 0;
         int sh = 30;
-        unsigned m = r;
         while (m) {
             int k = hibit(m);
             m &= ~(1u << k);
-            int q = 0;
-            for (int p = 1; p < s->nseats; p++)
-                if (s->hand[p][su] & (1u << k)) { q = p; break; }
-            o |= (uint32_t)q << sh;
+            o |= (uint32_t)s->owner[su][k] << sh;
             sh -= 2;
         }
         own[su] = o;
@@ -149,15 +190,20 @@ static void hash_words(const uint32_t *w, int n, uint64_t *h1, uint64_t *h2) {
  * whole absolute position (identities decide what is playable). */
 static void key_hash(const Solver *s, int leader, const uint32_t own[4],
                      const uint16_t rem[NSUITS], uint64_t *h1, uint64_t *h2) {
-    uint32_t w[16];
-    int n = 0;
-    for (int p = 0; p < s->nseats; p++) {
-        uint32_t x = 0;
-        for (int su = 0; su < NSUITS; su++) x |= (uint32_t)popc(s->hand[p][su]) << (5 * su);
-        w[n++] = x;
+    uint64_t a = s->lens[0] | ((uint64_t)leader << 52), b = s->lens[1];
+    if (!s->columns) {
+        /* (a, b) is the key itself: two independent mixes of it give slot and check */
+        *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
+        *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+        return;
     }
-    w[n++] = (uint32_t)leader;
-    if (s->columns) {
+    uint32_t w[20];
+    int n = 0;
+    w[n++] = (uint32_t)a;
+    w[n++] = (uint32_t)(a >> 32);
+    w[n++] = (uint32_t)b;
+    w[n++] = (uint32_t)(b >> 32);
+    {
         for (int su = 0; su < NSUITS; su++) {
             w[n++] = rem[su];
             if (su < 4) w[n++] = own[su];
@@ -169,10 +215,24 @@ static void key_hash(const Solver *s, int leader, const uint32_t own[4],
 
 static inline uint32_t top_mask(int d) { return d == 0 ? 0u : (0xffffffffu << (32 - 2 * d)); }
 
-static inline int entry_matches(const Entry *e, const uint32_t own[4]) {
-    for (int su = 0; su < 4; su++)
-        if ((e->own[su] ^ own[su]) & top_mask(e->depth[su])) return 0;
-    return 1;
+static inline void pack_own(const uint32_t own[4], uint64_t out[2]) {
+    out[0] = ((uint64_t)own[0] << 32) | own[1];
+    out[1] = ((uint64_t)own[2] << 32) | own[3];
+}
+
+static inline int entry_matches(const Entry *e, const uint64_t own[2]) {
+    return !(((e->own[0] ^ own[0]) & e->mask[0]) | ((e->own[1] ^ own[1]) & e->mask[1]));
+}
+
+/* Take card (su, r) out of the relative owner string of its suit when its trick is complete:
+ * the owners of the cards below it move up one place. */
+static inline void drop_relative(Solver *s, int su, int r) {
+    unsigned rem = s->deck[su] & ~(unsigned)s->gone[su];
+    int i = popc(rem >> (r + 1)); /* place from the top */
+    uint32_t o = s->rown[su];
+    uint32_t hi = i == 0 ? 0u : o & (0xffffffffu << (32 - 2 * i));
+    uint32_t lo = o & ((1u << (30 - 2 * i)) - 1);
+    s->rown[su] = hi | (lo << 2);
 }
 
 /* ---- rules ------------------------------------------------------------------------- */
@@ -202,10 +262,15 @@ static inline int led_suit(const Solver *s) {
     return -1;
 }
 
+/* The suit led and the index of the card winning the trick, kept up to date card by card
+ * by play() (the search's hot path). */
+static inline int cur_winner(const Solver *s) { return s->twin[s->tcnt]; }
+static inline int cur_led(const Solver *s) { return s->tled[s->tcnt]; }
+
 static void legal(const Solver *s, int seat, uint16_t lg[NSUITS]) {
     uint16_t av[NSUITS];
     available(s, seat, av);
-    int led = led_suit(s);
+    int led = cur_led(s);
     if (led >= 0 && av[led]) {
         for (int su = 0; su < NSUITS; su++) lg[su] = 0;
         lg[led] = av[led];
@@ -234,47 +299,75 @@ static int trick_winner_index(const Solver *s) {
     return best;
 }
 
-/* Does a card of (su, r) beat the card now winning the trick? */
-static int beats_current(const Solver *s, int su, int r) {
-    if (su == JOKER) return 0;
-    int led = led_suit(s);
-    if (led < 0) return 1;
-    int w = trick_winner_index(s);
-    int ws = s->tsuit[w];
-    if (su == ws) return r > s->trank[w];
-    return su == s->trump;
-}
-
 /* ---- cut-offs ------------------------------------------------------------------------ */
 
 /* Tricks the leader can cash at once: top cards above every other remaining card of the
  * suit (so partner cannot overtake), limited by the length of each opponent who could ruff.
  * The cards counted go into W (their ranks are what the cut-off relies on). */
-static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
+static inline int seat_len(const Solver *s, int seat, int su) {
+    return (int)((s->lens[seat >> 1] >> len_shift(seat, su)) & 31);
+}
+
+/* A count of quick tricks in a trump contract assumes the leader keeps the lead.  Partner,
+ * void in a side suit the leader cashes and holding nothing but trumps, would have to ruff
+ * and take the lead away: make sure partner always has another card to play (trumps when
+ * trumps are led, any other card otherwise).  Otherwise count the top trumps alone. */
+static int partner_may_overtake(const Solver *s, int leader, const uint16_t W[4]) {
+    if (s->trump < 0 || s->nseats != 4) return 0;
+    int pa = (leader + 2) % 4;
+    int pt = seat_len(s, pa, s->trump);
+    if (!pt) return 0;
+    int R = 0;
+    for (int su = 0; su < NSUITS; su++) R += seat_len(s, pa, su);
+    int qt = popc(W[s->trump]), qs = 0;
+    for (int su = 0; su < 4; su++)
+        if (su != s->trump) qs += popc(W[su]);
+    return R - pt < qs + (qt > pt ? qt - pt : 0);
+}
+
+static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *first,
+                             int draw);
+
+static int quick_tricks(const Solver *s, int leader, uint16_t W[4], int *first, int draw) {
+    int q = quick_tricks_core(s, leader, W, first, draw);
+    if (q && partner_may_overtake(s, leader, W)) {
+        for (int su = 0; su < 4; su++)
+            if (su != s->trump) W[su] = 0;
+        *first = -1;
+        return popc(W[s->trump]);
+    }
+    return q;
+}
+
+static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *first,
+                             int draw) {
     int q = 0;
+    *first = -1;
     int ls = s->side[leader];
-    uint16_t av[NSUITS];
-    /* In column mode only playable cards can be cashed (playing one never hides another),
-     * and an opponent may ruff whenever it holds any trump: its cards of the suit may all
-     * be buried. */
-    available(s, leader, av);
+    int trump = s->trump;
+    unsigned ruffers = 0; /* opponents holding trumps */
+    if (trump >= 0)
+        for (int p = 0; p < s->nseats; p++)
+            if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
+    unsigned tops[4];
+    int free_tricks = 0; /* the same tricks once the opponents' trumps are drawn */
     for (int su = 0; su < 4; su++) {
         W[su] = 0;
-        unsigned mine = av[su];
+        tops[su] = 0;
+        unsigned mine = s->hand[leader][su];
         if (!mine) continue;
-        unsigned others = 0;
-        for (int p = 0; p < s->nseats; p++)
-            if (p != leader) others |= s->hand[p][su];
+        /* at a trick start the cards not in completed tricks are all in hands */
+        unsigned others = s->deck[su] & ~(unsigned)s->gone[su] & ~mine;
         unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
         int w = popc(top);
         if (!w) continue;
-        if (s->trump >= 0 && su != s->trump) {
+        tops[su] = top;
+        free_tricks += w;
+        if (ruffers && su != trump) {
             for (int p = 0; p < s->nseats; p++) {
-                if (s->side[p] == ls) continue;
-                if (s->hand[p][s->trump]) {
-                    int len = s->columns ? 0 : popc(s->hand[p][su]);
-                    if (len < w) w = len;
-                }
+                if (!(ruffers >> p & 1)) continue;
+                int len = seat_len(s, p, su);
+                if (len < w) w = len;
             }
         }
         /* the w highest of the top cards */
@@ -287,26 +380,94 @@ static int quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
         W[su] = (uint16_t)used;
         q += w;
     }
+    if (draw && ruffers && free_tricks > q) {
+        /* The leader's top trumps, as many as the longest trump holding among the
+         * opponents, draw all their trumps; then every top card cashes.  A cut-off from this
+         * count must keep those trumps first (see trim_quick_w). */
+        int longest = 0;
+        for (int p = 0; p < s->nseats; p++)
+            if ((ruffers >> p & 1) && seat_len(s, p, trump) > longest)
+                longest = seat_len(s, p, trump);
+        if (popc(tops[trump]) >= longest) {
+            for (int su = 0; su < 4; su++) W[su] = (uint16_t)tops[su];
+            *first = trump;
+            return free_tricks;
+        }
+    }
     return q;
 }
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
-static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4]) {
-    int q = quick_tricks(s, leader, W);
-    if (s->nseats != 4 || s->columns || (s->off & 16)) return q;
+static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
+    int q = quick_tricks(s, leader, W, entry, 1);
+    if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
-    int pq = quick_tricks(s, pa, PW);
+    int pfirst;
+    /* partner cashes after an entry trick that an opponent might ruff: no trump drawing */
+    int pq = quick_tricks(s, pa, PW, &pfirst, 0);
+    if (!pq) return q;
+    if (q && s->trump < 0) {
+        /* At no-trump nobody can ruff: the leader cashes its own winners (partner follows or discards
+         * from its other cards), then leads a small card of a suit where partner holds the
+         * top cards and partner cashes its winners.  Suits with the leader's winners and
+         * suits with partner's are different suits (each set is above all other cards). */
+        int R = 0;
+        for (int su = 0; su < NSUITS; su++) R += popc(s->hand[leader][su]);
+        if (q + pq <= R)
+            for (int su = 0; su < 4; su++)
+                if (PW[su] && s->hand[leader][su]) {
+                    for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                    *entry = su;
+                    return q + pq;
+                }
+    }
     if (pq <= q) return q;
     for (int su = 0; su < 4; su++) {
         if (PW[su] && s->hand[leader][su]) {
             /* an entry: lead any card of su, partner wins with a top card */
             for (int k = 0; k < 4; k++) W[k] = PW[k];
+            *entry = su;
             return pq;
         }
     }
     return q;
+}
+
+/* The highest k cards of m. */
+static inline unsigned top_cards(unsigned m, int k) {
+    unsigned out = 0;
+    while (k-- > 0 && m) {
+        int r = hibit(m);
+        out |= 1u << r;
+        m &= ~(1u << r);
+    }
+    return out;
+}
+
+/* A quick-trick cut-off needs only `need` of the counted tricks: keep in W just the top cards
+ * that make them (the entry suit first when partner's winners are reached through it, then
+ * the suits giving most tricks), so the bound recorded higher up covers more positions. */
+static void trim_quick_w(uint16_t W[4], int need, int entry) {
+    uint16_t out[4] = {0, 0, 0, 0};
+    int used[4] = {0, 0, 0, 0};
+    while (need > 0) {
+        int best = -1, bc = 0;
+        if (entry >= 0 && !used[entry]) best = entry, bc = popc(W[entry]);
+        else
+            for (int su = 0; su < 4; su++) {
+                int c = used[su] ? 0 : popc(W[su]);
+                if (c > bc) best = su, bc = c;
+            }
+        if (best < 0 || bc == 0) break;
+        used[best] = 1;
+        int k = bc < need ? bc : need;
+        out[best] = (uint16_t)top_cards(W[best], k);
+        need -= k;
+    }
+    if (need > 0) return; /* cannot happen: keep W whole */
+    for (int su = 0; su < 4; su++) W[su] = out[su];
 }
 
 /* ---- move ordering ------------------------------------------------------------------- */
@@ -320,21 +481,61 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int n = 0;
     int first = s->tcnt == 0;
     int last = s->tcnt == s->nseats - 1;
-    int winning_side = -1, widx = -1;
+    int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
-        widx = trick_winner_index(s);
+        int widx = cur_winner(s);
         winning_side = s->side[s->tseat[widx]];
+        led = cur_led(s);
+        ws = s->tsuit[widx];
+        wr = s->trank[widx];
     }
     int me = s->side[seat];
+    int trump = s->trump;
+    /* can the next player, an opponent, beat the card now winning? */
+    int threat = 0, nxtop = 16; /* the next opponent's best card of the suit led */
+    if (!first && !last && led >= 0) {
+        int nx = (seat + 1) % s->nseats;
+        if (s->side[nx] != me) {
+            unsigned nl = s->hand[nx][led];
+            if (nl) nxtop = hibit(nl);
+            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
+            if (ws == led)
+                threat = (nl >> (wr + 1)) != 0 ||
+                         (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+            else if (ws == trump)
+                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+        }
+    }
+    /* per seat: holds trumps; which seats are opponents / partners of the mover */
+    unsigned opp_trumps = 0, partners = 0;
+    for (int p = 0; first && p < s->nseats; p++) {
+        if (s->side[p] != me) {
+            if (trump >= 0 && s->hand[p][trump]) opp_trumps |= 1u << p;
+        } else if (p != seat) {
+            partners |= 1u << p;
+        }
+    }
     for (int su = 0; su < NSUITS; su++) {
         unsigned m = lg[su];
         if (!m) continue;
-        unsigned rem = 0; /* cards still out in this suit, including the trick's */
-        for (int p = 0; p < s->nseats; p++) rem |= s->hand[p][su];
-        unsigned trick_su = 0;
-        for (int i = 0; i < s->tcnt; i++)
-            if (s->tsuit[i] == su) trick_su |= 1u << s->trank[i];
-        unsigned live = rem | trick_su;
+        /* cards still out in this suit: in hands or in the trick */
+        unsigned live = s->deck[su] & ~(unsigned)s->gone[su];
+        unsigned mine = s->hand[seat][su];
+        unsigned others = live & ~mine;
+        int others_top = others ? hibit(others) : -1;
+        /* facts of the suit, the same for every card of it */
+        int ruffable = 0, partner_top = 0, partner_ruff = 0;
+        if (first && su != JOKER) {
+            if (trump >= 0 && su != trump)
+                for (int p = 0; p < s->nseats; p++)
+                    if ((opp_trumps >> p & 1) && !s->hand[p][su]) ruffable = 1;
+            for (int p = 0; p < s->nseats; p++) {
+                if (!(partners >> p & 1)) continue;
+                unsigned ph = s->hand[p][su];
+                if (ph && (!others || hibit(ph) == others_top)) partner_top = 1;
+                if (trump >= 0 && su != trump && !ph && s->hand[p][trump]) partner_ruff = 1;
+            }
+        }
         int prev = -1;
         while (m) {
             int r = hibit(m);
@@ -342,56 +543,49 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             if (!s->columns && prev >= 0 && !(s->off & 4)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
-                if (su == JOKER || !(between & live & ~s->hand[seat][su])) {
+                if (su == JOKER || !(between & others)) {
                     /* a refutation that tried only the kept card holds elsewhere only where
-                       the pruned card is still its neighbour: it joins W if all moves fail */
+                       the pruned card is still its neighbour (see the end of search) */
                     if (su != JOKER) pruned[su] |= (uint16_t)(1u << r);
                     continue;
                 }
             }
             prev = r;
             int score = 0;
-            unsigned others = live & ~s->hand[seat][su];
-            int top_of_suit = su != JOKER && (!others || hibit(others) < r);
+            int top_of_suit = su != JOKER && others_top < r;
             if (first) {
                 /* relative index for the remembered best move */
-                int rel = popc(rem >> (r + 1));
+                int rel = popc(live >> (r + 1));
                 if (su == bsuit && rel == brel) score = 10000;
                 else if (su == JOKER) score = -50;
-                else {
-                    int ruffable = 0;
-                    if (s->trump >= 0 && su != s->trump) {
-                        for (int p = 0; p < s->nseats; p++)
-                            if (s->side[p] != me && !s->hand[p][su] && s->hand[p][s->trump])
-                                ruffable = 1;
-                    }
-                    if (top_of_suit && !ruffable) score = 100 + r;
-                    else {
-                        /* does partner hold the top card? lead low towards it */
-                        int partner_top = 0, partner_ruff = 0;
-                        for (int p = 0; p < s->nseats; p++) {
-                            if (p == seat || s->side[p] != me) continue;
-                            if (s->hand[p][su] && (!others || hibit(s->hand[p][su]) == hibit(others)))
-                                partner_top = 1;
-                            if (s->trump >= 0 && su != s->trump && !s->hand[p][su] &&
-                                s->hand[p][s->trump])
-                                partner_ruff = 1;
-                        }
-                        if (partner_ruff && !ruffable) score = 80 - r;
-                        else if (partner_top && !ruffable) score = 70 - r;
-                        else score = 20 - r - (ruffable ? 30 : 0) + (su == s->trump ? -5 : 0);
-                    }
-                }
+                else if (top_of_suit && !ruffable) score = 100 + r;
+                /* does partner hold the top card or ruff? lead low towards it */
+                else if (partner_ruff && !ruffable) score = 80 - r;
+                else if (partner_top && !ruffable) score = 70 - r;
+                else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
             } else {
-                int can_win = beats_current(s, su, r);
+                int can_win;
+                if (su == JOKER) can_win = 0;
+                else if (led < 0) can_win = 1;
+                else if (su == ws) can_win = r > wr;
+                else can_win = su == trump;
                 if (winning_side == me) {
                     /* partner is winning: play low, keep high cards */
-                    score = 50 - r - (can_win && su == s->trump && su != led_suit(s) ? 40 : 0);
+                    if (led >= 0 && su != led && su != trump && su != JOKER)
+                        score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
+                    else if (threat && su == led && r > nxtop)
+                        score = 75 - r; /* the next opponent could win: take it safely */
+                    else score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (can_win) {
                     if (last) score = 100 - r;
-                    else if (top_of_suit || (su == s->trump && su != led_suit(s)))
-                        score = 80 - (su == s->trump ? r : 0);
-                    else score = 40 + r;
+                    else if (top_of_suit || (su == trump && su != led))
+                        score = 80 - (su == trump ? r : 0);
+                    else if (su == led && r > nxtop)
+                        score = 78 - r; /* the next opponent cannot beat it either */
+                    else score = s->tcnt == 1 ? 35 - r : 60 - r; /* win cheaply */
+                } else if (led >= 0 && su != led && su != JOKER) {
+                    /* a discard: keep winners, throw from long suits */
+                    score = (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
                 } else {
                     score = 30 - r;
                 }
@@ -399,7 +593,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             mv[n].su = su;
             mv[n].r = r;
             /* heuristic first, then the history of cut-offs by this card as tie-break */
-            score = score * 4096 + (s->hist[seat][su][r] > 4095 ? 4095 : s->hist[seat][su][r]);
+            score = score * 4096 + s->hist[seat][su][r];
             mv[n].score = score;
             n++;
         }
@@ -418,15 +612,30 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 static inline void play(Solver *s, int seat, int su, int r) {
     s->hand[seat][su] &= (uint16_t)~(1u << r);
-    s->tsuit[s->tcnt] = su;
-    s->trank[s->tcnt] = r;
-    s->tseat[s->tcnt] = seat;
-    s->tcnt++;
+    s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
+    int k = s->tcnt;
+    s->tsuit[k] = su;
+    s->trank[k] = r;
+    s->tseat[k] = seat;
+    int pled = s->tled[k];
+    int nled = pled >= 0 ? pled : (su != JOKER ? su : -1);
+    int win;
+    if (nled < 0) win = 0;      /* only no-suit cards so far: the leader keeps it */
+    else if (pled < 0) win = k; /* this card sets the suit */
+    else {
+        int w = s->twin[k];
+        if (su == s->tsuit[w]) win = r > s->trank[w] ? k : w;
+        else win = su == s->trump ? k : w;
+    }
+    s->tled[k + 1] = nled;
+    s->twin[k + 1] = win;
+    s->tcnt = k + 1;
 }
 
 static inline void unplay(Solver *s, int seat, int su, int r) {
     s->tcnt--;
     s->hand[seat][su] |= (uint16_t)(1u << r);
+    s->lens[seat >> 1] += (uint64_t)1 << len_shift(seat, su);
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
@@ -445,19 +654,35 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
 
 /* After the last card of a trick: settle it and go on. */
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
-    int widx = trick_winner_index(s);
+    int widx = cur_winner(s);
     int w = s->tseat[widx];
+    int now = won + s->side[w];
+    if (now >= target || now + R - 1 < target) {
+        /* settled by this trick alone: only the rank that won it matters */
+        W[0] = W[1] = W[2] = W[3] = 0;
+        add_rank_winner(s, widx, W);
+        return now >= target;
+    }
     int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
+    int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
     int cnt = s->tcnt;
+    uint32_t saved_own[4];
+    memcpy(saved_w, s->twin, sizeof(saved_w));
+    memcpy(saved_l, s->tled, sizeof(saved_l));
+    memcpy(saved_own, s->rown, sizeof(saved_own));
     for (int i = 0; i < cnt; i++) {
         saved_s[i] = s->tsuit[i];
         saved_r[i] = s->trank[i];
         saved_p[i] = s->tseat[i];
+        if (saved_s[i] != JOKER) drop_relative(s, saved_s[i], saved_r[i]);
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     }
     s->tcnt = 0;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
     s->tcnt = cnt;
+    memcpy(s->twin, saved_w, sizeof(saved_w));
+    memcpy(s->tled, saved_l, sizeof(saved_l));
+    memcpy(s->rown, saved_own, sizeof(saved_own));
     for (int i = 0; i < cnt; i++) {
         s->tsuit[i] = saved_s[i];
         s->trank[i] = saved_r[i];
@@ -486,6 +711,37 @@ static void tt_clear(Solver *s) {
     s->pused = 0;
 }
 
+/* The table starts small (a solve that needs little memory touches little) and doubles
+ * up to its limit; allocation failures just mean clearing instead of growing. */
+static int tt_grow(Solver *s) {
+    uint64_t size = s->ttmask + 1;
+    if (size >= ((uint64_t)1 << s->maxbits)) return 0;
+    Bucket *nt = calloc((size_t)size * 2, sizeof(Bucket));
+    if (!nt) return 0;
+    uint64_t mask = size * 2 - 1;
+    for (uint64_t j = 0; j < size; j++) {
+        const Bucket *b = &s->tt[j];
+        if (!b->check) continue;
+        uint64_t i = b->h1 & mask;
+        while (nt[i].check) i = (i + 1) & mask;
+        nt[i] = *b;
+    }
+    free(s->tt);
+    s->tt = nt;
+    s->ttmask = mask;
+    return 1;
+}
+
+static int pool_grow(Solver *s) {
+    if (s->npool >= s->maxpool) return 0;
+    int32_t n = s->npool * 2 > s->maxpool ? s->maxpool : s->npool * 2;
+    Chunk *np = realloc(s->pool, sizeof(Chunk) * (size_t)n);
+    if (!np) return 0;
+    s->pool = np;
+    s->npool = n;
+    return 1;
+}
+
 static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
     uint64_t i = h1 & s->ttmask;
     for (;;) {
@@ -494,8 +750,8 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
         if (b->check == 0) {
             if (!create) return NULL;
             b->check = h2;
+            b->h1 = h1;
             b->head = -1;
-            b->pad = 0;
             s->tused++;
             return b;
         }
@@ -507,7 +763,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
                   const uint16_t rem[NSUITS], const uint16_t W[4], int R, int lb, int ub,
                   int bsuit, int brel) {
     uint8_t depth[4];
-    uint32_t mown[4];
+    uint32_t mown[4], mk[4];
     for (int su = 0; su < 4; su++) {
         unsigned w = W[su] & rem[su];
         int d = 0;
@@ -515,16 +771,25 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         else if (s->off & 8) d = popc(rem[su]);
         else if (w) d = popc(rem[su] >> __builtin_ctz(w));
         depth[su] = (uint8_t)d;
-        mown[su] = own[su] & top_mask(d);
+        mk[su] = top_mask(d);
+        mown[su] = own[su] & mk[su];
     }
-    if (s->tused * 4 >= (s->ttmask + 1) * 3 || s->pused >= s->npool) tt_clear(s);
+    uint64_t pown[2];
+    pack_own(mown, pown);
+    if (s->tused * 4 >= (s->ttmask + 1) * 3 && !tt_grow(s)) tt_clear(s);
+    if (s->pused >= s->npool && !pool_grow(s)) tt_clear(s);
     Bucket *b = bucket_find(s, h1, h2, 1);
     Entry *slot = NULL;
+    int32_t tail = -1, before_tail = -1;
+    int nchunks = 0;
     for (int32_t c = b->head; c >= 0 && !slot; c = s->pool[c].next) {
         Chunk *ch = &s->pool[c];
+        before_tail = tail;
+        tail = c;
+        nchunks++;
         for (int i = 0; i < ch->n; i++) {
             Entry *e = &ch->e[i];
-            if (memcmp(e->depth, depth, 4) == 0 && memcmp(e->own, mown, sizeof(mown)) == 0) {
+            if (memcmp(e->depth, depth, 4) == 0 && e->own[0] == pown[0] && e->own[1] == pown[1]) {
                 slot = e;
                 break;
             }
@@ -534,16 +799,15 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     if (slot) bounds_for_max(s, slot, R, &olb, &oub);
     else {
         if (b->head < 0 || s->pool[b->head].n == CHUNK) {
-            if (b->pad >= s->maxchain) {
-                /* keep the chain short: scanning long chains costs more than re-searching
-                   the positions of its oldest entries */
-                int32_t c = b->head;
-                for (int k = 1; k < s->maxchain - 1; k++) c = s->pool[c].next;
-                s->pool[c].next = -1;
-                b->pad = s->maxchain - 1;
+            int32_t c;
+            if (nchunks >= MAXCHAIN && before_tail >= 0) {
+                /* a long chain costs every probe of this signature a long scan: recycle its
+                 * oldest chunk as the new head (those entries are forgotten) */
+                s->pool[before_tail].next = -1;
+                c = tail;
+            } else {
+                c = s->pused++;
             }
-            b->pad++;
-            int32_t c = s->pused++;
             s->pool[c].n = 0;
             s->pool[c].next = b->head;
             b->head = c;
@@ -551,7 +815,9 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         Chunk *ch = &s->pool[b->head];
         slot = &ch->e[ch->n++];
         memcpy(slot->depth, depth, 4);
-        memcpy(slot->own, mown, sizeof(mown));
+        slot->own[0] = pown[0];
+        slot->own[1] = pown[1];
+        pack_own(mk, slot->mask);
         slot->lb = 0;
         slot->ub = 127;
     }
@@ -599,12 +865,63 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             s->tcnt = 0;
             return won + s->side[w] >= target;
         }
-        if (!(s->off & 1)) {
-            int q = side_quick_tricks(s, seat, W);
+        /* the owners string is kept trick by trick (drop_relative) */
+        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+        for (int su = 0; su < 4; su++) own[su] = s->rown[su];
+#ifdef DD_CHECK_OWNERS
+        {
+            uint32_t o2[4];
+            uint16_t r2[NSUITS];
+            owners(s, o2, r2);
+            if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
+        }
+#endif
+        key_hash(s, seat, own, rem, &h1, &h2);
+        /* Newest entries first; the first one whose bound alone settles the target ends the
+         * scan (a cut-off never needs two entries' bounds together). */
+        uint64_t pown[2];
+        pack_own(own, pown);
+        const Entry *cut = NULL;
+        int cutres = 0;
+        const Bucket *bk = bucket_find(s, h1, h2, 0);
+        for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
+            const Chunk *ch = &s->pool[c];
+            for (int i = ch->n - 1; i >= 0; i--) {
+                const Entry *e = &ch->e[i];
+                if (!entry_matches(e, pown)) continue;
+                int lb, ub;
+                bounds_for_max(s, e, R, &lb, &ub);
+                if (won + lb >= target) { cut = e; cutres = 1; break; }
+                if (won + ub < target) { cut = e; cutres = 0; break; }
+                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
+            }
+        }
+        if (cut) {
+            for (int su = 0; su < 4; su++) {
+                unsigned m = rem[su];
+                unsigned w = 0;
+                for (int k = 0; k < cut->depth[su]; k++) {
+                    int r = hibit(m);
+                    w |= 1u << r;
+                    m &= ~(1u << r);
+                }
+                W[su] = (uint16_t)w;
+            }
+            return cutres;
+        }
+        if (!s->columns && !(s->off & 1)) {
+            int entry;
+            int q = side_quick_tricks(s, seat, W, &entry);
             if (s->side[seat]) {
-                if (won + q >= target) return 1;
+                if (won + q >= target) {
+                    trim_quick_w(W, target - won, entry);
+                    return 1;
+                }
             } else {
-                if (won + R - q < target) return 0;
+                if (won + R - q < target) {
+                    trim_quick_w(W, won + R - target + 1, entry);
+                    return 0;
+                }
             }
             wclear(W);
         }
@@ -626,48 +943,15 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                     sw[s->side[p]] = (uint16_t)top;
                 }
             }
+            /* only as many of those trumps as the cut-off needs go into W */
             if (sure[1] && won + sure[1] >= target) {
-                W[s->trump] = sw[1];
+                W[s->trump] = (uint16_t)top_cards(sw[1], target - won);
                 return 1;
             }
             if (sure[0] && won + R - sure[0] < target) {
-                W[s->trump] = sw[0];
+                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1);
                 return 0;
             }
-        }
-        owners(s, own, rem);
-        key_hash(s, seat, own, rem, &h1, &h2);
-        int blb = 0, bub = R;
-        const Entry *lbe = NULL, *ube = NULL;
-        const Bucket *bk = bucket_find(s, h1, h2, 0);
-        for (int32_t c = bk ? bk->head : -1; c >= 0; c = s->pool[c].next) {
-            const Chunk *ch = &s->pool[c];
-            for (int i = ch->n - 1; i >= 0; i--) {
-                const Entry *e = &ch->e[i];
-                if (!entry_matches(e, own)) continue;
-                int lb, ub;
-                bounds_for_max(s, e, R, &lb, &ub);
-                if (lb > blb || (!lbe && lb >= blb)) { blb = lb; lbe = e; }
-                if (ub < bub || (!ube && ub <= bub)) { bub = ub; ube = e; }
-                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
-            }
-        }
-        const Entry *cut = NULL;
-        int cutres = 0;
-        if (lbe && won + blb >= target) { cut = lbe; cutres = 1; }
-        else if (ube && won + bub < target) { cut = ube; cutres = 0; }
-        if (cut) {
-            for (int su = 0; su < 4; su++) {
-                unsigned m = rem[su];
-                unsigned w = 0;
-                for (int k = 0; k < cut->depth[su]; k++) {
-                    int r = hibit(m);
-                    w |= 1u << r;
-                    m &= ~(1u << r);
-                }
-                W[su] = (uint16_t)w;
-            }
-            return cutres;
         }
     }
     Move mv[MAXHAND * 2];
@@ -685,7 +969,9 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         else v = search(s, next, won, target, R, CW);
         unplay(s, seat, mv[i].su, mv[i].r);
         if (v == maxing) {
-            if (s->hist[seat][mv[i].su][mv[i].r] < (1 << 20)) s->hist[seat][mv[i].su][mv[i].r] += R * R;
+            /* history of cut-offs, capped: it only breaks ties in the move order */
+            int *h = &s->hist[seat][mv[i].su][mv[i].r];
+            *h = *h + R * R > 4095 ? 4095 : *h + R * R;
             res = v;
             best = i;
             W[0] = CW[0]; W[1] = CW[1]; W[2] = CW[2]; W[3] = CW[3];
@@ -693,8 +979,34 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         W[0] |= CW[0]; W[1] |= CW[1]; W[2] |= CW[2]; W[3] |= CW[3];
     }
-    if (best < 0)
-        for (int k = 0; k < 4; k++) W[k] |= pruned[k];
+    if (best < 0) {
+        /* Every move failed, some untried because equivalent to a tried one.  The result
+         * carries over to positions that share the top cards of each suit down to the lowest
+         * rank in W; a pruned card only matters when its run straddles that boundary (the
+         * run's top card is above it, the pruned card below): then the run's bottom card
+         * joins W so the whole run lies above the boundary. */
+        for (int su = 0; su < 4; su++) {
+            if (!pruned[su]) continue;
+            unsigned H = s->hand[seat][su];
+            unsigned live = H;
+            for (int p = 0; p < s->nseats; p++) live |= s->hand[p][su];
+            for (int i = 0; i < s->tcnt; i++)
+                if (s->tsuit[i] == su) live |= 1u << s->trank[i];
+            unsigned w = W[su] & live;
+            if (!w) continue;
+            int b = __builtin_ctz(w);
+            if (!(H & (1u << b))) continue;
+            int low = -1;
+            unsigned below = live & ((1u << b) - 1);
+            while (below) {
+                int c = hibit(below);
+                if (!(H & (1u << c))) break;
+                low = c;
+                below &= ~(1u << c);
+            }
+            if (low >= 0) W[su] |= (uint16_t)(1u << low);
+        }
+    }
     if (s->tcnt == 0) {
         int lb = 0, ub = R;
         if (res) lb = target - won;
@@ -724,6 +1036,21 @@ static int value(Solver *s, int seat, int R) {
     return lo;
 }
 
+/* The same from a guess (e.g. the previous leader's result on the same deal): step from it
+ * one trick at a time, so a good guess costs two zero-window searches. */
+static int value_near(Solver *s, int seat, int R, int guess) {
+    uint16_t W[4];
+    int t = guess < 1 ? 1 : guess > R ? R : guess;
+    if (R == 0) return 0;
+    if (search(s, seat, 0, t, R, W)) {
+        while (t < R && search(s, seat, 0, t + 1, R, W)) t++;
+        return t;
+    }
+    t--;
+    while (t > 0 && !search(s, seat, 0, t, R, W)) t--;
+    return t;
+}
+
 static void set_side(Solver *s, int for_seat) {
     int mask = 0;
     for (int p = 0; p < s->nseats; p++) {
@@ -743,6 +1070,19 @@ static void set_side(Solver *s, int for_seat) {
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->gone, 0, sizeof(s->gone));
+    s->twin[0] = 0;
+    s->tled[0] = -1;
+    s->lens[0] = s->lens[1] = 0;
+    memset(s->deck, 0, sizeof(s->deck));
+    for (int p = 0; p < s->nseats; p++)
+        for (int su = 0; su < NSUITS; su++) {
+            s->lens[p >> 1] += (uint64_t)popc(s->hand[p][su]) << len_shift(p, su);
+            s->deck[su] |= s->hand[p][su];
+            for (int r = 0; r < 16; r++)
+                if (s->hand[p][su] & (1u << r)) s->owner[su][r] = (uint8_t)p;
+        }
+    uint16_t rem[NSUITS];
+    owners(s, s->rown, rem);
     s->tcnt = 0;
 }
 
@@ -891,20 +1231,24 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
-    self->tt = calloc((size_t)1 << bits, sizeof(Bucket));
-    self->npool = 1 << (bits - 2);
+    int start = bits < 14 ? bits : 14;
+    self->maxbits = bits;
+    self->maxpool = 1 << (bits - 2);
+    self->tt = calloc((size_t)1 << start, sizeof(Bucket));
+    self->npool = 1 << (start - 4);
     self->pool = malloc(sizeof(Chunk) * (size_t)self->npool);
     if (!self->tt || !self->pool) {
         PyErr_NoMemory();
         return -1;
     }
-    self->ttmask = ((uint64_t)1 << bits) - 1;
+    self->ttmask = ((uint64_t)1 << start) - 1;
     self->tused = 0;
     self->pused = 0;
     self->refmask = 0;
     self->nodes = 0;
     self->off = off;
-    self->maxchain = 8;
+    self->last_value = 0;
+    self->last_mask = 0;
     memset(self->hist, 0, sizeof(self->hist));
     reset_state(self);
     return 0;
@@ -935,9 +1279,14 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
     reset_state(self);
     set_side(self, for_seat);
     int v;
+    int guess = -1;
+    if (self->last_mask == self->curmask) guess = self->last_value;
+    else if (self->last_mask && self->nseats == 4) guess = self->hsize - self->last_value;
     Py_BEGIN_ALLOW_THREADS
-    v = value(self, leader, self->hsize);
+    v = guess < 0 ? value(self, leader, self->hsize) : value_near(self, leader, self->hsize, guess);
     Py_END_ALLOW_THREADS
+    self->last_value = v;
+    self->last_mask = self->curmask;
     return PyLong_FromLong(v);
 }
 
@@ -1012,6 +1361,8 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
             int w = self->tseat[trick_winner_index(self)];
             for (int i = 0; i < self->tcnt; i++)
                 self->gone[self->tsuit[i]] |= (uint16_t)(1u << self->trank[i]);
+            uint16_t rem[NSUITS];
+            owners(self, self->rown, rem);
             self->tcnt = 0;
             won += self->side[w];
             seat = w;
