@@ -29,9 +29,14 @@ def to_pbn(hands) -> str:
     return "N:" + " ".join(out)
 
 
-def dds_tricks(hands, trump: int | None, leader: int) -> int:
-    """Tricks for the side on lead according to DDS (via endplay)."""
+def dds_tricks(hands, trump: int | None, leader: int, *, one_card: bool = False) -> int:
+    """Tricks for the side on lead according to DDS (via endplay).
+
+    `one_card`: DDS's "one optimal card" mode, its cheapest call for this question (what the
+    speed target compares with); otherwise every card is valued (its default mode).
+    """
     from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
     denom = (
@@ -40,6 +45,8 @@ def dds_tricks(hands, trump: int | None, leader: int) -> int:
         else [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades][trump]
     )
     deal = Deal(to_pbn(hands), first=Player(leader), trump=denom)
+    if one_card:
+        return max(t for _, t in solve_board(deal, SolveMode.OptimalOne))
     return max(t for _, t in solve_board(deal))
 
 
