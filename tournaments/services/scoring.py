@@ -170,12 +170,12 @@ def candid_bags(section: Section, rules: GameRules) -> dict[str, BagTally]:
     total-score method's totals (as an adjustment) and what the standings show.
     """
     per_pair: dict[str, list[tuple[Any, Side]]] = {}
+    boards = {b.number: b for b in Board.objects.filter(event_id=section.event_id)}
     results = Result.objects.filter(section=section, ns_score__isnull=False)
     for r in results.select_related("ns_pair", "ew_pair").order_by("round", "board_number"):
         if not r.counts or r.entry is None:
             continue
-        board = Board.objects.get(event_id=section.event_id, number=r.board_number)
-        entry = rules.parse_entry(engine_board(board), r.entry)
+        entry = rules.parse_entry(engine_board(boards[r.board_number]), r.entry)
         for pair, side in ((r.ns_pair, Side.NS), (r.ew_pair, Side.EW)):
             per_pair.setdefault(_pair_key(section, pair), []).append((entry, side))
     options = rules.options
