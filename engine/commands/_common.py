@@ -14,6 +14,19 @@ class CommandError(EngineError):
     """A command-line argument that cannot be used as given."""
 
 
+def add_board_file_arguments(parser: argparse.ArgumentParser) -> None:
+    """The PBN file to read and the game of boards that carry no WhistVariant tag."""
+    from engine.games import variant_names
+
+    parser.add_argument("file", help="a PBN file ('-' for standard input)")
+    parser.add_argument(
+        "--variant",
+        default="classic",
+        choices=variant_names(),
+        help="the game of boards without a WhistVariant tag (default classic)",
+    )
+
+
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option",

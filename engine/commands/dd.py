@@ -5,22 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.commands._common import add_option_argument, parse_options, read_boards
+from engine.commands._common import (
+    add_board_file_arguments,
+    add_option_argument,
+    parse_options,
+    read_boards,
+)
 from engine.dd.analysis import board_tricks, table
-from engine.games import rules_for, variant_names
+from engine.games import rules_for
 
 NAME = "dd"
 HELP = "double-dummy tricks (and with --table every declarer and strain) for a PBN file"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a PBN file ('-' for standard input)")
-    parser.add_argument(
-        "--variant",
-        default="classic",
-        choices=variant_names(),
-        help="the game of boards without a WhistVariant tag (default classic)",
-    )
+    add_board_file_arguments(parser)
     parser.add_argument(
         "--table", action="store_true", help="also every declarer and strain (LHO leads)"
     )

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from engine.commands._common import pick_board, read_boards
+from engine.commands._common import add_board_file_arguments, pick_board, read_boards
 from engine.diagrams import diagram
-from engine.games import variant_names
 
 NAME = "show"
 HELP = "print the boards of a PBN file as hand diagrams"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a PBN file ('-' for standard input)")
+    add_board_file_arguments(parser)
     parser.add_argument("--board", type=int, default=None, help="only this board number")
-    parser.add_argument(
-        "--variant",
-        default="classic",
-        choices=variant_names(),
-        help="the game of boards without a WhistVariant tag (default classic)",
-    )
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
 
 
