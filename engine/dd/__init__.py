@@ -84,8 +84,8 @@ def solver_for(position: Position, *, backend: Backend | None = None) -> _Solver
         raise DDInputError(f"expected a Position, not {type(position).__name__}")
     if _pick(backend) == "python":
         return PySolver(position)
-    hands, trump, follow, columns = position.core_args()
-    solver: _Solver = _core.Solver(hands, trump, follow, columns)
+    hands, trump, follow, columns, tricks = position.core_args()
+    solver: _Solver = _core.Solver(hands, trump, follow, columns, tricks=tricks)
     return solver
 
 
@@ -119,6 +119,7 @@ def principal_line(position: Position, *, for_seat: int | None = None) -> list[C
     seat = _side_seat(position, for_seat)
     if _pick("c") != "c":  # pragma: no cover - _pick("c") raises instead
         raise DDInputError("principal_line needs the compiled core")
-    hands, trump, follow, columns = position.core_args()
-    codes: list[int] = _core.Solver(hands, trump, follow, columns).line(position.leader, seat)
+    hands, trump, follow, columns, tricks = position.core_args()
+    core = _core.Solver(hands, trump, follow, columns, tricks=tricks)
+    codes: list[int] = core.line(position.leader, seat)
     return [code_card(c) for c in codes]

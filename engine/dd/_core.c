@@ -50,7 +50,7 @@
 #define NSUITS 5 /* 4 suits + the no-suit (joker) cards */
 #define JOKER 4
 #define MAXSEATS 4
-#define MAXHAND 17
+#define MAXHAND 18 /* 17 a hand; 18 for a hand with spare cards (see `tricks`) */
 #define MAXSTACKS 17
 
 /* One table entry: a bound that holds for every position with the same suit lengths per
@@ -92,7 +92,9 @@ typedef struct {
     int trump;     /* -1: no trump */
     int jfollow;   /* no-suit cards may be played while holding the led suit */
     int columns;   /* column mode */
-    int hsize;
+    int hsize;     /* tricks to play */
+    int spare;     /* some hand holds more cards than tricks to play (see Solver_init) */
+    int curR;      /* tricks left, including the one in progress (set by search) */
     uint16_t init[MAXSEATS][NSUITS];
     uint16_t hand[MAXSEATS][NSUITS];
     uint16_t gone[NSUITS]; /* cards of completed tricks */
@@ -267,10 +269,27 @@ static inline int led_suit(const Solver *s) {
 static inline int cur_winner(const Solver *s) { return s->twin[s->tcnt]; }
 static inline int cur_led(const Solver *s) { return s->tled[s->tcnt]; }
 
-static void legal(const Solver *s, int seat, uint16_t lg[NSUITS]) {
+static inline int seat_len(const Solver *s, int seat, int su);
+static inline int hand_len(const Solver *s, int seat);
+
+/* Cards a hand may put aside now without running short of cards for the tricks left (its
+ * spare cards; 0 unless the solver was given `tricks`). */
+static inline int spare_of(const Solver *s, int seat) {
+    return s->spare ? hand_len(s, seat) - s->curR : 0;
+}
+
+/* The legal cards; *drop is set to the suit led when the seat may also play off-suit by
+ * putting all its cards of that suit aside as spare cards (see Solver_init). */
+static void legal(const Solver *s, int seat, uint16_t lg[NSUITS], int *drop) {
     uint16_t av[NSUITS];
     available(s, seat, av);
     int led = cur_led(s);
+    *drop = -1;
+    if (led >= 0 && av[led] && s->spare && popc(s->hand[seat][led]) <= spare_of(s, seat)) {
+        for (int su = 0; su < NSUITS; su++) lg[su] = av[su];
+        *drop = led;
+        return;
+    }
     if (led >= 0 && av[led]) {
         for (int su = 0; su < NSUITS; su++) lg[su] = 0;
         lg[led] = av[led];
@@ -306,6 +325,21 @@ static int trick_winner_index(const Solver *s) {
  * The cards counted go into W (their ranks are what the cut-off relies on). */
 static inline int seat_len(const Solver *s, int seat, int su) {
     return (int)((s->lens[seat >> 1] >> len_shift(seat, su)) & 31);
+}
+
+/* The times a seat must follow suit before it may ruff: its length, less what it can put
+ * aside as spare cards (it follows until its length is down to its spare count). */
+static inline int follow_len(const Solver *s, int seat, int su) {
+    int len = seat_len(s, seat, su);
+    if (!s->spare) return len;
+    int sp = spare_of(s, seat);
+    return len > sp ? len - sp : 0;
+}
+
+static inline int hand_len(const Solver *s, int seat) {
+    int n = 0;
+    for (int su = 0; su < NSUITS; su++) n += seat_len(s, seat, su);
+    return n;
 }
 
 /* A count of quick tricks in a trump contract assumes the leader keeps the lead.  Partner,
@@ -366,7 +400,7 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
         if (ruffers && su != trump) {
             for (int p = 0; p < s->nseats; p++) {
                 if (!(ruffers >> p & 1)) continue;
-                int len = seat_len(s, p, su);
+                int len = follow_len(s, p, su);
                 if (len < w) w = len;
             }
         }
@@ -472,12 +506,14 @@ static void trim_quick_w(uint16_t W[4], int need, int entry) {
 
 /* ---- move ordering ------------------------------------------------------------------- */
 
-typedef struct { int su, r, score; } Move;
+/* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
+typedef struct { int su, r, score, drop; } Move;
 
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     uint16_t lg[NSUITS];
-    legal(s, seat, lg);
+    int drop;
+    legal(s, seat, lg, &drop);
     int n = 0;
     int first = s->tcnt == 0;
     int last = s->tcnt == s->nseats - 1;
@@ -592,6 +628,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             }
             mv[n].su = su;
             mv[n].r = r;
+            mv[n].drop = drop >= 0 && su != drop ? drop : -1;
             /* heuristic first, then the history of cut-offs by this card as tie-break */
             score = score * 4096 + s->hist[seat][su][r];
             mv[n].score = score;
@@ -639,6 +676,28 @@ static inline void unplay(Solver *s, int seat, int su, int r) {
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+
+/* Put a seat's cards of one suit aside (spare cards, never played): they leave the game as
+ * if gone, and the relative owner string of the suit closes up (highest first, so each
+ * card's place is counted among the cards still out). */
+static void drop_suit(Solver *s, int seat, int su) {
+    unsigned m = s->hand[seat][su];
+    while (m) {
+        int r = hibit(m);
+        m &= ~(1u << r);
+        drop_relative(s, su, r);
+        s->gone[su] |= (uint16_t)(1u << r);
+    }
+    s->lens[seat >> 1] -= (uint64_t)popc(s->hand[seat][su]) << len_shift(seat, su);
+    s->hand[seat][su] = 0;
+}
+
+static void undrop_suit(Solver *s, int seat, int su, uint16_t cards, uint32_t rown) {
+    s->hand[seat][su] = cards;
+    s->gone[su] &= (uint16_t)~cards;
+    s->lens[seat >> 1] += (uint64_t)popc(cards) << len_shift(seat, su);
+    s->rown[su] = rown;
+}
 
 /* The winning card of a full trick, if its rank decided the trick (another card of its suit
  * was played to it), as a W contribution. */
@@ -838,6 +897,7 @@ static inline void wclear(uint16_t W[4]) { W[0] = W[1] = W[2] = W[3] = 0; }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
     s->nodes++;
+    s->curR = R;
     uint64_t h1 = 0, h2 = 0;
     uint32_t own[4];
     uint16_t rem[NSUITS];
@@ -846,7 +906,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     if (s->tcnt == 0) {
         if (won >= target) return 1;
         if (won + R < target) return 0;
-        if (R == 1) {
+        if (R == 1 && !s->spare) {
             /* each hand holds one card: play it out */
             for (int i = 0; i < s->nseats; i++) {
                 int p = (seat + i) % s->nseats;
@@ -933,6 +993,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             for (int p = 0; p < s->nseats; p++) {
                 unsigned mine = s->hand[p][s->trump];
                 if (!mine) continue;
+                /* a hand with spare cards may never get to play its trumps */
+                if (s->spare && hand_len(s, p) > R) continue;
                 unsigned opp = 0;
                 for (int o = 0; o < s->nseats; o++)
                     if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
@@ -963,11 +1025,21 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int next = (seat + 1) % s->nseats;
     uint16_t CW[4];
     for (int i = 0; i < n; i++) {
+        int dsu = mv[i].drop;
+        uint16_t dcards = 0;
+        uint32_t downers = 0;
+        if (dsu >= 0) {
+            dcards = s->hand[seat][dsu];
+            downers = s->rown[dsu];
+            drop_suit(s, seat, dsu);
+        }
         play(s, seat, mv[i].su, mv[i].r);
         int v;
         if (s->tcnt == s->nseats) v = finish_trick(s, won, target, R, CW);
         else v = search(s, next, won, target, R, CW);
+        s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
+        if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
         if (v == maxing) {
             /* history of cut-offs, capped: it only breaks ties in the move order */
             int *h = &s->hist[seat][mv[i].su][mv[i].r];
@@ -1109,12 +1181,20 @@ static int parse_card(PyObject *o, int *su, int *r) {
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
      * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks) */
-    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off", NULL};
+    /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
+     * hold more cards than that (spare cards, never played): the Bid Whist discard search
+     * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
+    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off",
+                             "tricks", NULL};
     PyObject *hands, *columns = Py_None;
-    int trump = -1, jfollow = 0, bits = 20, off = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOii", kwlist, &hands, &trump, &jfollow,
-                                     &columns, &bits, &off))
+    int trump = -1, jfollow = 0, bits = 20, off = 0, tricks = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOiii", kwlist, &hands, &trump, &jfollow,
+                                     &columns, &bits, &off, &tricks))
         return -1;
+    if (tricks < 0 || tricks > MAXHAND - 1) {
+        PyErr_SetString(PyExc_ValueError, "tricks must be 0 (the hand size) or 1..17");
+        return -1;
+    }
     if (bits < 10 || bits > 22) {
         PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 22");
         return -1;
@@ -1133,19 +1213,27 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     memset(self->init, 0, sizeof(self->init));
     uint16_t seen[NSUITS] = {0};
-    int size = -1;
+    int size = -1, spare = 0;
     for (Py_ssize_t p = 0; p < ns; p++) {
         PyObject *h = PySequence_Fast(PySequence_Fast_GET_ITEM(hs, p),
                                       "each hand must be a sequence of card codes");
         if (!h) { Py_DECREF(hs); return -1; }
         Py_ssize_t nc = PySequence_Fast_GET_SIZE(h);
-        if (nc < 1 || nc > MAXHAND || (size >= 0 && nc != size)) {
+        if (tricks == 0 && (nc < 1 || nc > MAXHAND - 1 || (size >= 0 && nc != size))) {
             Py_DECREF(h);
             Py_DECREF(hs);
             PyErr_SetString(PyExc_ValueError, "hands must hold 1..17 cards, all the same number");
             return -1;
         }
-        size = (int)nc;
+        if (tricks > 0 && (nc < tricks || nc > MAXHAND)) {
+            Py_DECREF(h);
+            Py_DECREF(hs);
+            PyErr_SetString(PyExc_ValueError,
+                            "with tricks=N every hand must hold N to 18 cards");
+            return -1;
+        }
+        if (tricks == 0) size = (int)nc;
+        else if (nc > tricks) spare = 1;
         for (Py_ssize_t i = 0; i < nc; i++) {
             int su, r;
             if (parse_card(PySequence_Fast_GET_ITEM(h, i), &su, &r) < 0) {
@@ -1166,11 +1254,16 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     Py_DECREF(hs);
     self->nseats = (int)ns;
-    self->hsize = size;
+    self->hsize = tricks ? tricks : size;
+    self->spare = spare;
     self->trump = trump;
     self->jfollow = jfollow;
     self->columns = 0;
     memset(self->nstacks, 0, sizeof(self->nstacks));
+    if (columns != Py_None && spare) {
+        PyErr_SetString(PyExc_ValueError, "spare cards and columns do not go together");
+        return -1;
+    }
     if (columns != Py_None) {
         PyObject *cs = PySequence_Fast(columns, "columns must be a sequence per seat");
         if (!cs) return -1;
@@ -1313,6 +1406,10 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
     if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0) return NULL;
     if (for_seat == -1) for_seat = leader;
     if (check_seat(self, for_seat, "for_seat") < 0) return NULL;
+    if (self->spare) {
+        PyErr_SetString(PyExc_ValueError, "no line of play with spare cards");
+        return NULL;
+    }
     reset_state(self);
     set_side(self, for_seat);
     PyObject *out = PyList_New(0);

@@ -45,8 +45,11 @@ def position_for(
     board: Board,
     hands: dict[Seat, tuple[Card, ...]],
     context: PlayContext,
+    *,
+    tricks: int | None = None,
 ) -> Position:
-    """The solver position of a board under `rules` with these hands and this context.
+    """The solver position of a board under `rules` with these hands and this context
+    (`tricks`: play only that many tricks; hands may then hold spare cards, see Position).
 
     Ranks are renumbered per suit by the game's own `strength`, so any rank order (downtown,
     jokers on top of trumps) reaches the solver as plain indices; cards with no suit in this
@@ -76,6 +79,7 @@ def position_for(
         trump=None if context.trumps is None else context.trumps.index,
         leader=seats.index(context.leader),
         columns=columns,
+        tricks=tricks,
     )
 
 

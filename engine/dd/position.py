@@ -16,7 +16,12 @@ The solver knows no game. Every clubwhist game is translated into these plain te
 - ``trump`` is a suit index or None;
 - ``columns`` (Open Whist, seed 001) gives each seat's cards as ordered stacks, bottom card
   first: only the last remaining card of each stack may be played, and a player must follow
-  suit only with a playable card of the led suit.
+  suit only with a playable card of the led suit;
+- ``tricks`` (optional) stops play after that many tricks; then hands may hold more cards than
+  that, up to 18, and the cards left over are never played. No game deals such hands: they are
+  a relaxation for the Bid Whist discard search, where the declarer holding all 18 cards of
+  hand and kitty for 12 tricks can do at least as well as with any 12 of them (choosing which
+  six never to play as the play goes).
 
 The value of a position (see :func:`engine.dd.solve`) is the number of tricks, of those still
 to play, won by one side under best play by everyone. With four seats the sides are the
@@ -85,6 +90,7 @@ class Position:
     leader: int
     jokers_follow: bool = False
     columns: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    tricks: int | None = None
 
     def __post_init__(self) -> None:
         hands = self.hands
@@ -102,16 +108,19 @@ class Position:
                     raise DDInputError(f"{where}: card {checked} is held twice")
                 seen.add(checked)
             sizes.add(len(hand))
-        if len(sizes) != 1:
+        if self.tricks is not None:
+            self._check_spare(sizes)
+        elif len(sizes) != 1:
             raise DDInputError(
                 "hands of unequal size: "
                 + ", ".join(
                     f"{self.seat_name(s, len(hands))} {len(h)}" for s, h in enumerate(hands)
                 )
             )
-        size = sizes.pop()
-        if not 1 <= size <= MAX_HAND:
-            raise DDInputError(f"hands must hold 1 to {MAX_HAND} cards, not {size}")
+        else:
+            size = sizes.pop()
+            if not 1 <= size <= MAX_HAND:
+                raise DDInputError(f"hands must hold 1 to {MAX_HAND} cards, not {size}")
         if self.trump is not None and (
             not isinstance(self.trump, int)
             or isinstance(self.trump, bool)
@@ -126,6 +135,18 @@ class Position:
             raise DDInputError(f"leader {self.leader!r} is not a seat index 0..{len(hands) - 1}")
         if self.columns is not None:
             self._check_columns()
+
+    def _check_spare(self, sizes: set[int]) -> None:
+        tricks = self.tricks
+        if not isinstance(tricks, int) or isinstance(tricks, bool) or not 1 <= tricks < MAX_HAND:
+            raise DDInputError(f"tricks {tricks!r} is not a number of tricks 1..{MAX_HAND - 1}")
+        if min(sizes) < tricks or max(sizes) > MAX_HAND + 1:
+            raise DDInputError(
+                f"to play {tricks} tricks every hand needs {tricks} to {MAX_HAND + 1} cards, "
+                f"not {min(sizes) if min(sizes) < tricks else max(sizes)}"
+            )
+        if self.columns is not None:
+            raise DDInputError("spare cards (tricks=...) and columns do not go together")
 
     def _check_columns(self) -> None:
         columns = self.columns
@@ -152,7 +173,8 @@ class Position:
 
     @property
     def hand_size(self) -> int:
-        return len(self.hands[0])
+        """The number of tricks to play (every hand's size unless ``tricks`` is set)."""
+        return len(self.hands[0]) if self.tricks is None else self.tricks
 
     def side_of(self, seat: int) -> frozenset[int]:
         """The seats whose tricks count together with ``seat``'s."""
@@ -161,17 +183,23 @@ class Position:
         return frozenset({seat})
 
     def with_leader(self, leader: int) -> Position:
-        return Position(self.hands, self.trump, leader, self.jokers_follow, self.columns)
+        return Position(
+            self.hands, self.trump, leader, self.jokers_follow, self.columns, self.tricks
+        )
 
-    def core_args(self) -> tuple[list[list[int]], int, bool, list[list[list[int]]] | None]:
-        """The arguments of ``engine.dd._core.Solver``: card codes, trump, flags, columns."""
+    def core_args(
+        self,
+    ) -> tuple[list[list[int]], int, bool, list[list[list[int]]] | None, int]:
+        """The arguments of ``engine.dd._core.Solver``: card codes, trump, flags, columns and
+        the tricks to play (0: the hand size)."""
         hands = [[card_code(c) for c in hand] for hand in self.hands]
         cols = (
             None
             if self.columns is None
             else [[[card_code(c) for c in st] for st in layout] for layout in self.columns]
         )
-        return hands, -1 if self.trump is None else self.trump, self.jokers_follow, cols
+        trump = -1 if self.trump is None else self.trump
+        return hands, trump, self.jokers_follow, cols, self.tricks or 0
 
 
 def hands_from_sets(hands: Iterable[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:

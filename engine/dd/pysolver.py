@@ -38,6 +38,27 @@ def legal_plays(position: Position, hands: Hands, seat: int, trick: tuple[Card, 
     return sorted(playable)
 
 
+def spare_moves(
+    position: Position, hands: Hands, seat: int, trick: tuple[Card, ...], tricks_left: int
+) -> list[tuple[Card, frozenset[Card]]]:
+    """Legal plays with spare cards (``Position.tricks``): (card, cards put aside with it).
+
+    A hand holding more cards than the tricks left (``tricks_left`` counts the one in
+    progress) may play off-suit while holding the suit led by putting all its cards of that
+    suit aside for good, if it can spare that many. That is the declarer choosing the Bid
+    Whist discards as the play goes, which makes the value a bound on every fixed choice.
+    """
+    plays = [(card, frozenset[Card]()) for card in legal_plays(position, hands, seat, trick)]
+    hand = hands[seat]
+    led = next((c[0] for c in trick if c[0] != NO_SUIT), None)
+    if led is None:
+        return plays
+    suit = frozenset(c for c in hand if c[0] == led)
+    if suit and len(suit) <= len(hand) - tricks_left:
+        plays += [(card, suit) for card in sorted(hand - suit)]
+    return plays
+
+
 def trick_winner(position: Position, trick: tuple[Card, ...]) -> int:
     """Index in ``trick`` of the winning card: highest trump, else highest of the suit led;
     no-suit cards never win (if only they were played, the first one keeps the trick)."""
@@ -70,24 +91,25 @@ class PySolver:
         n = pos.seats
 
         @cache
-        def from_trick_start(hands: Hands, lead: int) -> int:
-            if not hands[lead]:
+        def from_trick_start(hands: Hands, lead: int, left: int) -> int:
+            if not left:
                 return 0
-            return in_trick(hands, lead, ())
+            return in_trick(hands, lead, (), left)
 
-        def in_trick(hands: Hands, seat: int, trick: tuple[Card, ...]) -> int:
+        def in_trick(hands: Hands, seat: int, trick: tuple[Card, ...], left: int) -> int:
             results = []
-            for card in legal_plays(pos, hands, seat, trick):
-                after = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
+            for card, aside in spare_moves(pos, hands, seat, trick, left):
+                after = tuple(h - aside - {card} if i == seat else h for i, h in enumerate(hands))
                 played = (*trick, card)
                 if len(played) == n:
                     first = (seat + 1) % n  # the leader of this trick
                     winner = (first + trick_winner(pos, played)) % n
-                    value = (1 if winner in side else 0) + from_trick_start(after, winner)
+                    won = 1 if winner in side else 0
+                    value = won + from_trick_start(after, winner, left - 1)
                 else:
-                    value = in_trick(after, (seat + 1) % n, played)
+                    value = in_trick(after, (seat + 1) % n, played, left)
                 results.append(value)
             return max(results) if seat in side else min(results)
 
         start = tuple(frozenset(h) for h in pos.hands)
-        return from_trick_start(start, leader)
+        return from_trick_start(start, leader, pos.hand_size)

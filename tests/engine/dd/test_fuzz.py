@@ -25,15 +25,26 @@ anything = st.one_of(st.none(), st.integers(-3, 20), st.text(max_size=2), st.boo
     leader=st.integers(-1, 5),
     follow=st.booleans(),
     with_columns=st.booleans(),
+    tricks=st.one_of(st.none(), st.integers(-1, 5), st.just(True)),
 )
 def test_random_positions_give_a_value_or_a_clear_error(
-    hands: list[list[tuple[int, int]]], trump: Any, leader: int, follow: bool, with_columns: bool
+    hands: list[list[tuple[int, int]]],
+    trump: Any,
+    leader: int,
+    follow: bool,
+    with_columns: bool,
+    tricks: Any,
 ) -> None:
     hand_tuples = tuple(tuple(h) for h in hands)
     columns = tuple((h,) for h in hand_tuples) if with_columns else None
     try:
         position = Position(
-            hands=hand_tuples, trump=trump, leader=leader, jokers_follow=follow, columns=columns
+            hands=hand_tuples,
+            trump=trump,
+            leader=leader,
+            jokers_follow=follow,
+            columns=columns,
+            tricks=tricks,
         )
     except DDInputError as exc:
         message = str(exc)
@@ -74,9 +85,17 @@ def test_the_c_entry_point_checks_its_arguments() -> None:
             hands = [deck[i * 4 : (i + 1) * 4] for i in range(4)]
             if rng.random() < 0.5:
                 hands[rng.randrange(4)][0] = rng.choice((-1, 80, hands[1][1], 2**33))
-        args = [hands, rng.randint(-2, 5), rng.random() < 0.5, _garbage(rng), rng.randint(8, 28)]
+        args = [
+            hands,
+            rng.randint(-2, 5),
+            rng.random() < 0.5,
+            _garbage(rng),
+            rng.randint(8, 28),
+            0,
+            rng.randint(-2, 19),
+        ]
         try:
-            solver = _core.Solver(*args[: rng.randint(1, 5)])
+            solver = _core.Solver(*args[: rng.randint(1, 7)])
             leader = rng.randint(-2, 5)
             value = solver.solve(leader, rng.randint(-2, 5))
         except (ValueError, TypeError, OverflowError):

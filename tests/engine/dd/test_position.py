@@ -142,3 +142,39 @@ def test_a_missing_c_core_falls_back_to_python_and_says_so_once() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[1, 1] 1 True"
+
+
+def test_spare_cards_need_a_trick_count_and_enough_cards() -> None:
+    three = ((3, 12), (3, 11), (3, 10))
+    small = (((2, 1),), ((2, 2),), ((2, 3),))
+    with pytest.raises(DDInputError, match="unequal size"):
+        Position(hands=(three, *small), trump=None, leader=0)
+    spare = Position(hands=(three, *small), trump=None, leader=0, tricks=1)
+    assert spare.hand_size == 1
+    with pytest.raises(DDInputError, match="every hand needs 2 to 18 cards, not 1"):
+        Position(hands=(three, *small), trump=None, leader=0, tricks=2)
+    with pytest.raises(DDInputError, match="not a number of tricks"):
+        Position(hands=(three, *small), trump=None, leader=0, tricks=0)
+    with pytest.raises(DDInputError, match="columns do not go together"):
+        Position(
+            hands=(three, *small),
+            trump=None,
+            leader=0,
+            columns=((three,), *((h,) for h in small)),
+            tricks=1,
+        )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_hand_with_spare_cards_may_put_a_suit_aside_to_ruff(backend: str) -> None:
+    # Two tricks; North cashes the club ace and king. East holds two small clubs and the two
+    # of trumps, one card more than it will play: it follows once, then (one club left, one
+    # card to spare) puts that club aside and ruffs. Holding both clubs for good it would
+    # have to follow twice and take nothing.
+    north = ((0, A), (0, K))
+    rest = (((1, 5), (1, 6)), ((1, 7), (1, 8)))
+    east = ((0, 0), (0, 1), (3, 0))
+    spare = Position(hands=(north, east, *rest), trump=3, leader=0, tricks=2)
+    assert solve(spare, for_seat=1, backend=backend) == 1
+    kept_clubs = Position(hands=(north, east[:2], *rest), trump=3, leader=0)
+    assert solve(kept_clubs, for_seat=1, backend=backend) == 0
