@@ -12,6 +12,8 @@ from engine.commands._common import (
     read_boards,
 )
 from engine.dd.analysis import board_tricks, table
+from engine.dd.bidwhist import CONTRACT_TYPES
+from engine.dd.position import DDInputError
 from engine.games import rules_for
 
 NAME = "dd"
@@ -32,6 +34,12 @@ def run(args: argparse.Namespace) -> int:
     for board in read_boards(args.file, args.variant):
         rules = rules_for(board.variant, options)
         record: dict[str, object] = {"board": board.number}
+        if board.variant == "bidwhist" and not args.table:
+            raise DDInputError(
+                f"board {board.number}: Bid Whist has no tricks before the auction (the "
+                "declarer names trumps or the ranking, then discards from hand and kitty): "
+                "add --table for every seat and contract type, or use `par`"
+            )
         if board.variant in ("classic", "openwhist"):
             record.update(board_tricks(board, rules))
         if args.table or board.variant not in ("classic", "openwhist"):
@@ -53,9 +61,30 @@ def _text(record: dict[str, object]) -> str:
         parts.append(", ".join(f"{k} {v}" for k, v in dict(record["tricks"]).items()))  # type: ignore[call-overload]
     lines = [" ".join(parts)]
     tab = record.get("table")
+    if isinstance(tab, dict) and "approximate" in tab:
+        return "\n".join([*lines, *_bidwhist_rows(tab)])
     if isinstance(tab, dict):
         strains = ("C", "D", "H", "S", "NT")
         lines.append("      " + " ".join(f"{s:>3}" for s in strains))
         for seat, row in tab.items():
             lines.append(f"  {seat:<4}" + " ".join(f"{row[s]:>3}" for s in strains))
     return "\n".join(lines)
+
+
+def _bidwhist_rows(tab: dict[str, object]) -> list[str]:
+    """Books per seat: uptown and downtown by trump suit, then no-trump up and down; an
+    approximate cell (budget) is marked with '~'."""
+    rough = set(tab.get("approximate") or [])  # type: ignore[call-overload]
+    heads = [
+        t.name.replace("notrump", "NT").replace("uptown", "up").replace("downtown", "dn")
+        for t in CONTRACT_TYPES
+    ]
+    lines = ["      " + " ".join(f"{h:>6}" for h in heads) + "   (books)"]
+    for seat, row in tab.items():
+        if not isinstance(row, dict):
+            continue
+        cells = [
+            f"{row[t.name]}{'~' if f'{seat} {t.name}' in rough else ''}" for t in CONTRACT_TYPES
+        ]
+        lines.append(f"  {seat:<4}" + " ".join(f"{c:>6}" for c in cells))
+    return lines

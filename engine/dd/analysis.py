@@ -11,7 +11,9 @@ Par (see README "Engine: double dummy and par"):
   player on the dealer's left leading;
 - three-player Open Whist: each player's paranoid value (that player against the other two);
 - Candid Whist: the auction equilibrium over the table of every declarer and strain;
-- Bid Whist: not computed yet (the discard search is not written); `par` raises DDInputError.
+- Bid Whist: the auction equilibrium of the single round of bidding over the best books of
+  every seat and contract type, each a maximum over the declarer's discards
+  (`engine.dd.bidwhist`, which documents the search, the rule and its budget).
 """
 
 from __future__ import annotations
@@ -128,11 +130,17 @@ def clear_cache() -> None:
 
 def _check_solvable(board: Board, rules: GameRules) -> None:
     rules.check_board(board)
-    if board.variant == "bidwhist":
-        raise DDInputError(
-            "double-dummy tables and par for Bid Whist need the declarer's discard search, "
-            "which is not implemented yet"
-        )
+
+
+def _bidwhist(board: Board, rules: GameRules, backend: Backend | None) -> Any:
+    """The board's Bid Whist solver, cached by deal so par and the table share their work."""
+    from engine.dd.bidwhist import BoardSolver
+    from engine.games.bidwhist import BidWhistRules
+
+    assert isinstance(rules, BidWhistRules)
+    return _cached(
+        _deal_key(board, rules, "bidwhist-solver"), lambda: BoardSolver(rules, board, backend)
+    )
 
 
 def board_tricks(
@@ -144,6 +152,12 @@ def board_tricks(
     {seat: paranoid value}} (three-player Open Whist).
     """
     _check_solvable(board, rules)
+    if board.variant == "bidwhist":
+        raise DDInputError(
+            f"board {board.number}: in Bid Whist the declarer names trumps or the ranking "
+            "after the auction and discards six cards from hand and kitty, so the board has "
+            "no tricks of its own: use the table (every seat and contract type) or par"
+        )
     if board.variant not in ("classic", "openwhist"):
         raise DDInputError(
             f"board {board.number}: {rules.title} chooses trumps in the auction; "
@@ -173,16 +187,28 @@ def board_tricks(
     return result
 
 
-def table(
-    board: Board, rules: GameRules, *, backend: Backend | None = None
-) -> dict[str, dict[str, int]]:
+def table(board: Board, rules: GameRules, *, backend: Backend | None = None) -> dict[str, Any]:
     """Tricks won by the declarer's side for every declarer and strain, the declarer's
     left-hand opponent leading (Candid Whist's lead rule, the bridge convention).
 
     Three-player Open Whist: for each player and strain, that player's paranoid value when the
     player on its left leads. One solver (and its table) serves the four leaders of a strain.
+
+    Bid Whist: for every seat, the declaring side's best books (kitty book included) for each
+    of the ten contract types ("uptown C" .. "uptown S", "downtown C" .. "downtown S",
+    "notrump uptown", "notrump downtown"), the declarer choosing the discard and leading;
+    plus "approximate": the cells ("N uptown S") the table budget left at the best discard
+    found rather than proven best.
     """
     _check_solvable(board, rules)
+    if board.variant == "bidwhist":
+
+        def bidwhist_table() -> dict[str, Any]:
+            rows, rough = _bidwhist(board, rules, backend).table()
+            return {**rows, "approximate": rough}
+
+        found: dict[str, Any] = _cached(_deal_key(board, rules, "table"), bidwhist_table)
+        return found
 
     def compute() -> dict[str, dict[str, int]]:
         hands = {seat: board.deal.hand(seat) for seat in board.seats}
@@ -289,11 +315,21 @@ def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) 
     )
 
 
+def _bidwhist_par(board: Board, rules: GameRules, backend: Backend | None) -> Par:
+    from engine.dd.bidwhist import describe_par
+
+    outcome, approximate, span = _bidwhist(board, rules, backend).par()
+    contracts, books = describe_par(outcome, span)
+    return Par(board.number, contracts, int(outcome.ns_score), books, approximate)
+
+
 def par(board: Board, rules: GameRules, *, backend: Backend | None = None) -> Par:
     """Par of one board under `rules` (see the module docstring for each game)."""
     _check_solvable(board, rules)
 
     def compute() -> Par:
+        if board.variant == "bidwhist":
+            return _bidwhist_par(board, rules, backend)
         if board.variant == "candid":
             return _candid_par(board, rules, table(board, rules, backend=backend))
         result = board_tricks(board, rules, backend=backend)
@@ -327,7 +363,7 @@ Progress = Callable[[int, int, int], None]
 class BoardAnalysis:
     board: int
     tricks: dict[str, Any] | None
-    table: dict[str, dict[str, int]] | None
+    table: dict[str, Any] | None
     par: Par | None
     error: str | None = None
 
@@ -358,8 +394,10 @@ def analyse_boards(
         try:
             fixed = board.variant in ("classic", "openwhist")
             tricks = board_tricks(board, rules, backend=backend) if fixed else None
+            # par first: for Bid Whist it needs far less than the table, which then reuses it
+            result = par(board, rules, backend=backend)
             tab = table(board, rules, backend=backend) if with_table else None
-            out.append(BoardAnalysis(board.number, tricks, tab, par(board, rules, backend=backend)))
+            out.append(BoardAnalysis(board.number, tricks, tab, result))
         except DDInputError as exc:
             out.append(BoardAnalysis(board.number, None, None, None, str(exc)))
         if progress is not None:

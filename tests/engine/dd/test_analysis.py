@@ -147,11 +147,11 @@ def test_candid_par_is_an_auction_equilibrium() -> None:
                 assert theirs <= -sign * result.ns_score or sign * result.ns_score < 0
 
 
-def test_bid_whist_par_says_plainly_that_it_is_not_available() -> None:
+def test_bid_whist_boards_have_no_tricks_before_the_auction() -> None:
     rules = rules_for("bidwhist")
     board = rules.deal_board(1, random.Random(1))
-    with pytest.raises(DDInputError, match="not implemented"):
-        par(board, rules)
+    with pytest.raises(DDInputError, match="after the auction"):
+        board_tricks(board, rules)
 
 
 def test_analyse_boards_reports_progress_and_caches_by_deal(capsys) -> None:

@@ -1,0 +1,606 @@
+"""Bid Whist double-dummy values: the declarer's best discard, the table of books, par.
+
+A Bid Whist declarer wins the auction, names trumps or the ranking (one of ten contract
+types: uptown or downtown with one of four trump suits, no-trump uptown or downtown), takes
+the six-card kitty and discards six of the 18 cards before leading (seeds 002 and 004). So the
+value of a contract type for a seat is a maximum over discards:
+
+    B(seat, type) = 1 + max over legal discards of the double-dummy tricks of seat's side in
+                    the 12 tricks, seat leading
+
+(the discards are the declaring side's first book; at no-trump with `nt_jokers_discarded` the
+jokers are among them). A bid kind (uptown, downtown, no-trump) is worth the best of its types,
+since the declarer chooses trumps or the ranking after winning the bid.
+
+Discard search (`DiscardSearch`), a branch and bound that only ever asks thresholds:
+
+- the bound is the spare-card relaxation (`Position(..., tricks=12)`): the declarer keeps every
+  card not yet discarded, plays 12 tricks and may put a whole led suit aside while it can spare
+  the cards, so it does at least as well as with any choice of the remaining discards;
+- the relaxation with nothing discarded gives an upper bound U; then for t = U, U - 1, ...
+  a depth-first search looks for a discard worth t, pruning each node whose relaxation cannot
+  reach t. The first t found is exact, every larger one having been refuted. The relaxation is
+  nearly always tight, so one search that walks straight down to a leaf is the usual cost;
+- the declarer's cards are grouped into runs of equivalent cards (no other hand holds a card
+  between them), and a node fixes how many cards of each run go, runs taken in a heuristic
+  order (no-suit jokers first, then side suits, shortest suits and lowest cards first, sure
+  winners and trumps last), so no discard set is reached twice and the first leaf is the
+  heuristic's favourite;
+- every question is a zero-window test (`at_least`), answers are remembered per node.
+
+Par (`BoardSolver.par`, `par_from_books`): backward induction over the single round of bidding
+from the dealer's left. Each seat in turn passes or makes any bid above the highest so far; the
+last highest bid is played by its bidder with the best type of its kind (ties: the first of
+CONTRACT_TYPES, clubs to spades, uptown ranking before downtown). Each side maximises its own
+score (NS `rules.ns_score`, EW its negation); on equal outcomes a seat prefers to pass, then the
+lower bid (uptown before downtown of the same number). All pass: `all_pass=redeal` scores 0
+("passed out"), `dealer_must_bid` makes the dealer bid.
+
+Par never needs the whole table. Every bid needs at least 9 books and a set costs the same
+whatever the books, so values below 9 are all alike. The induction is run on intervals of the
+books of each (seat, kind): once with NS's values at their upper and EW's at their lower
+bounds, once the other way round; the score is monotone in each side's values, so when both
+runs agree on the contract and the score, that is par. Otherwise a value deciding one of the two
+runs is narrowed, asking first whether its upper bound is real (for the weaker side that is a
+question about a high number of tricks, which the solver refutes quickly).
+
+Work is capped by a budget of solver calls (`PAR_BUDGET` for par, `TABLE_BUDGET` for the table);
+a search cut short keeps the best discard proven so far and marks the result approximate.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.boards import Board
+from engine.cards import Card, Seat, Side, Suit
+from engine.dd import Backend, solver_for
+from engine.dd.position import NO_SUIT, DDInputError, Position
+from engine.games.base import Score
+from engine.games.bidwhist import (
+    BidKind,
+    BidWhistBid,
+    BidWhistContract,
+    BidWhistEntry,
+    BidWhistRules,
+)
+
+__all__ = [
+    "CONTRACT_TYPES",
+    "PAR_BOOKS",
+    "PAR_BUDGET",
+    "TABLE_BUDGET",
+    "BoardSolver",
+    "Budget",
+    "ContractType",
+    "DiscardSearch",
+    "Outcome",
+    "ParOutcome",
+    "SolverCard",
+    "par_from_books",
+]
+
+SolverCard = tuple[int, int]
+
+TRICKS = 12
+DISCARDS = 6
+PAR_BOOKS = 9
+"""The fewest books any bid needs (a bid of 3): below this a side can only be set."""
+
+PAR_BUDGET = 4000
+"""Solver calls (zero-window tests) allowed for one board's par."""
+TABLE_BUDGET = 4000
+"""Solver calls allowed for one board's table (after par, whose answers it reuses)."""
+
+
+# ---- contract types ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContractType:
+    """What the declarer names after winning a bid of `kind`: trumps or the no-trump ranking."""
+
+    kind: BidKind
+    trumps: Suit | None = None
+    ranking: BidKind | None = None
+
+    @property
+    def name(self) -> str:
+        if self.kind is BidKind.NOTRUMP:
+            return f"notrump {self.ranking}"
+        assert self.trumps is not None
+        return f"{self.kind} {self.trumps.letter}"
+
+    def contract(self, declarer: Seat, discards: Sequence[Card] = ()) -> BidWhistContract:
+        return BidWhistContract(declarer, self.kind, self.trumps, self.ranking, tuple(discards))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+CONTRACT_TYPES: tuple[ContractType, ...] = (
+    *(ContractType(BidKind.UPTOWN, trumps=s) for s in SUITS),
+    *(ContractType(BidKind.DOWNTOWN, trumps=s) for s in SUITS),
+    ContractType(BidKind.NOTRUMP, ranking=BidKind.UPTOWN),
+    ContractType(BidKind.NOTRUMP, ranking=BidKind.DOWNTOWN),
+)
+"""The ten types, in the order ties are broken (clubs first, uptown ranking first)."""
+
+KINDS = (BidKind.UPTOWN, BidKind.DOWNTOWN, BidKind.NOTRUMP)
+
+
+# ---- budget --------------------------------------------------------------------------------
+
+
+@dataclass
+class Budget:
+    """Solver calls left; shared by the searches of one board so the board's cost is capped."""
+
+    calls: int
+    used: int = 0
+
+    def spend(self) -> bool:
+        """Take one call; False (and nothing taken) when the budget is gone."""
+        if self.used >= self.calls:
+            return False
+        self.used += 1
+        return True
+
+
+class BudgetExhausted(Exception):
+    """A search ran out of its budget of solver calls."""
+
+
+# ---- the discard search, in solver terms ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One search's answer: the best tricks (of 12) above the floor asked for, or None when no
+    discard beats it; `exact` is false when the budget cut the search short (then `tricks` is
+    the value of a real discard, a lower bound)."""
+
+    tricks: int | None
+    discards: tuple[SolverCard, ...]
+    exact: bool
+
+
+class DiscardSearch:
+    """Branch and bound over one declarer's discards (see the module docstring).
+
+    `hands` are the four hands, the declarer's holding every candidate card (hand and kitty,
+    forced discards already removed); `discard` of them must go; the declarer leads. `order`
+    ranks the declarer's cards, lower first to be discarded. The search remembers what it has
+    proven (`low`, `high`: bounds on the best tricks) across questions.
+    """
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[SolverCard]],
+        trump: int | None,
+        declarer: int,
+        discard: int,
+        *,
+        order: Callable[[SolverCard], tuple[int, ...]] | None = None,
+        budget: Budget | None = None,
+        backend: Backend | None = None,
+    ) -> None:
+        self.hands = [tuple(sorted(h)) for h in hands]
+        self.trump = trump
+        self.declarer = declarer
+        self.discard = discard
+        self.tricks = len(self.hands[(declarer + 1) % len(self.hands)])
+        if len(self.hands[declarer]) != self.tricks + discard:
+            raise DDInputError(
+                f"the declarer holds {len(self.hands[declarer])} cards: "
+                f"{self.tricks} to play and {discard} to discard expected"
+            )
+        self.budget = budget if budget is not None else Budget(10**9)
+        self.backend = backend
+        self.groups = self._runs(order)
+        self._suffix = [0] * (len(self.groups) + 1)
+        for i in range(len(self.groups) - 1, -1, -1):
+            self._suffix[i] = self._suffix[i + 1] + len(self.groups[i])
+        self.low = -1
+        """Largest tricks proven reachable by some discard (-1: none yet)."""
+        self.high = self.tricks
+        """Smallest proven upper bound on every discard's tricks."""
+        self.best_discard: tuple[SolverCard, ...] = ()
+        self._nodes: dict[tuple[SolverCard, ...], list[int]] = {}
+
+    def _runs(
+        self, order: Callable[[SolverCard], tuple[int, ...]] | None
+    ) -> list[tuple[SolverCard, ...]]:
+        """The declarer's cards in runs that no other hand splits, each lowest card first."""
+        mine = set(self.hands[self.declarer])
+        runs: list[list[SolverCard]] = []
+        previous: SolverCard | None = None
+        for card in sorted(c for h in self.hands for c in h):
+            if card in mine:
+                if previous is not None and previous in mine and previous[0] == card[0]:
+                    runs[-1].append(card)
+                else:
+                    runs.append([card])
+            previous = card
+        result = [tuple(r) for r in runs]
+        if order is not None:
+            result.sort(key=lambda r: order(r[0]))
+        return result
+
+    def _kept(self, dropped: tuple[SolverCard, ...]) -> tuple[SolverCard, ...]:
+        gone = set(dropped)
+        return tuple(c for c in self.hands[self.declarer] if c not in gone)
+
+    def position(self, dropped: tuple[SolverCard, ...]) -> Position:
+        """The declarer holding all but `dropped`: a relaxation until six are dropped."""
+        hands = list(self.hands)
+        hands[self.declarer] = self._kept(dropped)
+        spare = len(hands[self.declarer]) > self.tricks
+        return Position(
+            hands=tuple(hands),
+            trump=self.trump,
+            leader=self.declarer,
+            tricks=self.tricks if spare else None,
+        )
+
+    def _node_reaches(self, dropped: tuple[SolverCard, ...], target: int) -> bool:
+        """Can the side take `target` tricks after dropping `dropped` (relaxed if fewer than
+        all the discards)? One zero-window test, remembered per node."""
+        bounds = self._nodes.setdefault(dropped, [0, self.tricks + 1])
+        if target <= bounds[0]:
+            return True
+        if target >= bounds[1]:
+            return False
+        if not self.budget.spend():
+            raise BudgetExhausted
+        solver = solver_for(self.position(dropped), backend=self.backend)
+        at_least = getattr(solver, "at_least", None)
+        if at_least is not None:
+            ok = bool(at_least(self.declarer, self.declarer, target))
+        else:
+            ok = solver.solve(self.declarer, self.declarer) >= target
+        bounds[0 if ok else 1] = target
+        return ok
+
+    def _find(self, g: int, dropped: tuple[SolverCard, ...], left: int, target: int) -> bool:
+        if dropped and not self._node_reaches(dropped, target):
+            return False
+        if left == 0:
+            self.best_discard = dropped
+            return True
+        groups, suffix = self.groups, self._suffix
+        for h in range(g, len(groups)):
+            if suffix[h] < left:
+                return False
+            run = groups[h]
+            for take in range(min(len(run), left), 0, -1):
+                if suffix[h + 1] < left - take:
+                    break
+                if self._find(h + 1, dropped + run[:take], left - take, target):
+                    return True
+        return False
+
+    def reaches(self, target: int) -> bool:
+        """Is some discard worth at least `target` tricks? Exact; may raise BudgetExhausted."""
+        if target <= self.low:
+            return True
+        if target > self.high:
+            return False
+        if self._node_reaches((), target) and (
+            self.discard == 0 or self._find(0, (), self.discard, target)
+        ):
+            self.low = target
+            return True
+        self.high = target - 1
+        return False
+
+    def best(self, floor: int = -1) -> Outcome:
+        """The best discard if it is worth more than `floor` tricks (else `tricks` None)."""
+        try:
+            if not self.reaches(floor + 1):
+                return Outcome(None, (), exact=True)
+            upper = max(floor + 1, 0)
+            while upper < self.high and self._node_reaches((), upper + 1):
+                upper += 1
+            for target in range(upper, floor, -1):
+                if self.reaches(target):
+                    return Outcome(target, self.best_discard, exact=True)
+            raise AssertionError("reaches(floor + 1) held a moment ago")  # pragma: no cover
+        except BudgetExhausted:
+            return self._fallback(floor)
+
+    def _fallback(self, floor: int) -> Outcome:
+        """Out of budget: the best proven so far, else the heuristic's first discard (solved
+        beyond the budget, so every answer is the value of a real discard)."""
+        if self.low > floor:
+            return Outcome(self.low, self.best_discard, exact=False)
+        first: list[SolverCard] = []
+        for run in self.groups:
+            first.extend(run[: min(len(run), self.discard - len(first))])
+        dropped = tuple(first)
+        value = solver_for(self.position(dropped), backend=self.backend).solve(
+            self.declarer, self.declarer
+        )
+        if value > self.low:
+            self.low, self.best_discard = value, dropped
+        return Outcome(value if value > floor else None, dropped, exact=False)
+
+
+# ---- par from a table of books (pure) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParOutcome:
+    """Par of a table: the contract played (None: passed out), its type and NS's score."""
+
+    entry: BidWhistEntry | None
+    ctype: ContractType | None
+    ns_score: Score
+
+
+BIDS: tuple[BidWhistBid, ...] = tuple(
+    BidWhistBid(level, kind) for level in range(3, 8) for kind in KINDS
+)
+"""Every bid, lowest first (uptown before the equal downtown, then no-trump)."""
+
+
+def best_type(row: Mapping[str, int], kind: BidKind) -> tuple[ContractType, int]:
+    """The type of `kind` with the most books in `row` (first in CONTRACT_TYPES on ties)."""
+    best: tuple[ContractType, int] | None = None
+    for ctype in CONTRACT_TYPES:
+        if ctype.kind is kind and (best is None or row[ctype.name] > best[1]):
+            best = (ctype, row[ctype.name])
+    assert best is not None
+    return best
+
+
+def par_from_books(
+    rules: BidWhistRules, board: Board, books: Mapping[Seat, Mapping[str, int]]
+) -> ParOutcome:
+    """Par by backward induction over the auction, given every seat's books per contract type
+    (names as in CONTRACT_TYPES; values below 9 may be anything below 9). See the module
+    docstring for the rule and its tie-breaks."""
+    order = [board.dealer.next(1 + i) for i in range(4)]
+    must_bid = rules.option("all_pass") == "dealer_must_bid"
+    choice = {(s, k): best_type(books[s], k) for s in order for k in KINDS}
+
+    def played(seat: Seat, bid: BidWhistBid) -> tuple[Score, BidWhistEntry, ContractType]:
+        ctype, got = choice[(seat, bid.kind)]
+        entry = BidWhistEntry(seat, bid.level, bid.kind, ctype.trumps, ctype.ranking, got)
+        return rules.ns_score(board, entry), entry, ctype
+
+    Result = tuple[Score, int, int]  # NS score, index of the contract in BIDS (-1 none), holder
+
+    @functools.cache
+    def turn(i: int, high: int, holder: int) -> Result:
+        if i == 4:
+            if high < 0:
+                return (0, -1, -1)
+            return (played(order[holder], BIDS[high])[0], high, holder)
+        ns = order[i].side is Side.NS
+        best: Result | None = None
+        if not (must_bid and i == 3 and high < 0):
+            best = turn(i + 1, high, holder)
+        floor = BIDS[high].key if high >= 0 else (0, 0)
+        for j, bid in enumerate(BIDS):
+            if bid.key <= floor:
+                continue
+            reply = turn(i + 1, j, i)
+            if best is None or (reply[0] > best[0] if ns else reply[0] < best[0]):
+                best = reply
+        assert best is not None
+        return best
+
+    score, high, holder = turn(0, -1, -1)
+    if high < 0:
+        return ParOutcome(None, None, 0)
+    _, entry, ctype = played(order[holder], BIDS[high])
+    return ParOutcome(entry, ctype, score)
+
+
+# ---- one board -----------------------------------------------------------------------------
+
+
+def _order_for(
+    hand: Sequence[SolverCard], others: Sequence[SolverCard], trump: int | None
+) -> Callable[[SolverCard], tuple[int, ...]]:
+    """The discard heuristic: a key per declarer card, lowest discarded first."""
+    length = [sum(1 for c in hand if c[0] == s) for s in range(NO_SUIT + 1)]
+    top = [max((c[1] for c in others if c[0] == s), default=-1) for s in range(NO_SUIT + 1)]
+
+    def key(card: SolverCard) -> tuple[int, ...]:
+        suit, rank = card
+        if suit == NO_SUIT:
+            return (0, 0, 0, 0, rank)
+        sure = 1 if rank > top[suit] else 0
+        return (1, 1 if suit == trump else 0, sure, length[suit], rank)
+
+    return key
+
+
+class BoardSolver:
+    """Every Bid Whist question about one board: discard searches per (seat, type), par and
+    the table, sharing what they prove."""
+
+    def __init__(self, rules: BidWhistRules, board: Board, backend: Backend | None = None):
+        self.rules = rules
+        self.board = board
+        self.backend = backend
+        self.budget = Budget(PAR_BUDGET)
+        self._searches: dict[tuple[Seat, ContractType], DiscardSearch] = {}
+
+    def search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
+        key = (seat, ctype)
+        if key not in self._searches:
+            self._searches[key] = self._new_search(seat, ctype)
+        found = self._searches[key]
+        found.budget = self.budget
+        return found
+
+    def _new_search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
+        from engine.dd.analysis import position_for
+
+        board, rules = self.board, self.rules
+        pool = [*board.deal.hand(seat), *board.kitty]
+        forced = (
+            [c for c in pool if c.is_joker]
+            if ctype.kind is BidKind.NOTRUMP and rules.option("nt_jokers_discarded")
+            else []
+        )
+        hands = {s: board.deal.hand(s) for s in board.seats}
+        hands[seat] = tuple(c for c in pool if c not in forced)
+        context = rules.play_context(board, ctype.contract(seat))
+        position = position_for(rules, board, hands, context, tricks=TRICKS)
+        me = board.seats.index(seat)
+        others = [c for i, h in enumerate(position.hands) if i != me for c in h]
+        order = _order_for(position.hands[me], others, position.trump)
+        return DiscardSearch(
+            position.hands,
+            position.trump,
+            me,
+            DISCARDS - len(forced),
+            order=order,
+            budget=self.budget,
+            backend=self.backend,
+        )
+
+    # -- books bounds per (seat, type); books = tricks + 1 ---------------------------------
+
+    def _books(self, seat: Seat, ctype: ContractType, upper: bool, clamp: bool = True) -> int:
+        s = self.search(seat, ctype)
+        value = (s.high if upper else s.low) + 1
+        # below 9 books every bid fails: for the auction those values are all alike
+        return max(value, PAR_BOOKS - 1) if clamp else value
+
+    def _kind_bounds(self, seat: Seat, kind: BidKind, clamp: bool = True) -> tuple[int, int]:
+        types = [t for t in CONTRACT_TYPES if t.kind is kind]
+        return (
+            max(self._books(seat, t, False, clamp) for t in types),
+            max(self._books(seat, t, True, clamp) for t in types),
+        )
+
+    def _narrow(self, seat: Seat, kind: BidKind) -> None:
+        """Is the (seat, kind)'s upper bound real? Ask its best-looking types."""
+        low, high = self._kind_bounds(seat, kind)
+        assert low < high
+        candidates = [
+            t for t in CONTRACT_TYPES if t.kind is kind and self._books(seat, t, True) == high
+        ]
+        for ctype in candidates:
+            if self.search(seat, ctype).reaches(high - 1):
+                return
+
+    def _run(self, ns_upper: bool) -> ParOutcome:
+        books = {
+            seat: {
+                t.name: self._books(seat, t, (seat.side is Side.NS) == ns_upper)
+                for t in CONTRACT_TYPES
+            }
+            for seat in self.board.seats
+        }
+        return par_from_books(self.rules, self.board, books)
+
+    def par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
+        """Par, whether it is approximate (budget), and the proven (low, high) books of the
+        contract played."""
+        self.budget = Budget(PAR_BUDGET)
+        approximate = False
+        while True:
+            best, worst = self._run(True), self._run(False)
+            if _same(best, worst):
+                break
+            todo = [
+                (o.entry.declarer, o.entry.kind)
+                for o in (best, worst)
+                if o.entry is not None
+                and self._kind_bounds(o.entry.declarer, o.entry.kind)[0]
+                < self._kind_bounds(o.entry.declarer, o.entry.kind)[1]
+            ]
+            if not todo:
+                # decided by a value off both lines of play: narrow the widest remaining one
+                open_ = [
+                    (self._kind_bounds(s, k)[1], i, s, k)
+                    for i, (s, k) in enumerate((s, k) for s in self.board.seats for k in KINDS)
+                    if self._kind_bounds(s, k)[0] < self._kind_bounds(s, k)[1]
+                ]
+                if not open_:  # pragma: no cover - equal bounds give equal runs
+                    break
+                _, _, seat, kind = max(open_)
+                todo = [(seat, kind)]
+            try:
+                self._narrow(*todo[0])
+            except BudgetExhausted:
+                approximate = True
+                worst = self._proven()
+                break
+        entry = worst.entry
+        if entry is None:
+            return worst, approximate, (0, 0)
+        # name the type proven to give the books (the upper run may have used an unproven one)
+        seat, kind = entry.declarer, entry.kind
+        lows = {t.name: self._books(seat, t, False, clamp=False) for t in CONTRACT_TYPES}
+        ctype, books = best_type(lows, kind)
+        entry = BidWhistEntry(seat, entry.bid, kind, ctype.trumps, ctype.ranking, max(books, 1))
+        span = self._kind_bounds(seat, kind, clamp=False)
+        return ParOutcome(entry, ctype, worst.ns_score), approximate, (max(span[0], 1), span[1])
+
+    def _proven(self) -> ParOutcome:
+        """Par of the values proven so far (every value at its lower bound)."""
+        books = {
+            seat: {t.name: self._books(seat, t, False) for t in CONTRACT_TYPES}
+            for seat in self.board.seats
+        }
+        return par_from_books(self.rules, self.board, books)
+
+    def table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
+        """Best books for every seat and type, and the cells the budget left approximate."""
+        self.budget = Budget(TABLE_BUDGET)
+        out: dict[str, dict[str, int]] = {}
+        rough: list[str] = []
+        for seat in self.board.seats:
+            row: dict[str, int] = {}
+            for ctype in CONTRACT_TYPES:
+                result = self.search(seat, ctype).best()
+                assert result.tricks is not None
+                row[ctype.name] = result.tricks + 1
+                if not result.exact:
+                    rough.append(f"{seat} {ctype.name}")
+            out[str(seat)] = row
+        return out, rough
+
+
+def _same(a: ParOutcome, b: ParOutcome) -> bool:
+    if a.ns_score != b.ns_score:
+        return False
+    if a.entry is None or b.entry is None:
+        return a.entry is b.entry
+    return (a.entry.declarer, a.entry.bid, a.entry.kind) == (
+        b.entry.declarer,
+        b.entry.bid,
+        b.entry.kind,
+    )
+
+
+def contract_text(entry: BidWhistEntry, ctype: ContractType) -> str:
+    """'4 uptown S by N', '5 notrump downtown by E'."""
+    return f"{entry.bid} {ctype.name} by {entry.declarer}"
+
+
+def describe_par(
+    outcome: ParOutcome, span: tuple[int, int]
+) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The contract strings and the books record of a par result: {"books": n} when proven,
+    else the proven bounds ({"books_at_most": n} for a set whose books do not matter)."""
+    if outcome.entry is None or outcome.ctype is None:
+        return ("passed out",), {}
+    low, high = span
+    if low == high:
+        books = {"books": low}
+    elif high < outcome.entry.target:
+        books = {"books_at_most": high}
+    else:
+        books = {"books_at_least": low, "books_at_most": high}
+    return (contract_text(outcome.entry, outcome.ctype),), books
