@@ -44,8 +44,9 @@ runs agree on the contract and the score, that is par. Otherwise a value decidin
 runs is narrowed, asking first whether its upper bound is real (for the weaker side that is a
 question about a high number of tricks, which the solver refutes quickly).
 
-Work is capped by a budget of solver calls (`PAR_BUDGET` for par, `TABLE_BUDGET` for the table);
-a search cut short keeps the best discard proven so far and marks the result approximate.
+Work is capped by a budget of search nodes (`PAR_BUDGET` for par, `TABLE_BUDGET` for the table,
+see `Budget`); a search cut short keeps the best discard proven so far (or solves the
+heuristic's first discard) and marks the result approximate.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from engine.boards import Board
 from engine.cards import Card, Seat, Side, Suit
 from engine.dd import Backend, solver_for
 from engine.dd.position import NO_SUIT, DDInputError, Position
-from engine.games.base import Score
+from engine.games.base import PlayContext, Score
 from engine.games.bidwhist import (
     BidKind,
     BidWhistBid,
@@ -86,13 +87,15 @@ SolverCard = tuple[int, int]
 
 TRICKS = 12
 DISCARDS = 6
+DEPTH_FIRST_CALLS = 40
+"""Solver calls a depth-first search for one target may make before going level by level."""
 PAR_BOOKS = 9
 """The fewest books any bid needs (a bid of 3): below this a side can only be set."""
 
-PAR_BUDGET = 4000
-"""Solver calls (zero-window tests) allowed for one board's par."""
-TABLE_BUDGET = 4000
-"""Solver calls allowed for one board's table (after par, whose answers it reuses)."""
+PAR_BUDGET = 150_000_000
+"""Search nodes allowed for one board's par (about 20 to 40 s of one core)."""
+TABLE_BUDGET = 50_000_000
+"""Search nodes allowed for one board's table after par, whose answers it reuses."""
 
 
 # ---- contract types ------------------------------------------------------------------------
@@ -137,17 +140,23 @@ KINDS = (BidKind.UPTOWN, BidKind.DOWNTOWN, BidKind.NOTRUMP)
 
 @dataclass
 class Budget:
-    """Solver calls left; shared by the searches of one board so the board's cost is capped."""
+    """Work allowed for one board's par (or table): search nodes of the C core, which are
+    proportional to time but the same on every machine, so a cut result is reproducible and
+    can be cached; `calls` also caps the number of solver calls (the Python solver counts no
+    nodes). A call is never interrupted: the last one may overrun the budget."""
 
-    calls: int
-    used: int = 0
+    nodes: int
+    calls: int = 10**9
+    used_nodes: int = 0
+    used_calls: int = 0
 
-    def spend(self) -> bool:
-        """Take one call; False (and nothing taken) when the budget is gone."""
-        if self.used >= self.calls:
-            return False
-        self.used += 1
-        return True
+    @property
+    def exhausted(self) -> bool:
+        return self.used_nodes >= self.nodes or self.used_calls >= self.calls
+
+    def charge(self, solver: object) -> None:
+        self.used_calls += 1
+        self.used_nodes += int(getattr(solver, "nodes", 0))
 
 
 class BudgetExhausted(Exception):
@@ -198,7 +207,7 @@ class DiscardSearch:
                 f"the declarer holds {len(self.hands[declarer])} cards: "
                 f"{self.tricks} to play and {discard} to discard expected"
             )
-        self.budget = budget if budget is not None else Budget(10**9)
+        self.budget = budget if budget is not None else Budget(nodes=10**15)
         self.backend = backend
         self.groups = self._runs(order)
         self._suffix = [0] * (len(self.groups) + 1)
@@ -254,7 +263,7 @@ class DiscardSearch:
             return True
         if target >= bounds[1]:
             return False
-        if not self.budget.spend():
+        if self.budget.exhausted:
             raise BudgetExhausted
         solver = solver_for(self.position(dropped), backend=self.backend)
         at_least = getattr(solver, "at_least", None)
@@ -262,26 +271,122 @@ class DiscardSearch:
             ok = bool(at_least(self.declarer, self.declarer, target))
         else:
             ok = solver.solve(self.declarer, self.declarer) >= target
+        self.budget.charge(solver)
         bounds[0 if ok else 1] = target
         return ok
 
-    def _find(self, g: int, dropped: tuple[SolverCard, ...], left: int, target: int) -> bool:
-        if dropped and not self._node_reaches(dropped, target):
-            return False
-        if left == 0:
-            self.best_discard = dropped
+    def _dropped(self, counts: Sequence[int]) -> tuple[SolverCard, ...]:
+        """The cards a node discards: the lowest `counts[i]` cards of run i."""
+        return tuple(c for run, k in zip(self.groups, counts, strict=True) for c in run[:k])
+
+    def _first(self) -> tuple[int, ...]:
+        """The heuristic's favourite discard: as many as possible from the first runs."""
+        counts, left = [], self.discard
+        for run in self.groups:
+            counts.append(min(len(run), left))
+            left -= counts[-1]
+        return tuple(counts)
+
+    def _parents(self, counts: tuple[int, ...]) -> list[tuple[int, ...]]:
+        return [
+            (*counts[:i], counts[i] - 1, *counts[i + 1 :]) for i in range(len(counts)) if counts[i]
+        ]
+
+    def _find(self, target: int) -> bool:
+        """Is some discard worth `target` tricks (the root's relaxation is known to reach it)?
+
+        The relaxation is monotone (a declarer holding more cards can do whatever one holding
+        fewer can), so a node whose parent (one discard fewer) cannot reach the target is
+        pruned unasked. First depth first, in the heuristic's order, which finds a discard
+        quickly when there is one (usually the first leaf: the relaxation is nearly always
+        tight); after DEPTH_FIRST_CALLS calls without success, level by level, asking a node
+        only when every one of its parents reached the target, which needs far fewer calls to
+        show that there is none.
+        """
+        first = self._first()
+        if self._reach_counts(first, target):
+            self.best_discard = self._dropped(first)
             return True
-        groups, suffix = self.groups, self._suffix
-        for h in range(g, len(groups)):
-            if suffix[h] < left:
-                return False
-            run = groups[h]
-            for take in range(min(len(run), left), 0, -1):
-                if suffix[h + 1] < left - take:
+        if self.low < 0:
+            # what the favourite is worth: a lower bound for free, should the budget run out
+            if self.budget.exhausted:
+                raise BudgetExhausted
+            solver = solver_for(self.position(self._dropped(first)), backend=self.backend)
+            self.low = solver.solve(self.declarer, self.declarer)
+            self.budget.charge(solver)
+            self.best_discard = self._dropped(first)
+        failed: set[tuple[int, ...]] = set()
+        calls = [0]
+        sizes = [len(run) for run in self.groups]
+        n = len(sizes)
+        suffix = self._suffix
+
+        def dfs(g: int, counts: tuple[int, ...], left: int) -> bool | None:
+            """True: found; False: none below; None: gave up (too many calls)."""
+            if any(counts):
+                if any(p in failed for p in self._parents(counts)):
+                    failed.add(counts)
+                    return False
+                if not self._known(counts, target):
+                    if calls[0] >= DEPTH_FIRST_CALLS:
+                        return None
+                    calls[0] += 1
+                if not self._reach_counts(counts, target):
+                    failed.add(counts)
+                    return False
+            if left == 0:
+                self.best_discard = self._dropped(counts)
+                return True
+            gave_up = False
+            for h in range(g, n):
+                if suffix[h] < left:
                     break
-                if self._find(h + 1, dropped + run[:take], left - take, target):
-                    return True
-        return False
+                for take in range(min(sizes[h], left), 0, -1):
+                    if suffix[h + 1] < left - take:
+                        break
+                    child = (*counts[:h], take, *counts[h + 1 :])
+                    found = dfs(h + 1, child, left - take)
+                    if found:
+                        return True
+                    if found is None:
+                        gave_up = True
+            return None if gave_up else False
+
+        found = dfs(0, tuple(0 for _ in sizes), self.discard)
+        if found is not None:
+            return found
+        return self._levels(target, failed)
+
+    def _levels(self, target: int, failed: set[tuple[int, ...]]) -> bool:
+        sizes = [len(run) for run in self.groups]
+        passed: set[tuple[int, ...]] = {tuple(0 for _ in sizes)}
+        for level in range(1, self.discard + 1):
+            children: set[tuple[int, ...]] = set()
+            for node in passed:
+                for i, size in enumerate(sizes):
+                    if node[i] < size:
+                        children.add((*node[:i], node[i] + 1, *node[i + 1 :]))
+            reached: set[tuple[int, ...]] = set()
+            # the heuristic's order: most cards from the first runs first
+            for child in sorted(children, key=lambda c: tuple(-k for k in c)):
+                if child in failed or not all(p in passed for p in self._parents(child)):
+                    continue
+                if self._reach_counts(child, target):
+                    if level == self.discard:
+                        self.best_discard = self._dropped(child)
+                        return True
+                    reached.add(child)
+            if not reached:
+                return False
+            passed = reached
+        return False  # pragma: no cover - the last level returns
+
+    def _known(self, counts: tuple[int, ...], target: int) -> bool:
+        bounds = self._nodes.get(self._dropped(counts))
+        return bounds is not None and (target <= bounds[0] or target >= bounds[1])
+
+    def _reach_counts(self, counts: tuple[int, ...], target: int) -> bool:
+        return self._node_reaches(self._dropped(counts), target)
 
     def reaches(self, target: int) -> bool:
         """Is some discard worth at least `target` tricks? Exact; may raise BudgetExhausted."""
@@ -289,42 +394,59 @@ class DiscardSearch:
             return True
         if target > self.high:
             return False
-        if self._node_reaches((), target) and (
-            self.discard == 0 or self._find(0, (), self.discard, target)
-        ):
+        if self._node_reaches((), target) and (self.discard == 0 or self._find(target)):
             self.low = target
             return True
         self.high = target - 1
         return False
 
+    def _node_value(self, dropped: tuple[SolverCard, ...]) -> int:
+        """Exact value of a node (relaxed unless a leaf): one solve, remembered."""
+        bounds = self._nodes.setdefault(dropped, [0, self.tricks + 1])
+        if bounds[0] + 1 == bounds[1]:
+            return bounds[0]
+        if self.budget.exhausted:
+            raise BudgetExhausted
+        solver = solver_for(self.position(dropped), backend=self.backend)
+        value = solver.solve(self.declarer, self.declarer)
+        self.budget.charge(solver)
+        bounds[:] = [value, value + 1]
+        return value
+
     def best(self, floor: int = -1) -> Outcome:
-        """The best discard if it is worth more than `floor` tricks (else `tricks` None)."""
+        """The best discard if it is worth more than `floor` tricks (else `tricks` None).
+
+        The relaxation's value U and the heuristic's favourite discard's value v (two solves)
+        bracket the answer; when they differ, t = U - 1, U - 2, ... down to v + 1 are asked
+        until one is reached.
+        """
         try:
-            if not self.reaches(floor + 1):
-                return Outcome(None, (), exact=True)
-            upper = max(floor + 1, 0)
-            while upper < self.high and self._node_reaches((), upper + 1):
-                upper += 1
-            for target in range(upper, floor, -1):
+            if self.low < self.high:
+                self.high = min(self.high, self._node_value(()))
+                if self.low < 0:
+                    first = self._dropped(self._first())
+                    value = self._node_value(first) if self.discard else self.high
+                    self.low, self.best_discard = value, first
+            for target in range(self.high, max(self.low, floor), -1):
                 if self.reaches(target):
-                    return Outcome(target, self.best_discard, exact=True)
-            raise AssertionError("reaches(floor + 1) held a moment ago")  # pragma: no cover
+                    break
+            if self.low <= floor:
+                return Outcome(None, (), exact=True)
+            return Outcome(self.low, self.best_discard, exact=True)
         except BudgetExhausted:
             return self._fallback(floor)
 
     def _fallback(self, floor: int) -> Outcome:
-        """Out of budget: the best proven so far, else the heuristic's first discard (solved
-        beyond the budget, so every answer is the value of a real discard)."""
-        if self.low > floor:
-            return Outcome(self.low, self.best_discard, exact=False)
-        first: list[SolverCard] = []
-        for run in self.groups:
-            first.extend(run[: min(len(run), self.discard - len(first))])
-        dropped = tuple(first)
+        """Out of budget: the value of the best discard proven so far, else of the
+        heuristic's first discard (one solve beyond the budget, so the answer is the value of
+        a real discard)."""
+        dropped = self.best_discard
+        if self.low < 0 or len(dropped) != self.discard:
+            dropped = self._dropped(self._first())
         value = solver_for(self.position(dropped), backend=self.backend).solve(
             self.declarer, self.declarer
         )
-        if value > self.low:
+        if value >= self.low:
             self.low, self.best_discard = value, dropped
         return Outcome(value if value > floor else None, dropped, exact=False)
 
@@ -404,6 +526,28 @@ def par_from_books(
 # ---- one board -----------------------------------------------------------------------------
 
 
+def _card_names(
+    rules: BidWhistRules,
+    context: PlayContext,
+    hands: Mapping[Seat, Sequence[Card]],
+    position: Position,
+) -> dict[SolverCard, Card]:
+    """Solver card -> card, numbered as `position_for` numbers them (checked)."""
+    by_suit: dict[int, list[Card]] = {}
+    for hand in hands.values():
+        for card in hand:
+            suit = rules.effective_suit(card, context)
+            by_suit.setdefault(NO_SUIT if suit is None else suit.index, []).append(card)
+    names: dict[SolverCard, Card] = {}
+    for suit_index, cards in by_suit.items():
+        cards.sort(key=lambda c: (rules.strength(c, context), str(c)))
+        for rank, card in enumerate(cards):
+            names[(suit_index, rank)] = card
+    if sorted(names) != sorted(c for h in position.hands for c in h):  # pragma: no cover
+        raise DDInputError("internal: card numbering differs from position_for")
+    return names
+
+
 def _order_for(
     hand: Sequence[SolverCard], others: Sequence[SolverCard], trump: int | None
 ) -> Callable[[SolverCard], tuple[int, ...]]:
@@ -429,8 +573,9 @@ class BoardSolver:
         self.rules = rules
         self.board = board
         self.backend = backend
-        self.budget = Budget(PAR_BUDGET)
+        self.budget = Budget(nodes=PAR_BUDGET)
         self._searches: dict[tuple[Seat, ContractType], DiscardSearch] = {}
+        self._cards: dict[tuple[Seat, ContractType], dict[SolverCard, Card]] = {}
 
     def search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
         key = (seat, ctype)
@@ -454,6 +599,7 @@ class BoardSolver:
         hands[seat] = tuple(c for c in pool if c not in forced)
         context = rules.play_context(board, ctype.contract(seat))
         position = position_for(rules, board, hands, context, tricks=TRICKS)
+        self._cards[(seat, ctype)] = _card_names(rules, context, hands, position)
         me = board.seats.index(seat)
         others = [c for i, h in enumerate(position.hands) if i != me for c in h]
         order = _order_for(position.hands[me], others, position.trump)
@@ -466,6 +612,18 @@ class BoardSolver:
             budget=self.budget,
             backend=self.backend,
         )
+
+    def discards(
+        self, seat: Seat, ctype: ContractType, dropped: Sequence[SolverCard]
+    ) -> tuple[Card, ...]:
+        """A discard of the search in cards, forced jokers included: six cards that
+        `rules.starting_hands` accepts."""
+        search = self.search(seat, ctype)
+        names = self._cards[(seat, ctype)]
+        pool = [*self.board.deal.hand(seat), *self.board.kitty]
+        kept = {names[c] for c in search.hands[search.declarer]}
+        forced = tuple(c for c in pool if c not in kept)
+        return forced + tuple(names[c] for c in dropped)
 
     # -- books bounds per (seat, type); books = tricks + 1 ---------------------------------
 
@@ -506,7 +664,7 @@ class BoardSolver:
     def par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
         """Par, whether it is approximate (budget), and the proven (low, high) books of the
         contract played."""
-        self.budget = Budget(PAR_BUDGET)
+        self.budget = Budget(nodes=PAR_BUDGET)
         approximate = False
         while True:
             best, worst = self._run(True), self._run(False)
@@ -557,7 +715,7 @@ class BoardSolver:
 
     def table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
         """Best books for every seat and type, and the cells the budget left approximate."""
-        self.budget = Budget(TABLE_BUDGET)
+        self.budget = Budget(nodes=TABLE_BUDGET)
         out: dict[str, dict[str, int]] = {}
         rough: list[str] = []
         for seat in self.board.seats:
