@@ -17,16 +17,19 @@ Discard search (`DiscardSearch`), a branch and bound that only ever asks thresho
 - the bound is the spare-card relaxation (`Position(..., tricks=12)`): the declarer keeps every
   card not yet discarded, plays 12 tricks and may put a whole led suit aside while it can spare
   the cards, so it does at least as well as with any choice of the remaining discards;
-- the relaxation with nothing discarded gives an upper bound U; then for t = U, U - 1, ...
-  a depth-first search looks for a discard worth t, pruning each node whose relaxation cannot
-  reach t. The first t found is exact, every larger one having been refuted. The relaxation is
-  nearly always tight, so one search that walks straight down to a leaf is the usual cost;
+- the relaxation with nothing discarded gives an upper bound U and the heuristic's favourite
+  discard a lower bound v (two solves); they are nearly always equal, and the answer is then
+  known. Otherwise t = U - 1, U - 2, ... down to v + 1 are asked until one is reached, each
+  "is there a discard worth t?" a search over discards pruned by the relaxation. The
+  relaxation is monotone (holding more cards never hurts), so a node whose parent (one
+  discard fewer) cannot reach t is pruned unasked. The search goes depth first, which finds a
+  discard quickly when there is one, and after DEPTH_FIRST_CALLS calls level by level (a node
+  is asked only when all its parents reached t), which proves there is none with fewer calls;
 - the declarer's cards are grouped into runs of equivalent cards (no other hand holds a card
   between them), and a node fixes how many cards of each run go, runs taken in a heuristic
   order (no-suit jokers first, then side suits, shortest suits and lowest cards first, sure
-  winners and trumps last), so no discard set is reached twice and the first leaf is the
-  heuristic's favourite;
-- every question is a zero-window test (`at_least`), answers are remembered per node.
+  winners and trumps last), so no discard set is reached twice;
+- every question is a zero-window test (`at_least`) or one solve, remembered per node.
 
 Par (`BoardSolver.par`, `par_from_books`): backward induction over the single round of bidding
 from the dealer's left. Each seat in turn passes or makes any bid above the highest so far; the
@@ -40,13 +43,23 @@ Par never needs the whole table. Every bid needs at least 9 books and a set cost
 whatever the books, so values below 9 are all alike. The induction is run on intervals of the
 books of each (seat, kind): once with NS's values at their upper and EW's at their lower
 bounds, once the other way round; the score is monotone in each side's values, so when both
-runs agree on the contract and the score, that is par. Otherwise a value deciding one of the two
-runs is narrowed, asking first whether its upper bound is real (for the weaker side that is a
-question about a high number of tricks, which the solver refutes quickly).
+runs agree on the contract and the score, the score is par (and the contract is the one both
+runs reach; another auction may reach the same score). Otherwise a value deciding one of the
+two runs is narrowed, asking first whether its upper bound is real (for the weaker side that is
+a question about a high number of tricks, which the solver refutes quickly). Par's books are
+reported exactly when proven ({"books": 11}); a set contract (a sacrifice) only needs them
+below its target, so it may report {"books_at_most": 10}.
+
+The table (`BoardSolver.table`) wants every cell exact, which costs far more than par (15 to
+over 100 s a board on this machine, weak contracts being the slow ones to prove), so it is
+budgeted: every cell first gets its favourite discard's value, then the relaxation bounds and
+the searches go strongest cells first until the budget runs out; cells left open keep the
+value of the best discard found and are listed as approximate.
 
 Work is capped by a budget of search nodes (`PAR_BUDGET` for par, `TABLE_BUDGET` for the table,
-see `Budget`); a search cut short keeps the best discard proven so far (or solves the
-heuristic's first discard) and marks the result approximate.
+see `Budget`: nodes rather than seconds, so a cut result is the same on every machine). Par cut
+short is the par of the values proven so far (every unproven value at its lower bound) and is
+marked approximate.
 """
 
 from __future__ import annotations
@@ -311,10 +324,7 @@ class DiscardSearch:
             # what the favourite is worth: a lower bound for free, should the budget run out
             if self.budget.exhausted:
                 raise BudgetExhausted
-            solver = solver_for(self.position(self._dropped(first)), backend=self.backend)
-            self.low = solver.solve(self.declarer, self.declarer)
-            self.budget.charge(solver)
-            self.best_discard = self._dropped(first)
+            self.favourite()
         failed: set[tuple[int, ...]] = set()
         calls = [0]
         sizes = [len(run) for run in self.groups]
@@ -400,7 +410,7 @@ class DiscardSearch:
         self.high = target - 1
         return False
 
-    def _node_value(self, dropped: tuple[SolverCard, ...]) -> int:
+    def node_value(self, dropped: tuple[SolverCard, ...]) -> int:
         """Exact value of a node (relaxed unless a leaf): one solve, remembered."""
         bounds = self._nodes.setdefault(dropped, [0, self.tricks + 1])
         if bounds[0] + 1 == bounds[1]:
@@ -413,41 +423,65 @@ class DiscardSearch:
         bounds[:] = [value, value + 1]
         return value
 
+    def favourite(self) -> int:
+        """The value of the heuristic's favourite discard (solved whatever the budget; it
+        becomes the proven lower bound if nothing better is known)."""
+        first = self._dropped(self._first())
+        bounds = self._nodes.get(first)
+        if bounds is not None and bounds[0] + 1 == bounds[1]:
+            value = bounds[0]
+        else:
+            solver = solver_for(self.position(first), backend=self.backend)
+            value = solver.solve(self.declarer, self.declarer)
+            self.budget.charge(solver)
+            self._nodes[first] = [value, value + 1]
+        if value > self.low:
+            self.low, self.best_discard = value, first
+        return value
+
+    def best_or_raise(self, floor: int = -1) -> Outcome:
+        """`best`, raising BudgetExhausted instead of falling back."""
+        if self.low < self.high:
+            self.high = min(self.high, self.node_value(()))
+            if self.low < 0:
+                if self.budget.exhausted:
+                    raise BudgetExhausted
+                self.favourite()
+        for target in range(self.high, max(self.low, floor), -1):
+            if self.reaches(target):
+                break
+        if self.low <= floor:
+            return Outcome(None, (), exact=True)
+        return Outcome(self.low, self.best_discard, exact=True)
+
     def best(self, floor: int = -1) -> Outcome:
         """The best discard if it is worth more than `floor` tricks (else `tricks` None).
 
         The relaxation's value U and the heuristic's favourite discard's value v (two solves)
         bracket the answer; when they differ, t = U - 1, U - 2, ... down to v + 1 are asked
-        until one is reached.
+        until one is reached. Out of budget: the best discard proven so far, not exact.
         """
         try:
-            if self.low < self.high:
-                self.high = min(self.high, self._node_value(()))
-                if self.low < 0:
-                    first = self._dropped(self._first())
-                    value = self._node_value(first) if self.discard else self.high
-                    self.low, self.best_discard = value, first
-            for target in range(self.high, max(self.low, floor), -1):
-                if self.reaches(target):
-                    break
-            if self.low <= floor:
-                return Outcome(None, (), exact=True)
-            return Outcome(self.low, self.best_discard, exact=True)
+            return self.best_or_raise(floor)
         except BudgetExhausted:
             return self._fallback(floor)
 
     def _fallback(self, floor: int) -> Outcome:
         """Out of budget: the value of the best discard proven so far, else of the
-        heuristic's first discard (one solve beyond the budget, so the answer is the value of
-        a real discard)."""
+        heuristic's favourite (solved beyond the budget if need be, so the answer is always
+        the value of a real discard)."""
+        if self.low < 0 or len(self.best_discard) != self.discard:
+            self.favourite()
         dropped = self.best_discard
-        if self.low < 0 or len(dropped) != self.discard:
-            dropped = self._dropped(self._first())
-        value = solver_for(self.position(dropped), backend=self.backend).solve(
-            self.declarer, self.declarer
-        )
-        if value >= self.low:
-            self.low, self.best_discard = value, dropped
+        bounds = self._nodes.get(dropped)
+        if bounds is not None and bounds[0] + 1 == bounds[1]:
+            value = bounds[0]
+        else:
+            solver = solver_for(self.position(dropped), backend=self.backend)
+            value = solver.solve(self.declarer, self.declarer)
+            self.budget.charge(solver)
+            self._nodes[dropped] = [value, value + 1]
+        self.low = max(self.low, value)
         return Outcome(value if value > floor else None, dropped, exact=False)
 
 
@@ -714,19 +748,34 @@ class BoardSolver:
         return par_from_books(self.rules, self.board, books)
 
     def table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
-        """Best books for every seat and type, and the cells the budget left approximate."""
+        """Best books for every seat and type, and the cells the budget left approximate.
+
+        In three sweeps so that a budget cut leaves as many cells exact as it can: the value of
+        every cell's favourite discard (always done: every cell gets a real discard's value),
+        then every cell's relaxation (an upper bound: where it equals the favourite's value the
+        cell is exact), then the search proper for the cells still open.
+        """
         self.budget = Budget(nodes=TABLE_BUDGET)
-        out: dict[str, dict[str, int]] = {}
+        cells = [(seat, t) for seat in self.board.seats for t in CONTRACT_TYPES]
+        values = {cell: self.search(*cell).favourite() for cell in cells}
+        # weak hands are the slow ones to solve (and matter least): strong cells first
+        by_strength = sorted(cells, key=lambda cell: -values[cell])
+        try:
+            for seat, ctype in by_strength:
+                search = self.search(seat, ctype)
+                if search.low < search.high:
+                    search.high = min(search.high, search.node_value(()))
+            for seat, ctype in by_strength:
+                self.search(seat, ctype).best_or_raise()
+        except BudgetExhausted:
+            pass
+        out: dict[str, dict[str, int]] = {str(seat): {} for seat in self.board.seats}
         rough: list[str] = []
-        for seat in self.board.seats:
-            row: dict[str, int] = {}
-            for ctype in CONTRACT_TYPES:
-                result = self.search(seat, ctype).best()
-                assert result.tricks is not None
-                row[ctype.name] = result.tricks + 1
-                if not result.exact:
-                    rough.append(f"{seat} {ctype.name}")
-            out[str(seat)] = row
+        for seat, ctype in cells:
+            search = self.search(seat, ctype)
+            out[str(seat)][ctype.name] = search.low + 1
+            if search.low < search.high:
+                rough.append(f"{seat} {ctype.name}")
         return out, rough
 
 

@@ -54,10 +54,23 @@ def _brute(hands, trump, extra: int) -> int:  # type: ignore[no-untyped-def]
     return best
 
 
-def test_the_discard_search_equals_brute_force_on_small_positions() -> None:
+@pytest.mark.parametrize("depth_first_calls", [40, 2])
+def test_the_discard_search_equals_brute_force_on_small_positions(
+    depth_first_calls: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with 2 calls depth first, most open searches go on level by level: both ways are checked
+    monkeypatch.setattr(bw, "DEPTH_FIRST_CALLS", depth_first_calls)
+    levels = []
+    real_levels = DiscardSearch._levels
+
+    def spy(self: DiscardSearch, target: int, failed: set[tuple[int, ...]]) -> bool:
+        levels.append(target)
+        return real_levels(self, target, failed)
+
+    monkeypatch.setattr(DiscardSearch, "_levels", spy)
     rng = random.Random(2)
-    for _ in range(120):
-        size, extra = rng.choice([(3, 2), (4, 2), (4, 3), (5, 2)])
+    for _ in range(200):
+        size, extra = rng.choice([(3, 2), (4, 2), (4, 3), (5, 2), (5, 3)])
         hands, trump = _small_case(rng, size, extra)
         expected = _brute(hands, trump, extra)
         search = DiscardSearch(hands, trump, 0, extra)
@@ -72,6 +85,8 @@ def test_the_discard_search_equals_brute_force_on_small_positions() -> None:
         above = DiscardSearch(hands, trump, 0, extra).best(floor)
         assert above.exact
         assert above.tricks == (expected if expected > floor else None)
+    if depth_first_calls == 2:
+        assert len(levels) > 20
 
 
 def test_the_pure_python_backend_gives_the_same_discard_values() -> None:
