@@ -7,12 +7,13 @@ import itertools
 import json
 import random
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
 import engine.dd.bidwhist as bw
 from engine.boards import Board
-from engine.cards import Card, Seat
+from engine.cards import Card, Seat, Side
 from engine.cli import main
 from engine.dd import Position, solve
 from engine.dd.analysis import analyse_boards, clear_cache, par, position_for, table
@@ -21,16 +22,22 @@ from engine.dd.bidwhist import (
     BoardSolver,
     Budget,
     DiscardSearch,
+    ParOutcome,
     par_from_books,
 )
 from engine.games import rules_for
-from engine.games.bidwhist import BidKind, BidWhistRules
+from engine.games.base import IllegalBidError
+from engine.games.bidwhist import BidKind, BidWhistAuction, BidWhistRules
 from engine.pbn import dumps
 
 # ---- the discard search on small positions --------------------------------------------------
 
 
-def _small_case(rng: random.Random, size: int, extra: int):  # type: ignore[no-untyped-def]
+Hands = list[tuple[tuple[int, int], ...]]
+BooksTable = dict[Seat, dict[str, int]]
+
+
+def _small_case(rng: random.Random, size: int, extra: int) -> tuple[Hands, int | None]:
     """Four hands of `size` cards, the declarer (N) holding `extra` more, from a short deck
     with a joker-like fifth card on top of the trump suit now and then."""
     ranks = 6
@@ -45,7 +52,7 @@ def _small_case(rng: random.Random, size: int, extra: int):  # type: ignore[no-u
     return [tuple(sorted(h)) for h in hands], trump
 
 
-def _brute(hands, trump, extra: int) -> int:  # type: ignore[no-untyped-def]
+def _brute(hands: Hands, trump: int | None, extra: int) -> int:
     """Best tricks over every choice of discards, each solved on its own."""
     best = -1
     for kept in itertools.combinations(hands[0], len(hands[0]) - extra):
@@ -133,7 +140,7 @@ def _board(dealer_number: int = 1) -> Board:
     return rules.deal_board(dealer_number, random.Random(0))
 
 
-def _books(**cells: int) -> dict[Seat, dict[str, int]]:
+def _books(**cells: int) -> BooksTable:
     """Every cell 8 books (no bid makes) unless given as SEAT_kind_X, e.g. S_uptown_H=11."""
     table = {seat: {t.name: 8 for t in CONTRACT_TYPES} for seat in Seat}
     for key, value in cells.items():
@@ -142,7 +149,9 @@ def _books(**cells: int) -> dict[Seat, dict[str, int]]:
     return table
 
 
-def _par(options: Mapping[str, object], books, board=None):  # type: ignore[no-untyped-def]
+def _par(
+    options: Mapping[str, object], books: BooksTable, board: Board | None = None
+) -> ParOutcome:
     rules = rules_for("bidwhist", options)
     assert isinstance(rules, BidWhistRules)
     return par_from_books(rules, board or _board(), books)
@@ -221,11 +230,11 @@ def test_the_last_seat_outbids_and_ties_prefer_passing() -> None:
     assert result.ns_score == 7
 
 
-def _auction_value(rules: BidWhistRules, board: Board, books) -> int:  # type: ignore[no-untyped-def]
+def _auction_value(rules: BidWhistRules, board: Board, books: BooksTable) -> int:
     """NS's score under best bidding, by walking every auction with the game's own
     BidWhistAuction (another route than par_from_books's table of bids)."""
 
-    def value(auction) -> int:  # type: ignore[no-untyped-def]
+    def value(auction: BidWhistAuction) -> int:
         if auction.is_over:
             if auction.highest is None:
                 return 0
@@ -249,7 +258,8 @@ def _auction_value(rules: BidWhistRules, board: Board, books) -> int:  # type: i
                 },
             )
             return int(rules.ns_score(board, entry))
-        seat = auction.to_call
+        to_call = auction.to_call
+        assert to_call is not None
         outcomes = []
         for call in [None, *auction.legal_bids()]:
             nxt = rules.auction(board)
@@ -257,10 +267,10 @@ def _auction_value(rules: BidWhistRules, board: Board, books) -> int:  # type: i
                 nxt.call(b)
             try:
                 nxt.call(call)
-            except Exception:  # the dealer may not pass
+            except IllegalBidError:  # the dealer may not pass
                 continue
             outcomes.append(value(nxt))
-        return max(outcomes) if seat.side.name == "NS" else min(outcomes)
+        return max(outcomes) if to_call.side is Side.NS else min(outcomes)
 
     return value(rules.auction(board))
 
@@ -274,7 +284,7 @@ def _auction_value(rules: BidWhistRules, board: Board, books) -> int:  # type: i
         {"all_pass": "dealer_must_bid"},
     ],
 )
-def test_par_scores_equal_an_exhaustive_walk_of_the_auction(options) -> None:  # type: ignore[no-untyped-def]
+def test_par_scores_equal_an_exhaustive_walk_of_the_auction(options: dict[str, object]) -> None:
     rules = rules_for("bidwhist", options)
     assert isinstance(rules, BidWhistRules)
     rng = random.Random(str(options))
@@ -354,7 +364,7 @@ def test_lazy_par_equals_par_of_the_whole_table_of_what_par_needs() -> None:
         assert span == (full.entry.books, full.entry.books)
 
 
-def _pbn(tmp_path, boards: list[Board]):  # type: ignore[no-untyped-def]
+def _pbn(tmp_path: Path, boards: list[Board]) -> Path:
     path = tmp_path / "bidwhist.pbn"
     path.write_text(dumps(boards), encoding="utf-8")
     return path
@@ -367,7 +377,9 @@ def _quick_boards() -> list[Board]:
     return [boards[0], boards[3]]  # boards 1 and 4: par in well under a second each
 
 
-def test_the_par_command_prints_bid_whist_par_as_json(tmp_path, capsys) -> None:
+def test_the_par_command_prints_bid_whist_par_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     clear_cache()
     boards = _quick_boards()
     assert main(["par", str(_pbn(tmp_path, boards)), "--variant", "bidwhist", "--json"]) == 0
@@ -383,7 +395,9 @@ def test_the_par_command_prints_bid_whist_par_as_json(tmp_path, capsys) -> None:
         assert record["approximate"] is False
 
 
-def test_the_dd_command_wants_table_for_bid_whist_and_prints_it(tmp_path, capsys, monkeypatch):  # type: ignore[no-untyped-def]
+def test_the_dd_command_wants_table_for_bid_whist_and_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     clear_cache()
     monkeypatch.setattr(bw, "TABLE_BUDGET", 2_000_000)  # keep the test quick: cells may be cut
     path = _pbn(tmp_path, _quick_boards()[:1])
@@ -404,7 +418,7 @@ def test_the_dd_command_wants_table_for_bid_whist_and_prints_it(tmp_path, capsys
     assert "up S" in text and "NT dn" in text
 
 
-def test_analyse_boards_handles_bid_whist_boards(monkeypatch) -> None:
+def test_analyse_boards_handles_bid_whist_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     clear_cache()
     monkeypatch.setattr(bw, "TABLE_BUDGET", 1_000_000)
     rules = rules_for("bidwhist")
@@ -420,7 +434,7 @@ def test_analyse_boards_handles_bid_whist_boards(monkeypatch) -> None:
         json.dumps(result.to_dict())
 
 
-def test_a_cut_par_budget_marks_par_approximate(monkeypatch) -> None:
+def test_a_cut_par_budget_marks_par_approximate(monkeypatch: pytest.MonkeyPatch) -> None:
     clear_cache()
     monkeypatch.setattr(bw, "PAR_BUDGET", 0)
     rules = rules_for("bidwhist")
