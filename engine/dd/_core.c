@@ -82,9 +82,16 @@ typedef struct {
 typedef struct {
     uint64_t check; /* 0 = empty */
     uint64_t h1;    /* the slot hash, kept to rehash when the table grows */
-    int32_t head;
-    int32_t pad;
+    int32_t head;   /* first chunk of the chain, -1 none */
+    int32_t exact;  /* column mode: the position's own bounds (an Exact), no chain */
 } Bucket;
+
+/* Column mode has no partial keys (which cards are playable depends on their identity), so
+ * each position keeps exactly one entry: its bounds live in the bucket itself. */
+typedef struct {
+    int8_t lb, ub, bsuit, brel;
+} Exact;
+static const Exact EXACT_NONE = {0, 127, -1, 0};
 
 typedef struct {
     PyObject_HEAD
@@ -431,6 +438,46 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
     return q;
 }
 
+/* Column mode (Open Whist): tricks the leader takes by cashing exposed cards that are above
+ * every other remaining card of their suit, one after another (each cashed card may expose
+ * the next one of its stack).  Nobody can beat such a card, so partner cannot overtake it
+ * either; only a ruff could, so a side-suit card counts only while nobody else holds a
+ * trump at all: not an opponent, and not a partner either, who might have nothing but a trump
+ * exposed and have to ruff, taking the lead away (what is exposed changes as the others
+ * play, what they hold does not). */
+static int column_quick_tricks(const Solver *s, int leader) {
+    int trump = s->trump;
+    int safe_side = 1;
+    if (trump >= 0)
+        for (int p = 0; p < s->nseats; p++)
+            if (p != leader && s->hand[p][trump]) safe_side = 0;
+    uint16_t mine[NSUITS];
+    memcpy(mine, s->hand[leader], sizeof(mine));
+    int q = 0;
+    for (;;) {
+        int found = 0;
+        for (int k = 0; k < s->nstacks[leader] && !found; k++) {
+            for (int j = s->stlen[leader][k] - 1; j >= 0; j--) {
+                int c = s->stack[leader][k][j];
+                int su = c >> 4, r = c & 15;
+                if (!(mine[su] & (1u << r))) continue;
+                /* the exposed card of this stack */
+                if (su != JOKER && (su == trump || safe_side)) {
+                    unsigned others = s->deck[su] & ~(unsigned)s->gone[su] &
+                                      ~(unsigned)s->hand[leader][su];
+                    if (!(others >> r)) {
+                        mine[su] &= (uint16_t)~(1u << r);
+                        q++;
+                        found = 1;
+                    }
+                }
+                break;
+            }
+        }
+        if (!found) return q;
+    }
+}
+
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
 static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
@@ -753,8 +800,8 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
 }
 
 /* Table bounds are kept for the reference side; convert for the side now maximising. */
-static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
-    int elb = e->lb, eub = e->ub > R ? R : e->ub;
+static inline void bounds_for_max2(const Solver *s, int elb, int eub, int R, int *lb, int *ub) {
+    if (eub > R) eub = R;
     if (s->curmask == s->refmask) {
         *lb = elb;
         *ub = eub;
@@ -762,6 +809,21 @@ static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *l
         *lb = R - eub;
         *ub = R - elb;
     }
+}
+
+static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
+    bounds_for_max2(s, e->lb, e->ub, R, lb, ub);
+}
+
+/* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
+ * the leader. */
+static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
+                              uint64_t *h2) {
+    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
+                 ((uint64_t)rem[3] << 48);
+    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
+    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
+    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
 }
 
 static void tt_clear(Solver *s) {
@@ -811,11 +873,34 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
             b->check = h2;
             b->h1 = h1;
             b->head = -1;
+            memcpy(&b->exact, &EXACT_NONE, sizeof(Exact));
             s->tused++;
             return b;
         }
         i = (i + 1) & s->ttmask;
     }
+}
+
+static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int ub, int bsuit,
+                        int brel) {
+    if (s->tused * 4 >= (s->ttmask + 1) * 3 && !tt_grow(s)) tt_clear(s);
+    Bucket *b = bucket_find(s, h1, h2, 1);
+    Exact x;
+    memcpy(&x, &b->exact, sizeof(x));
+    int olb, oub;
+    bounds_for_max2(s, x.lb, x.ub, R, &olb, &oub);
+    if (lb < olb) lb = olb;
+    if (ub > oub) ub = oub;
+    if (s->curmask == s->refmask) {
+        x.lb = (int8_t)lb;
+        x.ub = (int8_t)ub;
+    } else {
+        x.lb = (int8_t)(R - ub);
+        x.ub = (int8_t)(R - lb);
+    }
+    x.bsuit = (int8_t)bsuit;
+    x.brel = (int8_t)brel;
+    memcpy(&b->exact, &x, sizeof(x));
 }
 
 static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
@@ -936,14 +1021,30 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
         }
 #endif
-        key_hash(s, seat, own, rem, &h1, &h2);
+        if (s->columns) {
+            column_key(rem, seat, &h1, &h2);
+            const Bucket *bk = bucket_find(s, h1, h2, 0);
+            if (bk) {
+                Exact x;
+                memcpy(&x, &bk->exact, sizeof(x));
+                int lb, ub;
+                bounds_for_max2(s, x.lb, x.ub, R, &lb, &ub);
+                if (won + lb >= target) return 1;
+                if (won + ub < target) return 0;
+                if (x.bsuit >= 0) {
+                    bsuit = x.bsuit;
+                    brel = x.brel;
+                }
+            }
+        } else
+            key_hash(s, seat, own, rem, &h1, &h2);
         /* Newest entries first; the first one whose bound alone settles the target ends the
          * scan (a cut-off never needs two entries' bounds together). */
         uint64_t pown[2];
         pack_own(own, pown);
         const Entry *cut = NULL;
         int cutres = 0;
-        const Bucket *bk = bucket_find(s, h1, h2, 0);
+        const Bucket *bk = s->columns ? NULL : bucket_find(s, h1, h2, 0);
         for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
             const Chunk *ch = &s->pool[c];
             for (int i = ch->n - 1; i >= 0; i--) {
@@ -968,6 +1069,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 W[su] = (uint16_t)w;
             }
             return cutres;
+        }
+        if (s->columns && !(s->off & 1)) {
+            int q = column_quick_tricks(s, seat);
+            if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
         }
         if (!s->columns && !(s->off & 1)) {
             int entry;
@@ -1091,7 +1196,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
+        if (s->columns) store_exact(s, h1, h2, R, lb, ub, bs, br);
+        else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
 }
@@ -1324,6 +1430,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
+    /* column mode keeps its entries in the buckets (no pool): give it one more bit */
+    if (self->columns && bits < 22) bits++;
     int start = bits < 14 ? bits : 14;
     self->maxbits = bits;
     self->maxpool = 1 << (bits - 2);
