@@ -83,15 +83,19 @@ typedef struct {
     uint64_t check; /* 0 = empty */
     uint64_t h1;    /* the slot hash, kept to rehash when the table grows */
     int32_t head;   /* first chunk of the chain, -1 none */
-    int32_t exact;  /* column mode: the position's own bounds (an Exact), no chain */
+    int32_t pad;
 } Bucket;
 
 /* Column mode has no partial keys (which cards are playable depends on their identity), so
- * each position keeps exactly one entry: its bounds live in the bucket itself. */
+ * each position keeps one exact entry, in a table of fixed size: sets of WAYS slots, where a
+ * new position replaces the entry with the fewest tricks left (the cheapest to find again). */
 typedef struct {
+    uint64_t check; /* 0 = empty */
     int8_t lb, ub, bsuit, brel;
-} Exact;
-static const Exact EXACT_NONE = {0, 127, -1, 0};
+    uint8_t R;
+    uint8_t pad[3];
+} Slot;
+#define WAYS 4
 
 typedef struct {
     PyObject_HEAD
@@ -120,6 +124,8 @@ typedef struct {
     int refmask;         /* seats of the side whose tricks the table bounds count; 0 = unset */
     int curmask;
     Bucket *tt;     /* open addressing on the signature */
+    Slot *ctab;     /* column mode's table instead (see Slot) */
+    uint64_t cmask; /* sets in ctab - 1 */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -827,6 +833,7 @@ static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *
 }
 
 static void tt_clear(Solver *s) {
+    if (s->ctab) memset(s->ctab, 0, sizeof(Slot) * WAYS * (size_t)(s->cmask + 1));
     memset(s->tt, 0, sizeof(Bucket) * (size_t)(s->ttmask + 1));
     s->tused = 0;
     s->pused = 0;
@@ -873,7 +880,6 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
             b->check = h2;
             b->h1 = h1;
             b->head = -1;
-            memcpy(&b->exact, &EXACT_NONE, sizeof(Exact));
             s->tused++;
             return b;
         }
@@ -881,26 +887,45 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
     }
 }
 
+static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t h2) {
+    const Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
+    for (int i = 0; i < WAYS; i++)
+        if (set[i].check == h2) return &set[i];
+    return NULL;
+}
+
 static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int ub, int bsuit,
                         int brel) {
-    if (s->tused * 4 >= (s->ttmask + 1) * 3 && !tt_grow(s)) tt_clear(s);
-    Bucket *b = bucket_find(s, h1, h2, 1);
-    Exact x;
-    memcpy(&x, &b->exact, sizeof(x));
+    Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
+    Slot *x = NULL, *victim = &set[0];
+    for (int i = 0; i < WAYS && !x; i++) {
+        if (set[i].check == h2) x = &set[i];
+        else if (set[i].check == 0) {
+            if (victim->check) victim = &set[i];
+        } else if (victim->check && set[i].R < victim->R) {
+            victim = &set[i];
+        }
+    }
+    if (!x) {
+        x = victim;
+        x->check = h2;
+        x->lb = 0;
+        x->ub = 127;
+    }
     int olb, oub;
-    bounds_for_max2(s, x.lb, x.ub, R, &olb, &oub);
+    bounds_for_max2(s, x->lb, x->ub, R, &olb, &oub);
     if (lb < olb) lb = olb;
     if (ub > oub) ub = oub;
     if (s->curmask == s->refmask) {
-        x.lb = (int8_t)lb;
-        x.ub = (int8_t)ub;
+        x->lb = (int8_t)lb;
+        x->ub = (int8_t)ub;
     } else {
-        x.lb = (int8_t)(R - ub);
-        x.ub = (int8_t)(R - lb);
+        x->lb = (int8_t)(R - ub);
+        x->ub = (int8_t)(R - lb);
     }
-    x.bsuit = (int8_t)bsuit;
-    x.brel = (int8_t)brel;
-    memcpy(&b->exact, &x, sizeof(x));
+    x->bsuit = (int8_t)bsuit;
+    x->brel = (int8_t)brel;
+    x->R = (uint8_t)R;
 }
 
 static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
@@ -1023,17 +1048,15 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
 #endif
         if (s->columns) {
             column_key(rem, seat, &h1, &h2);
-            const Bucket *bk = bucket_find(s, h1, h2, 0);
-            if (bk) {
-                Exact x;
-                memcpy(&x, &bk->exact, sizeof(x));
+            const Slot *x = ctab_find(s, h1, h2);
+            if (x) {
                 int lb, ub;
-                bounds_for_max2(s, x.lb, x.ub, R, &lb, &ub);
+                bounds_for_max2(s, x->lb, x->ub, R, &lb, &ub);
                 if (won + lb >= target) return 1;
                 if (won + ub < target) return 0;
-                if (x.bsuit >= 0) {
-                    bsuit = x.bsuit;
-                    brel = x.brel;
+                if (x->bsuit >= 0) {
+                    bsuit = x->bsuit;
+                    brel = x->brel;
                 }
             }
         } else
@@ -1267,6 +1290,7 @@ static void reset_state(Solver *s) {
 /* ---- Python type --------------------------------------------------------------------- */
 
 static void Solver_dealloc(Solver *self) {
+    free(self->ctab);
     free(self->tt);
     free(self->pool);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1430,8 +1454,20 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
-    /* column mode keeps its entries in the buckets (no pool): give it one more bit */
-    if (self->columns && bits < 22) bits++;
+    free(self->ctab);
+    self->tt = NULL;
+    self->pool = NULL;
+    self->ctab = NULL;
+    self->cmask = 0;
+    if (self->columns) {
+        /* 2**(bits+1) slots of 16 bytes: 32 MB at the default 20, mapped as it is used */
+        self->cmask = ((uint64_t)1 << (bits + 1 - 2)) - 1;
+        self->ctab = calloc((size_t)(self->cmask + 1) * WAYS, sizeof(Slot));
+        if (!self->ctab) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     int start = bits < 14 ? bits : 14;
     self->maxbits = bits;
     self->maxpool = 1 << (bits - 2);
