@@ -116,6 +116,11 @@ typedef struct {
     int nstacks[MAXSEATS];
     int stlen[MAXSEATS][MAXSTACKS];
     uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
+    /* column mode, kept by play/unplay: each stack's top remaining card (index, -1 empty),
+     * the stack each card lies in, and each seat's exposed cards */
+    int8_t sttop[MAXSEATS][MAXSTACKS];
+    uint8_t where[NSUITS][16];
+    uint16_t expo[MAXSEATS][NSUITS];
     /* the trick in progress */
     int tcnt;
     int tsuit[MAXSEATS], trank[MAXSEATS], tseat[MAXSEATS];
@@ -125,6 +130,7 @@ typedef struct {
     int curmask;
     Bucket *tt;     /* open addressing on the signature */
     Slot *ctab;     /* column mode's table instead (see Slot) */
+    void *ctab_raw; /* its allocation (ctab is aligned within it) */
     uint64_t cmask; /* sets in ctab - 1 */
     uint64_t ttmask;
     uint64_t tused;
@@ -258,6 +264,10 @@ static void available(const Solver *s, int seat, uint16_t av[NSUITS]) {
         for (int su = 0; su < NSUITS; su++) av[su] = s->hand[seat][su];
         return;
     }
+#ifndef DD_CHECK_EXPOSED
+    for (int su = 0; su < NSUITS; su++) av[su] = s->expo[seat][su];
+    return;
+#endif
     for (int su = 0; su < NSUITS; su++) av[su] = 0;
     for (int k = 0; k < s->nstacks[seat]; k++) {
         for (int j = s->stlen[seat][k] - 1; j >= 0; j--) {
@@ -700,7 +710,29 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 /* ---- search -------------------------------------------------------------------------- */
 
+/* Column mode: the card leaves the top of its stack and the one below it is exposed. */
+static inline void expose_after(Solver *s, int seat, int su, int r) {
+    int k = s->where[su][r];
+    int t = --s->sttop[seat][k];
+    s->expo[seat][su] &= (uint16_t)~(1u << r);
+    if (t >= 0) {
+        int c = s->stack[seat][k][t];
+        s->expo[seat][c >> 4] |= (uint16_t)(1u << (c & 15));
+    }
+}
+
+static inline void cover_again(Solver *s, int seat, int su, int r) {
+    int k = s->where[su][r];
+    int t = s->sttop[seat][k]++;
+    if (t >= 0) {
+        int c = s->stack[seat][k][t];
+        s->expo[seat][c >> 4] &= (uint16_t)~(1u << (c & 15));
+    }
+    s->expo[seat][su] |= (uint16_t)(1u << r);
+}
+
 static inline void play(Solver *s, int seat, int su, int r) {
+    if (s->columns) expose_after(s, seat, su, r);
     s->hand[seat][su] &= (uint16_t)~(1u << r);
     s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
     int k = s->tcnt;
@@ -723,6 +755,7 @@ static inline void play(Solver *s, int seat, int su, int r) {
 }
 
 static inline void unplay(Solver *s, int seat, int su, int r) {
+    if (s->columns) cover_again(s, seat, su, r);
     s->tcnt--;
     s->hand[seat][su] |= (uint16_t)(1u << r);
     s->lens[seat >> 1] += (uint64_t)1 << len_shift(seat, su);
@@ -764,6 +797,17 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
         }
 }
 
+/* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
+ * the leader. */
+static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
+                              uint64_t *h2) {
+    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
+                 ((uint64_t)rem[3] << 48);
+    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
+    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
+    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+}
+
 /* After the last card of a trick: settle it and go on. */
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     int widx = cur_winner(s);
@@ -786,8 +830,17 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
         saved_s[i] = s->tsuit[i];
         saved_r[i] = s->trank[i];
         saved_p[i] = s->tseat[i];
-        if (saved_s[i] != JOKER) drop_relative(s, saved_s[i], saved_r[i]);
+        if (saved_s[i] != JOKER && !s->columns) drop_relative(s, saved_s[i], saved_r[i]);
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
+    }
+    if (s->columns && R > 2) {
+        /* the next trick starts with a table probe that is nearly always a cache miss:
+         * start fetching its set now */
+        uint16_t rem[NSUITS];
+        uint64_t h1, h2;
+        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+        column_key(rem, w, &h1, &h2);
+        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
     }
     s->tcnt = 0;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
@@ -821,16 +874,6 @@ static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *l
     bounds_for_max2(s, e->lb, e->ub, R, lb, ub);
 }
 
-/* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
- * the leader. */
-static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
-                              uint64_t *h2) {
-    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
-                 ((uint64_t)rem[3] << 48);
-    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
-    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
-    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
-}
 
 static void tt_clear(Solver *s) {
     if (s->ctab) memset(s->ctab, 0, sizeof(Slot) * WAYS * (size_t)(s->cmask + 1));
@@ -1270,6 +1313,20 @@ static void set_side(Solver *s, int for_seat) {
 
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
+    memset(s->expo, 0, sizeof(s->expo));
+    for (int p = 0; s->columns && p < s->nseats; p++)
+        for (int k = 0; k < s->nstacks[p]; k++) {
+            int t = s->stlen[p][k] - 1;
+            s->sttop[p][k] = (int8_t)t;
+            for (int j = 0; j <= t; j++) {
+                int c = s->stack[p][k][j];
+                s->where[c >> 4][c & 15] = (uint8_t)k;
+            }
+            if (t >= 0) {
+                int c = s->stack[p][k][t];
+                s->expo[p][c >> 4] |= (uint16_t)(1u << (c & 15));
+            }
+        }
     memset(s->gone, 0, sizeof(s->gone));
     s->twin[0] = 0;
     s->tled[0] = -1;
@@ -1290,7 +1347,7 @@ static void reset_state(Solver *s) {
 /* ---- Python type --------------------------------------------------------------------- */
 
 static void Solver_dealloc(Solver *self) {
-    free(self->ctab);
+    free(self->ctab_raw);
     free(self->tt);
     free(self->pool);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1454,16 +1511,19 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
-    free(self->ctab);
+    free(self->ctab_raw);
     self->tt = NULL;
     self->pool = NULL;
     self->ctab = NULL;
+    self->ctab_raw = NULL;
     self->cmask = 0;
     if (self->columns) {
         /* 2**(bits+1) slots of 16 bytes: 32 MB at the default 20, mapped as it is used */
         self->cmask = ((uint64_t)1 << (bits + 1 - 2)) - 1;
-        self->ctab = calloc((size_t)(self->cmask + 1) * WAYS, sizeof(Slot));
-        if (!self->ctab) {
+        /* sets of 64 bytes on cache-line boundaries; calloc maps zeroed pages as they are used */
+        self->ctab_raw = calloc((size_t)(self->cmask + 1) * WAYS + 4, sizeof(Slot));
+        self->ctab = (Slot *)(((uintptr_t)self->ctab_raw + 63) & ~(uintptr_t)63);
+        if (!self->ctab_raw) {
             PyErr_NoMemory();
             return -1;
         }
