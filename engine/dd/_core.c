@@ -82,9 +82,20 @@ typedef struct {
 typedef struct {
     uint64_t check; /* 0 = empty */
     uint64_t h1;    /* the slot hash, kept to rehash when the table grows */
-    int32_t head;
+    int32_t head;   /* first chunk of the chain, -1 none */
     int32_t pad;
 } Bucket;
+
+/* Column mode has no partial keys (which cards are playable depends on their identity), so
+ * each position keeps one exact entry, in a table of fixed size: sets of WAYS slots, where a
+ * new position replaces the entry with the fewest tricks left (the cheapest to find again). */
+typedef struct {
+    uint64_t check; /* 0 = empty */
+    int8_t lb, ub, bsuit, brel;
+    uint8_t R;
+    uint8_t pad[3];
+} Slot;
+#define WAYS 4
 
 typedef struct {
     PyObject_HEAD
@@ -105,6 +116,11 @@ typedef struct {
     int nstacks[MAXSEATS];
     int stlen[MAXSEATS][MAXSTACKS];
     uint8_t stack[MAXSEATS][MAXSTACKS][MAXHAND]; /* codes suit*16+rank, bottom..top */
+    /* column mode, kept by play/unplay: each stack's top remaining card (index, -1 empty),
+     * the stack each card lies in, and each seat's exposed cards */
+    int8_t sttop[MAXSEATS][MAXSTACKS];
+    uint8_t where[NSUITS][16];
+    uint16_t expo[MAXSEATS][NSUITS];
     /* the trick in progress */
     int tcnt;
     int tsuit[MAXSEATS], trank[MAXSEATS], tseat[MAXSEATS];
@@ -113,6 +129,9 @@ typedef struct {
     int refmask;         /* seats of the side whose tricks the table bounds count; 0 = unset */
     int curmask;
     Bucket *tt;     /* open addressing on the signature */
+    Slot *ctab;     /* column mode's table instead (see Slot) */
+    void *ctab_raw; /* its allocation (ctab is aligned within it) */
+    uint64_t cmask; /* sets in ctab - 1 */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -245,6 +264,10 @@ static void available(const Solver *s, int seat, uint16_t av[NSUITS]) {
         for (int su = 0; su < NSUITS; su++) av[su] = s->hand[seat][su];
         return;
     }
+#ifndef DD_CHECK_EXPOSED
+    for (int su = 0; su < NSUITS; su++) av[su] = s->expo[seat][su];
+    return;
+#endif
     for (int su = 0; su < NSUITS; su++) av[su] = 0;
     for (int k = 0; k < s->nstacks[seat]; k++) {
         for (int j = s->stlen[seat][k] - 1; j >= 0; j--) {
@@ -429,6 +452,46 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
         }
     }
     return q;
+}
+
+/* Column mode (Open Whist): tricks the leader takes by cashing exposed cards that are above
+ * every other remaining card of their suit, one after another (each cashed card may expose
+ * the next one of its stack).  Nobody can beat such a card, so partner cannot overtake it
+ * either; only a ruff could, so a side-suit card counts only while nobody else holds a
+ * trump at all: not an opponent, and not a partner either, who might have nothing but a trump
+ * exposed and have to ruff, taking the lead away (what is exposed changes as the others
+ * play, what they hold does not). */
+static int column_quick_tricks(const Solver *s, int leader) {
+    int trump = s->trump;
+    int safe_side = 1;
+    if (trump >= 0)
+        for (int p = 0; p < s->nseats; p++)
+            if (p != leader && s->hand[p][trump]) safe_side = 0;
+    uint16_t mine[NSUITS];
+    memcpy(mine, s->hand[leader], sizeof(mine));
+    int q = 0;
+    for (;;) {
+        int found = 0;
+        for (int k = 0; k < s->nstacks[leader] && !found; k++) {
+            for (int j = s->stlen[leader][k] - 1; j >= 0; j--) {
+                int c = s->stack[leader][k][j];
+                int su = c >> 4, r = c & 15;
+                if (!(mine[su] & (1u << r))) continue;
+                /* the exposed card of this stack */
+                if (su != JOKER && (su == trump || safe_side)) {
+                    unsigned others = s->deck[su] & ~(unsigned)s->gone[su] &
+                                      ~(unsigned)s->hand[leader][su];
+                    if (!(others >> r)) {
+                        mine[su] &= (uint16_t)~(1u << r);
+                        q++;
+                        found = 1;
+                    }
+                }
+                break;
+            }
+        }
+        if (!found) return q;
+    }
 }
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
@@ -647,7 +710,29 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 /* ---- search -------------------------------------------------------------------------- */
 
+/* Column mode: the card leaves the top of its stack and the one below it is exposed. */
+static inline void expose_after(Solver *s, int seat, int su, int r) {
+    int k = s->where[su][r];
+    int t = --s->sttop[seat][k];
+    s->expo[seat][su] &= (uint16_t)~(1u << r);
+    if (t >= 0) {
+        int c = s->stack[seat][k][t];
+        s->expo[seat][c >> 4] |= (uint16_t)(1u << (c & 15));
+    }
+}
+
+static inline void cover_again(Solver *s, int seat, int su, int r) {
+    int k = s->where[su][r];
+    int t = s->sttop[seat][k]++;
+    if (t >= 0) {
+        int c = s->stack[seat][k][t];
+        s->expo[seat][c >> 4] &= (uint16_t)~(1u << (c & 15));
+    }
+    s->expo[seat][su] |= (uint16_t)(1u << r);
+}
+
 static inline void play(Solver *s, int seat, int su, int r) {
+    if (s->columns) expose_after(s, seat, su, r);
     s->hand[seat][su] &= (uint16_t)~(1u << r);
     s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
     int k = s->tcnt;
@@ -670,6 +755,7 @@ static inline void play(Solver *s, int seat, int su, int r) {
 }
 
 static inline void unplay(Solver *s, int seat, int su, int r) {
+    if (s->columns) cover_again(s, seat, su, r);
     s->tcnt--;
     s->hand[seat][su] |= (uint16_t)(1u << r);
     s->lens[seat >> 1] += (uint64_t)1 << len_shift(seat, su);
@@ -711,6 +797,17 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
         }
 }
 
+/* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
+ * the leader. */
+static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
+                              uint64_t *h2) {
+    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
+                 ((uint64_t)rem[3] << 48);
+    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
+    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
+    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+}
+
 /* After the last card of a trick: settle it and go on. */
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     int widx = cur_winner(s);
@@ -733,8 +830,17 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
         saved_s[i] = s->tsuit[i];
         saved_r[i] = s->trank[i];
         saved_p[i] = s->tseat[i];
-        if (saved_s[i] != JOKER) drop_relative(s, saved_s[i], saved_r[i]);
+        if (saved_s[i] != JOKER && !s->columns) drop_relative(s, saved_s[i], saved_r[i]);
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
+    }
+    if (s->columns && R > 2) {
+        /* the next trick starts with a table probe that is nearly always a cache miss:
+         * start fetching its set now */
+        uint16_t rem[NSUITS];
+        uint64_t h1, h2;
+        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+        column_key(rem, w, &h1, &h2);
+        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
     }
     s->tcnt = 0;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
@@ -753,8 +859,8 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
 }
 
 /* Table bounds are kept for the reference side; convert for the side now maximising. */
-static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
-    int elb = e->lb, eub = e->ub > R ? R : e->ub;
+static inline void bounds_for_max2(const Solver *s, int elb, int eub, int R, int *lb, int *ub) {
+    if (eub > R) eub = R;
     if (s->curmask == s->refmask) {
         *lb = elb;
         *ub = eub;
@@ -764,7 +870,13 @@ static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *l
     }
 }
 
+static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
+    bounds_for_max2(s, e->lb, e->ub, R, lb, ub);
+}
+
+
 static void tt_clear(Solver *s) {
+    if (s->ctab) memset(s->ctab, 0, sizeof(Slot) * WAYS * (size_t)(s->cmask + 1));
     memset(s->tt, 0, sizeof(Bucket) * (size_t)(s->ttmask + 1));
     s->tused = 0;
     s->pused = 0;
@@ -816,6 +928,47 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
         }
         i = (i + 1) & s->ttmask;
     }
+}
+
+static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t h2) {
+    const Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
+    for (int i = 0; i < WAYS; i++)
+        if (set[i].check == h2) return &set[i];
+    return NULL;
+}
+
+static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int ub, int bsuit,
+                        int brel) {
+    Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
+    Slot *x = NULL, *victim = &set[0];
+    for (int i = 0; i < WAYS && !x; i++) {
+        if (set[i].check == h2) x = &set[i];
+        else if (set[i].check == 0) {
+            if (victim->check) victim = &set[i];
+        } else if (victim->check && set[i].R < victim->R) {
+            victim = &set[i];
+        }
+    }
+    if (!x) {
+        x = victim;
+        x->check = h2;
+        x->lb = 0;
+        x->ub = 127;
+    }
+    int olb, oub;
+    bounds_for_max2(s, x->lb, x->ub, R, &olb, &oub);
+    if (lb < olb) lb = olb;
+    if (ub > oub) ub = oub;
+    if (s->curmask == s->refmask) {
+        x->lb = (int8_t)lb;
+        x->ub = (int8_t)ub;
+    } else {
+        x->lb = (int8_t)(R - ub);
+        x->ub = (int8_t)(R - lb);
+    }
+    x->bsuit = (int8_t)bsuit;
+    x->brel = (int8_t)brel;
+    x->R = (uint8_t)R;
 }
 
 static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
@@ -936,14 +1089,28 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
         }
 #endif
-        key_hash(s, seat, own, rem, &h1, &h2);
+        if (s->columns) {
+            column_key(rem, seat, &h1, &h2);
+            const Slot *x = ctab_find(s, h1, h2);
+            if (x) {
+                int lb, ub;
+                bounds_for_max2(s, x->lb, x->ub, R, &lb, &ub);
+                if (won + lb >= target) return 1;
+                if (won + ub < target) return 0;
+                if (x->bsuit >= 0) {
+                    bsuit = x->bsuit;
+                    brel = x->brel;
+                }
+            }
+        } else
+            key_hash(s, seat, own, rem, &h1, &h2);
         /* Newest entries first; the first one whose bound alone settles the target ends the
          * scan (a cut-off never needs two entries' bounds together). */
         uint64_t pown[2];
         pack_own(own, pown);
         const Entry *cut = NULL;
         int cutres = 0;
-        const Bucket *bk = bucket_find(s, h1, h2, 0);
+        const Bucket *bk = s->columns ? NULL : bucket_find(s, h1, h2, 0);
         for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
             const Chunk *ch = &s->pool[c];
             for (int i = ch->n - 1; i >= 0; i--) {
@@ -968,6 +1135,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 W[su] = (uint16_t)w;
             }
             return cutres;
+        }
+        if (s->columns && !(s->off & 1)) {
+            int q = column_quick_tricks(s, seat);
+            if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
         }
         if (!s->columns && !(s->off & 1)) {
             int entry;
@@ -1091,7 +1262,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
+        if (s->columns) store_exact(s, h1, h2, R, lb, ub, bs, br);
+        else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
 }
@@ -1141,6 +1313,20 @@ static void set_side(Solver *s, int for_seat) {
 
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
+    memset(s->expo, 0, sizeof(s->expo));
+    for (int p = 0; s->columns && p < s->nseats; p++)
+        for (int k = 0; k < s->nstacks[p]; k++) {
+            int t = s->stlen[p][k] - 1;
+            s->sttop[p][k] = (int8_t)t;
+            for (int j = 0; j <= t; j++) {
+                int c = s->stack[p][k][j];
+                s->where[c >> 4][c & 15] = (uint8_t)k;
+            }
+            if (t >= 0) {
+                int c = s->stack[p][k][t];
+                s->expo[p][c >> 4] |= (uint16_t)(1u << (c & 15));
+            }
+        }
     memset(s->gone, 0, sizeof(s->gone));
     s->twin[0] = 0;
     s->tled[0] = -1;
@@ -1161,6 +1347,7 @@ static void reset_state(Solver *s) {
 /* ---- Python type --------------------------------------------------------------------- */
 
 static void Solver_dealloc(Solver *self) {
+    free(self->ctab_raw);
     free(self->tt);
     free(self->pool);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1324,6 +1511,23 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
+    free(self->ctab_raw);
+    self->tt = NULL;
+    self->pool = NULL;
+    self->ctab = NULL;
+    self->ctab_raw = NULL;
+    self->cmask = 0;
+    if (self->columns) {
+        /* 2**(bits+1) slots of 16 bytes: 32 MB at the default 20, mapped as it is used */
+        self->cmask = ((uint64_t)1 << (bits + 1 - 2)) - 1;
+        /* sets of 64 bytes on cache-line boundaries; calloc maps zeroed pages as they are used */
+        self->ctab_raw = calloc((size_t)(self->cmask + 1) * WAYS + 4, sizeof(Slot));
+        self->ctab = (Slot *)(((uintptr_t)self->ctab_raw + 63) & ~(uintptr_t)63);
+        if (!self->ctab_raw) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     int start = bits < 14 ? bits : 14;
     self->maxbits = bits;
     self->maxpool = 1 << (bits - 2);

@@ -3,52 +3,57 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 import pytest
 
 from engine.dd import Position, solve, solve_all_leads, solver_for
-from tests.engine.dd.bridge import dds_tricks, random_hands
+from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
 
 pytest.importorskip("endplay")
 
 TRUMPS = (None, 0, 1, 2, 3)
+T = TypeVar("T")
+R = TypeVar("R")
 
 
-def test_single_solves_agree_with_dds_on_500_random_deals() -> None:
-    # 500 deals of 9 cards a hand (DDS solves partial deals too), one random trump and
-    # leader each; full 13-card deals are compared below and in benchmarks/dd.py.
+def _single(deal: tuple[tuple, int | None, int]) -> tuple[int, int]:
+    hands, trump, leader = deal
+    ours = solve(Position(hands=hands, trump=trump, leader=leader))
+    return ours, dds_tricks(hands, trump, leader, one_card=True)
+
+
+def _table(hands: tuple) -> tuple[dict, dict]:
+    ours = {}
+    for trump in TRUMPS:
+        leads = solve_all_leads(Position(hands=hands, trump=trump, leader=0))
+        for declarer in range(4):
+            ours[(declarer, trump)] = 13 - leads[(declarer + 1) % 4]
+    return ours, dds_table(hands)
+
+
+def _on_both_cores(work: Callable[[T], R], items: list[T]) -> list[R]:
+    """The machine has two cores: solve in two processes (each solve stays one solve)."""
+    with ProcessPoolExecutor(2) as pool:
+        return list(pool.map(work, items, chunksize=5))
+
+
+def test_single_solves_agree_with_dds_on_500_random_classic_deals() -> None:
+    # 500 full 13-card deals, one random trump (or no-trump) and leader each.
     rng = random.Random(20261122)
-    for n in range(500):
-        hands = random_hands(rng, size=9)
-        trump = rng.choice(TRUMPS)
-        leader = rng.randrange(4)
-        ours = solve(Position(hands=hands, trump=trump, leader=leader))
-        assert ours == dds_tricks(hands, trump, leader), (n, hands, trump, leader)
+    deals = [(random_hands(rng), rng.choice(TRUMPS), rng.randrange(4)) for _ in range(500)]
+    for deal, (ours, theirs) in zip(deals, _on_both_cores(_single, deals), strict=True):
+        assert ours == theirs, deal
 
 
-def test_full_thirteen_card_deals_agree_with_dds() -> None:
-    rng = random.Random(7)
-    for _ in range(4):
-        hands = random_hands(rng)
-        trump = rng.choice((0, 1, 2, 3))
-        leader = rng.randrange(4)
-        assert solve(Position(hands=hands, trump=trump, leader=leader)) == dds_tricks(
-            hands, trump, leader
-        )
-
-
-def test_full_tables_agree_with_dds_on_100_deals() -> None:
-    # Tables of 6-card deals, every declarer (its left-hand opponent leads) and strain, each
-    # cell checked against a DDS solve (DDS's own table call needs complete 13-card deals:
-    # benchmarks/dd.py compares full tables).
+def test_full_tables_agree_with_dds_on_100_classic_deals() -> None:
+    # Every declarer (its left-hand opponent leads) and strain against DDS's calc_dd_table.
     rng = random.Random(99)
-    for _ in range(100):
-        hands = random_hands(rng, size=6)
-        for trump in TRUMPS:
-            leads = solve_all_leads(Position(hands=hands, trump=trump, leader=0))
-            for declarer in range(4):
-                leader = (declarer + 1) % 4
-                assert 6 - leads[leader] == 6 - dds_tricks(hands, trump, leader)
+    deals = [random_hands(rng) for _ in range(100)]
+    for hands, (ours, theirs) in zip(deals, _on_both_cores(_table, deals), strict=True):
+        assert ours == theirs, hands
 
 
 def _bid_whist_relabelled(rng: random.Random) -> tuple[tuple, int, bool] | None:

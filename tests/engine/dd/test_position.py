@@ -178,3 +178,22 @@ def test_a_hand_with_spare_cards_may_put_a_suit_aside_to_ruff(backend: str) -> N
     assert solve(spare, for_seat=1, backend=backend) == 1
     kept_clubs = Position(hands=(north, east[:2], *rest), trump=3, leader=0)
     assert solve(kept_clubs, for_seat=1, backend=backend) == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_partner_with_only_a_trump_exposed_must_ruff_the_leaders_winner(backend: str) -> None:
+    # Three-player Open Whist, diamonds trumps, one stack each. Seat 1 wins the first trick
+    # and leads the spade ace, but its "partner" against seat 2 (seat 0) has only the three
+    # of trumps exposed and must ruff it, then lead the five of hearts into seat 2's ace.
+    stacks = (
+        ((2, 3), (1, 1), (0, 0)),  # seat 0: top card last
+        ((3, 6), (3, 12), (1, 10)),
+        ((2, 12), (0, 1), (3, 8)),
+    )
+    position = Position(
+        hands=tuple(tuple(sorted(st)) for st in stacks),
+        trump=1,
+        leader=2,
+        columns=tuple((st,) for st in stacks),
+    )
+    assert solve(position, backend=backend) == 1
