@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.boards import Board
-from engine.dd import Position, solve_all_leads, solver_for
-from engine.dd.analysis import DDInputError, par
+from engine.dd import DDInputError, Position, solve_all_leads, solver_for
+from engine.dd.analysis import par
 from engine.games import rules_for
 from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
 

@@ -27,6 +27,7 @@ __all__ = [
     "Backend",
     "Card",
     "DDInputError",
+    "NodeLimitError",
     "Position",
     "backend_available",
     "principal_line",
@@ -45,6 +46,18 @@ except ImportError:  # pragma: no cover - depends on the build
     _core = None
 
 _warned = False
+
+
+class _PyNodeLimitError(RuntimeError):
+    """Stand-in when the C core is not built (the Python solver has no node limit)."""
+
+
+NodeLimitError: type[RuntimeError] = (
+    _core.NodeLimitError if _core is not None else _PyNodeLimitError
+)
+"""Raised by the C core's ``solve``/``at_least`` given ``max_nodes`` when the search reaches
+that many nodes: there is no answer, the table keeps only sound bounds, the solver can be used
+again."""
 
 
 class _Solver(Protocol):

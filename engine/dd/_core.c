@@ -139,6 +139,8 @@ typedef struct {
     int maxbits;     /* the bucket array grows up to 2**maxbits slots ... */
     int32_t maxpool; /* ... and the pool up to this many chunks; then the table is cleared */
     long long nodes;
+    long long limit; /* stop a search when nodes reach this (0: never) */
+    int aborted;     /* the search stopped at the limit: its answer means nothing */
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
     int last_value, last_mask; /* the previous solve's result and side (a first guess) */
@@ -1050,6 +1052,11 @@ static inline void wclear(uint16_t W[4]) { W[0] = W[1] = W[2] = W[3] = 0; }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
     s->nodes++;
+    if (s->limit && s->nodes >= s->limit) {
+        /* unwind without storing anything (see Solver_solve) */
+        s->aborted = 1;
+        return 0;
+    }
     s->curR = R;
     uint64_t h1 = 0, h2 = 0;
     uint32_t own[4];
@@ -1211,6 +1218,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
+        if (s->aborted) return 0;
         if (v == maxing) {
             /* history of cut-offs, capped: it only breaks ties in the move order */
             int *h = &s->hist[seat][mv[i].su][mv[i].r];
@@ -1272,7 +1280,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
 static int value(Solver *s, int seat, int R) {
     int lo = 0, hi = R;
     uint16_t W[4];
-    while (lo < hi) {
+    while (lo < hi && !s->aborted) {
         int t = (lo + hi + 1) / 2;
         if (search(s, seat, 0, t, R, W)) lo = t;
         else hi = t - 1;
@@ -1287,11 +1295,11 @@ static int value_near(Solver *s, int seat, int R, int guess) {
     int t = guess < 1 ? 1 : guess > R ? R : guess;
     if (R == 0) return 0;
     if (search(s, seat, 0, t, R, W)) {
-        while (t < R && search(s, seat, 0, t + 1, R, W)) t++;
+        while (t < R && search(s, seat, 0, t + 1, R, W) && !s->aborted) t++;
         return t;
     }
     t--;
-    while (t > 0 && !search(s, seat, 0, t, R, W)) t--;
+    while (t > 0 && !search(s, seat, 0, t, R, W) && !s->aborted) t--;
     return t;
 }
 
@@ -1567,9 +1575,34 @@ static int check_seat(Solver *self, int seat, const char *what) {
     return 0;
 }
 
+static PyObject *NodeLimitError;
+
+/* max_nodes > 0: give up (NodeLimitError) after that many more search nodes.  Bounds stored
+ * before the limit are sound and stay; nothing is stored while unwinding. */
+static int start_limit(Solver *self, long long max_nodes) {
+    if (max_nodes < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_nodes must be 0 (no limit) or positive");
+        return -1;
+    }
+    self->aborted = 0;
+    self->limit = max_nodes ? self->nodes + max_nodes : 0;
+    return 0;
+}
+
+static int end_limit(Solver *self) {
+    self->limit = 0;
+    if (!self->aborted) return 0;
+    self->aborted = 0;
+    reset_state(self);
+    PyErr_SetString(NodeLimitError, "the search reached its node limit");
+    return -1;
+}
+
 static PyObject *Solver_solve(Solver *self, PyObject *args) {
     int leader, for_seat = -1;
-    if (!PyArg_ParseTuple(args, "i|i", &leader, &for_seat)) return NULL;
+    long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "i|iL", &leader, &for_seat, &max_nodes)) return NULL;
+    if (start_limit(self, max_nodes) < 0) return NULL;
     if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0) return NULL;
     if (for_seat == -1) for_seat = leader;
     if (check_seat(self, for_seat, "for_seat") < 0) return NULL;
@@ -1582,6 +1615,7 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     v = guess < 0 ? value(self, leader, self->hsize) : value_near(self, leader, self->hsize, guess);
     Py_END_ALLOW_THREADS
+    if (end_limit(self) < 0) return NULL;
     self->last_value = v;
     self->last_mask = self->curmask;
     return PyLong_FromLong(v);
@@ -1589,9 +1623,10 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
 
 static PyObject *Solver_at_least(Solver *self, PyObject *args) {
     int leader, for_seat, target;
-    if (!PyArg_ParseTuple(args, "iii", &leader, &for_seat, &target)) return NULL;
+    long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "iii|L", &leader, &for_seat, &target, &max_nodes)) return NULL;
     if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0 ||
-        check_seat(self, for_seat, "for_seat") < 0)
+        check_seat(self, for_seat, "for_seat") < 0 || start_limit(self, max_nodes) < 0)
         return NULL;
     reset_state(self);
     set_side(self, for_seat);
@@ -1600,6 +1635,7 @@ static PyObject *Solver_at_least(Solver *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     v = search(self, leader, 0, target, self->hsize, W);
     Py_END_ALLOW_THREADS
+    if (end_limit(self) < 0) return NULL;
     return PyBool_FromLong(v);
 }
 
@@ -1682,9 +1718,11 @@ static PyObject *Solver_get_nodes(Solver *self, void *closure) {
 
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)Solver_solve, METH_VARARGS,
-     "solve(leader, for_seat=leader) -> tricks won by for_seat's side with leader on lead"},
+     "solve(leader, for_seat=leader, max_nodes=0) -> tricks won by for_seat's side with leader on "
+     "lead; NodeLimitError after max_nodes search nodes (0: no limit)"},
     {"at_least", (PyCFunction)Solver_at_least, METH_VARARGS,
-     "at_least(leader, for_seat, target) -> can for_seat's side take target tricks?"},
+     "at_least(leader, for_seat, target, max_nodes=0) -> can for_seat's side take target "
+     "tricks? NodeLimitError after max_nodes search nodes (0: no limit)"},
     {"line", (PyCFunction)Solver_line, METH_VARARGS,
      "line(leader, for_seat=leader) -> card codes of one principal line of play"},
     {NULL, NULL, 0, NULL}};
@@ -1715,6 +1753,16 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
+    NodeLimitError = PyErr_NewExceptionWithDoc(
+        "engine.dd._core.NodeLimitError",
+        "A search stopped at the node limit it was given (no answer).", PyExc_RuntimeError,
+        NULL);
+    if (!NodeLimitError || PyModule_AddObject(m, "NodeLimitError", NodeLimitError) < 0) {
+        Py_XDECREF(NodeLimitError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(NodeLimitError);
     Py_INCREF(&SolverType);
     if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
         Py_DECREF(&SolverType);

@@ -70,7 +70,7 @@ from dataclasses import dataclass
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Side, Suit
-from engine.dd import Backend, solver_for
+from engine.dd import Backend, NodeLimitError, solver_for
 from engine.dd.position import NO_SUIT, DDInputError, Position
 from engine.games.base import PlayContext, Score
 from engine.games.bidwhist import (
@@ -156,7 +156,9 @@ class Budget:
     """Work allowed for one board's par (or table): search nodes of the C core, which are
     proportional to time but the same on every machine, so a cut result is reproducible and
     can be cached; `calls` also caps the number of solver calls (the Python solver counts no
-    nodes). A call is never interrupted: the last one may overrun the budget."""
+    nodes). The C core stops a search at the nodes left (`max_nodes`, NodeLimitError), so the
+    budget holds, except for the one solve of the favourite discard that a cut search falls
+    back on, which always runs to the end."""
 
     nodes: int
     calls: int = 10**9
@@ -167,6 +169,11 @@ class Budget:
     def exhausted(self) -> bool:
         return self.used_nodes >= self.nodes or self.used_calls >= self.calls
 
+    @property
+    def left(self) -> int:
+        """Nodes one more solver call may use (at least 1: 0 would mean no limit)."""
+        return max(1, self.nodes - self.used_nodes)
+
     def charge(self, solver: object) -> None:
         self.used_calls += 1
         self.used_nodes += int(getattr(solver, "nodes", 0))
@@ -174,6 +181,16 @@ class Budget:
 
 class BudgetExhausted(Exception):
     """A search ran out of its budget of solver calls."""
+
+
+def _solve_within(solver: object, declarer: int, max_nodes: int) -> int:
+    """The declarer's value, giving up (NodeLimitError) after `max_nodes` search nodes where
+    the solver can count them (the C core)."""
+    if hasattr(solver, "at_least"):
+        value: int = solver.solve(declarer, declarer, max_nodes)  # type: ignore[attr-defined]
+        return value
+    plain: int = solver.solve(declarer, declarer)  # type: ignore[attr-defined]
+    return plain
 
 
 # ---- the discard search, in solver terms ---------------------------------------------------
@@ -281,7 +298,11 @@ class DiscardSearch:
         solver = solver_for(self.position(dropped), backend=self.backend)
         at_least = getattr(solver, "at_least", None)
         if at_least is not None:
-            ok = bool(at_least(self.declarer, self.declarer, target))
+            try:
+                ok = bool(at_least(self.declarer, self.declarer, target, self.budget.left))
+            except NodeLimitError:
+                self.budget.charge(solver)
+                raise BudgetExhausted from None
         else:
             ok = solver.solve(self.declarer, self.declarer) >= target
         self.budget.charge(solver)
@@ -418,7 +439,11 @@ class DiscardSearch:
         if self.budget.exhausted:
             raise BudgetExhausted
         solver = solver_for(self.position(dropped), backend=self.backend)
-        value = solver.solve(self.declarer, self.declarer)
+        try:
+            value = _solve_within(solver, self.declarer, self.budget.left)
+        except NodeLimitError:
+            self.budget.charge(solver)
+            raise BudgetExhausted from None
         self.budget.charge(solver)
         bounds[:] = [value, value + 1]
         return value

@@ -105,3 +105,23 @@ def test_the_c_entry_point_checks_its_arguments() -> None:
         outcomes["value"] += 1
     assert outcomes["value"] > 0
     assert outcomes["error"] > 0
+
+
+def test_a_node_limit_stops_a_search_without_spoiling_the_solver() -> None:
+    from engine.dd import NodeLimitError, _core
+
+    rng = random.Random(11)
+    deck = [(s, r) for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    hands = [[s * 16 + r for s, r in deck[i * 13 : (i + 1) * 13]] for i in range(4)]
+    solver = _core.Solver(hands, 2)
+    with pytest.raises(NodeLimitError):
+        solver.solve(0, 0, 50)
+    with pytest.raises(NodeLimitError):
+        solver.at_least(0, 0, 7, 50)
+    assert solver.nodes <= 100 + 2  # each search stopped where it was told
+    with pytest.raises(ValueError, match="max_nodes"):
+        solver.solve(0, 0, -1)
+    exact = _core.Solver(hands, 2).solve(0, 0)
+    assert solver.solve(0, 0) == exact  # what the stopped searches stored is sound
+    assert solver.solve(0, 0, 10**9) == exact
