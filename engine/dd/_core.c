@@ -835,15 +835,6 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
         if (saved_s[i] != JOKER && !s->columns) drop_relative(s, saved_s[i], saved_r[i]);
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     }
-    if (s->columns && R > 2) {
-        /* the next trick starts with a table probe that is nearly always a cache miss:
-         * start fetching its set now */
-        uint16_t rem[NSUITS];
-        uint64_t h1, h2;
-        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-        column_key(rem, w, &h1, &h2);
-        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
-    }
     s->tcnt = 0;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
     s->tcnt = cnt;
@@ -1197,6 +1188,23 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
+        /* Last card of a trick: each move starts the next trick with a table probe that
+         * misses the cache.  Ask for all their sets now, so the misses overlap. */
+        uint16_t rem[NSUITS];
+        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+        for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
+        int k = s->tcnt, w = s->twin[k];
+        for (int i = 0; i < n; i++) {
+            int su = mv[i].su, r = mv[i].r;
+            int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
+            uint64_t h1, h2;
+            rem[su] &= (uint16_t)~(1u << r);
+            column_key(rem, wins ? seat : s->tseat[w], &h1, &h2);
+            rem[su] |= (uint16_t)(1u << r);
+            __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+        }
+    }
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
