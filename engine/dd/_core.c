@@ -580,6 +580,9 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int drop;
     legal(s, seat, lg, &drop);
     int n = 0;
+    /* what the other players can play now: in column mode their exposed cards (a hand with
+     * no exposed card of a suit can ruff it, whatever lies underneath) */
+    const uint16_t(*vis)[NSUITS] = s->columns ? s->expo : s->hand;
     int first = s->tcnt == 0;
     int last = s->tcnt == s->nseats - 1;
     int winning_side = -1, led = -1, ws = -1, wr = 0;
@@ -597,21 +600,21 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     if (!first && !last && led >= 0) {
         int nx = (seat + 1) % s->nseats;
         if (s->side[nx] != me) {
-            unsigned nl = s->hand[nx][led];
+            unsigned nl = vis[nx][led];
             if (nl) nxtop = hibit(nl);
-            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
+            else if (!(trump >= 0 && vis[nx][trump])) nxtop = -1;
             if (ws == led)
                 threat = (nl >> (wr + 1)) != 0 ||
-                         (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+                         (!nl && trump >= 0 && vis[nx][trump] != 0);
             else if (ws == trump)
-                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+                threat = !nl && (vis[nx][trump] >> (wr + 1)) != 0;
         }
     }
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
     for (int p = 0; first && p < s->nseats; p++) {
         if (s->side[p] != me) {
-            if (trump >= 0 && s->hand[p][trump]) opp_trumps |= 1u << p;
+            if (trump >= 0 && vis[p][trump]) opp_trumps |= 1u << p;
         } else if (p != seat) {
             partners |= 1u << p;
         }
@@ -629,12 +632,12 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         if (first && su != JOKER) {
             if (trump >= 0 && su != trump)
                 for (int p = 0; p < s->nseats; p++)
-                    if ((opp_trumps >> p & 1) && !s->hand[p][su]) ruffable = 1;
+                    if ((opp_trumps >> p & 1) && !vis[p][su]) ruffable = 1;
             for (int p = 0; p < s->nseats; p++) {
                 if (!(partners >> p & 1)) continue;
-                unsigned ph = s->hand[p][su];
+                unsigned ph = vis[p][su];
                 if (ph && (!others || hibit(ph) == others_top)) partner_top = 1;
-                if (trump >= 0 && su != trump && !ph && s->hand[p][trump]) partner_ruff = 1;
+                if (trump >= 0 && su != trump && !ph && vis[p][trump]) partner_ruff = 1;
             }
         }
         int prev = -1;
