@@ -65,6 +65,7 @@ marked approximate.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -626,9 +627,11 @@ def _order_for(
 
 class BoardSolver:
     """Every Bid Whist question about one board: discard searches per (seat, type), par and
-    the table, sharing what they prove."""
+    the table, sharing what they prove. The analysis cache hands one instance to every
+    caller of the same deal, so `par` and `table` take turns (a lock): they change it."""
 
     def __init__(self, rules: BidWhistRules, board: Board, backend: Backend | None = None):
+        self.lock = threading.Lock()
         self.rules = rules
         self.board = board
         self.backend = backend
@@ -723,6 +726,10 @@ class BoardSolver:
     def par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
         """Par, whether it is approximate (budget), and the proven (low, high) books of the
         contract played."""
+        with self.lock:
+            return self._par()
+
+    def _par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
         self.budget = Budget(nodes=PAR_BUDGET)
         approximate = False
         while True:
@@ -780,6 +787,10 @@ class BoardSolver:
         then every cell's relaxation (an upper bound: where it equals the favourite's value the
         cell is exact), then the search proper for the cells still open.
         """
+        with self.lock:
+            return self._table()
+
+    def _table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
         self.budget = Budget(nodes=TABLE_BUDGET)
         cells = [(seat, t) for seat in self.board.seats for t in CONTRACT_TYPES]
         values = {cell: self.search(*cell).favourite() for cell in cells}
