@@ -54,3 +54,17 @@ def test_analysis_runs_in_the_worker(celery_worker, club) -> None:
         time.sleep(0.2)
     assert analysis_progress(event)["done"] == 3
     assert "clubwhist.analyse_event_boards" in celery_worker.log()
+
+
+@pytest.mark.django_db
+def test_bid_whist_boards_get_their_par_from_the_auction(club) -> None:
+    event = make_event(club, game="bidwhist", params={"tables": 3, "boards_per_round": 1})
+    boards_analyse_request(event=event)
+    assert boards_analyse(event_id=event.pk) == 3
+    for board in Board.objects.filter(event=event):
+        assert board.par_status == Board.ParStatus.DONE, board.par
+        contract = board.par["par"]["contracts"][0]
+        # "4 uptown S by N", "5 notrump downtown by E" or "passed out"
+        assert " by " in contract or contract == "passed out", contract
+        assert board.par["summary"].startswith(contract)
+        assert board.par["table"] is None  # par needs no table; hand records will ask

@@ -78,9 +78,11 @@ def boards_analyse(*, event_id: int) -> int:
     ):
         if not Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).exists():
             continue  # another job finished it meanwhile
-        # Classic and Open Whist par is the board's own trick count: the full table of every
-        # declarer and strain (20 solves) is left to the hand records that print it.
-        with_table = event.game not in {"classic", "openwhist"}
+        # Only Candid Whist's par is read off the full table (so it costs nothing more to keep).
+        # Classic and Open Whist par is the board's own trick count, and Bid Whist par asks
+        # only what decides its auction, while a full Bid Whist table costs several seconds a
+        # board more: tables are left to the hand records that print them.
+        with_table = event.game == "candid"
         analysis = analyse_boards([engine_board(board)], rules, with_table=with_table)[0]
         data = analysis.to_dict()
         failed = analysis.error is not None or analysis.par is None
