@@ -11,6 +11,7 @@ not only when the timing happens to collide.
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,6 +21,7 @@ from django.db import IntegrityError, connection, transaction
 
 from tests.web.conftest import make_event
 from tournaments.models import Club, Event, MovementRow, Pair, Result, Section, Standings
+from tournaments.services import events as event_services
 from tournaments.services import results as rs
 from tournaments.services import scoring
 
@@ -342,3 +344,48 @@ def test_a_result_commits_while_the_standings_are_being_computed(
     fresh = Event.objects.get(pk=event.pk)
     assert (fresh.results_version, fresh.scored_version) == (2, 1)
     assert Result.objects.filter(section=section).count() == 2
+
+
+# --------------------------------------------------------------------------- close v rescore
+
+
+@pytest.mark.parametrize("action", ["finish", "publish"])
+def test_the_director_closes_or_publishes_while_the_worker_scores(
+    event: Event, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    """Closing and publishing score the event at once, in the same transaction as the status
+    change. A rescore already running in the worker holds the section rows and ends by
+    updating the event row: if the director's request took the event row first and then
+    waited for the sections, each would wait for the other and PostgreSQL would kill one
+    (seen in CI as a 500 on "Close the event")."""
+    (section, row, board), *_ = list(seatings(event))
+    submit(section, row, board, 7)()
+    if action == "publish":
+        event_services.event_finish(event=event)
+    scorer_holds_sections = threading.Event()
+    real_compute = scoring.standings_compute
+    computations: list[str] = []
+
+    def compute(*, event: Event) -> dict[str, Any]:
+        computations.append(threading.current_thread().name)
+        if len(computations) == 1:  # the worker's: let the director's request queue up
+            scorer_holds_sections.set()
+            time.sleep(STALL / 2)  # longer than deadlock_timeout
+        return real_compute(event=event)
+
+    monkeypatch.setattr(scoring, "standings_compute", compute)
+
+    def worker() -> Standings | None:
+        return scoring.standings_refresh(event_id=event.pk, force=True)
+
+    def director() -> Event:
+        assert scorer_holds_sections.wait(TIMEOUT)
+        service = getattr(event_services, f"event_{action}")
+        result: Event = service(event=Event.objects.get(pk=event.pk))
+        return result
+
+    outcomes = in_threads(worker, director)
+    assert [kind for kind, _ in outcomes] == ["ok", "ok"], outcomes
+    assert len(computations) == 2
+    expected = Event.Status.FINISHED if action == "finish" else Event.Status.PUBLISHED
+    assert Event.objects.get(pk=event.pk).status == expected

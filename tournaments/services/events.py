@@ -281,12 +281,21 @@ def event_start(*, event: Event, user: User = None) -> Event:
     return event
 
 
+def _lock_for_scoring(event: Event) -> Event:
+    """Lock the event for a change that scores it in the same transaction: the section rows
+    first, as the scorer takes them (`standings_refresh`), then the event row. A rescore in
+    the worker holds the sections and updates the event row at its end; taking the event row
+    first and then waiting for the sections would deadlock with it."""
+    list(Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event.pk))
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
 @transaction.atomic
 def event_finish(*, event: Event, user: User = None) -> Event:
     """Close result entry and compute the final standings now, not in the background."""
     from tournaments.services.scoring import standings_refresh
 
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _lock_for_scoring(event)
     _require_status(event, "running", doing="close the event")
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
@@ -322,7 +331,7 @@ def event_publish(*, event: Event, user: User = None) -> Event:
     """Make the final standings public (members can read them without logging in)."""
     from tournaments.services.scoring import standings_refresh
 
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _lock_for_scoring(event)
     _require_status(event, "finished", doing="publish the results")
     standings_refresh(event_id=event.pk, force=True)
     event.status = Event.Status.PUBLISHED
