@@ -29,6 +29,7 @@ __all__ = [
     "DDInputError",
     "NodeLimitError",
     "Position",
+    "SolverLike",
     "backend_available",
     "principal_line",
     "solve",
@@ -60,8 +61,16 @@ that many nodes: there is no answer, the table keeps only sound bounds, the solv
 again."""
 
 
-class _Solver(Protocol):
-    def solve(self, leader: int, for_seat: int = ..., /) -> int: ...
+class SolverLike(Protocol):
+    """What `solver_for` returns: the C core's Solver or the Python fallback."""
+
+    nodes: int
+
+    def solve(self, leader: int, for_seat: int = ..., max_nodes: int = ..., /) -> int: ...
+
+    def at_least(
+        self, leader: int, for_seat: int, target: int, max_nodes: int = ..., /
+    ) -> bool: ...
 
 
 def backend_available(backend: Backend) -> bool:
@@ -91,14 +100,14 @@ def _pick(backend: Backend | None) -> Backend:
     return "python"
 
 
-def solver_for(position: Position, *, backend: Backend | None = None) -> _Solver:
+def solver_for(position: Position, *, backend: Backend | None = None) -> SolverLike:
     """A solver for ``position``'s deal; reuse it for several leaders (it keeps its table)."""
     if not isinstance(position, Position):
         raise DDInputError(f"expected a Position, not {type(position).__name__}")
     if _pick(backend) == "python":
         return PySolver(position)
     hands, trump, follow, columns, tricks = position.core_args()
-    solver: _Solver = _core.Solver(hands, trump, follow, columns, tricks=tricks)
+    solver: SolverLike = _core.Solver(hands, trump, follow, columns, tricks=tricks)
     return solver
 
 

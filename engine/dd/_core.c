@@ -262,24 +262,8 @@ static inline void drop_relative(Solver *s, int su, int r) {
 
 /* Cards the seat may play now (column tops in column mode), before the follow rule. */
 static void available(const Solver *s, int seat, uint16_t av[NSUITS]) {
-    if (!s->columns) {
-        for (int su = 0; su < NSUITS; su++) av[su] = s->hand[seat][su];
-        return;
-    }
-#ifndef DD_CHECK_EXPOSED
-    for (int su = 0; su < NSUITS; su++) av[su] = s->expo[seat][su];
-    return;
-#endif
-    for (int su = 0; su < NSUITS; su++) av[su] = 0;
-    for (int k = 0; k < s->nstacks[seat]; k++) {
-        for (int j = s->stlen[seat][k] - 1; j >= 0; j--) {
-            int c = s->stack[seat][k][j];
-            if (s->hand[seat][c >> 4] & (1u << (c & 15))) {
-                av[c >> 4] |= (uint16_t)(1u << (c & 15));
-                break;
-            }
-        }
-    }
+    /* column mode: the exposed cards, kept up to date by play/unplay */
+    memcpy(av, s->columns ? s->expo[seat] : s->hand[seat], sizeof(uint16_t) * NSUITS);
 }
 
 /* Suit led so far: the first card of the trick that is not a no-suit card; -1 if none. */
@@ -469,31 +453,32 @@ static int column_quick_tricks(const Solver *s, int leader) {
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
             if (p != leader && s->hand[p][trump]) safe_side = 0;
-    uint16_t mine[NSUITS];
-    memcpy(mine, s->hand[leader], sizeof(mine));
-    int q = 0;
-    for (;;) {
-        int found = 0;
-        for (int k = 0; k < s->nstacks[leader] && !found; k++) {
-            for (int j = s->stlen[leader][k] - 1; j >= 0; j--) {
-                int c = s->stack[leader][k][j];
-                int su = c >> 4, r = c & 15;
-                if (!(mine[su] & (1u << r))) continue;
-                /* the exposed card of this stack */
-                if (su != JOKER && (su == trump || safe_side)) {
-                    unsigned others = s->deck[su] & ~(unsigned)s->gone[su] &
-                                      ~(unsigned)s->hand[leader][su];
-                    if (!(others >> r)) {
-                        mine[su] &= (uint16_t)~(1u << r);
-                        q++;
-                        found = 1;
-                    }
-                }
-                break;
+    /* the leader's exposed cards and stack tops, as cashing changes them */
+    uint16_t ex[NSUITS];
+    int8_t top[MAXSTACKS];
+    memcpy(ex, s->expo[leader], sizeof(ex));
+    memcpy(top, s->sttop[leader], sizeof(top));
+    int q = 0, found = 1;
+    while (found) {
+        /* cashing only exposes more cards, so the order does not change the count */
+        found = 0;
+        for (int su = 0; su < 4 && !found; su++) {
+            if (!ex[su] || (su != trump && !safe_side)) continue;
+            int r = hibit(ex[su]);
+            unsigned others =
+                s->deck[su] & ~(unsigned)s->gone[su] & ~(unsigned)s->hand[leader][su];
+            if (others >> r) continue;
+            int k = s->where[su][r];
+            ex[su] &= (uint16_t)~(1u << r);
+            if (--top[k] >= 0) {
+                int c = s->stack[leader][k][top[k]];
+                ex[c >> 4] |= (uint16_t)(1u << (c & 15));
             }
+            q++;
+            found = 1;
         }
-        if (!found) return q;
     }
+    return q;
 }
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
@@ -855,7 +840,7 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
 }
 
 /* Table bounds are kept for the reference side; convert for the side now maximising. */
-static inline void bounds_for_max2(const Solver *s, int elb, int eub, int R, int *lb, int *ub) {
+static inline void bounds_for_max(const Solver *s, int elb, int eub, int R, int *lb, int *ub) {
     if (eub > R) eub = R;
     if (s->curmask == s->refmask) {
         *lb = elb;
@@ -866,10 +851,21 @@ static inline void bounds_for_max2(const Solver *s, int elb, int eub, int R, int
     }
 }
 
-static inline void bounds_for_max(const Solver *s, const Entry *e, int R, int *lb, int *ub) {
-    bounds_for_max2(s, e->lb, e->ub, R, lb, ub);
+/* Tighten a stored pair of bounds (kept for the reference side) with a search's new bounds
+ * for the side now maximising: the partial-key entries and the exact column entries alike. */
+static inline void merge_bounds(const Solver *s, int8_t *elb, int8_t *eub, int R, int lb, int ub) {
+    int olb, oub;
+    bounds_for_max(s, *elb, *eub, R, &olb, &oub);
+    if (lb < olb) lb = olb;
+    if (ub > oub) ub = oub;
+    if (s->curmask == s->refmask) {
+        *elb = (int8_t)lb;
+        *eub = (int8_t)ub;
+    } else {
+        *elb = (int8_t)(R - ub);
+        *eub = (int8_t)(R - lb);
+    }
 }
-
 
 static void tt_clear(Solver *s) {
     if (s->ctab) memset(s->ctab, 0, sizeof(Slot) * WAYS * (size_t)(s->cmask + 1));
@@ -951,17 +947,7 @@ static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int 
         x->lb = 0;
         x->ub = 127;
     }
-    int olb, oub;
-    bounds_for_max2(s, x->lb, x->ub, R, &olb, &oub);
-    if (lb < olb) lb = olb;
-    if (ub > oub) ub = oub;
-    if (s->curmask == s->refmask) {
-        x->lb = (int8_t)lb;
-        x->ub = (int8_t)ub;
-    } else {
-        x->lb = (int8_t)(R - ub);
-        x->ub = (int8_t)(R - lb);
-    }
+    merge_bounds(s, &x->lb, &x->ub, R, lb, ub);
     x->bsuit = (int8_t)bsuit;
     x->brel = (int8_t)brel;
     x->R = (uint8_t)R;
@@ -1003,9 +989,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
             }
         }
     }
-    int olb = 0, oub = R;
-    if (slot) bounds_for_max(s, slot, R, &olb, &oub);
-    else {
+    if (!slot) {
         if (b->head < 0 || s->pool[b->head].n == CHUNK) {
             int32_t c;
             if (nchunks >= MAXCHAIN && before_tail >= 0) {
@@ -1029,15 +1013,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         slot->lb = 0;
         slot->ub = 127;
     }
-    if (lb < olb) lb = olb;
-    if (ub > oub) ub = oub;
-    if (s->curmask == s->refmask) {
-        slot->lb = (int8_t)lb;
-        slot->ub = (int8_t)ub;
-    } else {
-        slot->lb = (int8_t)(R - ub);
-        slot->ub = (int8_t)(R - lb);
-    }
+    merge_bounds(s, &slot->lb, &slot->ub, R, lb, ub);
     slot->bsuit = (int8_t)bsuit;
     slot->brel = (int8_t)brel;
 }
@@ -1095,7 +1071,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             const Slot *x = ctab_find(s, h1, h2);
             if (x) {
                 int lb, ub;
-                bounds_for_max2(s, x->lb, x->ub, R, &lb, &ub);
+                bounds_for_max(s, x->lb, x->ub, R, &lb, &ub);
                 if (won + lb >= target) return 1;
                 if (won + ub < target) return 0;
                 if (x->bsuit >= 0) {
@@ -1118,7 +1094,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 const Entry *e = &ch->e[i];
                 if (!entry_matches(e, pown)) continue;
                 int lb, ub;
-                bounds_for_max(s, e, R, &lb, &ub);
+                bounds_for_max(s, e->lb, e->ub, R, &lb, &ub);
                 if (won + lb >= target) { cut = e; cutres = 1; break; }
                 if (won + ub < target) { cut = e; cutres = 0; break; }
                 if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }

@@ -68,10 +68,11 @@ import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Side, Suit
-from engine.dd import Backend, NodeLimitError, solver_for
+from engine.dd import Backend, NodeLimitError, SolverLike, solver_for
 from engine.dd.position import NO_SUIT, DDInputError, Position
 from engine.games.base import PlayContext, Score
 from engine.games.bidwhist import (
@@ -98,6 +99,7 @@ __all__ = [
 ]
 
 SolverCard = tuple[int, int]
+T = TypeVar("T")
 
 TRICKS = 12
 DISCARDS = 6
@@ -175,23 +177,13 @@ class Budget:
         """Nodes one more solver call may use (at least 1: 0 would mean no limit)."""
         return max(1, self.nodes - self.used_nodes)
 
-    def charge(self, solver: object) -> None:
+    def charge(self, solver: SolverLike) -> None:
         self.used_calls += 1
-        self.used_nodes += int(getattr(solver, "nodes", 0))
+        self.used_nodes += solver.nodes
 
 
 class BudgetExhausted(Exception):
     """A search ran out of its budget of solver calls."""
-
-
-def _solve_within(solver: object, declarer: int, max_nodes: int) -> int:
-    """The declarer's value, giving up (NodeLimitError) after `max_nodes` search nodes where
-    the solver can count them (the C core)."""
-    if hasattr(solver, "at_least"):
-        value: int = solver.solve(declarer, declarer, max_nodes)  # type: ignore[attr-defined]
-        return value
-    plain: int = solver.solve(declarer, declarer)  # type: ignore[attr-defined]
-    return plain
 
 
 # ---- the discard search, in solver terms ---------------------------------------------------
@@ -296,17 +288,8 @@ class DiscardSearch:
             return False
         if self.budget.exhausted:
             raise BudgetExhausted
-        solver = solver_for(self.position(dropped), backend=self.backend)
-        at_least = getattr(solver, "at_least", None)
-        if at_least is not None:
-            try:
-                ok = bool(at_least(self.declarer, self.declarer, target, self.budget.left))
-            except NodeLimitError:
-                self.budget.charge(solver)
-                raise BudgetExhausted from None
-        else:
-            ok = solver.solve(self.declarer, self.declarer) >= target
-        self.budget.charge(solver)
+        declarer = self.declarer
+        ok = self._ask(dropped, lambda sv, n: sv.at_least(declarer, declarer, target, n))
         bounds[0 if ok else 1] = target
         return ok
 
@@ -432,35 +415,44 @@ class DiscardSearch:
         self.high = target - 1
         return False
 
-    def node_value(self, dropped: tuple[SolverCard, ...]) -> int:
+    def _ask(
+        self,
+        dropped: tuple[SolverCard, ...],
+        question: Callable[[SolverLike, int], T],
+        *,
+        limited: bool = True,
+    ) -> T:
+        """Ask a fresh solver of the node `question(solver, max_nodes)`, charged to the budget;
+        `limited`: stopped at the nodes the budget has left (BudgetExhausted)."""
+        solver = solver_for(self.position(dropped), backend=self.backend)
+        try:
+            return question(solver, self.budget.left if limited else 0)
+        except NodeLimitError:
+            raise BudgetExhausted from None
+        finally:
+            self.budget.charge(solver)
+
+    def _exact(self, dropped: tuple[SolverCard, ...], *, limited: bool) -> int:
         """Exact value of a node (relaxed unless a leaf): one solve, remembered."""
         bounds = self._nodes.setdefault(dropped, [0, self.tricks + 1])
         if bounds[0] + 1 == bounds[1]:
             return bounds[0]
-        if self.budget.exhausted:
+        if limited and self.budget.exhausted:
             raise BudgetExhausted
-        solver = solver_for(self.position(dropped), backend=self.backend)
-        try:
-            value = _solve_within(solver, self.declarer, self.budget.left)
-        except NodeLimitError:
-            self.budget.charge(solver)
-            raise BudgetExhausted from None
-        self.budget.charge(solver)
+        declarer = self.declarer
+        value = self._ask(dropped, lambda sv, n: sv.solve(declarer, declarer, n), limited=limited)
         bounds[:] = [value, value + 1]
         return value
+
+    def node_value(self, dropped: tuple[SolverCard, ...]) -> int:
+        """Exact value of a node within the budget."""
+        return self._exact(dropped, limited=True)
 
     def favourite(self) -> int:
         """The value of the heuristic's favourite discard (solved whatever the budget; it
         becomes the proven lower bound if nothing better is known)."""
         first = self._dropped(self._first())
-        bounds = self._nodes.get(first)
-        if bounds is not None and bounds[0] + 1 == bounds[1]:
-            value = bounds[0]
-        else:
-            solver = solver_for(self.position(first), backend=self.backend)
-            value = solver.solve(self.declarer, self.declarer)
-            self.budget.charge(solver)
-            self._nodes[first] = [value, value + 1]
+        value = self._exact(first, limited=False)
         if value > self.low:
             self.low, self.best_discard = value, first
         return value
@@ -499,14 +491,7 @@ class DiscardSearch:
         if self.low < 0 or len(self.best_discard) != self.discard:
             self.favourite()
         dropped = self.best_discard
-        bounds = self._nodes.get(dropped)
-        if bounds is not None and bounds[0] + 1 == bounds[1]:
-            value = bounds[0]
-        else:
-            solver = solver_for(self.position(dropped), backend=self.backend)
-            value = solver.solve(self.declarer, self.declarer)
-            self.budget.charge(solver)
-            self._nodes[dropped] = [value, value + 1]
+        value = self._exact(dropped, limited=False)
         self.low = max(self.low, value)
         return Outcome(value if value > floor else None, dropped, exact=False)
 

@@ -18,10 +18,12 @@ The solver knows no game. Every clubwhist game is translated into these plain te
   first: only the last remaining card of each stack may be played, and a player must follow
   suit only with a playable card of the led suit;
 - ``tricks`` (optional) stops play after that many tricks; then hands may hold more cards than
-  that, up to 18, and the cards left over are never played. No game deals such hands: they are
-  a relaxation for the Bid Whist discard search, where the declarer holding all 18 cards of
-  hand and kitty for 12 tricks can do at least as well as with any 12 of them (choosing which
-  six never to play as the play goes).
+  that, up to 18, and the cards left over are never played. A hand holding more cards than the
+  tricks left may also put all its cards of the suit led aside, for good, and play off-suit,
+  as long as it can spare that many. No game deals such hands: they are a relaxation for the
+  Bid Whist discard search, where the declarer holding all 18 cards of hand and kitty for 12
+  tricks does at least as well as with any 12 of them (it chooses its six discards as the play
+  goes, becoming void when that pays).
 
 The value of a position (see :func:`engine.dd.solve`) is the number of tricks, of those still
 to play, won by one side under best play by everyone. With four seats the sides are the

@@ -79,12 +79,20 @@ def trick_winner(position: Position, trick: tuple[Card, ...]) -> int:
 
 
 class PySolver:
-    """Solves one position's deal for any leader; results are memoised per side."""
+    """Solves one position's deal for any leader; results are memoised per side.
+
+    It has the C core's methods so callers need not tell them apart; it counts no search
+    nodes, so `nodes` stays 0 and `max_nodes` is accepted and ignored."""
+
+    nodes = 0
 
     def __init__(self, position: Position) -> None:
         self.position = position
 
-    def solve(self, leader: int, for_seat: int | None = None) -> int:
+    def at_least(self, leader: int, for_seat: int, target: int, max_nodes: int = 0) -> bool:
+        return self.solve(leader, for_seat) >= target
+
+    def solve(self, leader: int, for_seat: int | None = None, max_nodes: int = 0) -> int:
         pos = self.position
         seat_of_interest = leader if for_seat is None else for_seat
         side = pos.side_of(seat_of_interest)
