@@ -286,7 +286,9 @@ def _lock_for_scoring(event: Event) -> Event:
     first, as the scorer takes them (`standings_refresh`), then the event row. A rescore in
     the worker holds the sections and updates the event row at its end; taking the event row
     first and then waiting for the sections would deadlock with it."""
-    list(Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event.pk))
+    from tournaments.services.scoring import lock_sections
+
+    lock_sections(event_id=event.pk)
     return Event.objects.select_for_update().get(pk=event.pk)
 
 

@@ -84,6 +84,15 @@ def rescore_sweep() -> list[int]:
     return [pk for pk in behind.values_list("pk", flat=True) if request_rescore(event_id=pk)]
 
 
+def lock_sections(*, event_id: int) -> list[Section]:
+    """The scorer's lock: the event's section rows, FOR NO KEY UPDATE OF those rows only (see
+    `standings_refresh` for why). Anything that scores inside its own transaction takes it
+    before the event row, in the same order as the scorer."""
+    return list(
+        Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event_id)
+    )
+
+
 def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None:
     """Score the event and store a new standings version; a no-op when already up to date.
 
@@ -99,9 +108,7 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
     """
     Event.objects.filter(pk=event_id).update(rescore_queued_at=None)
     with transaction.atomic():
-        sections = list(
-            Section.objects.select_for_update(no_key=True, of=("self",)).filter(event_id=event_id)
-        )
+        sections = lock_sections(event_id=event_id)
         event = Event.objects.filter(pk=event_id).first()
         if event is None or not sections:
             return None  # deleted meanwhile: nothing to do
