@@ -1189,7 +1189,11 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int best = -1;
     int next = (seat + 1) % s->nseats;
     uint16_t CW[4];
+    /* Cards below lowrank[su] need no search of their own (see the end of the loop). */
+    int lowrank[4] = {-1, -1, -1, -1};
+    int dyn = !s->columns && !(s->off & 32);
     for (int i = 0; i < n; i++) {
+        if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
         int dsu = mv[i].drop;
         uint16_t dcards = 0;
         uint32_t downers = 0;
@@ -1216,6 +1220,16 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             break;
         }
         W[0] |= CW[0]; W[1] |= CW[1]; W[2] |= CW[2]; W[3] |= CW[3];
+        int su = mv[i].su;
+        if (dyn && su != JOKER && lowrank[su] < 0) {
+            /* The card failed, and the proof needed no rank of its suit at or below it (it
+             * lies under every rank in W): any lower card of the suit fails by the same proof,
+             * since swapping two cards both below every rank that mattered changes nothing
+             * the proof looked at.  (A refutation found this way covers the positions that
+             * share the owners of the cards down to the lowest rank in W, as any other.) */
+            int low = W[su] ? __builtin_ctz(W[su]) : 16;
+            if (mv[i].r < low) lowrank[su] = low;
+        }
     }
     if (best < 0) {
         /* Every move failed, some untried because equivalent to a tried one.  The result
@@ -1362,7 +1376,8 @@ static int parse_card(PyObject *o, int *su, int *r) {
 
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
-     * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks) */
+     * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
+     * 32 skipping cards below every rank a failed card's proof needed) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
