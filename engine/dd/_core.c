@@ -617,7 +617,30 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         unsigned others = live & ~mine;
         int others_top = others ? hibit(others) : -1;
         /* facts of the suit, the same for every card of it */
-        int ruffable = 0, partner_top = 0, partner_ruff = 0;
+        int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
+        if (first && su != JOKER && s->nseats == 4 && live) {
+            /* Who holds the three best cards of the suit (4 seats): leading into a top card
+             * of the player who plays last to the trick (rho) gives it a free finesse; leading
+             * toward partner's second-best card while the best one sits on the left, or
+             * toward partner's (or the pair's) second and third best, sets up a trick. */
+            int o[3] = {-1, -1, -1};
+            unsigned l = live;
+            for (int k = 0; k < 3 && l; k++) {
+                int t = hibit(l);
+                o[k] = s->owner[su][t];
+                l &= ~(1u << t);
+            }
+            int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pa = (seat + 2) & 3;
+            int pa_len = popc(vis[pa][su]);
+            if ((o[0] == rho || o[1] == rho) && popc(vis[rho][su]) != 1) tops -= 40;
+            else if (o[0] == lho && o[1] == pa && pa_len != 1) tops += 60;
+            if (o[0] != seat && o[0] != pa) {
+                if (o[1] == pa && o[2] == pa) tops += 30;
+                else if (((o[1] == seat && o[2] == pa) || (o[1] == pa && o[2] == seat)) &&
+                         pa_len > 1)
+                    tops += 20;
+            }
+        }
         if (first && su != JOKER) {
             if (trump >= 0 && su != trump)
                 for (int p = 0; p < s->nseats; p++)
@@ -650,14 +673,13 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 /* relative index for the remembered best move */
                 int rel = popc(live >> (r + 1));
                 if (s->killer[s->curR] == su * 16 + r + 1) score = 20000;
-                else if (su == bsuit && rel == brel) score = 10000;
                 else if (su == JOKER) score = -50;
                 else if (top_of_suit && !ruffable) score = 100 + r;
                 /* does partner hold the top card or ruff? lead low towards it */
                 else if (partner_ruff && !ruffable) score = 80 - r;
                 else if (partner_top && !ruffable) score = 70 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
-                if (score < 10000 && su != JOKER) {
+                if (score < 20000 && su != JOKER) {
                     /* Above all, lead where the opponents have least choice: each card they
                      * can play in the suit (hold; in column mode, have exposed) is one more
                      * reply to refute, and a void, free to discard or ruff anything, counts as
@@ -667,7 +689,10 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     int choice = 0;
                     for (int p = 0; p < s->nseats; p++)
                         if (s->side[p] != me) choice += vis[p][su] ? popc(vis[p][su]) : s->curR;
-                    score -= 16 * choice;
+                    score += tops - 16 * choice;
+                    /* the table's best move only breaks near ties: as a first choice it
+                     * was no better than the heuristics (it may come from another target) */
+                    if (su == bsuit && rel == brel) score += 50;
                 }
             } else {
                 int can_win;
