@@ -618,11 +618,12 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         int others_top = others ? hibit(others) : -1;
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
-        if (first && su != JOKER && s->nseats == 4 && live) {
+        if (first && su != JOKER && s->nseats == 4 && live && !s->columns) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
              * toward partner's second-best card while the best one sits on the left, or
-             * toward partner's (or the pair's) second and third best, sets up a trick. */
+             * toward partner's (or the pair's) second and third best, sets up a trick.  Not in
+             * column mode, where the top cards may lie out of reach (measured: no gain). */
             int o[3] = {-1, -1, -1};
             unsigned l = live;
             for (int k = 0; k < 3 && l; k++) {
