@@ -638,6 +638,18 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         unsigned mine = s->hand[seat][su];
         unsigned others = live & ~mine;
         int others_top = others ? hibit(others) : -1;
+        /* A discard from a suit where the mover's best card is guarded by exactly enough
+         * small cards (one more card than the opponents hold above it) unguards it: such
+         * suits are discarded from last (measured: 2% fewer nodes; not in column mode, where
+         * it cost 4%: the buried cards decide what can be kept). */
+        int guard = 0;
+        if (!first && !s->columns && su != JOKER && led >= 0 && su != led && su != trump && mine) {
+            unsigned oh = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (s->side[p] != me) oh |= vis[p][su];
+            int ab = popc(oh >> (hibit(mine) + 1));
+            guard = popc(mine) == ab + 1 ? 60 : 0;
+        }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
         if (first && su != JOKER && s->nseats == 4 && live && !s->columns) {
@@ -726,7 +738,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 if (winning_side == me) {
                     /* partner is winning: play low, keep high cards */
                     if (led >= 0 && su != led && su != trump && su != JOKER)
-                        score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
+                        score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine) - guard;
                     else if (threat && su == led && r > nxtop)
                         score = 90 - r; /* the next opponent could win: take it safely */
                     else if (third && su == led && r > wr && r > sec4 && r < nxtop)
@@ -757,7 +769,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     else score = s->tcnt == 1 ? 35 - r : 60 - r; /* win cheaply */
                 } else if (led >= 0 && su != led && su != JOKER) {
                     /* a discard: keep winners, throw from long suits */
-                    score = (top_of_suit ? 0 : 30) - r + 2 * popc(mine);
+                    score = (top_of_suit ? 0 : 30) - r + 2 * popc(mine) - guard;
                 } else {
                     score = 30 - r;
                 }
