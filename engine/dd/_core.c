@@ -746,6 +746,13 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                          * can make it spend its best card: try that before playing low
                          * (measured: 7% fewer nodes) */
                         score = 70 - r;
+                    else if (threat && can_win && su == trump && su != led &&
+                             (vis[(seat + 1) % s->nseats][led] ||
+                              r > hibit(vis[(seat + 1) % s->nseats][trump])))
+                        /* the next opponent would beat partner's card: ruff it, cheapest
+                         * first, with a trump that opponent cannot overruff (measured: 7%
+                         * fewer nodes, Open Whist a quarter fewer) */
+                        score = 90 - r;
                     else score = 50 - r - (can_win && su == trump && su != led ? 40 : 0);
                 } else if (second && su == led && (p4wins || (r > wr && r < nxtop))) {
                     /* Second hand.  When partner's card will win anyway, ours cannot matter:
