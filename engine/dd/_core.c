@@ -783,7 +783,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                      * ruff later (measured: 1% fewer nodes) */
                     if (su == trump) score -= 100;
                 } else {
-score = 30 - r;
+                    score = 30 - r;
                 }
             }
             mv[n].su = su;
