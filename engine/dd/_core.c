@@ -601,8 +601,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     /* Second hand of four, following suit: does partner, playing last, beat the lead and
      * every card the third hand (an opponent) can play?  And the lowest card of the third
-     * hand and of partner (-1: none). */
-    int second = 0, p4wins = 0, min3 = -1, min4 = -1;
+     * hand and of partner, and the third hand's second-best (-1: none). */
+    int second = 0, p4wins = 0, min3 = -1, min4 = -1, sec3 = -1;
     if (s->tcnt == 1 && s->nseats == 4 && led >= 0 && ws == led) {
         unsigned t3 = vis[(seat + 1) & 3][led], t4 = vis[(seat + 2) & 3][led];
         second = 1;
@@ -611,6 +611,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         /* nxtop: the third hand's best card, -1 if it can neither follow nor ruff, 16 if it
          * can ruff */
         p4wins = t4 && hibit(t4) > wr && nxtop < 16 && hibit(t4) > nxtop;
+        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
+        if (t3b) sec3 = hibit(t3b);
     }
     /* Third hand of four, the suit led not ruffed and the last player following: the last
      * player's second-best card of the suit (-1 none; its best is nxtop). */
@@ -762,9 +764,10 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                      * lies above the lowest card of both the third hand and partner, may force
                      * out a high card or set up one of ours: such a play is more often the one
                      * that settles the node than a low card, so it comes first, cheapest
-                     * first (measured: a sixth fewer nodes); below either, it is as good as a
-                     * low card. */
-                    score = !p4wins && r > min3 && r > min4 ? 45 - r : 30 - r;
+                     * first (measured: a sixth fewer nodes); above the third hand's second-best
+                     * card, it forces out its best: those first (1% fewer).  Below the lowest
+                     * card of the third hand or partner, it is as good as a low card. */
+                    score = !p4wins && r > min3 && r > min4 ? (r > sec3 ? 60 : 45) - r : 30 - r;
                 } else if (can_win) {
                     if (last) score = 100 - r;
                     else if (su == led && r > nxtop)
