@@ -25,8 +25,10 @@
  *     holder's side); a cut-off records only the top cards it needed;
  *   - pruning of equivalent cards (cards of one hand with no outstanding card between them);
  *   - move ordering by card-play heuristics (cash winners, win cheaply with a card the next
- *     opponent cannot beat, third hand covers, discard from long suits) plus the best move
- *     remembered in the table and a capped history of cut-offs;
+ *     opponent cannot beat, second hand low unless a card can force out the third hand's
+ *     best, third hand forces out the last player's best, ruff partner's card only when the
+ *     next opponent would beat it, discard from long suits and keep guards) plus the best
+ *     move remembered in the table and a capped history of cut-offs;
  *   - a solve on a used solver starts its zero-window tests from the previous result.
  *
  * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
