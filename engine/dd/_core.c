@@ -1196,6 +1196,28 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                     sw[s->side[p]] = (uint16_t)top;
                 }
             }
+            if (!(s->off & 64) && !s->spare && !s->columns) {
+                /* The two best trumps in two hands of one side, one of them holding another
+                 * trump: two tricks.  Each wins the trick it is played to unless the other
+                 * one falls on the same trick.  Let the side play either at the first trick
+                 * where one of them may legally be played (and not both): until then neither
+                 * hand has played a trump at all (any trick it plays a trump to would allow
+                 * its honour), so both are forced together only if each hand's trumps are
+                 * the honour alone.  The rule needs the owners of the two best trumps and
+                 * the lengths (in the key).  Not in column mode, where a buried honour
+                 * cannot be played at will, nor with spare cards (it may never be played). */
+                unsigned t = s->deck[s->trump] & ~(unsigned)s->gone[s->trump];
+                if (popc(t) >= 2) {
+                    int a = hibit(t), b = hibit(t & ~(1u << a));
+                    int x = s->owner[s->trump][a], y = s->owner[s->trump][b];
+                    int sd = s->side[x];
+                    if (x != y && s->side[y] == sd && sure[sd] < 2 &&
+                        (seat_len(s, x, s->trump) > 1 || seat_len(s, y, s->trump) > 1)) {
+                        sure[sd] = 2;
+                        sw[sd] = (uint16_t)((1u << a) | (1u << b));
+                    }
+                }
+            }
             /* only as many of those trumps as the cut-off needs go into W */
             if (sure[1] && won + sure[1] >= target) {
                 W[s->trump] = (uint16_t)top_cards(sw[1], target - won);
@@ -1421,7 +1443,8 @@ static int parse_card(PyObject *o, int *su, int *r) {
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
      * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
-     * 32 skipping cards below every rank a failed card's proof needed) */
+     * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
+     * from the two best trumps split between partners) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
