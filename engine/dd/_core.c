@@ -1229,6 +1229,32 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             }
         }
     }
+    if (s->tcnt == 0 && !(s->off & 128) && !s->spare && !s->columns &&
+        (s->side[seat] ? target - won == R : target - won == 1) && !s->hand[seat][JOKER]) {
+        /* The leader's side needs every trick left, yet loses this one whatever is led: in
+         * each suit the leader holds, an opponent holds the best card (and plays it), and no
+         * other hand of the leader's side can ruff instead (it follows suit or has no
+         * trumps).  The rule needs the owner of each such suit's best card (W) and the
+         * lengths (in the key).  Not with jokers in the leader's hand (a joker led lets the
+         * next hand choose the suit), spare cards or columns (a buried card cannot be played). */
+        int lost = 1;
+        uint16_t LW[4] = {0, 0, 0, 0};
+        for (int su = 0; su < 4 && lost; su++) {
+            if (!s->hand[seat][su]) continue;
+            int t = hibit(rem[su]);
+            if (s->side[s->owner[su][t]] == s->side[seat]) { lost = 0; break; }
+            LW[su] = (uint16_t)(1u << t);
+            if (s->trump >= 0 && su != s->trump)
+                for (int p = 0; p < s->nseats; p++)
+                    if (p != seat && s->side[p] == s->side[seat] && !s->hand[p][su] &&
+                        s->hand[p][s->trump])
+                        lost = 0;
+        }
+        if (lost) {
+            for (int su = 0; su < 4; su++) W[su] = LW[su];
+            return !s->side[seat];
+        }
+    }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
@@ -1444,7 +1470,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
      * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
      * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
-     * from the two best trumps split between partners) */
+     * from the two best trumps split between partners, 128 the leader's side needing every
+     * trick while the opponents hold the best card of each suit the leader holds) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
