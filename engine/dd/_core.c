@@ -511,6 +511,32 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
                     return q + pq;
                 }
     }
+    if (q && s->trump >= 0 && *entry < 0 && !s->spare && !(s->off & 256)) {
+        /* At trumps the same line (the leader cashes its winners, then reaches partner's)
+         * needs more care, as a hand void in the suit led might have to ruff or throw a
+         * winner.  Partner follows the leader's suits below the leader's winners (they are
+         * above all other cards) and, when void, throws a card that is neither a trump nor
+         * one of its winners: it must hold at least q of those.  The leader, after its
+         * winners and the entry card, must still hold a non-trump for each of partner's
+         * winners, so it never has to ruff them.  The opponents who can ruff follow the
+         * leader's side suits (q counts no more than their lengths) and follow or lose their
+         * trumps when trumps are led, so partner's count, limited by their lengths in its
+         * suits, still holds.  Not after drawing trumps (*entry < 0), whose cut-off keeps
+         * the trumps first in W. */
+        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
+        for (int su = 0; su < 4; su++)
+            if (su != s->trump) {
+                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
+                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
+            }
+        if (pnon >= q)
+            for (int su = 0; su < 4; su++)
+                if (PW[su] && s->hand[leader][su] && lnon - (su != s->trump) >= pq) {
+                    for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                    *entry = su;
+                    return q + pq;
+                }
+    }
     if (pq <= q) return q;
     for (int su = 0; su < 4; su++) {
         if (PW[su] && s->hand[leader][su]) {
@@ -1471,7 +1497,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
      * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
      * from the two best trumps split between partners, 128 the leader's side needing every
-     * trick while the opponents hold the best card of each suit the leader holds) */
+     * trick while the opponents hold the best card of each suit the leader holds, 256 at trumps,
+     * the leader's winners and then partner's reached through an entry) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
