@@ -563,7 +563,7 @@ static inline unsigned top_cards(unsigned m, int k) {
 /* A quick-trick cut-off needs only `need` of the counted tricks: keep in W just the top cards
  * that make them (the entry suit first when partner's winners are reached through it, then
  * the suits giving most tricks), so the bound recorded higher up covers more positions. */
-static void trim_quick_w(uint16_t W[4], int need, int entry) {
+static void trim_quick_w(const Solver *s, uint16_t W[4], int need, int entry) {
     uint16_t out[4] = {0, 0, 0, 0};
     int used[4] = {0, 0, 0, 0};
     while (need > 0) {
@@ -577,7 +577,12 @@ static void trim_quick_w(uint16_t W[4], int need, int entry) {
         if (best < 0 || bc == 0) break;
         used[best] = 1;
         int k = bc < need ? bc : need;
-        out[best] = (uint16_t)top_cards(W[best], k);
+        /* Cards of a suit that no other hand holds win by the lengths alone (in the key):
+         * they need no rank in W. */
+        unsigned h = s->hand[s->owner[best][hibit(W[best])]][best];
+        unsigned others = s->deck[best] & ~(unsigned)s->gone[best] & ~h;
+        int t = others ? popc(W[best] >> (hibit(others) + 1)) : 0;
+        out[best] = (uint16_t)top_cards(W[best], k < t ? k : t);
         need -= k;
     }
     if (need > 0) return; /* cannot happen: keep W whole */
@@ -1191,12 +1196,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             int q = side_quick_tricks(s, seat, W, &entry);
             if (s->side[seat]) {
                 if (won + q >= target) {
-                    trim_quick_w(W, target - won, entry);
+                    trim_quick_w(s, W, target - won, entry);
                     return 1;
                 }
             } else {
                 if (won + R - q < target) {
-                    trim_quick_w(W, won + R - target + 1, entry);
+                    trim_quick_w(s, W, won + R - target + 1, entry);
                     return 0;
                 }
             }
