@@ -396,6 +396,12 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
             if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
+    /* (jokers that may be played while holding the suit led would let a hand keep its
+     * cards of the suit; spare cards: see follow_len) */
+    int long_ok = !(s->off & 512) && !s->spare;
+    if (long_ok && s->jfollow)
+        for (int p = 0; p < s->nseats; p++)
+            if (p != leader && s->hand[p][JOKER]) long_ok = 0;
     unsigned tops[4];
     int free_tricks = 0; /* the same tricks once the opponents' trumps are drawn */
     for (int su = 0; su < 4; su++) {
@@ -408,6 +414,19 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
         unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
         int w = popc(top);
         if (!w) continue;
+        if (w < popc(mine) && long_ok && (su == trump || !ruffers)) {
+            /* No other hand holds more cards of the suit than the leader's top cards: after
+             * those are cashed everybody else is void, so the leader's small cards win too
+             * (nobody can ruff them: su is trumps or the opponents hold none).  The rule
+             * needs the owners of the top cards (W) and the lengths (in the key). */
+            int most = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (p != leader && seat_len(s, p, su) > most) most = seat_len(s, p, su);
+            if (most <= w) {
+                top = mine;
+                w = popc(top);
+            }
+        }
         tops[su] = top;
         free_tricks += w;
         if (ruffers && su != trump) {
@@ -577,8 +596,9 @@ static void trim_quick_w(const Solver *s, uint16_t W[4], int need, int entry) {
         if (best < 0 || bc == 0) break;
         used[best] = 1;
         int k = bc < need ? bc : need;
-        /* Cards of a suit that no other hand holds win by the lengths alone (in the key):
-         * they need no rank in W. */
+        /* Cards of a suit that no other hand holds, and cards counted once everybody else
+         * has run out of the suit (see quick_tricks_core), win by the lengths alone (in the
+         * key): only the ranks above every other hand's cards go into W. */
         unsigned h = s->hand[s->owner[best][hibit(W[best])]][best];
         unsigned others = s->deck[best] & ~(unsigned)s->gone[best] & ~h;
         int t = others ? popc(W[best] >> (hibit(others) + 1)) : 0;
@@ -1503,7 +1523,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
      * from the two best trumps split between partners, 128 the leader's side needing every
      * trick while the opponents hold the best card of each suit the leader holds, 256 at trumps,
-     * the leader's winners and then partner's reached through an entry) */
+     * the leader's winners and then partner's reached through an entry, 512 the leader's small
+     * cards of a suit once its top cards have exhausted everybody else's) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
