@@ -1244,7 +1244,9 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 int k = popc(top);
                 if (k > sure[s->side[p]]) {
                     sure[s->side[p]] = k;
-                    sw[s->side[p]] = (uint16_t)top;
+                    /* when the other side holds no trump at all, the count follows from the
+                     * lengths alone (in the key): no rank goes into W */
+                    sw[s->side[p]] = opp ? (uint16_t)top : 0;
                 }
             }
             if (!(s->off & 64) && !s->spare && !s->columns) {
