@@ -1308,6 +1308,33 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             return !s->side[seat];
         }
     }
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
+        cur_led(s) >= 0 &&
+        (s->side[seat] ? target - won <= 1 : won + R - 1 < target)) {
+        /* Second hand, whose side needs just this trick (or one of the tricks left, the
+         * current one included): it wins the trick for sure when its side holds a card of
+         * the suit led above the card led and above every card of it that the third hand
+         * holds (second hand plays it now, or fourth hand plays it last), unless the third
+         * hand can ruff; or when second or fourth hand can ruff while the third hand must
+         * follow suit.  The rule needs the rank of that winning card (W), or none for a
+         * ruff (lengths are in the key). */
+        int L = cur_led(s), tr = s->trump;
+        int third = (seat + 1) & 3, fourth = (seat + 2) & 3;
+        unsigned l3 = s->hand[third][L];
+        int third_ruffs = tr >= 0 && L != tr && !l3 && s->hand[third][tr];
+        unsigned ours = s->hand[seat][L] | s->hand[fourth][L];
+        int hi = ours ? hibit(ours) : -1;
+        int win = 0;
+        if (!third_ruffs && hi > s->trank[0] && (!l3 || hi > hibit(l3))) {
+            win = 1;
+            W[L] = (uint16_t)(1u << hi);
+        } else if (tr >= 0 && L != tr && l3 &&
+                   ((!s->hand[seat][L] && s->hand[seat][tr]) ||
+                    (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
+            win = 1;
+        }
+        if (win) return s->side[seat];
+    }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
@@ -1526,7 +1553,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * from the two best trumps split between partners, 128 the leader's side needing every
      * trick while the opponents hold the best card of each suit the leader holds, 256 at trumps,
      * the leader's winners and then partner's reached through an entry, 512 the leader's small
-     * cards of a suit once its top cards have exhausted everybody else's) */
+     * cards of a suit once its top cards have exhausted everybody else's, 1024 second hand's
+     * side needing one trick that it surely wins now) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
