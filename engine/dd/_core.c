@@ -609,6 +609,27 @@ static void trim_quick_w(const Solver *s, uint16_t W[4], int need, int entry) {
     for (int su = 0; su < 4; su++) W[su] = out[su];
 }
 
+/* With no trump in play: how many leads can the side of seat x make in the suits whose best
+ * card it holds (each lead takes a card of the suit from both its hands, while they hold
+ * some: the longer hand's length a suit), and in W the best card of each suit the other side
+ * holds (none when one hand holds the whole suit: the lengths say so). */
+static int lead_capacity(const Solver *s, int x, const uint16_t rem[NSUITS], uint16_t W[4]) {
+    int y = (x + 2) & 3, sum = 0;
+    for (int su = 0; su < 4; su++) {
+        W[su] = 0;
+        if (!rem[su]) continue;
+        int t = hibit(rem[su]);
+        int o = s->owner[su][t];
+        if (s->side[o] == s->side[x]) {
+            int a = seat_len(s, x, su), b = seat_len(s, y, su);
+            sum += a > b ? a : b;
+        } else if (rem[su] != s->hand[o][su]) {
+            W[su] = (uint16_t)(1u << t);
+        }
+    }
+    return sum;
+}
+
 /* ---- move ordering ------------------------------------------------------------------- */
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
@@ -1322,24 +1343,13 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
          * keeps those the hand on lead could use.  That last step is argued, not proven
          * in general: the bound (DDS relies on the same one) was checked against a full
          * search on 1.5 million random endings where it applies (many built with such
-         * defenders), with no counter-example.  The rule needs the owner of the best card of each suit the opponents control (W;
-         * none when that opponent holds the whole suit) and the lengths (in the key). */
-        int me = s->side[seat], pa = (seat + 2) & 3, sum = 0;
-        uint16_t LW[4] = {0, 0, 0, 0};
-        for (int su = 0; su < 4; su++) {
-            if (!rem[su]) continue;
-            int t = hibit(rem[su]);
-            int o = s->owner[su][t];
-            if (s->side[o] == me) {
-                int a = seat_len(s, seat, su), b = seat_len(s, pa, su);
-                sum += a > b ? a : b;
-            } else if (rem[su] != s->hand[o][su]) {
-                LW[su] = (uint16_t)(1u << t);
-            }
-        }
-        if (sum < R) {
+         * defenders), with no counter-example.  The rule needs the owner of the best card
+         * of each suit the opponents control (W; none when that opponent holds the whole
+         * suit) and the lengths (in the key). */
+        uint16_t LW[4];
+        if (lead_capacity(s, seat, rem, LW) < R) {
             for (int su = 0; su < 4; su++) W[su] = LW[su];
-            return !me;
+            return !s->side[seat];
         }
     }
     if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
