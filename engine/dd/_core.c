@@ -506,7 +506,9 @@ static int column_quick_tricks(const Solver *s, int leader) {
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
-static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
+static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry,
+                             int *extra) {
+    *extra = 0;
     int q = quick_tricks(s, leader, W, entry, 1);
     if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
@@ -514,6 +516,38 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
     int pfirst;
     /* partner cashes after an entry trick that an opponent might ruff: no trump drawing */
     int pq = quick_tricks(s, pa, PW, &pfirst, 0);
+    int tr = s->trump;
+    if (tr >= 0 && *entry < 0 && !s->spare && !(s->off & 4096) &&
+        seat_len(s, pa, tr) > popc(W[tr]) + popc(PW[tr])) {
+        /* At trumps partner's ruff is an entry too: after cashing its winners the leader
+         * leads a suit partner is void in, and partner ruffs with a trump that is not one
+         * of its winners (it holds more trumps than the trump leads it follows and its
+         * trump winners), while every opponent holding trumps must follow that suit (more
+         * cards of it than the leader cashes there); then partner cashes its winners.  As
+         * in the line below, partner throws from its other non-trumps during the leader's
+         * winners, and the leader from its non-trumps (but that card) during partner's.
+         * The ruff needs no rank, only lengths (in the key): it is an extra trick. */
+        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
+        for (int su = 0; su < 4; su++)
+            if (su != tr) {
+                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
+                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
+            }
+        if (pnon >= q && lnon - 1 >= pq)
+            for (int su = 0; su < 4; su++) {
+                if (su == tr || seat_len(s, pa, su) || seat_len(s, leader, su) <= popc(W[su]))
+                    continue;
+                int ok = 1;
+                for (int o = 0; o < 4 && ok; o++)
+                    if (s->side[o] != s->side[leader] && s->hand[o][tr] &&
+                        seat_len(s, o, su) < popc(W[su]) + 1)
+                        ok = 0;
+                if (!ok) continue;
+                for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                *extra = 1;
+                return q + 1 + pq;
+            }
+    }
     if (!pq) return q;
     if (q && s->trump < 0) {
         /* At no-trump nobody can ruff: the leader cashes its own winners (partner follows or discards
@@ -1233,16 +1267,16 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
         }
         if (!s->columns && !(s->off & 1)) {
-            int entry;
-            int q = side_quick_tricks(s, seat, W, &entry);
+            int entry, extra;
+            int q = side_quick_tricks(s, seat, W, &entry, &extra);
             if (s->side[seat]) {
                 if (won + q >= target) {
-                    trim_quick_w(s, W, target - won, entry);
+                    trim_quick_w(s, W, target - won - extra, entry);
                     return 1;
                 }
             } else {
                 if (won + R - q < target) {
-                    trim_quick_w(s, W, won + R - target + 1, entry);
+                    trim_quick_w(s, W, won + R - target + 1 - extra, entry);
                     return 0;
                 }
             }
@@ -1599,7 +1633,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * the leader's winners and then partner's reached through an entry, 512 the leader's small
      * cards of a suit once its top cards have exhausted everybody else's, 1024 second hand's
      * side needing one trick that it surely wins now, 2048 with no trump in play, a side
-     * needing every trick whose controlled suits cannot give that many leads) */
+     * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
+     * ruff as an entry in the quick tricks) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
