@@ -1285,7 +1285,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         if (s->trump >= 0 && !(s->off & 2)) {
             /* Sure trump tricks: every trump of one hand above all the other side's trumps
              * wins a trick of its own when played (the later-trick rule generalised). */
-            int sure[2] = {0, 0};
+            int sure[2] = {0, 0}, sk[2] = {0, 0};
             uint16_t sw[2] = {0, 0};
             for (int p = 0; p < s->nseats; p++) {
                 unsigned mine = s->hand[p][s->trump];
@@ -1295,13 +1295,23 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 unsigned opp = 0;
                 for (int o = 0; o < s->nseats; o++)
                     if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
-                unsigned top = opp ? mine & ~((2u << hibit(opp)) - 1) : mine;
-                int k = popc(top);
-                if (k > sure[s->side[p]]) {
-                    sure[s->side[p]] = k;
-                    /* when the other side holds no trump at all, the count follows from the
-                     * lengths alone (in the key): no rank goes into W */
-                    sw[s->side[p]] = opp ? (uint16_t)top : 0;
+                /* More generally, a trump of this hand above all but the k best of the other
+                 * side's trumps loses only on a trick where one of those k is played, and the
+                 * hand plays one card a trick: at most k of them lose (KQJ against the ace
+                 * make two tricks).  W then needs the counted trumps less k, plus k more. */
+                unsigned o = opp;
+                for (int k = 0;; k++) {
+                    unsigned top = o ? mine & ~((2u << hibit(o)) - 1) : mine;
+                    int c = popc(top) - k;
+                    if (c > sure[s->side[p]]) {
+                        sure[s->side[p]] = c;
+                        sk[s->side[p]] = k;
+                        /* when the other side holds no trump at all, the count follows from
+                         * the lengths alone (in the key): no rank goes into W */
+                        sw[s->side[p]] = opp ? (uint16_t)top : 0;
+                    }
+                    if (!o || (s->off & 8192)) break;
+                    o &= ~(1u << hibit(o));
                 }
             }
             if (!(s->off & 64) && !s->spare && !s->columns) {
@@ -1322,17 +1332,18 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                     if (x != y && s->side[y] == sd && sure[sd] < 2 &&
                         (seat_len(s, x, s->trump) > 1 || seat_len(s, y, s->trump) > 1)) {
                         sure[sd] = 2;
+                        sk[sd] = 0;
                         sw[sd] = (uint16_t)((1u << a) | (1u << b));
                     }
                 }
             }
             /* only as many of those trumps as the cut-off needs go into W */
             if (sure[1] && won + sure[1] >= target) {
-                W[s->trump] = (uint16_t)top_cards(sw[1], target - won);
+                W[s->trump] = (uint16_t)top_cards(sw[1], target - won + sk[1]);
                 return 1;
             }
             if (sure[0] && won + R - sure[0] < target) {
-                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1);
+                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1 + sk[0]);
                 return 0;
             }
         }
@@ -1634,7 +1645,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * cards of a suit once its top cards have exhausted everybody else's, 1024 second hand's
      * side needing one trick that it surely wins now, 2048 with no trump in play, a side
      * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
-     * ruff as an entry in the quick tricks) */
+     * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
+     * all but the k best of the other side's trumps) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
