@@ -664,6 +664,39 @@ static int lead_capacity(const Solver *s, int x, const uint16_t rem[NSUITS], uin
     return sum;
 }
 
+/* Sure trump tricks of one hand: every trump of it above all the other side's trumps wins a
+ * trick of its own when played (the later-trick rule generalised).  More generally, a trump
+ * of it above all but the k best of the other side's trumps loses only on a trick where one
+ * of those k is played, and the hand plays one card a trick: at most k of them lose (KQJ
+ * against the ace make two tricks).  Returns the best count; *mask gets the trumps counted
+ * with *k (a cut-off needing n tricks keeps the n + k best of them in W), or 0 when the other
+ * side holds no trump at all (the count then follows from the lengths, in the key). */
+static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *kk) {
+    int best = 0;
+    *mask = 0;
+    *kk = 0;
+    unsigned mine = s->hand[p][s->trump];
+    if (!mine) return 0;
+    /* a hand with spare cards may never get to play its trumps */
+    if (s->spare && hand_len(s, p) > R) return 0;
+    unsigned opp = 0;
+    for (int o = 0; o < s->nseats; o++)
+        if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
+    unsigned o = opp;
+    for (int k = 0;; k++) {
+        unsigned top = o ? mine & ~((2u << hibit(o)) - 1) : mine;
+        int c = popc(top) - k;
+        if (c > best) {
+            best = c;
+            *kk = k;
+            *mask = opp ? (uint16_t)top : 0;
+        }
+        if (!o || (s->off & 8192)) break;
+        o &= ~(1u << hibit(o));
+    }
+    return best;
+}
+
 /* ---- move ordering ------------------------------------------------------------------- */
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
@@ -1283,35 +1316,16 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             wclear(W);
         }
         if (s->trump >= 0 && !(s->off & 2)) {
-            /* Sure trump tricks: every trump of one hand above all the other side's trumps
-             * wins a trick of its own when played (the later-trick rule generalised). */
+            /* Sure trump tricks (see hand_sure_trumps), the best hand of each side */
             int sure[2] = {0, 0}, sk[2] = {0, 0};
             uint16_t sw[2] = {0, 0};
             for (int p = 0; p < s->nseats; p++) {
-                unsigned mine = s->hand[p][s->trump];
-                if (!mine) continue;
-                /* a hand with spare cards may never get to play its trumps */
-                if (s->spare && hand_len(s, p) > R) continue;
-                unsigned opp = 0;
-                for (int o = 0; o < s->nseats; o++)
-                    if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
-                /* More generally, a trump of this hand above all but the k best of the other
-                 * side's trumps loses only on a trick where one of those k is played, and the
-                 * hand plays one card a trick: at most k of them lose (KQJ against the ace
-                 * make two tricks).  W then needs the counted trumps less k, plus k more. */
-                unsigned o = opp;
-                for (int k = 0;; k++) {
-                    unsigned top = o ? mine & ~((2u << hibit(o)) - 1) : mine;
-                    int c = popc(top) - k;
-                    if (c > sure[s->side[p]]) {
-                        sure[s->side[p]] = c;
-                        sk[s->side[p]] = k;
-                        /* when the other side holds no trump at all, the count follows from
-                         * the lengths alone (in the key): no rank goes into W */
-                        sw[s->side[p]] = opp ? (uint16_t)top : 0;
-                    }
-                    if (!o || (s->off & 8192)) break;
-                    o &= ~(1u << hibit(o));
+                uint16_t m;
+                int k, c = hand_sure_trumps(s, p, R, &m, &k);
+                if (c > sure[s->side[p]]) {
+                    sure[s->side[p]] = c;
+                    sk[s->side[p]] = k;
+                    sw[s->side[p]] = m;
                 }
             }
             if (!(s->off & 64) && !s->spare && !s->columns) {
