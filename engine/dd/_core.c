@@ -1360,6 +1360,27 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
                 W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1 + sk[0]);
                 return 0;
             }
+            int me = s->side[seat];
+            int need = me ? target - won : won + R - target + 1; /* tricks for the leader's side */
+            if (!(s->off & 16384) && !s->columns && !s->spare && s->nseats == 4 && sure[me] &&
+                need > sure[me]) {
+                /* The leader cashes its side-suit winners first (no more than the
+                 * opponents who can ruff can follow, partner never forced to ruff: see
+                 * quick_tricks), then its side's sure trump tricks follow in other tricks:
+                 * neither hand played a trump to the cashed tricks.  W: the cashed cards
+                 * (trimmed as for quick tricks) and the trumps counted. */
+                uint16_t QW[4];
+                int first, qs = 0;
+                quick_tricks(s, seat, QW, &first, 0);
+                QW[s->trump] = 0;
+                for (int su = 0; su < 4; su++) qs += popc(QW[su]);
+                if (qs && qs + sure[me] >= need) {
+                    trim_quick_w(s, QW, qs, -1);
+                    for (int su = 0; su < 4; su++) W[su] = QW[su];
+                    W[s->trump] = (uint16_t)top_cards(sw[me], need - qs + sk[me]);
+                    return me;
+                }
+            }
         }
     }
     if (s->tcnt == 0 && !(s->off & 128) && !s->spare && !s->columns &&
@@ -1660,7 +1681,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * side needing one trick that it surely wins now, 2048 with no trump in play, a side
      * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
      * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
-     * all but the k best of the other side's trumps) */
+     * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
+     * plus its side's sure trump tricks) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
