@@ -1432,9 +1432,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             return !s->side[seat];
         }
     }
+    int need2 = s->side[seat] ? target - won : won + R - target + 1;
     if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
         cur_led(s) >= 0 &&
-        (s->side[seat] ? target - won <= 1 : won + R - 1 < target)) {
+        (need2 <= 1 || (!(s->off & 32768) && (s->trump < 0 || !(s->deck[s->trump] & ~s->gone[s->trump]))))) {
         /* Second hand, whose side needs just this trick (or one of the tricks left, the
          * current one included): it wins the trick for sure when its side holds a card of
          * the suit led above the card led and above every card of it that the third hand
@@ -1452,12 +1453,35 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         if (!third_ruffs && hi > s->trank[0] && (!l3 || hi > hibit(l3))) {
             win = 1;
             W[L] = (uint16_t)(1u << hi);
-        } else if (tr >= 0 && L != tr && l3 &&
+            if (need2 > 1) {
+                /* With no trump in play the hand winning it then leads, and cashes its
+                 * cards above every card of their suit left in the other hands (in the suit
+                 * led, below its winning card): the side's tricks needed beyond this one.
+                 * W: those cards, or none in a suit no other hand holds (the lengths say
+                 * so; measured: ranks there made the search larger than no rule at all). */
+                int h = s->owner[L][hi];
+                int more = need2 - 1;
+                for (int su = 0; su < 4 && more > 0; su++) {
+                    unsigned mine = s->hand[h][su] & ~(su == L ? 1u << hi : 0u);
+                    unsigned oth = 0;
+                    for (int p = 0; p < 4; p++)
+                        if (p != h) oth |= s->hand[p][su];
+                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
+                    int c = popc(top);
+                    if (!c) continue;
+                    if (c > more) c = more;
+                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
+                    more -= c;
+                }
+                if (more > 0) win = 0;
+            }
+        } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
                    ((!s->hand[seat][L] && s->hand[seat][tr]) ||
                     (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
             win = 1;
         }
         if (win) return s->side[seat];
+        wclear(W);
     }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
@@ -1682,7 +1706,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
      * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
      * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
-     * plus its side's sure trump tricks) */
+     * plus its side's sure trump tricks, 32768 with no trump in play, second hand's side
+     * needing more than one trick: the winner of this one cashes its top cards next) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
