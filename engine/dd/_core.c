@@ -1435,7 +1435,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
     if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
         cur_led(s) >= 0 &&
-        (need2 <= 1 || (!(s->off & 32768) && (s->trump < 0 || !(s->deck[s->trump] & ~s->gone[s->trump]))))) {
+        (need2 <= 1 || !(s->off & 32768))) {
         /* Second hand, whose side needs just this trick (or one of the tricks left, the
          * current one included): it wins the trick for sure when its side holds a card of
          * the suit led above the card led and above every card of it that the third hand
@@ -1454,14 +1454,21 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             win = 1;
             W[L] = (uint16_t)(1u << hi);
             if (need2 > 1) {
-                /* With no trump in play the hand winning it then leads, and cashes its
-                 * cards above every card of their suit left in the other hands (in the suit
-                 * led, below its winning card): the side's tricks needed beyond this one.
-                 * W: those cards, or none in a suit no other hand holds (the lengths say
-                 * so; measured: ranks there made the search larger than no rule at all). */
+                /* The hand winning it then leads, and cashes its cards above every card
+                 * of their suit left in the other hands (in the suit led, below its winning
+                 * card): the side's tricks needed beyond this one.  With trumps in play,
+                 * only its top trumps (side suits might be ruffed), and only if its partner
+                 * need not ruff this trick (it holds the suit led or a non-trump).  W: those
+                 * cards, or none in a suit no other hand holds (the lengths say so;
+                 * measured: ranks there made the search larger than no rule at all). */
                 int h = s->owner[L][hi];
                 int more = need2 - 1;
+                int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+                int hp = h == seat ? fourth : seat; /* the winner's partner */
+                if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
+                    more = 99; /* partner, void, would have to ruff the trick */
                 for (int su = 0; su < 4 && more > 0; su++) {
+                    if (!notr && su != tr) continue; /* at trumps only top trumps */
                     unsigned mine = s->hand[h][su] & ~(su == L ? 1u << hi : 0u);
                     unsigned oth = 0;
                     for (int p = 0; p < 4; p++)
@@ -1706,8 +1713,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
      * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
      * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
-     * plus its side's sure trump tricks, 32768 with no trump in play, second hand's side
-     * needing more than one trick: the winner of this one cashes its top cards next) */
+     * plus its side's sure trump tricks, 32768 second hand's side needing more than one
+     * trick: the winner of this one cashes its top cards (top trumps at trumps) next) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
