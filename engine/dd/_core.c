@@ -1490,6 +1490,74 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         if (win) return s->side[seat];
         wclear(W);
     }
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & 65536) && !s->spare && !s->columns &&
+        cur_led(s) >= 0) {
+        /* Third hand, whose side needs this trick (and perhaps more): it is won for
+         * sure when partner's card now winning cannot be beaten by fourth hand, or when
+         * third hand holds a card of the suit led above the winning card and above all of
+         * fourth hand's, fourth hand having to follow suit or holding no trump.  W: the
+         * rank of the card that wins, when it was compared with another of its suit. */
+        int L = cur_led(s), tr = s->trump;
+        int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
+        int fourth = (seat + 1) & 3;
+        unsigned l4 = s->hand[fourth][L];
+        unsigned t4 = tr >= 0 ? s->hand[fourth][tr] : 0;
+        int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
+        int win = 0, h = -1, hc = -1;
+        if (s->side[s->tseat[w]] == s->side[seat]) {
+            if (ws == L) {
+                win = !(l4 >> (wr + 1)) && !can_ruff4;
+                if (win && (l4 || s->tsuit[1 - w] == L)) W[ws] = (uint16_t)(1u << wr);
+            } else {
+                win = !(can_ruff4 && (t4 >> (wr + 1))); /* partner ruffed */
+                if (win && (can_ruff4 || s->tsuit[1 - w] == tr)) W[ws] = (uint16_t)(1u << wr);
+            }
+            h = s->tseat[w];
+        } else if (ws == L && !can_ruff4) {
+            unsigned m = s->hand[seat][L];
+            int hi = m ? hibit(m) : -1;
+            if (hi > wr && (!l4 || hi > hibit(l4))) {
+                win = 1;
+                W[L] = (uint16_t)(1u << hi);
+                h = seat;
+                hc = hi;
+            }
+        }
+        if (win && need2 > 1) {
+            /* the rest: top trumps of the winning hand (it then leads and cashes them), or
+             * with no trump in play top cards of any suit; none needs a rank in a suit no
+             * other hand holds (as for second hand) */
+            int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+            win = 0;
+            /* when partner's card wins, third hand must not have to take the trick from
+             * it: not by following with a higher card only, nor by a forced ruff (it
+             * holds the suit led or a non-trump) */
+            unsigned l3 = s->hand[seat][L];
+            int keeps = h == seat ||
+                        ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
+                         (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
+            if (keeps)
+            {
+                int more = need2 - 1;
+                for (int su = 0; su < 4 && more > 0; su++) {
+                    if (!notr && su != tr) continue;
+                    unsigned mine = s->hand[h][su] & ~(su == ws && hc >= 0 ? 1u << hc : 0u);
+                    unsigned oth = 0;
+                    for (int p = 0; p < 4; p++)
+                        if (p != h) oth |= s->hand[p][su];
+                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
+                    int c = popc(top);
+                    if (!c) continue;
+                    if (c > more) c = more;
+                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
+                    more -= c;
+                }
+                win = more <= 0;
+            }
+        }
+        if (win) return s->side[seat];
+        wclear(W);
+    }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
@@ -1714,7 +1782,8 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
      * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
      * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
      * plus its side's sure trump tricks, 32768 second hand's side needing more than one
-     * trick: the winner of this one cashes its top cards (top trumps at trumps) next) */
+     * trick: the winner of this one cashes its top cards (top trumps at trumps) next, 65536
+     * the same for third hand's side) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
