@@ -398,6 +398,12 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
             if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
+    /* (jokers that may be played while holding the suit led would let a hand keep its
+     * cards of the suit; spare cards: see follow_len) */
+    int long_ok = !(s->off & 512) && !s->spare;
+    if (long_ok && s->jfollow)
+        for (int p = 0; p < s->nseats; p++)
+            if (p != leader && s->hand[p][JOKER]) long_ok = 0;
     unsigned tops[4];
     int free_tricks = 0; /* the same tricks once the opponents' trumps are drawn */
     for (int su = 0; su < 4; su++) {
@@ -410,6 +416,19 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
         unsigned top = others ? mine & ~((2u << hibit(others)) - 1) : mine;
         int w = popc(top);
         if (!w) continue;
+        if (w < popc(mine) && long_ok && (su == trump || !ruffers)) {
+            /* No other hand holds more cards of the suit than the leader's top cards: after
+             * those are cashed everybody else is void, so the leader's small cards win too
+             * (nobody can ruff them: su is trumps or the opponents hold none).  The rule
+             * needs the owners of the top cards (W) and the lengths (in the key). */
+            int most = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (p != leader && seat_len(s, p, su) > most) most = seat_len(s, p, su);
+            if (most <= w) {
+                top = mine;
+                w = popc(top);
+            }
+        }
         tops[su] = top;
         free_tricks += w;
         if (ruffers && su != trump) {
@@ -489,7 +508,9 @@ static int column_quick_tricks(const Solver *s, int leader) {
 
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
-static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry) {
+static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry,
+                             int *extra) {
+    *extra = 0;
     int q = quick_tricks(s, leader, W, entry, 1);
     if (s->nseats != 4 || (s->off & 16)) return q;
     int pa = (leader + 2) % 4;
@@ -497,6 +518,38 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
     int pfirst;
     /* partner cashes after an entry trick that an opponent might ruff: no trump drawing */
     int pq = quick_tricks(s, pa, PW, &pfirst, 0);
+    int tr = s->trump;
+    if (tr >= 0 && *entry < 0 && !s->spare && !(s->off & 4096) &&
+        seat_len(s, pa, tr) > popc(W[tr]) + popc(PW[tr])) {
+        /* At trumps partner's ruff is an entry too: after cashing its winners the leader
+         * leads a suit partner is void in, and partner ruffs with a trump that is not one
+         * of its winners (it holds more trumps than the trump leads it follows and its
+         * trump winners), while every opponent holding trumps must follow that suit (more
+         * cards of it than the leader cashes there); then partner cashes its winners.  As
+         * in the line below, partner throws from its other non-trumps during the leader's
+         * winners, and the leader from its non-trumps (but that card) during partner's.
+         * The ruff needs no rank, only lengths (in the key): it is an extra trick. */
+        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
+        for (int su = 0; su < 4; su++)
+            if (su != tr) {
+                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
+                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
+            }
+        if (pnon >= q && lnon - 1 >= pq)
+            for (int su = 0; su < 4; su++) {
+                if (su == tr || seat_len(s, pa, su) || seat_len(s, leader, su) <= popc(W[su]))
+                    continue;
+                int ok = 1;
+                for (int o = 0; o < 4 && ok; o++)
+                    if (s->side[o] != s->side[leader] && s->hand[o][tr] &&
+                        seat_len(s, o, su) < popc(W[su]) + 1)
+                        ok = 0;
+                if (!ok) continue;
+                for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                *extra = 1;
+                return q + 1 + pq;
+            }
+    }
     if (!pq) return q;
     if (q && s->trump < 0) {
         /* At no-trump nobody can ruff: the leader cashes its own winners (partner follows or discards
@@ -508,6 +561,32 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
         if (q + pq <= R)
             for (int su = 0; su < 4; su++)
                 if (PW[su] && s->hand[leader][su]) {
+                    for (int k = 0; k < 4; k++) W[k] |= PW[k];
+                    *entry = su;
+                    return q + pq;
+                }
+    }
+    if (q && s->trump >= 0 && *entry < 0 && !s->spare && !(s->off & 256)) {
+        /* At trumps the same line (the leader cashes its winners, then reaches partner's)
+         * needs more care, as a hand void in the suit led might have to ruff or throw a
+         * winner.  Partner follows the leader's suits below the leader's winners (they are
+         * above all other cards) and, when void, throws a card that is neither a trump nor
+         * one of its winners: it must hold at least q of those.  The leader, after its
+         * winners and the entry card, must still hold a non-trump for each of partner's
+         * winners, so it never has to ruff them.  The opponents who can ruff follow the
+         * leader's side suits (q counts no more than their lengths) and follow or lose their
+         * trumps when trumps are led, so partner's count, limited by their lengths in its
+         * suits, still holds.  Not after drawing trumps (*entry < 0), whose cut-off keeps
+         * the trumps first in W. */
+        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
+        for (int su = 0; su < 4; su++)
+            if (su != s->trump) {
+                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
+                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
+            }
+        if (pnon >= q)
+            for (int su = 0; su < 4; su++)
+                if (PW[su] && s->hand[leader][su] && lnon - (su != s->trump) >= pq) {
                     for (int k = 0; k < 4; k++) W[k] |= PW[k];
                     *entry = su;
                     return q + pq;
@@ -539,7 +618,7 @@ static inline unsigned top_cards(unsigned m, int k) {
 /* A quick-trick cut-off needs only `need` of the counted tricks: keep in W just the top cards
  * that make them (the entry suit first when partner's winners are reached through it, then
  * the suits giving most tricks), so the bound recorded higher up covers more positions. */
-static void trim_quick_w(uint16_t W[4], int need, int entry) {
+static void trim_quick_w(const Solver *s, uint16_t W[4], int need, int entry) {
     uint16_t out[4] = {0, 0, 0, 0};
     int used[4] = {0, 0, 0, 0};
     while (need > 0) {
@@ -553,11 +632,71 @@ static void trim_quick_w(uint16_t W[4], int need, int entry) {
         if (best < 0 || bc == 0) break;
         used[best] = 1;
         int k = bc < need ? bc : need;
-        out[best] = (uint16_t)top_cards(W[best], k);
+        /* Cards of a suit that no other hand holds, and cards counted once everybody else
+         * has run out of the suit (see quick_tricks_core), win by the lengths alone (in the
+         * key): only the ranks above every other hand's cards go into W. */
+        unsigned h = s->hand[s->owner[best][hibit(W[best])]][best];
+        unsigned others = s->deck[best] & ~(unsigned)s->gone[best] & ~h;
+        int t = others ? popc(W[best] >> (hibit(others) + 1)) : 0;
+        out[best] = (uint16_t)top_cards(W[best], k < t ? k : t);
         need -= k;
     }
     if (need > 0) return; /* cannot happen: keep W whole */
     for (int su = 0; su < 4; su++) W[su] = out[su];
+}
+
+/* With no trump in play: how many leads can the side of seat x make in the suits whose best
+ * card it holds (each lead takes a card of the suit from both its hands, while they hold
+ * some: the longer hand's length a suit), and in W the best card of each suit the other side
+ * holds (none when one hand holds the whole suit: the lengths say so). */
+static int lead_capacity(const Solver *s, int x, const uint16_t rem[NSUITS], uint16_t W[4]) {
+    int y = (x + 2) & 3, sum = 0;
+    for (int su = 0; su < 4; su++) {
+        W[su] = 0;
+        if (!rem[su]) continue;
+        int t = hibit(rem[su]);
+        int o = s->owner[su][t];
+        if (s->side[o] == s->side[x]) {
+            int a = seat_len(s, x, su), b = seat_len(s, y, su);
+            sum += a > b ? a : b;
+        } else if (rem[su] != s->hand[o][su]) {
+            W[su] = (uint16_t)(1u << t);
+        }
+    }
+    return sum;
+}
+
+/* Sure trump tricks of one hand: every trump of it above all the other side's trumps wins a
+ * trick of its own when played (the later-trick rule generalised).  More generally, a trump
+ * of it above all but the k best of the other side's trumps loses only on a trick where one
+ * of those k is played, and the hand plays one card a trick: at most k of them lose (KQJ
+ * against the ace make two tricks).  Returns the best count; *mask gets the trumps counted
+ * with *k (a cut-off needing n tricks keeps the n + k best of them in W), or 0 when the other
+ * side holds no trump at all (the count then follows from the lengths, in the key). */
+static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *kk) {
+    int best = 0;
+    *mask = 0;
+    *kk = 0;
+    unsigned mine = s->hand[p][s->trump];
+    if (!mine) return 0;
+    /* a hand with spare cards may never get to play its trumps */
+    if (s->spare && hand_len(s, p) > R) return 0;
+    unsigned opp = 0;
+    for (int o = 0; o < s->nseats; o++)
+        if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
+    unsigned o = opp;
+    for (int k = 0;; k++) {
+        unsigned top = o ? mine & ~((2u << hibit(o)) - 1) : mine;
+        int c = popc(top) - k;
+        if (c > best) {
+            best = c;
+            *kk = k;
+            *mask = opp ? (uint16_t)top : 0;
+        }
+        if (!o || (s->off & 8192)) break;
+        o &= ~(1u << hibit(o));
+    }
+    return best;
 }
 
 /* ---- move ordering ------------------------------------------------------------------- */
@@ -1236,51 +1375,263 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
         }
         if (!s->columns && !(s->off & 1)) {
-            int entry;
-            int q = side_quick_tricks(s, seat, W, &entry);
+            int entry, extra;
+            int q = side_quick_tricks(s, seat, W, &entry, &extra);
             if (s->side[seat]) {
                 if (won + q >= target) {
-                    trim_quick_w(W, target - won, entry);
+                    trim_quick_w(s, W, target - won - extra, entry);
                     return 1;
                 }
             } else {
                 if (won + R - q < target) {
-                    trim_quick_w(W, won + R - target + 1, entry);
+                    trim_quick_w(s, W, won + R - target + 1 - extra, entry);
                     return 0;
                 }
             }
             wclear(W);
         }
         if (s->trump >= 0 && !(s->off & 2)) {
-            /* Sure trump tricks: every trump of one hand above all the other side's trumps
-             * wins a trick of its own when played (the later-trick rule generalised). */
-            int sure[2] = {0, 0};
+            /* Sure trump tricks (see hand_sure_trumps), the best hand of each side */
+            int sure[2] = {0, 0}, sk[2] = {0, 0};
             uint16_t sw[2] = {0, 0};
             for (int p = 0; p < s->nseats; p++) {
-                unsigned mine = s->hand[p][s->trump];
-                if (!mine) continue;
-                /* a hand with spare cards may never get to play its trumps */
-                if (s->spare && hand_len(s, p) > R) continue;
-                unsigned opp = 0;
-                for (int o = 0; o < s->nseats; o++)
-                    if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
-                unsigned top = opp ? mine & ~((2u << hibit(opp)) - 1) : mine;
-                int k = popc(top);
-                if (k > sure[s->side[p]]) {
-                    sure[s->side[p]] = k;
-                    sw[s->side[p]] = (uint16_t)top;
+                uint16_t m;
+                int k, c = hand_sure_trumps(s, p, R, &m, &k);
+                if (c > sure[s->side[p]]) {
+                    sure[s->side[p]] = c;
+                    sk[s->side[p]] = k;
+                    sw[s->side[p]] = m;
+                }
+            }
+            if (!(s->off & 64) && !s->spare && !s->columns) {
+                /* The two best trumps in two hands of one side, one of them holding another
+                 * trump: two tricks.  Each wins the trick it is played to unless the other
+                 * one falls on the same trick.  Let the side play either at the first trick
+                 * where one of them may legally be played (and not both): until then neither
+                 * hand has played a trump at all (any trick it plays a trump to would allow
+                 * its honour), so both are forced together only if each hand's trumps are
+                 * the honour alone.  The rule needs the owners of the two best trumps and
+                 * the lengths (in the key).  Not in column mode, where a buried honour
+                 * cannot be played at will, nor with spare cards (it may never be played). */
+                unsigned t = s->deck[s->trump] & ~(unsigned)s->gone[s->trump];
+                if (popc(t) >= 2) {
+                    int a = hibit(t), b = hibit(t & ~(1u << a));
+                    int x = s->owner[s->trump][a], y = s->owner[s->trump][b];
+                    int sd = s->side[x];
+                    if (x != y && s->side[y] == sd && sure[sd] < 2 &&
+                        (seat_len(s, x, s->trump) > 1 || seat_len(s, y, s->trump) > 1)) {
+                        sure[sd] = 2;
+                        sk[sd] = 0;
+                        sw[sd] = (uint16_t)((1u << a) | (1u << b));
+                    }
                 }
             }
             /* only as many of those trumps as the cut-off needs go into W */
             if (sure[1] && won + sure[1] >= target) {
-                W[s->trump] = (uint16_t)top_cards(sw[1], target - won);
+                W[s->trump] = (uint16_t)top_cards(sw[1], target - won + sk[1]);
                 return 1;
             }
             if (sure[0] && won + R - sure[0] < target) {
-                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1);
+                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1 + sk[0]);
                 return 0;
             }
+            int me = s->side[seat];
+            int need = me ? target - won : won + R - target + 1; /* tricks for the leader's side */
+            if (!(s->off & 16384) && !s->columns && !s->spare && s->nseats == 4 && sure[me] &&
+                need > sure[me]) {
+                /* The leader cashes its side-suit winners first (no more than the
+                 * opponents who can ruff can follow, partner never forced to ruff: see
+                 * quick_tricks), then its side's sure trump tricks follow in other tricks:
+                 * neither hand played a trump to the cashed tricks.  W: the cashed cards
+                 * (trimmed as for quick tricks) and the trumps counted. */
+                uint16_t QW[4];
+                int first, qs = 0;
+                quick_tricks(s, seat, QW, &first, 0);
+                QW[s->trump] = 0;
+                for (int su = 0; su < 4; su++) qs += popc(QW[su]);
+                if (qs && qs + sure[me] >= need) {
+                    trim_quick_w(s, QW, qs, -1);
+                    for (int su = 0; su < 4; su++) W[su] = QW[su];
+                    W[s->trump] = (uint16_t)top_cards(sw[me], need - qs + sk[me]);
+                    return me;
+                }
+            }
         }
+    }
+    if (s->tcnt == 0 && !(s->off & 128) && !s->spare && !s->columns &&
+        (s->side[seat] ? target - won == R : target - won == 1) && !s->hand[seat][JOKER]) {
+        /* The leader's side needs every trick left, yet loses this one whatever is led: in
+         * each suit the leader holds, an opponent holds the best card (and plays it), and no
+         * other hand of the leader's side can ruff instead (it follows suit or has no
+         * trumps).  The rule needs the owner of each such suit's best card (W) and the
+         * lengths (in the key).  Not with jokers in the leader's hand (a joker led lets the
+         * next hand choose the suit), spare cards or columns (a buried card cannot be played). */
+        int lost = 1;
+        uint16_t LW[4] = {0, 0, 0, 0};
+        for (int su = 0; su < 4 && lost; su++) {
+            if (!s->hand[seat][su]) continue;
+            int t = hibit(rem[su]);
+            if (s->side[s->owner[su][t]] == s->side[seat]) { lost = 0; break; }
+            LW[su] = (uint16_t)(1u << t);
+            if (s->trump >= 0 && su != s->trump)
+                for (int p = 0; p < s->nseats; p++)
+                    if (p != seat && s->side[p] == s->side[seat] && !s->hand[p][su] &&
+                        s->hand[p][s->trump])
+                        lost = 0;
+        }
+        if (lost) {
+            for (int su = 0; su < 4; su++) W[su] = LW[su];
+            return !s->side[seat];
+        }
+    }
+    if (s->tcnt == 0 && !(s->off & 2048) && (s->trump < 0 || !rem[s->trump]) &&
+        s->nseats == 4 && !s->spare && !s->columns && !rem[JOKER] &&
+        (s->side[seat] ? target - won == R : target - won == 1)) {
+        /* The leader's side needs every trick left, with no trump in play: it must lead
+         * every trick, each time in a suit whose best remaining card it holds (else the
+         * opponent holding that card plays it and wins).  Each lead of a suit takes one card
+         * of it from each hand of the side still holding some, so a suit the side controls
+         * now yields at most as many leads as its longer hand there; the sum over those
+         * suits must reach the tricks left.  A suit the opponents control now can be led
+         * only after they throw its best card, which a defender has to do only when its
+         * cards are all best cards of their suits (so at most 3, one a suit), and it then
+         * keeps those the hand on lead could use.  That last step is argued, not proven
+         * in general: the bound (DDS relies on the same one) was checked against a full
+         * search on 1.5 million random endings where it applies (many built with such
+         * defenders), with no counter-example.  The rule needs the owner of the best card
+         * of each suit the opponents control (W; none when that opponent holds the whole
+         * suit) and the lengths (in the key). */
+        uint16_t LW[4];
+        if (lead_capacity(s, seat, rem, LW) < R) {
+            for (int su = 0; su < 4; su++) W[su] = LW[su];
+            return !s->side[seat];
+        }
+    }
+    int need2 = s->side[seat] ? target - won : won + R - target + 1;
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
+        cur_led(s) >= 0 &&
+        (need2 <= 1 || !(s->off & 32768))) {
+        /* Second hand, whose side needs just this trick (or one of the tricks left, the
+         * current one included): it wins the trick for sure when its side holds a card of
+         * the suit led above the card led and above every card of it that the third hand
+         * holds (second hand plays it now, or fourth hand plays it last), unless the third
+         * hand can ruff; or when second or fourth hand can ruff while the third hand must
+         * follow suit.  The rule needs the rank of that winning card (W), or none for a
+         * ruff (lengths are in the key). */
+        int L = cur_led(s), tr = s->trump;
+        int third = (seat + 1) & 3, fourth = (seat + 2) & 3;
+        unsigned l3 = s->hand[third][L];
+        int third_ruffs = tr >= 0 && L != tr && !l3 && s->hand[third][tr];
+        unsigned ours = s->hand[seat][L] | s->hand[fourth][L];
+        int hi = ours ? hibit(ours) : -1;
+        int win = 0;
+        if (!third_ruffs && hi > s->trank[0] && (!l3 || hi > hibit(l3))) {
+            win = 1;
+            W[L] = (uint16_t)(1u << hi);
+            if (need2 > 1) {
+                /* The hand winning it then leads, and cashes its cards above every card
+                 * of their suit left in the other hands (in the suit led, below its winning
+                 * card): the side's tricks needed beyond this one.  With trumps in play,
+                 * only its top trumps (side suits might be ruffed), and only if its partner
+                 * need not ruff this trick (it holds the suit led or a non-trump).  W: those
+                 * cards, or none in a suit no other hand holds (the lengths say so;
+                 * measured: ranks there made the search larger than no rule at all). */
+                int h = s->owner[L][hi];
+                int more = need2 - 1;
+                int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+                int hp = h == seat ? fourth : seat; /* the winner's partner */
+                if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
+                    more = 99; /* partner, void, would have to ruff the trick */
+                for (int su = 0; su < 4 && more > 0; su++) {
+                    if (!notr && su != tr) continue; /* at trumps only top trumps */
+                    unsigned mine = s->hand[h][su] & ~(su == L ? 1u << hi : 0u);
+                    unsigned oth = 0;
+                    for (int p = 0; p < 4; p++)
+                        if (p != h) oth |= s->hand[p][su];
+                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
+                    int c = popc(top);
+                    if (!c) continue;
+                    if (c > more) c = more;
+                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
+                    more -= c;
+                }
+                if (more > 0) win = 0;
+            }
+        } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
+                   ((!s->hand[seat][L] && s->hand[seat][tr]) ||
+                    (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
+            win = 1;
+        }
+        if (win) return s->side[seat];
+        wclear(W);
+    }
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & 65536) && !s->spare && !s->columns &&
+        cur_led(s) >= 0) {
+        /* Third hand, whose side needs this trick (and perhaps more): it is won for
+         * sure when partner's card now winning cannot be beaten by fourth hand, or when
+         * third hand holds a card of the suit led above the winning card and above all of
+         * fourth hand's, fourth hand having to follow suit or holding no trump.  W: the
+         * rank of the card that wins, when it was compared with another of its suit. */
+        int L = cur_led(s), tr = s->trump;
+        int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
+        int fourth = (seat + 1) & 3;
+        unsigned l4 = s->hand[fourth][L];
+        unsigned t4 = tr >= 0 ? s->hand[fourth][tr] : 0;
+        int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
+        int win = 0, h = -1, hc = -1;
+        if (s->side[s->tseat[w]] == s->side[seat]) {
+            if (ws == L) {
+                win = !(l4 >> (wr + 1)) && !can_ruff4;
+                if (win && (l4 || s->tsuit[1 - w] == L)) W[ws] = (uint16_t)(1u << wr);
+            } else {
+                win = !(can_ruff4 && (t4 >> (wr + 1))); /* partner ruffed */
+                if (win && (can_ruff4 || s->tsuit[1 - w] == tr)) W[ws] = (uint16_t)(1u << wr);
+            }
+            h = s->tseat[w];
+        } else if (ws == L && !can_ruff4) {
+            unsigned m = s->hand[seat][L];
+            int hi = m ? hibit(m) : -1;
+            if (hi > wr && (!l4 || hi > hibit(l4))) {
+                win = 1;
+                W[L] = (uint16_t)(1u << hi);
+                h = seat;
+                hc = hi;
+            }
+        }
+        if (win && need2 > 1) {
+            /* the rest: top trumps of the winning hand (it then leads and cashes them), or
+             * with no trump in play top cards of any suit; none needs a rank in a suit no
+             * other hand holds (as for second hand) */
+            int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+            win = 0;
+            /* when partner's card wins, third hand must not have to take the trick from
+             * it: not by following with a higher card only, nor by a forced ruff (it
+             * holds the suit led or a non-trump) */
+            unsigned l3 = s->hand[seat][L];
+            int keeps = h == seat ||
+                        ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
+                         (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
+            if (keeps)
+            {
+                int more = need2 - 1;
+                for (int su = 0; su < 4 && more > 0; su++) {
+                    if (!notr && su != tr) continue;
+                    unsigned mine = s->hand[h][su] & ~(su == ws && hc >= 0 ? 1u << hc : 0u);
+                    unsigned oth = 0;
+                    for (int p = 0; p < 4; p++)
+                        if (p != h) oth |= s->hand[p][su];
+                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
+                    int c = popc(top);
+                    if (!c) continue;
+                    if (c > more) c = more;
+                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
+                    more -= c;
+                }
+                win = more <= 0;
+            }
+        }
+        if (win) return s->side[seat];
+        wclear(W);
     }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
@@ -1496,7 +1847,18 @@ static int parse_card(PyObject *o, int *su, int *r) {
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
      * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
-     * 32 skipping cards below every rank a failed card's proof needed) */
+     * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
+     * from the two best trumps split between partners, 128 the leader's side needing every
+     * trick while the opponents hold the best card of each suit the leader holds, 256 at trumps,
+     * the leader's winners and then partner's reached through an entry, 512 the leader's small
+     * cards of a suit once its top cards have exhausted everybody else's, 1024 second hand's
+     * side needing one trick that it surely wins now, 2048 with no trump in play, a side
+     * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
+     * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
+     * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
+     * plus its side's sure trump tricks, 32768 second hand's side needing more than one
+     * trick: the winner of this one cashes its top cards (top trumps at trumps) next, 65536
+     * the same for third hand's side) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
