@@ -15,20 +15,31 @@
  *     owners of the remaining cards of each suit read from the top: the position is the same
  *     game whatever the absolute ranks), storing lower and upper bounds on the tricks the
  *     reference side takes from there; bounds stay valid for every target and every leader
- *     of the same deal, so the table is reused across the tests and across leaders;
+ *     of the same deal, so the table is reused across the tests and across leaders.
  *     The owners string of each suit is updated card by card as tricks end, the suit
  *     lengths are kept packed, and the table starts small and grows; one signature's chain
  *     of entries is capped (the oldest chunk is recycled) so a probe never scans far;
- *   - quick tricks (top winners the leader can cash at once without being ruffed or overtaken,
- *     after drawing the opponents' trumps with top trumps, or reaching partner's winners
- *     through an entry) and the later-trick rule (the top trump always wins a trick for its
- *     holder's side); a cut-off records only the top cards it needed;
- *   - pruning of equivalent cards (cards of one hand with no outstanding card between them);
- *   - move ordering by card-play heuristics (cash winners, win cheaply with a card the next
- *     opponent cannot beat, second hand low unless a card can force out the third hand's
- *     best, third hand forces out the last player's best, ruff partner's card only when the
- *     next opponent would beat it, discard from long suits and keep guards) plus the best
- *     move remembered in the table and a capped history of cut-offs;
+ *   - cut-offs at trick starts: quick tricks (top winners the leader can cash at once
+ *     without being ruffed or overtaken, after drawing the opponents' trumps, then partner's
+ *     reached through an entry or a ruff; small cards once the top cards have exhausted every
+ *     other hand), sure trump tricks (trumps above all but the k best of the other side's,
+ *     the two best trumps split between partners), and, for a side needing every trick, the
+ *     count of leads the suits it controls can give (no trump) or an opponent's best card in
+ *     every suit the leader holds; in the trick, second or third hand's side settles at once
+ *     when it surely wins the trick and then cashes what it needs.  A cut-off records only
+ *     the ranks it needed, and none for a suit held by one hand (the lengths in the key
+ *     already say who wins it): fewer ranks in W, more table hits;
+ *   - pruning of equivalent cards: cards of one hand with no outstanding card between them,
+ *     and, once a card has failed, the lower cards of its suit that lie under every rank its
+ *     refutation needed;
+ *   - move ordering: leads first the card that last cut off with as many tricks left (a
+ *     killer move), then by how few cards the opponents can reply with (a small tree to
+ *     refute), then by card-play heuristics (cash winners, lead toward partner's honours,
+ *     not into the last player's); after the lead, win cheaply with a card the next opponent
+ *     cannot beat, second hand low unless a card can force out the third hand's best, third
+ *     hand forces out the last player's best, ruff partner's card only when the next
+ *     opponent would beat it, discard from long suits and keep guards; the table's best move
+ *     and a capped history of cut-offs break ties;
  *   - a solve on a used solver starts its zero-window tests from the previous result.
  *
  * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
