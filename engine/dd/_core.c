@@ -1288,6 +1288,447 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
 
 static inline void wclear(uint16_t W[4]) { W[0] = W[1] = W[2] = W[3] = 0; }
 
+/* The last trick, each hand holding one card (no spare cards): play it out. */
+static int play_last_trick(Solver *s, int seat, int won, int target, uint16_t W[4]) {
+    for (int i = 0; i < s->nseats; i++) {
+        int p = (seat + i) % s->nseats;
+        for (int su = 0; su < NSUITS; su++)
+            if (s->hand[p][su]) {
+                s->tsuit[i] = su;
+                s->trank[i] = hibit(s->hand[p][su]);
+                s->tseat[i] = p;
+                break;
+            }
+    }
+    s->tcnt = s->nseats;
+    int widx = trick_winner_index(s);
+    add_rank_winner(s, widx, W);
+    int w = s->tseat[widx];
+    s->tcnt = 0;
+    return won + s->side[w] >= target;
+}
+
+/* The table probe at a trick start: the key (h1, h2; own and rem for the store) and a hint for
+ * the move order (bsuit, brel, left alone when no entry has one).  Returns 1 or 0 when an
+ * entry's bounds settle the target (W: the cards down to the entry's depth in each suit), -1
+ * otherwise. */
+static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint32_t own[4],
+                           uint16_t rem[NSUITS], uint64_t *h1, uint64_t *h2, int *bsuit,
+                           int *brel, uint16_t W[4]) {
+    /* the owners string is kept trick by trick (drop_relative) */
+    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+    for (int su = 0; su < 4; su++) own[su] = s->rown[su];
+#ifdef DD_CHECK_OWNERS
+    {
+        uint32_t o2[4];
+        uint16_t r2[NSUITS];
+        owners(s, o2, r2);
+        if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
+    }
+#endif
+    if (s->columns) {
+        column_key(rem, seat, h1, h2);
+        const Slot *x = ctab_find(s, *h1, *h2);
+        if (x) {
+            int lb, ub;
+            bounds_for_max(s, x->lb, x->ub, R, &lb, &ub);
+            if (won + lb >= target) return 1;
+            if (won + ub < target) return 0;
+            if (x->bsuit >= 0) {
+                *bsuit = x->bsuit;
+                *brel = x->brel;
+            }
+        }
+    } else
+        key_hash(s, seat, own, rem, h1, h2);
+    /* Newest entries first; the first one whose bound alone settles the target ends the
+     * scan (a cut-off never needs two entries' bounds together). */
+    uint64_t pown[2];
+    pack_own(own, pown);
+    const Entry *cut = NULL;
+    int cutres = 0;
+    const Bucket *bk = s->columns ? NULL : bucket_find(s, *h1, *h2, 0);
+    for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
+        const Chunk *ch = &s->pool[c];
+        for (int i = ch->n - 1; i >= 0; i--) {
+            const Entry *e = &ch->e[i];
+            if (!entry_matches(e, pown)) continue;
+            int lb, ub;
+            bounds_for_max(s, e->lb, e->ub, R, &lb, &ub);
+            if (won + lb >= target) { cut = e; cutres = 1; break; }
+            if (won + ub < target) { cut = e; cutres = 0; break; }
+            if (e->bsuit >= 0 && *bsuit < 0) { *bsuit = e->bsuit; *brel = e->brel; }
+        }
+    }
+    if (cut) {
+        for (int su = 0; su < 4; su++) {
+            unsigned m = rem[su];
+            unsigned w = 0;
+            for (int k = 0; k < cut->depth[su]; k++) {
+                int r = hibit(m);
+                w |= 1u << r;
+                m &= ~(1u << r);
+            }
+            W[su] = (uint16_t)w;
+        }
+        return cutres;
+    }
+    return -1;
+}
+
+/* Quick tricks of the side on lead (side_quick_tricks; column_quick_tricks in column mode):
+ * 1 or 0 when they settle the target, W the cashed cards trimmed to what the cut-off needs
+ * (none in column mode); else -1, W clear. */
+static inline int quick_trick_cutoff(const Solver *s, int seat, int won, int target, int R,
+                                     uint16_t W[4]) {
+    if (s->columns) {
+        int q = column_quick_tricks(s, seat);
+        if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
+        return -1;
+    }
+    int entry, extra;
+    int q = side_quick_tricks(s, seat, W, &entry, &extra);
+    if (s->side[seat]) {
+        if (won + q >= target) {
+            trim_quick_w(s, W, target - won - extra, entry);
+            return 1;
+        }
+    } else {
+        if (won + R - q < target) {
+            trim_quick_w(s, W, won + R - target + 1 - extra, entry);
+            return 0;
+        }
+    }
+    wclear(W);
+    return -1;
+}
+
+/* Sure trump tricks of each side (sure[side]): those of its best hand (hand_sure_trumps), with
+ * sk[side] and sw[side] as that function gives them, raised to two by the 'two best trumps
+ * split' rule below. */
+static inline void side_sure_trumps(const Solver *s, int R, int sure[2], int sk[2],
+                                    uint16_t sw[2]) {
+    for (int p = 0; p < s->nseats; p++) {
+        uint16_t m;
+        int k, c = hand_sure_trumps(s, p, R, &m, &k);
+        if (c > sure[s->side[p]]) {
+            sure[s->side[p]] = c;
+            sk[s->side[p]] = k;
+            sw[s->side[p]] = m;
+        }
+    }
+    if (!(s->off & 64) && !s->spare && !s->columns) {
+        /* The two best trumps in two hands of one side, one of them holding another
+         * trump: two tricks.  Each wins the trick it is played to unless the other
+         * one falls on the same trick.  Let the side play either at the first trick
+         * where one of them may legally be played (and not both): until then neither
+         * hand has played a trump at all (any trick it plays a trump to would allow
+         * its honour), so both are forced together only if each hand's trumps are
+         * the honour alone.  The rule needs the owners of the two best trumps and
+         * the lengths (in the key).  Not in column mode, where a buried honour
+         * cannot be played at will, nor with spare cards (it may never be played). */
+        unsigned t = s->deck[s->trump] & ~(unsigned)s->gone[s->trump];
+        if (popc(t) >= 2) {
+            int a = hibit(t), b = hibit(t & ~(1u << a));
+            int x = s->owner[s->trump][a], y = s->owner[s->trump][b];
+            int sd = s->side[x];
+            if (x != y && s->side[y] == sd && sure[sd] < 2 &&
+                (seat_len(s, x, s->trump) > 1 || seat_len(s, y, s->trump) > 1)) {
+                sure[sd] = 2;
+                sk[sd] = 0;
+                sw[sd] = (uint16_t)((1u << a) | (1u << b));
+            }
+        }
+    }
+}
+
+/* Cut-offs from sure trump tricks (trumps in play): either side's sure trumps alone, or the
+ * leader's side-suit winners followed by its sure trumps.  1 or 0 with W set, or -1 with W
+ * untouched (clear). */
+static inline int sure_trump_cutoff(const Solver *s, int seat, int won, int target, int R,
+                                    uint16_t W[4]) {
+    int sure[2] = {0, 0}, sk[2] = {0, 0};
+    uint16_t sw[2] = {0, 0};
+    side_sure_trumps(s, R, sure, sk, sw);
+    /* only as many of those trumps as the cut-off needs go into W */
+    if (sure[1] && won + sure[1] >= target) {
+        W[s->trump] = (uint16_t)top_cards(sw[1], target - won + sk[1]);
+        return 1;
+    }
+    if (sure[0] && won + R - sure[0] < target) {
+        W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1 + sk[0]);
+        return 0;
+    }
+    int me = s->side[seat];
+    int need = me ? target - won : won + R - target + 1; /* tricks for the leader's side */
+    if (!(s->off & 16384) && !s->columns && !s->spare && s->nseats == 4 && sure[me] &&
+        need > sure[me]) {
+        /* The leader cashes its side-suit winners first (no more than the
+         * opponents who can ruff can follow, partner never forced to ruff: see
+         * quick_tricks), then its side's sure trump tricks follow in other tricks:
+         * neither hand played a trump to the cashed tricks.  W: the cashed cards
+         * (trimmed as for quick tricks) and the trumps counted. */
+        uint16_t QW[4];
+        int first, qs = 0;
+        quick_tricks(s, seat, QW, &first, 0);
+        QW[s->trump] = 0;
+        for (int su = 0; su < 4; su++) qs += popc(QW[su]);
+        if (qs && qs + sure[me] >= need) {
+            trim_quick_w(s, QW, qs, -1);
+            for (int su = 0; su < 4; su++) W[su] = QW[su];
+            W[s->trump] = (uint16_t)top_cards(sw[me], need - qs + sk[me]);
+            return me;
+        }
+    }
+    return -1;
+}
+
+/* The leader's side needs every trick left (checked by the caller, as are the conditions
+ * below), yet loses this one whatever is led: in each suit the leader holds, an opponent holds
+ * the best card (and plays it), and no other hand of the leader's side can ruff instead (it
+ * follows suit or has no trumps).  The rule needs the owner of each such suit's best card (W)
+ * and the lengths (in the key).  Not with jokers in the leader's hand (a joker led lets the
+ * next hand choose the suit), spare cards or columns (a buried card cannot be played).
+ * Returns the opponents' result with W set, or -1 with W untouched. */
+static inline int lead_lost_cutoff(const Solver *s, int seat, const uint16_t rem[NSUITS],
+                                   uint16_t W[4]) {
+    int lost = 1;
+    uint16_t LW[4] = {0, 0, 0, 0};
+    for (int su = 0; su < 4 && lost; su++) {
+        if (!s->hand[seat][su]) continue;
+        int t = hibit(rem[su]);
+        if (s->side[s->owner[su][t]] == s->side[seat]) { lost = 0; break; }
+        LW[su] = (uint16_t)(1u << t);
+        if (s->trump >= 0 && su != s->trump)
+            for (int p = 0; p < s->nseats; p++)
+                if (p != seat && s->side[p] == s->side[seat] && !s->hand[p][su] &&
+                    s->hand[p][s->trump])
+                    lost = 0;
+    }
+    if (lost) {
+        for (int su = 0; su < 4; su++) W[su] = LW[su];
+        return !s->side[seat];
+    }
+    return -1;
+}
+
+/* The leader's side needs every trick left, with no trump in play (checked by the caller, as
+ * are the other conditions): it must lead every trick, each time in a suit whose best
+ * remaining card it holds (else the opponent holding that card plays it and wins).  Each lead
+ * of a suit takes one card of it from each hand of the side still holding some, so a suit the
+ * side controls now yields at most as many leads as its longer hand there; the sum over those
+ * suits must reach the tricks left.  A suit the opponents control now can be led only after
+ * they throw its best card, which a defender has to do only when its cards are all best cards
+ * of their suits (so at most 3, one a suit), and it then keeps those the hand on lead could
+ * use.  That last step is argued, not proven in general: the bound (DDS relies on the same
+ * one) was checked against a full search on 1.5 million random endings where it applies (many
+ * built with such defenders), with no counter-example.  The rule needs the owner of the best
+ * card of each suit the opponents control (W; none when that opponent holds the whole suit)
+ * and the lengths (in the key).  Returns the opponents' result with W set, or -1 with W
+ * untouched. */
+static inline int lead_capacity_cutoff(const Solver *s, int seat, int R,
+                                       const uint16_t rem[NSUITS], uint16_t W[4]) {
+    uint16_t LW[4];
+    if (lead_capacity(s, seat, rem, LW) < R) {
+        for (int su = 0; su < 4; su++) W[su] = LW[su];
+        return !s->side[seat];
+    }
+    return -1;
+}
+
+/* The cut-offs tried at a trick start after the table probe (W clear on entry): 1 or 0 when
+ * one settles the target, W the cards it relied on; -1 when none does, W clear. */
+static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, int R,
+                               const uint16_t rem[NSUITS], uint16_t W[4]) {
+    int v;
+    if (!(s->off & 1) && (v = quick_trick_cutoff(s, seat, won, target, R, W)) >= 0) return v;
+    if (s->trump >= 0 && !(s->off & 2) &&
+        (v = sure_trump_cutoff(s, seat, won, target, R, W)) >= 0)
+        return v;
+    /* the leader's side needs every trick left */
+    int all = s->side[seat] ? target - won == R : target - won == 1;
+    if (all && !(s->off & 128) && !s->spare && !s->columns && !s->hand[seat][JOKER] &&
+        (v = lead_lost_cutoff(s, seat, rem, W)) >= 0)
+        return v;
+    if (all && !(s->off & 2048) && (s->trump < 0 || !rem[s->trump]) && s->nseats == 4 &&
+        !s->spare && !s->columns && !rem[JOKER] &&
+        (v = lead_capacity_cutoff(s, seat, R, rem, W)) >= 0)
+        return v;
+    return -1;
+}
+
+/* Hand h, on lead after winning the current trick, cashes its cards above every card of
+ * their suit left in the other hands (with trumps in play, notr == 0: its top trumps only,
+ * side suits might be ruffed), not counting the card xbit of suit xsu (the one winning the
+ * trick, still in its hand).  Returns how many of the `more` tricks wanted are still
+ * missing (<= 0: all made); W gets the cards counted, none in a suit no other hand holds
+ * (the lengths say so; measured: ranks there made the search larger than no rule at all). */
+static inline int cash_top_cards(const Solver *s, int h, int notr, int xsu, unsigned xbit,
+                                 int more, uint16_t W[4]) {
+    for (int su = 0; su < 4 && more > 0; su++) {
+        if (!notr && su != s->trump) continue; /* at trumps only top trumps */
+        unsigned mine = s->hand[h][su] & ~(su == xsu ? xbit : 0u);
+        unsigned oth = 0;
+        for (int p = 0; p < 4; p++)
+            if (p != h) oth |= s->hand[p][su];
+        unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
+        int c = popc(top);
+        if (!c) continue;
+        if (c > more) c = more;
+        if (oth) W[su] |= (uint16_t)top_cards(top, c);
+        more -= c;
+    }
+    return more;
+}
+
+/* Second hand (the caller checks the conditions), whose side needs need2 tricks, this one
+ * included: its side's result when the rule below settles it, W set; else -1, W clear. */
+static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]) {
+    /* Second hand, whose side needs just this trick (or one of the tricks left, the
+     * current one included): it wins the trick for sure when its side holds a card of
+     * the suit led above the card led and above every card of it that the third hand
+     * holds (second hand plays it now, or fourth hand plays it last), unless the third
+     * hand can ruff; or when second or fourth hand can ruff while the third hand must
+     * follow suit.  The rule needs the rank of that winning card (W), or none for a
+     * ruff (lengths are in the key). */
+    int L = cur_led(s), tr = s->trump;
+    int third = (seat + 1) & 3, fourth = (seat + 2) & 3;
+    unsigned l3 = s->hand[third][L];
+    int third_ruffs = tr >= 0 && L != tr && !l3 && s->hand[third][tr];
+    unsigned ours = s->hand[seat][L] | s->hand[fourth][L];
+    int hi = ours ? hibit(ours) : -1;
+    int win = 0;
+    if (!third_ruffs && hi > s->trank[0] && (!l3 || hi > hibit(l3))) {
+        win = 1;
+        W[L] = (uint16_t)(1u << hi);
+        if (need2 > 1) {
+            /* The hand winning it then leads, and cashes its cards above every card
+             * of their suit left in the other hands (in the suit led, below its winning
+             * card): the side's tricks needed beyond this one.  With trumps in play,
+             * only its top trumps (side suits might be ruffed), and only if its partner
+             * need not ruff this trick (it holds the suit led or a non-trump).  W: those
+             * cards, or none in a suit no other hand holds (see cash_top_cards). */
+            int h = s->owner[L][hi];
+            int more = need2 - 1;
+            int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+            int hp = h == seat ? fourth : seat; /* the winner's partner */
+            if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
+                more = 99; /* partner, void, would have to ruff the trick */
+            if (cash_top_cards(s, h, notr, L, 1u << hi, more, W) > 0) win = 0;
+        }
+    } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
+               ((!s->hand[seat][L] && s->hand[seat][tr]) ||
+                (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
+        win = 1;
+    }
+    if (win) return s->side[seat];
+    wclear(W);
+    return -1;
+}
+
+/* Third hand (the caller checks the conditions), whose side needs need2 tricks, this one
+ * included: its side's result when the rule below settles it, W set; else -1, W clear. */
+static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]) {
+    /* Third hand, whose side needs this trick (and perhaps more): it is won for
+     * sure when partner's card now winning cannot be beaten by fourth hand, or when
+     * third hand holds a card of the suit led above the winning card and above all of
+     * fourth hand's, fourth hand having to follow suit or holding no trump.  W: the
+     * rank of the card that wins, when it was compared with another of its suit. */
+    int L = cur_led(s), tr = s->trump;
+    int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
+    int fourth = (seat + 1) & 3;
+    unsigned l4 = s->hand[fourth][L];
+    unsigned t4 = tr >= 0 ? s->hand[fourth][tr] : 0;
+    int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
+    int win = 0, h = -1, hc = -1;
+    if (s->side[s->tseat[w]] == s->side[seat]) {
+        if (ws == L) {
+            win = !(l4 >> (wr + 1)) && !can_ruff4;
+            if (win && (l4 || s->tsuit[1 - w] == L)) W[ws] = (uint16_t)(1u << wr);
+        } else {
+            win = !(can_ruff4 && (t4 >> (wr + 1))); /* partner ruffed */
+            if (win && (can_ruff4 || s->tsuit[1 - w] == tr)) W[ws] = (uint16_t)(1u << wr);
+        }
+        h = s->tseat[w];
+    } else if (ws == L && !can_ruff4) {
+        unsigned m = s->hand[seat][L];
+        int hi = m ? hibit(m) : -1;
+        if (hi > wr && (!l4 || hi > hibit(l4))) {
+            win = 1;
+            W[L] = (uint16_t)(1u << hi);
+            h = seat;
+            hc = hi;
+        }
+    }
+    if (win && need2 > 1) {
+        /* the rest: top trumps of the winning hand (it then leads and cashes them), or
+         * with no trump in play top cards of any suit; none needs a rank in a suit no
+         * other hand holds (as for second hand) */
+        int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
+        win = 0;
+        /* when partner's card wins, third hand must not have to take the trick from
+         * it: not by following with a higher card only, nor by a forced ruff (it
+         * holds the suit led or a non-trump) */
+        unsigned l3 = s->hand[seat][L];
+        int keeps = h == seat ||
+                    ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
+                     (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
+        if (keeps)
+            win = cash_top_cards(s, h, notr, ws, hc >= 0 ? 1u << hc : 0u, need2 - 1, W) <= 0;
+    }
+    if (win) return s->side[seat];
+    wclear(W);
+    return -1;
+}
+
+/* Column mode, last card of a trick: each move starts the next trick with a table probe that
+ * misses the cache.  Ask for all their sets now, so the misses overlap. */
+static inline void prefetch_next_probes(const Solver *s, int seat, const Move *mv, int n) {
+    uint16_t rem[NSUITS];
+    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
+    int k = s->tcnt, w = s->twin[k];
+    for (int i = 0; i < n; i++) {
+        int su = mv[i].su, r = mv[i].r;
+        int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
+        uint64_t h1, h2;
+        rem[su] &= (uint16_t)~(1u << r);
+        column_key(rem, wins ? seat : s->tseat[w], &h1, &h2);
+        rem[su] |= (uint16_t)(1u << r);
+        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+    }
+}
+
+/* Every move failed, some untried because equivalent to a tried one.  The result carries
+ * over to positions that share the top cards of each suit down to the lowest rank in W; a
+ * pruned card only matters when its run straddles that boundary (the run's top card is above
+ * it, the pruned card below): then the run's bottom card joins W so the whole run lies above
+ * the boundary. */
+static inline void cover_pruned_runs(const Solver *s, int seat, const uint16_t pruned[4],
+                                     uint16_t W[4]) {
+    for (int su = 0; su < 4; su++) {
+        if (!pruned[su]) continue;
+        unsigned H = s->hand[seat][su];
+        unsigned live = H;
+        for (int p = 0; p < s->nseats; p++) live |= s->hand[p][su];
+        for (int i = 0; i < s->tcnt; i++)
+            if (s->tsuit[i] == su) live |= 1u << s->trank[i];
+        unsigned w = W[su] & live;
+        if (!w) continue;
+        int b = __builtin_ctz(w);
+        if (!(H & (1u << b))) continue;
+        int low = -1;
+        unsigned below = live & ((1u << b) - 1);
+        while (below) {
+            int c = hibit(below);
+            if (!(H & (1u << c))) break;
+            low = c;
+            below &= ~(1u << c);
+        }
+        if (low >= 0) W[su] |= (uint16_t)(1u << low);
+    }
+}
+
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
     s->nodes++;
     if (s->limit && s->nodes >= s->limit) {
@@ -1304,366 +1745,28 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     if (s->tcnt == 0) {
         if (won >= target) return 1;
         if (won + R < target) return 0;
-        if (R == 1 && !s->spare) {
-            /* each hand holds one card: play it out */
-            for (int i = 0; i < s->nseats; i++) {
-                int p = (seat + i) % s->nseats;
-                for (int su = 0; su < NSUITS; su++)
-                    if (s->hand[p][su]) {
-                        s->tsuit[i] = su;
-                        s->trank[i] = hibit(s->hand[p][su]);
-                        s->tseat[i] = p;
-                        break;
-                    }
-            }
-            s->tcnt = s->nseats;
-            int widx = trick_winner_index(s);
-            add_rank_winner(s, widx, W);
-            int w = s->tseat[widx];
-            s->tcnt = 0;
-            return won + s->side[w] >= target;
-        }
-        /* the owners string is kept trick by trick (drop_relative) */
-        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-        for (int su = 0; su < 4; su++) own[su] = s->rown[su];
-#ifdef DD_CHECK_OWNERS
-        {
-            uint32_t o2[4];
-            uint16_t r2[NSUITS];
-            owners(s, o2, r2);
-            if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
-        }
-#endif
-        if (s->columns) {
-            column_key(rem, seat, &h1, &h2);
-            const Slot *x = ctab_find(s, h1, h2);
-            if (x) {
-                int lb, ub;
-                bounds_for_max(s, x->lb, x->ub, R, &lb, &ub);
-                if (won + lb >= target) return 1;
-                if (won + ub < target) return 0;
-                if (x->bsuit >= 0) {
-                    bsuit = x->bsuit;
-                    brel = x->brel;
-                }
-            }
-        } else
-            key_hash(s, seat, own, rem, &h1, &h2);
-        /* Newest entries first; the first one whose bound alone settles the target ends the
-         * scan (a cut-off never needs two entries' bounds together). */
-        uint64_t pown[2];
-        pack_own(own, pown);
-        const Entry *cut = NULL;
-        int cutres = 0;
-        const Bucket *bk = s->columns ? NULL : bucket_find(s, h1, h2, 0);
-        for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
-            const Chunk *ch = &s->pool[c];
-            for (int i = ch->n - 1; i >= 0; i--) {
-                const Entry *e = &ch->e[i];
-                if (!entry_matches(e, pown)) continue;
-                int lb, ub;
-                bounds_for_max(s, e->lb, e->ub, R, &lb, &ub);
-                if (won + lb >= target) { cut = e; cutres = 1; break; }
-                if (won + ub < target) { cut = e; cutres = 0; break; }
-                if (e->bsuit >= 0 && bsuit < 0) { bsuit = e->bsuit; brel = e->brel; }
-            }
-        }
-        if (cut) {
-            for (int su = 0; su < 4; su++) {
-                unsigned m = rem[su];
-                unsigned w = 0;
-                for (int k = 0; k < cut->depth[su]; k++) {
-                    int r = hibit(m);
-                    w |= 1u << r;
-                    m &= ~(1u << r);
-                }
-                W[su] = (uint16_t)w;
-            }
-            return cutres;
-        }
-        if (s->columns && !(s->off & 1)) {
-            int q = column_quick_tricks(s, seat);
-            if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
-        }
-        if (!s->columns && !(s->off & 1)) {
-            int entry, extra;
-            int q = side_quick_tricks(s, seat, W, &entry, &extra);
-            if (s->side[seat]) {
-                if (won + q >= target) {
-                    trim_quick_w(s, W, target - won - extra, entry);
-                    return 1;
-                }
-            } else {
-                if (won + R - q < target) {
-                    trim_quick_w(s, W, won + R - target + 1 - extra, entry);
-                    return 0;
-                }
-            }
-            wclear(W);
-        }
-        if (s->trump >= 0 && !(s->off & 2)) {
-            /* Sure trump tricks (see hand_sure_trumps), the best hand of each side */
-            int sure[2] = {0, 0}, sk[2] = {0, 0};
-            uint16_t sw[2] = {0, 0};
-            for (int p = 0; p < s->nseats; p++) {
-                uint16_t m;
-                int k, c = hand_sure_trumps(s, p, R, &m, &k);
-                if (c > sure[s->side[p]]) {
-                    sure[s->side[p]] = c;
-                    sk[s->side[p]] = k;
-                    sw[s->side[p]] = m;
-                }
-            }
-            if (!(s->off & 64) && !s->spare && !s->columns) {
-                /* The two best trumps in two hands of one side, one of them holding another
-                 * trump: two tricks.  Each wins the trick it is played to unless the other
-                 * one falls on the same trick.  Let the side play either at the first trick
-                 * where one of them may legally be played (and not both): until then neither
-                 * hand has played a trump at all (any trick it plays a trump to would allow
-                 * its honour), so both are forced together only if each hand's trumps are
-                 * the honour alone.  The rule needs the owners of the two best trumps and
-                 * the lengths (in the key).  Not in column mode, where a buried honour
-                 * cannot be played at will, nor with spare cards (it may never be played). */
-                unsigned t = s->deck[s->trump] & ~(unsigned)s->gone[s->trump];
-                if (popc(t) >= 2) {
-                    int a = hibit(t), b = hibit(t & ~(1u << a));
-                    int x = s->owner[s->trump][a], y = s->owner[s->trump][b];
-                    int sd = s->side[x];
-                    if (x != y && s->side[y] == sd && sure[sd] < 2 &&
-                        (seat_len(s, x, s->trump) > 1 || seat_len(s, y, s->trump) > 1)) {
-                        sure[sd] = 2;
-                        sk[sd] = 0;
-                        sw[sd] = (uint16_t)((1u << a) | (1u << b));
-                    }
-                }
-            }
-            /* only as many of those trumps as the cut-off needs go into W */
-            if (sure[1] && won + sure[1] >= target) {
-                W[s->trump] = (uint16_t)top_cards(sw[1], target - won + sk[1]);
-                return 1;
-            }
-            if (sure[0] && won + R - sure[0] < target) {
-                W[s->trump] = (uint16_t)top_cards(sw[0], won + R - target + 1 + sk[0]);
-                return 0;
-            }
-            int me = s->side[seat];
-            int need = me ? target - won : won + R - target + 1; /* tricks for the leader's side */
-            if (!(s->off & 16384) && !s->columns && !s->spare && s->nseats == 4 && sure[me] &&
-                need > sure[me]) {
-                /* The leader cashes its side-suit winners first (no more than the
-                 * opponents who can ruff can follow, partner never forced to ruff: see
-                 * quick_tricks), then its side's sure trump tricks follow in other tricks:
-                 * neither hand played a trump to the cashed tricks.  W: the cashed cards
-                 * (trimmed as for quick tricks) and the trumps counted. */
-                uint16_t QW[4];
-                int first, qs = 0;
-                quick_tricks(s, seat, QW, &first, 0);
-                QW[s->trump] = 0;
-                for (int su = 0; su < 4; su++) qs += popc(QW[su]);
-                if (qs && qs + sure[me] >= need) {
-                    trim_quick_w(s, QW, qs, -1);
-                    for (int su = 0; su < 4; su++) W[su] = QW[su];
-                    W[s->trump] = (uint16_t)top_cards(sw[me], need - qs + sk[me]);
-                    return me;
-                }
-            }
-        }
+        if (R == 1 && !s->spare) return play_last_trick(s, seat, won, target, W);
+        int v = tt_probe(s, seat, won, target, R, own, rem, &h1, &h2, &bsuit, &brel, W);
+        if (v >= 0) return v;
+        v = trick_start_cutoffs(s, seat, won, target, R, rem, W);
+        if (v >= 0) return v;
     }
-    if (s->tcnt == 0 && !(s->off & 128) && !s->spare && !s->columns &&
-        (s->side[seat] ? target - won == R : target - won == 1) && !s->hand[seat][JOKER]) {
-        /* The leader's side needs every trick left, yet loses this one whatever is led: in
-         * each suit the leader holds, an opponent holds the best card (and plays it), and no
-         * other hand of the leader's side can ruff instead (it follows suit or has no
-         * trumps).  The rule needs the owner of each such suit's best card (W) and the
-         * lengths (in the key).  Not with jokers in the leader's hand (a joker led lets the
-         * next hand choose the suit), spare cards or columns (a buried card cannot be played). */
-        int lost = 1;
-        uint16_t LW[4] = {0, 0, 0, 0};
-        for (int su = 0; su < 4 && lost; su++) {
-            if (!s->hand[seat][su]) continue;
-            int t = hibit(rem[su]);
-            if (s->side[s->owner[su][t]] == s->side[seat]) { lost = 0; break; }
-            LW[su] = (uint16_t)(1u << t);
-            if (s->trump >= 0 && su != s->trump)
-                for (int p = 0; p < s->nseats; p++)
-                    if (p != seat && s->side[p] == s->side[seat] && !s->hand[p][su] &&
-                        s->hand[p][s->trump])
-                        lost = 0;
-        }
-        if (lost) {
-            for (int su = 0; su < 4; su++) W[su] = LW[su];
-            return !s->side[seat];
-        }
-    }
-    if (s->tcnt == 0 && !(s->off & 2048) && (s->trump < 0 || !rem[s->trump]) &&
-        s->nseats == 4 && !s->spare && !s->columns && !rem[JOKER] &&
-        (s->side[seat] ? target - won == R : target - won == 1)) {
-        /* The leader's side needs every trick left, with no trump in play: it must lead
-         * every trick, each time in a suit whose best remaining card it holds (else the
-         * opponent holding that card plays it and wins).  Each lead of a suit takes one card
-         * of it from each hand of the side still holding some, so a suit the side controls
-         * now yields at most as many leads as its longer hand there; the sum over those
-         * suits must reach the tricks left.  A suit the opponents control now can be led
-         * only after they throw its best card, which a defender has to do only when its
-         * cards are all best cards of their suits (so at most 3, one a suit), and it then
-         * keeps those the hand on lead could use.  That last step is argued, not proven
-         * in general: the bound (DDS relies on the same one) was checked against a full
-         * search on 1.5 million random endings where it applies (many built with such
-         * defenders), with no counter-example.  The rule needs the owner of the best card
-         * of each suit the opponents control (W; none when that opponent holds the whole
-         * suit) and the lengths (in the key). */
-        uint16_t LW[4];
-        if (lead_capacity(s, seat, rem, LW) < R) {
-            for (int su = 0; su < 4; su++) W[su] = LW[su];
-            return !s->side[seat];
-        }
-    }
+    /* tricks the side of the hand to play needs, the current one included */
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
     if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
-        cur_led(s) >= 0 &&
-        (need2 <= 1 || !(s->off & 32768))) {
-        /* Second hand, whose side needs just this trick (or one of the tricks left, the
-         * current one included): it wins the trick for sure when its side holds a card of
-         * the suit led above the card led and above every card of it that the third hand
-         * holds (second hand plays it now, or fourth hand plays it last), unless the third
-         * hand can ruff; or when second or fourth hand can ruff while the third hand must
-         * follow suit.  The rule needs the rank of that winning card (W), or none for a
-         * ruff (lengths are in the key). */
-        int L = cur_led(s), tr = s->trump;
-        int third = (seat + 1) & 3, fourth = (seat + 2) & 3;
-        unsigned l3 = s->hand[third][L];
-        int third_ruffs = tr >= 0 && L != tr && !l3 && s->hand[third][tr];
-        unsigned ours = s->hand[seat][L] | s->hand[fourth][L];
-        int hi = ours ? hibit(ours) : -1;
-        int win = 0;
-        if (!third_ruffs && hi > s->trank[0] && (!l3 || hi > hibit(l3))) {
-            win = 1;
-            W[L] = (uint16_t)(1u << hi);
-            if (need2 > 1) {
-                /* The hand winning it then leads, and cashes its cards above every card
-                 * of their suit left in the other hands (in the suit led, below its winning
-                 * card): the side's tricks needed beyond this one.  With trumps in play,
-                 * only its top trumps (side suits might be ruffed), and only if its partner
-                 * need not ruff this trick (it holds the suit led or a non-trump).  W: those
-                 * cards, or none in a suit no other hand holds (the lengths say so;
-                 * measured: ranks there made the search larger than no rule at all). */
-                int h = s->owner[L][hi];
-                int more = need2 - 1;
-                int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
-                int hp = h == seat ? fourth : seat; /* the winner's partner */
-                if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
-                    more = 99; /* partner, void, would have to ruff the trick */
-                for (int su = 0; su < 4 && more > 0; su++) {
-                    if (!notr && su != tr) continue; /* at trumps only top trumps */
-                    unsigned mine = s->hand[h][su] & ~(su == L ? 1u << hi : 0u);
-                    unsigned oth = 0;
-                    for (int p = 0; p < 4; p++)
-                        if (p != h) oth |= s->hand[p][su];
-                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
-                    int c = popc(top);
-                    if (!c) continue;
-                    if (c > more) c = more;
-                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
-                    more -= c;
-                }
-                if (more > 0) win = 0;
-            }
-        } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
-                   ((!s->hand[seat][L] && s->hand[seat][tr]) ||
-                    (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
-            win = 1;
-        }
-        if (win) return s->side[seat];
-        wclear(W);
+        cur_led(s) >= 0 && (need2 <= 1 || !(s->off & 32768))) {
+        int v = second_hand_cutoff(s, seat, need2, W);
+        if (v >= 0) return v;
     }
     if (s->tcnt == 2 && s->nseats == 4 && !(s->off & 65536) && !s->spare && !s->columns &&
         cur_led(s) >= 0) {
-        /* Third hand, whose side needs this trick (and perhaps more): it is won for
-         * sure when partner's card now winning cannot be beaten by fourth hand, or when
-         * third hand holds a card of the suit led above the winning card and above all of
-         * fourth hand's, fourth hand having to follow suit or holding no trump.  W: the
-         * rank of the card that wins, when it was compared with another of its suit. */
-        int L = cur_led(s), tr = s->trump;
-        int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
-        int fourth = (seat + 1) & 3;
-        unsigned l4 = s->hand[fourth][L];
-        unsigned t4 = tr >= 0 ? s->hand[fourth][tr] : 0;
-        int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
-        int win = 0, h = -1, hc = -1;
-        if (s->side[s->tseat[w]] == s->side[seat]) {
-            if (ws == L) {
-                win = !(l4 >> (wr + 1)) && !can_ruff4;
-                if (win && (l4 || s->tsuit[1 - w] == L)) W[ws] = (uint16_t)(1u << wr);
-            } else {
-                win = !(can_ruff4 && (t4 >> (wr + 1))); /* partner ruffed */
-                if (win && (can_ruff4 || s->tsuit[1 - w] == tr)) W[ws] = (uint16_t)(1u << wr);
-            }
-            h = s->tseat[w];
-        } else if (ws == L && !can_ruff4) {
-            unsigned m = s->hand[seat][L];
-            int hi = m ? hibit(m) : -1;
-            if (hi > wr && (!l4 || hi > hibit(l4))) {
-                win = 1;
-                W[L] = (uint16_t)(1u << hi);
-                h = seat;
-                hc = hi;
-            }
-        }
-        if (win && need2 > 1) {
-            /* the rest: top trumps of the winning hand (it then leads and cashes them), or
-             * with no trump in play top cards of any suit; none needs a rank in a suit no
-             * other hand holds (as for second hand) */
-            int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
-            win = 0;
-            /* when partner's card wins, third hand must not have to take the trick from
-             * it: not by following with a higher card only, nor by a forced ruff (it
-             * holds the suit led or a non-trump) */
-            unsigned l3 = s->hand[seat][L];
-            int keeps = h == seat ||
-                        ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
-                         (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
-            if (keeps)
-            {
-                int more = need2 - 1;
-                for (int su = 0; su < 4 && more > 0; su++) {
-                    if (!notr && su != tr) continue;
-                    unsigned mine = s->hand[h][su] & ~(su == ws && hc >= 0 ? 1u << hc : 0u);
-                    unsigned oth = 0;
-                    for (int p = 0; p < 4; p++)
-                        if (p != h) oth |= s->hand[p][su];
-                    unsigned top = oth ? mine & ~((2u << hibit(oth)) - 1) : mine;
-                    int c = popc(top);
-                    if (!c) continue;
-                    if (c > more) c = more;
-                    if (oth) W[su] |= (uint16_t)top_cards(top, c);
-                    more -= c;
-                }
-                win = more <= 0;
-            }
-        }
-        if (win) return s->side[seat];
-        wclear(W);
+        int v = third_hand_cutoff(s, seat, need2, W);
+        if (v >= 0) return v;
     }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
-        /* Last card of a trick: each move starts the next trick with a table probe that
-         * misses the cache.  Ask for all their sets now, so the misses overlap. */
-        uint16_t rem[NSUITS];
-        for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-        for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
-        int k = s->tcnt, w = s->twin[k];
-        for (int i = 0; i < n; i++) {
-            int su = mv[i].su, r = mv[i].r;
-            int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
-            uint64_t h1, h2;
-            rem[su] &= (uint16_t)~(1u << r);
-            column_key(rem, wins ? seat : s->tseat[w], &h1, &h2);
-            rem[su] |= (uint16_t)(1u << r);
-            __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
-        }
-    }
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) prefetch_next_probes(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
@@ -1712,34 +1815,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (mv[i].r < low) lowrank[su] = low;
         }
     }
-    if (best < 0) {
-        /* Every move failed, some untried because equivalent to a tried one.  The result
-         * carries over to positions that share the top cards of each suit down to the lowest
-         * rank in W; a pruned card only matters when its run straddles that boundary (the
-         * run's top card is above it, the pruned card below): then the run's bottom card
-         * joins W so the whole run lies above the boundary. */
-        for (int su = 0; su < 4; su++) {
-            if (!pruned[su]) continue;
-            unsigned H = s->hand[seat][su];
-            unsigned live = H;
-            for (int p = 0; p < s->nseats; p++) live |= s->hand[p][su];
-            for (int i = 0; i < s->tcnt; i++)
-                if (s->tsuit[i] == su) live |= 1u << s->trank[i];
-            unsigned w = W[su] & live;
-            if (!w) continue;
-            int b = __builtin_ctz(w);
-            if (!(H & (1u << b))) continue;
-            int low = -1;
-            unsigned below = live & ((1u << b) - 1);
-            while (below) {
-                int c = hibit(below);
-                if (!(H & (1u << c))) break;
-                low = c;
-                below &= ~(1u << c);
-            }
-            if (low >= 0) W[su] |= (uint16_t)(1u << low);
-        }
-    }
+    if (best < 0) cover_pruned_runs(s, seat, pruned, W);
     if (s->tcnt == 0) {
         int lb = 0, ub = R;
         if (res) lb = target - won;
