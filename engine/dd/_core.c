@@ -1609,12 +1609,12 @@ static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4
              * need not ruff this trick (it holds the suit led or a non-trump).  W: those
              * cards, or none in a suit no other hand holds (see cash_top_cards). */
             int h = s->owner[L][hi];
-            int more = need2 - 1;
             int notr = tr < 0 || !(s->deck[tr] & ~s->gone[tr]);
             int hp = h == seat ? fourth : seat; /* the winner's partner */
             if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
-                more = 99; /* partner, void, would have to ruff the trick */
-            if (cash_top_cards(s, h, notr, L, 1u << hi, more, W) > 0) win = 0;
+                win = 0; /* partner, void, would have to ruff the trick */
+            else if (cash_top_cards(s, h, notr, L, 1u << hi, need2 - 1, W) > 0)
+                win = 0;
         }
     } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
                ((!s->hand[seat][L] && s->hand[seat][tr]) ||
@@ -1642,12 +1642,11 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
     int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
     int win = 0, h = -1, hc = -1;
     if (s->side[s->tseat[w]] == s->side[seat]) {
+        /* Partner, the leader, is winning: its card fixed the suit led (after a led joker
+         * the suit comes from second hand's card, which then wins), so ws == L here. */
         if (ws == L) {
             win = !(l4 >> (wr + 1)) && !can_ruff4;
             if (win && (l4 || s->tsuit[1 - w] == L)) W[ws] = (uint16_t)(1u << wr);
-        } else {
-            win = !(can_ruff4 && (t4 >> (wr + 1))); /* partner ruffed */
-            if (win && (can_ruff4 || s->tsuit[1 - w] == tr)) W[ws] = (uint16_t)(1u << wr);
         }
         h = s->tseat[w];
     } else if (ws == L && !can_ruff4) {
