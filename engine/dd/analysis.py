@@ -388,8 +388,8 @@ def analyse_boards(
     """Analyse a board set for a background job (plain Python: the tournaments app wraps it in
     a Celery task). A board the solver cannot handle gets an `error` instead of stopping the
     set; `progress` is told after every board. A Bid Whist board costs at most about
-    `bidwhist.PAR_BUDGET` + `TABLE_BUDGET` search nodes (20 to 30 s of one core at worst,
-    a few seconds typically); its table may list approximate cells."""
+    `bidwhist.PAR_BUDGET` + `TABLE_BUDGET` search nodes (about 30 s of one core at worst,
+    a second or two typically); its table may list approximate cells."""
     items = list(boards)
     out: list[BoardAnalysis] = []
     for done, board in enumerate(items, start=1):
