@@ -163,6 +163,50 @@ typedef struct {
     uint8_t killer[MAXHAND + 1];
 } Solver;
 
+/* Search shortcuts the `off` argument of the constructor switches off, for tests only (the
+ * test with every one off checks that each changes the speed, never the value). */
+enum {
+    /* quick tricks */
+    OFF_QUICK = 1,
+    /* sure trump tricks */
+    OFF_SURE_TRUMPS = 2,
+    /* equivalent-card pruning */
+    OFF_EQUIVALENT = 4,
+    /* partial table keys (every entry matches the whole position) */
+    OFF_PARTIAL_KEYS = 8,
+    /* partner's quick tricks */
+    OFF_PARTNER_QUICK = 16,
+    /* skipping cards below every rank a failed card's proof needed */
+    OFF_SKIP_LOWER = 32,
+    /* two sure trump tricks from the two best trumps split between partners */
+    OFF_SPLIT_TRUMPS = 64,
+    /* a side needing every trick while the opponents hold the best card of each suit
+     * the leader holds */
+    OFF_LEAD_LOST = 128,
+    /* at trumps, the leader's winners and then partner's reached through an entry */
+    OFF_TRUMP_ENTRY = 256,
+    /* the leader's small cards of a suit once its top cards have exhausted everybody
+     * else's */
+    OFF_LONG_CARDS = 512,
+    /* second hand's side needing one trick that it surely wins now */
+    OFF_SECOND_HAND = 1024,
+    /* with no trump in play, a side needing every trick whose controlled suits cannot
+     * give that many leads */
+    OFF_LEAD_CAPACITY = 2048,
+    /* partner's ruff as an entry in the quick tricks */
+    OFF_RUFF_ENTRY = 4096,
+    /* a hand's sure trumps counted against all but the k best of the other side's */
+    OFF_TRUMPS_BUT_K = 8192,
+    /* the leader's side-suit winners plus its side's sure trump tricks */
+    OFF_CASH_THEN_TRUMPS = 16384,
+    /* second hand's side needing more than one trick: the winner of this one cashes its
+     * top cards next */
+    OFF_SECOND_CASH = 32768,
+    /* third hand's side surely winning this trick (and cashing what it needs next) */
+    OFF_THIRD_HAND = 65536,
+    OFF_ALL = 131071
+};
+
 /* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
  * which the portable build may not use: two lookups in a 256-entry table. */
 static const uint8_t POP8[256] = {
@@ -411,7 +455,7 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
             if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
     /* (jokers that may be played while holding the suit led would let a hand keep its
      * cards of the suit; spare cards: see follow_len) */
-    int long_ok = !(s->off & 512) && !s->spare;
+    int long_ok = !(s->off & OFF_LONG_CARDS) && !s->spare;
     if (long_ok && s->jfollow)
         for (int p = 0; p < s->nseats; p++)
             if (p != leader && s->hand[p][JOKER]) long_ok = 0;
@@ -517,20 +561,30 @@ static int column_quick_tricks(const Solver *s, int leader) {
     return q;
 }
 
+/* Cards a hand can throw while the other hand of its side cashes winners: its jokers and its
+ * side-suit cards other than the winners counted for it in W (never a trump: a trump thrown
+ * could have been a trick, and one played might have to ruff). */
+static inline int throwable(const Solver *s, int seat, const uint16_t W[4]) {
+    int n = popc(s->hand[seat][JOKER]);
+    for (int su = 0; su < 4; su++)
+        if (su != s->trump) n += popc(s->hand[seat][su] & ~(unsigned)W[su]);
+    return n;
+}
+
 /* The better of the leader cashing its own top cards and, when the leader can reach
  * partner's hand with a safe winner there, partner cashing partner's (4 seats only). */
 static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *entry,
                              int *extra) {
     *extra = 0;
     int q = quick_tricks(s, leader, W, entry, 1);
-    if (s->nseats != 4 || (s->off & 16)) return q;
+    if (s->nseats != 4 || (s->off & OFF_PARTNER_QUICK)) return q;
     int pa = (leader + 2) % 4;
     uint16_t PW[4];
     int pfirst;
     /* partner cashes after an entry trick that an opponent might ruff: no trump drawing */
     int pq = quick_tricks(s, pa, PW, &pfirst, 0);
     int tr = s->trump;
-    if (tr >= 0 && *entry < 0 && !s->spare && !(s->off & 4096) &&
+    if (tr >= 0 && *entry < 0 && !s->spare && !(s->off & OFF_RUFF_ENTRY) &&
         seat_len(s, pa, tr) > popc(W[tr]) + popc(PW[tr])) {
         /* At trumps partner's ruff is an entry too: after cashing its winners the leader
          * leads a suit partner is void in, and partner ruffs with a trump that is not one
@@ -540,12 +594,7 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
          * in the line below, partner throws from its other non-trumps during the leader's
          * winners, and the leader from its non-trumps (but that card) during partner's.
          * The ruff needs no rank, only lengths (in the key): it is an extra trick. */
-        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
-        for (int su = 0; su < 4; su++)
-            if (su != tr) {
-                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
-                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
-            }
+        int pnon = throwable(s, pa, PW), lnon = throwable(s, leader, W);
         if (pnon >= q && lnon - 1 >= pq)
             for (int su = 0; su < 4; su++) {
                 if (su == tr || seat_len(s, pa, su) || seat_len(s, leader, su) <= popc(W[su]))
@@ -577,7 +626,7 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
                     return q + pq;
                 }
     }
-    if (q && s->trump >= 0 && *entry < 0 && !s->spare && !(s->off & 256)) {
+    if (q && s->trump >= 0 && *entry < 0 && !s->spare && !(s->off & OFF_TRUMP_ENTRY)) {
         /* At trumps the same line (the leader cashes its winners, then reaches partner's)
          * needs more care, as a hand void in the suit led might have to ruff or throw a
          * winner.  Partner follows the leader's suits below the leader's winners (they are
@@ -589,12 +638,7 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
          * trumps when trumps are led, so partner's count, limited by their lengths in its
          * suits, still holds.  Not after drawing trumps (*entry < 0), whose cut-off keeps
          * the trumps first in W. */
-        int pnon = popc(s->hand[pa][JOKER]), lnon = popc(s->hand[leader][JOKER]);
-        for (int su = 0; su < 4; su++)
-            if (su != s->trump) {
-                pnon += popc(s->hand[pa][su] & ~(unsigned)PW[su]);
-                lnon += popc(s->hand[leader][su] & ~(unsigned)W[su]);
-            }
+        int pnon = throwable(s, pa, PW), lnon = throwable(s, leader, W);
         if (pnon >= q)
             for (int su = 0; su < 4; su++)
                 if (PW[su] && s->hand[leader][su] && lnon - (su != s->trump) >= pq) {
@@ -704,7 +748,7 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
             *kk = k;
             *mask = opp ? (uint16_t)top : 0;
         }
-        if (!o || (s->off & 8192)) break;
+        if (!o || (s->off & OFF_TRUMPS_BUT_K)) break;
         o &= ~(1u << hibit(o));
     }
     return best;
@@ -830,6 +874,15 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     tops += 20;
             }
         }
+        /* Above all, lead where the opponents have least choice: each card they can play in
+         * the suit (hold; in column mode, have exposed) is one more reply to refute, and a
+         * void, free to discard or ruff anything, counts as a whole hand.  A smaller tree to
+         * search outweighs the card-play heuristics (measured: a quarter fewer nodes on two
+         * sets of random deals, a fifth less time on Open Whist par). */
+        int choice = 0;
+        if (first && su != JOKER)
+            for (int p = 0; p < s->nseats; p++)
+                if (s->side[p] != me) choice += vis[p][su] ? popc(vis[p][su]) : s->curR;
         if (first && su != JOKER) {
             if (trump >= 0 && su != trump)
                 for (int p = 0; p < s->nseats; p++)
@@ -845,7 +898,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
-            if (!s->columns && prev >= 0 && !(s->off & 4)) {
+            if (!s->columns && prev >= 0 && !(s->off & OFF_EQUIVALENT)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
                 if (su == JOKER || !(between & others)) {
@@ -869,15 +922,6 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 else if (partner_top && !ruffable) score = 70 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
                 if (score < 20000 && su != JOKER) {
-                    /* Above all, lead where the opponents have least choice: each card they
-                     * can play in the suit (hold; in column mode, have exposed) is one more
-                     * reply to refute, and a void, free to discard or ruff anything, counts as
-                     * a whole hand.  A smaller tree to search outweighs the card-play
-                     * heuristics (measured: a quarter fewer nodes on two sets of random
-                     * deals, a fifth less time on Open Whist par). */
-                    int choice = 0;
-                    for (int p = 0; p < s->nseats; p++)
-                        if (s->side[p] != me) choice += vis[p][su] ? popc(vis[p][su]) : s->curR;
                     score += tops - 16 * choice;
                     /* the table's best move only breaks near ties: as a first choice it
                      * was no better than the heuristics (it may come from another target) */
@@ -895,7 +939,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                         score = 20 + (top_of_suit ? 0 : 30) - r + 2 * popc(mine) - guard;
                     else if (threat && su == led && r > nxtop)
                         score = 90 - r; /* the next opponent could win: take it safely */
-                    else if (third && su == led && r > wr && r > sec4 && r < nxtop && (sec4 >= 0 || s->columns))
+                    else if (third && su == led && r > wr && r > sec4 && r < nxtop &&
+                             (sec4 >= 0 || s->columns))
                         /* third hand cannot stop the last player beating partner's card, but
                          * can make it spend its best card: try that before playing low
                          * (measured: 7% fewer nodes; not when that card is the last player's
@@ -1230,7 +1275,7 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
         unsigned w = W[su] & rem[su];
         int d = 0;
         if (s->columns) d = 0;
-        else if (s->off & 8) d = popc(rem[su]);
+        else if (s->off & OFF_PARTIAL_KEYS) d = popc(rem[su]);
         else if (w) d = popc(rem[su] >> __builtin_ctz(w));
         depth[su] = (uint8_t)d;
         mk[su] = top_mask(d);
@@ -1361,16 +1406,7 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
         }
     }
     if (cut) {
-        for (int su = 0; su < 4; su++) {
-            unsigned m = rem[su];
-            unsigned w = 0;
-            for (int k = 0; k < cut->depth[su]; k++) {
-                int r = hibit(m);
-                w |= 1u << r;
-                m &= ~(1u << r);
-            }
-            W[su] = (uint16_t)w;
-        }
+        for (int su = 0; su < 4; su++) W[su] = (uint16_t)top_cards(rem[su], cut->depth[su]);
         return cutres;
     }
     return -1;
@@ -1417,7 +1453,7 @@ static inline void side_sure_trumps(const Solver *s, int R, int sure[2], int sk[
             sw[s->side[p]] = m;
         }
     }
-    if (!(s->off & 64) && !s->spare && !s->columns) {
+    if (!(s->off & OFF_SPLIT_TRUMPS) && !s->spare && !s->columns) {
         /* The two best trumps in two hands of one side, one of them holding another
          * trump: two tricks.  Each wins the trick it is played to unless the other
          * one falls on the same trick.  Let the side play either at the first trick
@@ -1461,8 +1497,8 @@ static inline int sure_trump_cutoff(const Solver *s, int seat, int won, int targ
     }
     int me = s->side[seat];
     int need = me ? target - won : won + R - target + 1; /* tricks for the leader's side */
-    if (!(s->off & 16384) && !s->columns && !s->spare && s->nseats == 4 && sure[me] &&
-        need > sure[me]) {
+    if (!(s->off & OFF_CASH_THEN_TRUMPS) && !s->columns && !s->spare && s->nseats == 4 &&
+        sure[me] && need > sure[me]) {
         /* The leader cashes its side-suit winners first (no more than the
          * opponents who can ruff can follow, partner never forced to ruff: see
          * quick_tricks), then its side's sure trump tricks follow in other tricks:
@@ -1521,7 +1557,7 @@ static inline int lead_lost_cutoff(const Solver *s, int seat, const uint16_t rem
  * they throw its best card, which a defender has to do only when its cards are all best cards
  * of their suits (so at most 3, one a suit), and it then keeps those the hand on lead could
  * use.  That last step is argued, not proven in general: the bound (DDS relies on the same
- * one) was checked against a full search on 1.5 million random endings where it applies (many
+ * one) was checked against a full search on 2.3 million random endings where it applies (many
  * built with such defenders), with no counter-example.  The rule needs the owner of the best
  * card of each suit the opponents control (W; none when that opponent holds the whole suit)
  * and the lengths (in the key).  Returns the opponents' result with W set, or -1 with W
@@ -1541,16 +1577,18 @@ static inline int lead_capacity_cutoff(const Solver *s, int seat, int R,
 static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, int R,
                                const uint16_t rem[NSUITS], uint16_t W[4]) {
     int v;
-    if (!(s->off & 1) && (v = quick_trick_cutoff(s, seat, won, target, R, W)) >= 0) return v;
-    if (s->trump >= 0 && !(s->off & 2) &&
+    if (!(s->off & OFF_QUICK) && (v = quick_trick_cutoff(s, seat, won, target, R, W)) >= 0)
+        return v;
+    if (s->trump >= 0 && !(s->off & OFF_SURE_TRUMPS) &&
         (v = sure_trump_cutoff(s, seat, won, target, R, W)) >= 0)
         return v;
     /* the leader's side needs every trick left */
     int all = s->side[seat] ? target - won == R : target - won == 1;
-    if (all && !(s->off & 128) && !s->spare && !s->columns && !s->hand[seat][JOKER] &&
+    if (all && !(s->off & OFF_LEAD_LOST) && !s->spare && !s->columns && !s->hand[seat][JOKER] &&
         (v = lead_lost_cutoff(s, seat, rem, W)) >= 0)
         return v;
-    if (all && !(s->off & 2048) && (s->trump < 0 || !rem[s->trump]) && s->nseats == 4 &&
+    if (all && !(s->off & OFF_LEAD_CAPACITY) && (s->trump < 0 || !rem[s->trump]) &&
+        s->nseats == 4 &&
         !s->spare && !s->columns && !rem[JOKER] &&
         (v = lead_capacity_cutoff(s, seat, R, rem, W)) >= 0)
         return v;
@@ -1752,12 +1790,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     }
     /* tricks the side of the hand to play needs, the current one included */
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
-    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & 1024) && !s->spare && !s->columns &&
-        cur_led(s) >= 0 && (need2 <= 1 || !(s->off & 32768))) {
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !s->spare && !s->columns &&
+        cur_led(s) >= 0 && (need2 <= 1 || !(s->off & OFF_SECOND_CASH))) {
         int v = second_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & 65536) && !s->spare && !s->columns &&
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !s->spare && !s->columns &&
         cur_led(s) >= 0) {
         int v = third_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
@@ -1773,7 +1811,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t CW[4];
     /* Cards below lowrank[su] need no search of their own (see the end of the loop). */
     int lowrank[4] = {-1, -1, -1, -1};
-    int dyn = !s->columns && !(s->off & 32);
+    int dyn = !s->columns && !(s->off & OFF_SKIP_LOWER);
     for (int i = 0; i < n; i++) {
         if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
         int dsu = mv[i].drop;
@@ -1931,20 +1969,7 @@ static int parse_card(PyObject *o, int *su, int *r) {
 }
 
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
-    /* off: bit mask of search shortcuts to switch off, for tests only (1 quick tricks, 2 sure
-     * trump tricks, 4 equivalent-card pruning, 8 partial table keys, 16 partner's quick tricks,
-     * 32 skipping cards below every rank a failed card's proof needed, 64 two sure trump tricks
-     * from the two best trumps split between partners, 128 the leader's side needing every
-     * trick while the opponents hold the best card of each suit the leader holds, 256 at trumps,
-     * the leader's winners and then partner's reached through an entry, 512 the leader's small
-     * cards of a suit once its top cards have exhausted everybody else's, 1024 second hand's
-     * side needing one trick that it surely wins now, 2048 with no trump in play, a side
-     * needing every trick whose controlled suits cannot give that many leads, 4096 partner's
-     * ruff as an entry in the quick tricks, 8192 sure trump tricks of a hand counted against
-     * all but the k best of the other side's trumps, 16384 the leader's side-suit winners
-     * plus its side's sure trump tricks, 32768 second hand's side needing more than one
-     * trick: the winner of this one cashes its top cards (top trumps at trumps) next, 65536
-     * the same for third hand's side) */
+    /* off: the OFF_* bits of search shortcuts to switch off (tests only) */
     /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
      * hold more cards than that (spare cards, never played): the Bid Whist discard search
      * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
