@@ -11,22 +11,11 @@ from collections.abc import Sequence
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Suit
+from engine.games import find_variant
 
-__all__ = ["diagram"]
+__all__ = ["board_facts", "diagram"]
 
-_TITLES = {
-    "classic": "Classic Whist",
-    "bidwhist": "Bid Whist",
-    "candid": "Candid Whist",
-    "openwhist": "Open Whist",
-}
 _SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-_NAMES = {
-    Suit.SPADES: "spades",
-    Suit.HEARTS: "hearts",
-    Suit.DIAMONDS: "diamonds",
-    Suit.CLUBS: "clubs",
-}
 
 
 def _rank(card: Card) -> str:
@@ -45,25 +34,31 @@ def _hand_rows(cards: Sequence[Card], ascii_only: bool) -> list[str]:
     return rows
 
 
-def _trumps_text(board: Board) -> str:
-    if board.variant in ("bidwhist", "candid"):
-        return "Trumps: chosen in the auction"
-    if board.trumps is None:
-        return "Trumps: none (no-trumps)"
-    return f"Trumps: {_NAMES[board.trumps]}"
-
-
 def _pretty(card: Card, ascii_only: bool) -> str:
     return card.pretty(ascii_only=ascii_only)
 
 
-def diagram(board: Board, *, ascii_only: bool = False) -> str:
-    """The board as text: the four hands around the table, then the variant's extra parts."""
-    title = _TITLES.get(board.variant, board.variant)
-    lines = [
-        f"Board {board.number}  {title}  Dealer {board.dealer.full_name}  {_trumps_text(board)}"
-    ]
-    if board.variant == "openwhist":
+def board_facts(board: Board) -> tuple[str, ...]:
+    """The facts a table is told before the play: number, game, dealer, trumps.
+
+    >>> from engine.dealing import deal_boards
+    >>> board_facts(deal_boards("candid", [2], seed=1)[0])
+    ('Board 2', 'Candid Whist', 'Dealer East', 'Trumps: chosen in the auction')
+    """
+    rules = find_variant(board.variant)()
+    return (
+        f"Board {board.number}",
+        rules.title,
+        f"Dealer {board.dealer.full_name}",
+        f"Trumps: {rules.trumps_text(board)}",
+    )
+
+
+def diagram(board: Board, *, ascii_only: bool = False, heading: bool = True) -> str:
+    """The board as text: the four hands around the table (or the column layout, where the
+    board has one), then the variant's extra parts; `heading` puts `board_facts` on top."""
+    lines = ["  ".join(board_facts(board))] if heading else []
+    if board.columns:
         lines.append("Columns left to right; the last card of each column is exposed.")
         for seat, columns in board.columns.items():
             cols = "  ".join(

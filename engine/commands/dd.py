@@ -34,15 +34,16 @@ def run(args: argparse.Namespace) -> int:
     for board in read_boards(args.file, args.variant):
         rules = rules_for(board.variant, options)
         record: dict[str, object] = {"board": board.number}
-        if board.variant == "bidwhist" and not args.table:
-            raise DDInputError(
-                f"board {board.number}: Bid Whist has no tricks before the auction (the "
-                "declarer names trumps or the ranking, then discards from hand and kitty): "
-                "add --table for every seat and contract type, or use `par`"
-            )
-        if board.variant in ("classic", "openwhist"):
+        if not rules.has_auction:
             record.update(board_tricks(board, rules))
-        if args.table or board.variant not in ("classic", "openwhist"):
+        elif not (args.table or rules.par_uses_table):
+            # A table this game does not need for par can cost seconds a board: ask for it.
+            raise DDInputError(
+                f"board {board.number}: {rules.title} has no tricks before the auction, "
+                "where trumps are chosen: add --table for every seat and contract type, "
+                "or use `par`"
+            )
+        if args.table or rules.has_auction:
             record["table"] = table(board, rules)
         if args.json:
             print(json.dumps(record), flush=True)

@@ -56,7 +56,18 @@ def evaluate(args: argparse.Namespace) -> dict[str, object]:
         out["side_points"] = {str(side): _number(p) for side, p in points.items()}
     out["entry"] = rules.entry_to_dict(entry)
     out["description"] = rules.describe(entry)
+    out["meaning"] = MEANING
     return out
+
+
+#: What each number of the output is: under classic `tricks` scoring NS taking 8 print
+#: "ns_score": 8, "ew_score": -8 (the duplicate comparison) beside "side_points" {"NS": 8,
+#: "EW": 5} (what each side's own score card shows).
+MEANING = {
+    "ns_score": "NS's duplicate score on this board: the number matchpoints compare",
+    "ew_score": "EW's duplicate score: always the negation of ns_score",
+    "side_points": "each side's own points on this board, as a whist drive card shows them",
+}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -263,7 +263,7 @@ def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) 
     is passed out and scores 0. On equal scores a side prefers to pass (the lower contract).
     """
 
-    from engine.games.candid import opener
+    from engine.games.candid import CandidEntry, opener
 
     ladder = [(bid, strain) for bid in range(7, 14) for strain in STRAINS]
 
@@ -273,8 +273,8 @@ def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) 
         options = []
         for seat in side.seats:
             tricks = tab[str(seat)][strain_name(strain)]
-            own = 10 * bid + (tricks - bid) if tricks >= bid else -10 * bid
-            options.append((own, seat))
+            entry = CandidEntry(seat, bid, strain, tricks)
+            options.append((int(rules.side_points(board, entry)[side]), seat))
         own, seat = max(options, key=lambda o: o[0])
         return (own if side is Side.NS else -own), seat
 
@@ -377,6 +377,29 @@ class BoardAnalysis:
         }
 
 
+def par_summary(data: dict[str, Any]) -> str:
+    """One line for the traveller and the hand record, from a stored `BoardAnalysis.to_dict()`.
+
+    Games with fixed trumps: 'NS 8, EW 5 tricks (H trumps, E leads)'; auction games:
+    '9H by N; NS +90'; a failed analysis: its error.
+    """
+    if data.get("error"):
+        return str(data["error"])
+    tricks = data.get("tricks") or {}
+    if "ns" in tricks:
+        return (
+            f"NS {tricks['ns']}, EW {tricks['ew']} tricks "
+            f"({tricks['trumps']} trumps, {tricks['leader']} leads)"
+        )
+    found = data.get("par") or {}
+    contracts = ", ".join(found.get("contracts") or []) or "no contract"
+    score = found.get("ns_score")
+    text = contracts if score is None else f"{contracts}; NS {score:+d}"
+    if found.get("approximate"):
+        text += " (approximate)"
+    return text
+
+
 def analyse_boards(
     boards: Iterable[Board],
     rules: GameRules,
@@ -394,7 +417,7 @@ def analyse_boards(
     out: list[BoardAnalysis] = []
     for done, board in enumerate(items, start=1):
         try:
-            fixed = board.variant in ("classic", "openwhist")
+            fixed = not rules.has_auction
             tricks = board_tricks(board, rules, backend=backend) if fixed else None
             # par first: for Bid Whist it needs far less than the table, which then reuses it
             result = par(board, rules, backend=backend)

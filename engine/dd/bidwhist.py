@@ -642,7 +642,7 @@ class BoardSolver:
         pool = [*board.deal.hand(seat), *board.kitty]
         forced = (
             [c for c in pool if c.is_joker]
-            if ctype.kind is BidKind.NOTRUMP and rules.option("nt_jokers_discarded")
+            if ctype.kind is BidKind.NOTRUMP and rules.nt_jokers_discarded
             else []
         )
         hands = {s: board.deal.hand(s) for s in board.seats}

@@ -21,8 +21,10 @@ from engine.boards import Board
 from engine.cards import BIG_JOKER_RANK, Card, CardError, Seat, Side, Suit
 
 __all__ = [
+    "Choice",
     "Entry",
     "EntryError",
+    "EntryField",
     "GameRules",
     "IllegalBidError",
     "IllegalPlayError",
@@ -31,7 +33,11 @@ __all__ = [
     "Play",
     "PlayContext",
     "Score",
+    "SessionTally",
     "Trick",
+    "entry_from_values",
+    "field_applies",
+    "values_from_entry",
 ]
 
 Score = int | Fraction
@@ -105,6 +111,145 @@ class OptionSpec:
 
 class Entry:
     """Base of the per-game table results (each a frozen dataclass)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One allowed value of an entry field: the value the entry holds, the words a screen
+    shows, and the few characters a printed traveller column has room for."""
+
+    value: str
+    label: str
+    short: str = ""
+
+    @property
+    def mark(self) -> str:
+        return self.short or self.label
+
+
+@dataclass(frozen=True)
+class EntryField:
+    """One field of a table result as a person enters it.
+
+    Forms, tablet pickers, printed traveller columns and the API schema are all generated from
+    these, so a game describes its result once. `key` is the entry's key; a dotted key
+    ("tricks.N") names a key inside a nested object. `kind` is "int" (from `minimum` to
+    `maximum`), "choice" (one of `choices`) or "flag" (a yes/no that is left out when no).
+    `only_when` lists (other field, values) pairs: the field is asked, and allowed, only when
+    every named field holds one of those values (a flag that is not given counts as False).
+    `parse_entry` stays the authority; the tests check that the two agree on every value.
+    """
+
+    key: str
+    kind: str
+    label: str
+    short: str
+    choices: tuple[Choice, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    only_when: tuple[tuple[str, tuple[object, ...]], ...] = ()
+    help: str = ""
+
+    def values(self) -> tuple[object, ...]:
+        """Every value the field allows, in the order a picker shows them."""
+        if self.kind == "int":
+            assert self.minimum is not None and self.maximum is not None
+            return tuple(range(self.minimum, self.maximum + 1))
+        if self.kind == "choice":
+            return tuple(choice.value for choice in self.choices)
+        return (False, True)
+
+    def choice(self, value: object) -> Choice | None:
+        return next((c for c in self.choices if c.value == value), None)
+
+
+def _lookup(data: Mapping[str, object], key: str) -> object:
+    value: object = data
+    for part in key.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
+def field_applies(field: EntryField, values: Mapping[str, object]) -> bool:
+    """Whether `field` is asked given the other fields' `values` (flat, keyed by field key)."""
+    for other, allowed in field.only_when:
+        value = values.get(other)
+        if value is None or value == "":
+            value = False if False in allowed or True in allowed else None
+        if value not in allowed:
+            return False
+    return True
+
+
+_YES = {"on", "1", "true", "yes", "y"}
+
+
+def entry_from_values(
+    fields: Sequence[EntryField], values: Mapping[str, object]
+) -> dict[str, object] | None:
+    """The entry a form or a picker produced, from its flat text values; None when empty.
+
+    Fields that do not apply (a trump suit left selected after choosing no-trump) are dropped,
+    whole numbers are converted and anything unreadable is passed on as typed, so that
+    `parse_entry` names what is wrong in the engine's own words.
+    """
+    flat: dict[str, object] = {}
+    for field in fields:
+        raw = values.get(field.key)
+        text = "" if raw is None else str(raw).strip()
+        if field.kind == "flag":
+            if raw is True or text.lower() in _YES:
+                flat[field.key] = True
+            continue
+        if text == "":
+            continue
+        if field.kind == "int":
+            flat[field.key] = int(text) if text.lstrip("-").isdigit() else text
+        else:
+            match = next((c.value for c in field.choices if c.value.lower() == text.lower()), None)
+            flat[field.key] = match if match is not None else text
+    if not flat:
+        return None
+    entry: dict[str, object] = {}
+    for field in fields:
+        if field.key not in flat or not field_applies(field, flat):
+            continue
+        *outer, last = field.key.split(".")
+        target = entry
+        for part in outer:
+            inner = target.setdefault(part, {})
+            assert isinstance(inner, dict)
+            target = inner
+        target[last] = flat[field.key]
+    return entry or None
+
+
+def values_from_entry(
+    fields: Sequence[EntryField], entry: Mapping[str, object] | None
+) -> dict[str, str]:
+    """A stored entry as flat text values, to fill a form (the reverse of `entry_from_values`)."""
+    out: dict[str, str] = {}
+    for field in fields:
+        value = _lookup(entry or {}, field.key)
+        if value is None or value is False:
+            continue
+        out[field.key] = "on" if value is True else str(value)
+    return out
+
+
+@dataclass(frozen=True)
+class SessionTally:
+    """What a game adds to a pair's session beyond its board scores (Candid Whist: bags).
+
+    `adjustment` is added to the pair's session total in points (a penalty is negative);
+    `shown` holds the figures the standings show beside the score, keyed as the game's
+    `session_columns` name them.
+    """
+
+    adjustment: int
+    shown: Mapping[str, int]
 
 
 E = TypeVar("E", bound=Entry)
@@ -211,6 +356,13 @@ class GameRules:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: Trumps (or the rank order) are chosen in an auction rather than fixed by the board.
+    has_auction: ClassVar[bool] = False
+    #: Par is read off the full double-dummy table (every declarer and strain); the other games
+    #: ask the solver only what par needs, and leave the table to the hand records.
+    par_uses_table: ClassVar[bool] = False
+    #: The per-pair session figures `session_tally` fills in, as (key, heading), in order.
+    session_columns: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         given = dict(options or {})
@@ -389,7 +541,34 @@ class GameRules:
     def entry_to_dict(self, entry: Entry) -> dict[str, object]:
         raise NotImplementedError
 
+    def entry_fields(self) -> tuple[EntryField, ...]:
+        """What a person enters for one board under these options (see `EntryField`)."""
+        raise NotImplementedError
+
     def describe(self, entry: Entry) -> str:
+        """The result in words, for screens: '8♥ by N, 10 tricks'."""
+        raise NotImplementedError
+
+    def describe_short(self, entry: Entry) -> str:
+        """The result in a few characters, for a traveller cell or a frequency table."""
+        raise NotImplementedError
+
+    def trumps_text(self, board: Board) -> str:
+        """What a player is told about trumps before the play (fixed games: the board's)."""
+        if self.has_auction:
+            return "chosen in the auction"
+        if board.trumps is None:
+            return "none (no-trumps)"
+        return suit_name(board.trumps)
+
+    def session_tally(self, played: Sequence[tuple[Entry, Side]]) -> SessionTally | None:
+        """A pair's session figures from its results in play order (entry, its side on that
+        board); None for games whose sessions are just the sum of their boards."""
+        return None
+
+    def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
+        """A believable result for rehearsals, demos and load tests: biased by the cards, so
+        the side with more high cards tends to take more tricks, declare and bid higher."""
         raise NotImplementedError
 
 
@@ -442,6 +621,35 @@ def expect_entry(entry: Entry, kind: type[E], title: str) -> E:
     if not isinstance(entry, kind):
         raise EntryError(f"{type(entry).__name__} is not a {title} result")
     return entry
+
+
+_HCP = {14: 4, 13: 3, 12: 2, 11: 1}
+
+
+def high_card_points(cards: Iterable[Card]) -> int:
+    """A 4, K 3, Q 2, J 1 (jokers count nothing): Candid Whist's announcement, and the
+    simulator's sense of a hand's strength."""
+    return sum(_HCP.get(card.rank, 0) for card in cards if card.suit is not None)
+
+
+def clip(value: float, low: int, high: int) -> int:
+    return max(low, min(high, round(value)))
+
+
+SEAT_CHOICES = tuple(Choice(seat.value, seat.full_name, seat.value) for seat in Seat)
+SUIT_CHOICES = tuple(
+    Choice(suit.value, f"{suit.symbol} {suit_name_plural}", suit.symbol)
+    for suit, suit_name_plural in (
+        (Suit.CLUBS, "clubs"),
+        (Suit.DIAMONDS, "diamonds"),
+        (Suit.HEARTS, "hearts"),
+        (Suit.SPADES, "spades"),
+    )
+)
+
+
+def tricks_field(key: str, label: str, short: str, total: int, help: str = "") -> EntryField:
+    return EntryField(key, "int", label, short, minimum=0, maximum=total, help=help)
 
 
 def joker_rank_name(card: Card) -> str:

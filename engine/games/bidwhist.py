@@ -17,8 +17,10 @@ Uptown ranks A K Q ... 2, downtown A 2 3 ... K (the ace stays highest). In suit 
 Big and Little Joker are the two top trumps and count as trumps for following suit. At
 no-trump jokers have no suit and cannot win; they may be played only when the player cannot
 follow; a joker led lets the next card set the suit to follow (seed 002). Andrews (seed 004)
-adds that the declarer must discard any jokers at no-trump (option `nt_jokers_discarded`,
-default on).
+adds that the declarer must discard any jokers at no-trump (option `nt_jokers_discarded`:
+``auto``, the default, follows the chosen scoring's seed: on with Andrews, off with Fosdick,
+whose text lets a joker be played at no-trump by a player who cannot follow; ``yes`` and
+``no`` force it either way).
 
 Books: the declaring side's books INCLUDE the kitty book, so they run 1..13, and a bid of n is
 made with 6 + n books (seed 002: bid 5, "12 books (11 won in tricks plus the Kitty)").
@@ -53,8 +55,12 @@ from dataclasses import dataclass
 from engine.boards import Board, Deal, dealer_for
 from engine.cards import Card, CardError, Seat, Side, Suit, bid_whist_deck
 from engine.games.base import (
+    SEAT_CHOICES,
+    SUIT_CHOICES,
+    Choice,
     Entry,
     EntryError,
+    EntryField,
     GameRules,
     IllegalBidError,
     IllegalPlayError,
@@ -63,10 +69,13 @@ from engine.games.base import (
     PlayContext,
     Score,
     check_fields,
+    clip,
     expect_entry,
+    high_card_points,
     int_field,
     seat_field,
 )
+from engine.games.candid import longest_suit
 
 __all__ = [
     "BidKind",
@@ -91,8 +100,10 @@ class BidKind(enum.Enum):
         key = text.strip().lower().replace("-", "").replace(" ", "").replace("_", "")
         aliases = {
             "u": "uptown",
+            "up": "uptown",
             "high": "uptown",
             "d": "downtown",
+            "down": "downtown",
             "low": "downtown",
             "nt": "notrump",
             "n": "notrump",
@@ -246,11 +257,16 @@ class BidWhistContract:
         return self.kind is BidKind.DOWNTOWN or self.ranking is BidKind.DOWNTOWN
 
 
+def _article(kind: BidKind) -> str:
+    return "an" if kind is BidKind.UPTOWN else "a"
+
+
 class BidWhistRules(GameRules):
     """Bid Whist with Fosdick's or Andrews's scoring."""
 
     name = "bidwhist"
     title = "Bid Whist"
+    has_auction = True
     option_specs = (
         OptionSpec(
             "scoring",
@@ -282,10 +298,11 @@ class BidWhistRules(GameRules):
         ),
         OptionSpec(
             "nt_jokers_discarded",
-            "bool",
-            True,
-            (),
-            "at no-trump the declarer must discard any jokers (Andrews)",
+            "choice",
+            "auto",
+            ("auto", "yes", "no"),
+            "at no-trump the declarer must discard any jokers (auto: yes for Andrews, "
+            "no for Fosdick, as each seed says)",
         ),
     )
 
@@ -305,6 +322,13 @@ class BidWhistRules(GameRules):
     @property
     def hand_size(self) -> int:
         return 12
+
+    @property
+    def nt_jokers_discarded(self) -> bool:
+        setting = self.option("nt_jokers_discarded")
+        if setting == "auto":
+            return bool(self.option("scoring") == "andrews")
+        return bool(setting == "yes")
 
     @property
     def counts_overtricks(self) -> bool:
@@ -360,7 +384,7 @@ class BidWhistRules(GameRules):
         for card in c.discards:
             if card not in pool:
                 raise IllegalPlayError(f"the declarer cannot discard {card}: not in hand or kitty")
-        if c.kind is BidKind.NOTRUMP and self.option("nt_jokers_discarded"):
+        if c.kind is BidKind.NOTRUMP and self.nt_jokers_discarded:
             kept = [card for card in pool if card.is_joker and card not in c.discards]
             if kept:
                 raise IllegalPlayError(
@@ -420,9 +444,11 @@ class BidWhistRules(GameRules):
                 raise EntryError(f"the ranking is uptown or downtown, not {data['ranking']!r}")
         else:
             if data.get("ranking") is not None:
-                raise EntryError(f"an {kind} bid names its trump suit, not a ranking")
+                raise EntryError(f"{_article(kind)} {kind} bid names its trump suit, not a ranking")
             if data.get("trumps") is None:
-                raise EntryError(f"an {kind} bid names its trump suit: give trumps C, D, H or S")
+                raise EntryError(
+                    f"{_article(kind)} {kind} bid names its trump suit: give trumps C, D, H or S"
+                )
             try:
                 trumps = Suit.from_str(str(data["trumps"]))
             except CardError:
@@ -456,6 +482,74 @@ class BidWhistRules(GameRules):
         points = self.side_points(board, entry)
         return points[Side.NS] - points[Side.EW]
 
+    def entry_fields(self) -> tuple[EntryField, ...]:
+        played = (("passed_out", (False,)),)
+        rankings = (Choice("uptown", "Uptown", "up"), Choice("downtown", "Downtown", "down"))
+        fields = [
+            EntryField("declarer", "choice", "Declarer", "By", SEAT_CHOICES, only_when=played),
+            EntryField("bid", "int", "Bid", "Bid", minimum=3, maximum=7, only_when=played),
+            EntryField(
+                "kind",
+                "choice",
+                "Kind",
+                "Kind",
+                (*rankings, Choice("notrump", "No-trump", "NT")),
+                only_when=played,
+            ),
+            EntryField(
+                "trumps",
+                "choice",
+                "Trumps",
+                "Tr",
+                SUIT_CHOICES,
+                only_when=(*played, ("kind", ("uptown", "downtown"))),
+            ),
+            EntryField(
+                "ranking",
+                "choice",
+                "No-trump ranking",
+                "Rank",
+                rankings,
+                only_when=(*played, ("kind", ("notrump",))),
+            ),
+            EntryField(
+                "books",
+                "int",
+                "Books",
+                "Books",
+                minimum=1,
+                maximum=13,
+                only_when=played,
+                help="the declaring side's books, the kitty book included",
+            ),
+        ]
+        if self.option("all_pass") == "redeal":
+            fields.insert(
+                0,
+                EntryField("passed_out", "flag", "All passed", "Pass", help="scores 0 to both"),
+            )
+        return tuple(fields)
+
+    def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
+        ns = sum(high_card_points(board.deal.hand(seat)) for seat in Side.NS.seats)
+        side = Side.NS if ns >= 20 else Side.EW
+        points = {seat: high_card_points(board.deal.hand(seat)) for seat in side.seats}
+        declarer = max(side.seats, key=lambda seat: (points[seat], rng.random()))
+        bid = clip(3 + (max(ns, 40 - ns) - 20) / 5 + rng.gauss(0, 0.7), 3, 7)
+        kind = rng.choices(["uptown", "downtown", "notrump"], weights=[5, 3, 2])[0]
+        books = clip(rng.gauss(6 + bid + 0.4, 1.3), 1, 13)
+        entry: dict[str, object] = {
+            "declarer": str(declarer),
+            "bid": bid,
+            "kind": kind,
+            "books": books,
+        }
+        if kind == "notrump":
+            entry["ranking"] = rng.choice(["uptown", "downtown"])
+        else:
+            entry["trumps"] = longest_suit(board, side.seats)
+        return entry
+
     def entry_to_dict(self, entry: Entry) -> dict[str, object]:
         if isinstance(entry, BidWhistPassedOut):
             return {"passed_out": True}
@@ -483,3 +577,16 @@ class BidWhistRules(GameRules):
             what = f"{entry.bid} {entry.kind} {entry.trumps.symbol}"
         boston = ", Boston" if entry.boston else ""
         return f"{what} by {entry.declarer}, {entry.books} books{boston}"
+
+    def describe_short(self, entry: Entry) -> str:
+        if isinstance(entry, BidWhistPassedOut):
+            return "pass"
+        entry = expect_entry(entry, BidWhistEntry, self.title)
+        if entry.kind is BidKind.NOTRUMP:
+            what = f"{entry.bid}NT{'↓' if entry.ranking is BidKind.DOWNTOWN else '↑'}"
+        else:
+            assert entry.trumps is not None
+            what = (
+                f"{entry.bid}{'↓' if entry.kind is BidKind.DOWNTOWN else '↑'}{entry.trumps.symbol}"
+            )
+        return f"{what} {entry.declarer} {entry.books}"

@@ -26,14 +26,18 @@ redealt; it is recorded as passed out and scores 0 (`{"passed_out": true}`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.boards import Board, Deal, dealer_for
 from engine.cards import CardError, Seat, Side, Suit, standard_deck
 from engine.games.base import (
+    SEAT_CHOICES,
+    SUIT_CHOICES,
+    Choice,
     Entry,
     EntryError,
+    EntryField,
     GameRules,
     IllegalBidError,
     IllegalPlayError,
@@ -41,8 +45,11 @@ from engine.games.base import (
     OptionSpec,
     PlayContext,
     Score,
+    SessionTally,
     check_fields,
+    clip,
     expect_entry,
+    high_card_points,
     int_field,
     seat_field,
 )
@@ -57,12 +64,11 @@ __all__ = [
     "announcements",
     "bag_penalties",
     "hcp",
+    "longest_suit",
     "opener",
     "strain_from_str",
     "strain_str",
 ]
-
-_HCP = {14: 4, 13: 3, 12: 2, 11: 1}
 
 
 def strain_from_str(text: str) -> Suit | None:
@@ -82,7 +88,7 @@ def _strain_rank(strain: Suit | None) -> int:
 
 
 def hcp(board: Board, seat: Seat) -> int:
-    return sum(_HCP.get(card.rank, 0) for card in board.deal.hand(seat))
+    return high_card_points(board.deal.hand(seat))
 
 
 def announcements(board: Board) -> list[tuple[Seat, int]]:
@@ -263,6 +269,9 @@ class CandidRules(GameRules):
 
     name = "candid"
     title = "Candid Whist"
+    has_auction = True
+    par_uses_table = True
+    session_columns = (("bags", "Bags"), ("bag_penalty", "Bag penalty"))
     option_specs = (
         OptionSpec("bags_per_penalty", "int", 10, (), "bags that cost a penalty"),
         OptionSpec("bag_penalty", "int", 100, (), "points a pair loses per that many bags"),
@@ -334,6 +343,51 @@ class CandidRules(GameRules):
             penalty=int(self.option("bag_penalty")),
         )
 
+    def session_tally(self, played: Sequence[tuple[Entry, Side]]) -> SessionTally:
+        """Bags and their penalties: a session aggregate that never changes a board's
+        matchpoints, only the total-score method's totals (as an adjustment) and what the
+        standings show."""
+        tally = self.session_bags(played)
+        return SessionTally(
+            tally.total_penalty, {"bags": tally.total_bags, "bag_penalty": tally.total_penalty}
+        )
+
+    def entry_fields(self) -> tuple[EntryField, ...]:
+        played = (("passed_out", (False,)),)
+        return (
+            EntryField("passed_out", "flag", "All passed", "Pass", help="four passes: scores 0"),
+            EntryField("declarer", "choice", "Declarer", "By", SEAT_CHOICES, only_when=played),
+            EntryField("bid", "int", "Bid", "Bid", minimum=7, maximum=13, only_when=played),
+            EntryField(
+                "strain",
+                "choice",
+                "Strain",
+                "Str",
+                (*SUIT_CHOICES, Choice("NT", "No-trumps", "NT")),
+                only_when=played,
+            ),
+            EntryField(
+                "tricks",
+                "int",
+                "Tricks",
+                "Tricks",
+                minimum=0,
+                maximum=13,
+                only_when=played,
+                help="tricks won by the declaring side",
+            ),
+        )
+
+    def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
+        ns = hcp(board, Seat.N) + hcp(board, Seat.S)
+        side = Side.NS if ns >= 20 else Side.EW
+        declarer = max(side.seats, key=lambda seat: (hcp(board, seat), rng.random()))
+        bid = clip(7 + (max(ns, 40 - ns) - 20) / 5 + rng.gauss(0, 0.6), 7, 10)
+        longest = longest_suit(board, side.seats)
+        strain = rng.choice([longest, longest, "NT"])
+        tricks = clip(rng.gauss(bid + 0.3, 1.2), 0, 13)
+        return {"declarer": str(declarer), "bid": bid, "strain": strain, "tricks": tricks}
+
     def entry_to_dict(self, entry: Entry) -> dict[str, object]:
         if isinstance(entry, CandidPassedOut):
             return {"passed_out": True}
@@ -351,3 +405,21 @@ class CandidRules(GameRules):
         entry = expect_entry(entry, CandidEntry, self.title)
         strain = "NT" if entry.strain is None else entry.strain.symbol
         return f"{entry.bid}{strain} by {entry.declarer}, {entry.tricks} tricks"
+
+    def describe_short(self, entry: Entry) -> str:
+        if isinstance(entry, CandidPassedOut):
+            return "pass"
+        entry = expect_entry(entry, CandidEntry, self.title)
+        strain = "NT" if entry.strain is None else entry.strain.symbol
+        return f"{entry.bid}{strain} {entry.declarer} {entry.tricks}"
+
+
+def longest_suit(board: Board, seats: Iterable[Seat]) -> str:
+    """The suit (its letter) in which `seats` hold the most cards together; a tie goes to the
+    letter first in the alphabet, so the choice is repeatable."""
+    counts: dict[str, int] = {}
+    for seat in seats:
+        for card in board.deal.hand(seat):
+            if card.suit is not None:
+                counts[str(card.suit)] = counts.get(str(card.suit), 0) + 1
+    return max(sorted(counts), key=lambda suit: counts[suit])

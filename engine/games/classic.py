@@ -12,10 +12,13 @@ Trumps (option `trumps`):
   that card is part of the board record (`Board.turned_card`).
 
 Scoring (option `scoring`):
-- ``tricks`` (default): "Each player's score is the total number of ... tricks their side has
-  taken" – at duplicate NS score the tricks they won, so NS taking 8 score 8 (EW 5).
-- ``odd_tricks``: "the side which won more tricks scores 1 point for each trick they won in
-  excess of 6": NS taking 8 score 2 and EW 0.
+- ``odd_tricks`` (default): the seed's tournament rule, "Each player's score is the total
+  number of odd tricks (tricks above six) that their side has taken over the deals played",
+  and its rubber rule, "the side which won more tricks scores 1 point for each trick they won
+  in excess of 6": NS taking 8 score 2 and EW 0.
+- ``tricks``: every trick counts, as many whist drives score it: NS taking 8 score 8 (EW 5).
+  Events created before ``odd_tricks`` became the default keep ``tricks`` in their stored
+  options (migration 0002).
 
 Honours (option `honours`, default off – "nowadays many players do not count them"): a side
 that held all four of A K Q J of trumps scores 4, three of them 2. There are no honours at
@@ -39,17 +42,29 @@ from engine.cards import Card, CardError, Seat, Side, Suit, standard_deck
 from engine.games.base import (
     Entry,
     EntryError,
+    EntryField,
     GameRules,
     OptionsError,
     OptionSpec,
     PlayContext,
     Score,
     check_fields,
+    clip,
     expect_entry,
+    high_card_points,
     int_field,
+    tricks_field,
 )
 
-__all__ = ["ClassicEntry", "ClassicRules", "honours_held", "parse_rotation", "trick_entry"]
+__all__ = [
+    "ClassicEntry",
+    "ClassicRules",
+    "honours_held",
+    "ns_tricks_fields",
+    "parse_rotation",
+    "plausible_ns_tricks",
+    "trick_entry",
+]
 
 
 def parse_rotation(text: str) -> tuple[Suit | None, ...]:
@@ -110,6 +125,22 @@ def trick_entry(title: str, data: Mapping[str, object], total: int) -> int:
     return ns
 
 
+def ns_tricks_fields(total: int) -> tuple[EntryField, ...]:
+    """NS's tricks, the whole result of a game without an auction (EW took the rest)."""
+    return (
+        tricks_field(
+            "ns_tricks", "NS tricks", "NS", total, f"tricks won by North-South (EW: {total} - NS)"
+        ),
+    )
+
+
+def plausible_ns_tricks(board: Board, rng: random.Random) -> dict[str, object]:
+    """NS's tricks around half, moved a trick for every three high-card points over 20."""
+    total = board.hand_size
+    ns = sum(high_card_points(board.deal.hand(seat)) for seat in (Seat.N, Seat.S))
+    return {"ns_tricks": clip(rng.gauss(total / 2 + (ns - 20) / 3, 1.3), 0, total)}
+
+
 class ClassicRules(GameRules):
     """Classic whist: no bidding, fixed or turned trumps, 13 tricks."""
 
@@ -128,9 +159,9 @@ class ClassicRules(GameRules):
         OptionSpec(
             "scoring",
             "choice",
-            "tricks",
-            ("tricks", "odd_tricks"),
-            "score every trick won, or only tricks over six",
+            "odd_tricks",
+            ("odd_tricks", "tricks"),
+            "score only tricks over six (the seed's tournament rule), or every trick won",
         ),
         OptionSpec("honours", "bool", False, (), "score honours: 4 for A K Q J of trumps, 2 for 3"),
     )
@@ -184,6 +215,16 @@ class ClassicRules(GameRules):
         entry = expect_entry(entry, ClassicEntry, self.title)
         return {"ns_tricks": entry.ns_tricks}
 
+    def entry_fields(self) -> tuple[EntryField, ...]:
+        return ns_tricks_fields(13)
+
     def describe(self, entry: Entry) -> str:
         entry = expect_entry(entry, ClassicEntry, self.title)
         return f"NS {entry.ns_tricks}, EW {entry.ew_tricks} tricks"
+
+    def describe_short(self, entry: Entry) -> str:
+        entry = expect_entry(entry, ClassicEntry, self.title)
+        return f"{entry.ns_tricks}-{entry.ew_tricks}"
+
+    def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
+        return plausible_ns_tricks(board, rng)

@@ -38,6 +38,7 @@ from engine.cards import Card, Seat, Side, Suit, standard_deck
 from engine.games.base import (
     Entry,
     EntryError,
+    EntryField,
     GameRules,
     OptionsError,
     OptionSpec,
@@ -46,9 +47,16 @@ from engine.games.base import (
     Score,
     check_fields,
     expect_entry,
+    high_card_points,
     int_field,
+    tricks_field,
 )
-from engine.games.classic import parse_rotation, trick_entry
+from engine.games.classic import (
+    ns_tricks_fields,
+    parse_rotation,
+    plausible_ns_tricks,
+    trick_entry,
+)
 
 __all__ = ["OpenWhistEntry", "OpenWhistRules", "OpenWhistThreeEntry", "three_player_dealer"]
 
@@ -116,6 +124,24 @@ class OpenWhistRules(GameRules):
     @property
     def hand_size(self) -> int:
         return 17 if self.three_players else 13
+
+    def check_board(self, board: Board) -> None:
+        """Also: a three-player board's trumps are its turned card's suit, unless this event
+        fixes trumps by rotation (the board alone cannot tell, so the rules check it)."""
+        super().check_board(board)
+        turned = board.turned_card
+        if (
+            self.three_players
+            and not self.option("fixed_trumps")
+            and turned is not None
+            and board.trumps is not turned.suit
+        ):
+            named = "no-trumps" if board.trumps is None else board.trumps.letter
+            raise EntryError(
+                f"board {board.number} names trumps {named}, but its turned card {turned} "
+                f"sets {turned.suit.letter if turned.suit else '?'}: three-player Open Whist "
+                "takes trumps from the turned card unless the option fixed_trumps is on"
+            )
 
     def deal_board(self, number: int, rng: random.Random) -> Board:
         fixed: Suit | None = None
@@ -194,8 +220,45 @@ class OpenWhistRules(GameRules):
         entry = expect_entry(entry, OpenWhistEntry, self.title)
         return {"ns_tricks": entry.ns_tricks}
 
+    def entry_fields(self) -> tuple[EntryField, ...]:
+        if not self.three_players:
+            return ns_tricks_fields(13)
+        return tuple(
+            tricks_field(
+                f"tricks.{seat}",
+                f"{seat.full_name}'s tricks",
+                str(seat),
+                17,
+                "each player's own tricks; the three add up to 17",
+            )
+            for seat in THREE_SEATS
+        )
+
     def describe(self, entry: Entry) -> str:
         if isinstance(entry, OpenWhistThreeEntry):
             return ", ".join(f"{seat} {n}" for seat, n in entry.tricks().items()) + " tricks"
         entry = expect_entry(entry, OpenWhistEntry, self.title)
         return f"NS {entry.ns_tricks}, EW {entry.ew_tricks} tricks"
+
+    def describe_short(self, entry: Entry) -> str:
+        if isinstance(entry, OpenWhistThreeEntry):
+            return "-".join(str(n) for n in entry.tricks().values())
+        entry = expect_entry(entry, OpenWhistEntry, self.title)
+        return f"{entry.ns_tricks}-{entry.ew_tricks}"
+
+    def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
+        if not self.three_players:
+            return plausible_ns_tricks(board, rng)
+        # Share the 17 tricks by strength with some noise; the largest remainders round up.
+        weights = {
+            seat: max(0.5, high_card_points(board.deal.hand(seat)) + rng.gauss(0, 3))
+            for seat in THREE_SEATS
+        }
+        total = sum(weights.values())
+        shares = {seat: 17 * weight / total for seat, weight in weights.items()}
+        counts = {seat: int(share) for seat, share in shares.items()}
+        for seat in sorted(THREE_SEATS, key=lambda s: counts[s] - shares[s])[
+            : 17 - sum(counts.values())
+        ]:
+            counts[seat] += 1
+        return {"tricks": {str(seat): n for seat, n in counts.items()}}

@@ -27,6 +27,7 @@ from engine.scoring.model import (
     UnknownPairError,
     WrongBoardError,
     format_points,
+    pair_key,
     parse_artificial,
 )
 from engine.scoring.session import METHODS, one_winner, score_session, two_winner
@@ -50,6 +51,7 @@ __all__ = [
     "imps",
     "matchpoint_board",
     "one_winner",
+    "pair_key",
     "parse_artificial",
     "score_session",
     "top",

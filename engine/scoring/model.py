@@ -57,6 +57,16 @@ def parse_artificial(code: str) -> tuple[str, str]:
     return (parts[0], parts[1])
 
 
+def pair_key(pair: int, direction: str | None) -> str:
+    """How a pair is named across a session: "3" in a one-winner field (Howell, arrow switch),
+    "NS3" or "EW3" where each direction is its own field (the same pair number exists twice).
+
+    >>> pair_key(3, None), pair_key(3, "EW")
+    ('3', 'EW3')
+    """
+    return f"{direction}{pair}" if direction else str(pair)
+
+
 @dataclass(frozen=True)
 class TravellerLine:
     """One result on a board: NS pair, EW pair and the NS score, or an artificial score.

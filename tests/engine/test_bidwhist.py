@@ -307,7 +307,7 @@ def test_the_declarer_takes_the_kitty_discards_six_and_leads(board):
 
 
 def test_at_no_trump_the_declarer_must_discard_jokers():
-    rules = BidWhistRules()
+    rules = BidWhistRules({"scoring": "andrews"})  # seed 004's rule; auto follows the scoring
     board = board_with("bidwhist", {Seat.S: "BJ"})
     e = entry(rules, board, declarer="S", bid=3, kind="notrump", ranking="uptown", books=9)
     keep_joker = [c for c in [*board.deal.hand(Seat.S), *board.kitty] if not c.is_joker][:6]
@@ -327,3 +327,33 @@ def test_bid_whist_is_found_by_name_and_plays_twelve_cards():
     rules = find_variant("bidwhist")()
     assert rules.hand_size == 12
     assert rules.title == "Bid Whist"
+
+
+def test_jokers_at_no_trump_follow_the_chosen_scorings_seed():
+    """Seed 004 (Andrews) makes the declarer discard jokers at no-trump; seed 002 (Fosdick)
+    lets a player who cannot follow play one, so `auto` is on only for Andrews."""
+    board = board_with("bidwhist", {Seat.S: "BJ"})
+    keep_joker = [c for c in [*board.deal.hand(Seat.S), *board.kitty] if not c.is_joker][:6]
+    for options, forced in (
+        ({}, False),
+        ({"scoring": "andrews"}, True),
+        ({"nt_jokers_discarded": "yes"}, True),
+        ({"scoring": "andrews", "nt_jokers_discarded": "no"}, False),
+    ):
+        rules = BidWhistRules(options)
+        e = entry(rules, board, declarer="S", bid=3, kind="notrump", ranking="uptown", books=9)
+        if forced:
+            with pytest.raises(IllegalPlayError, match="must discard the Big Joker"):
+                rules.new_play(board, rules.contract(e, keep_joker))
+        else:
+            assert rules.new_play(board, rules.contract(e, keep_joker)).to_play is Seat.S
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("3 up", "uptown"), ("3 down", "downtown"), ("4 Up", "uptown"), ("5 DOWN", "downtown")],
+)
+def test_the_bid_reader_takes_up_and_down(text, kind):
+    bid = BidWhistBid.from_str(text)
+    assert str(bid.kind) == kind
+    assert bid.level == int(text[0])

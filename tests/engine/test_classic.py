@@ -2,6 +2,7 @@
 
 import pytest
 
+import engine.games.classic as classic
 from engine.cards import Card, Seat, Side, Suit
 from engine.dealing import deal_boards
 from engine.games import EntryError, IllegalPlayError, OptionsError, PlayContext, find_variant
@@ -21,11 +22,19 @@ def test_classic_is_found_by_name():
 
 
 def test_ns_taking_8_tricks_score_8(board):
-    rules = ClassicRules()
+    rules = ClassicRules({"scoring": "tricks"})
     entry = rules.parse_entry(board, {"ns_tricks": 8})
     assert entry == ClassicEntry(8)
     assert rules.ns_score(board, entry) == 8
     assert rules.side_points(board, entry) == {Side.NS: 8, Side.EW: 5}
+
+
+def test_odd_tricks_is_the_default_as_seed_003_scores_tournaments():
+    """Seed 003: "Each player's score is the total number of odd tricks (tricks above six)
+    that their side has taken over the deals played"."""
+    assert ClassicRules().option("scoring") == "odd_tricks"
+    quoted = " ".join((classic.__doc__ or "").split())
+    assert "total number of odd tricks (tricks above six) that their side has taken" in quoted
 
 
 def test_odd_tricks_option_gives_ns_2_and_ew_0(board):
@@ -42,7 +51,7 @@ def test_honours_score_4_for_all_four_and_2_for_three():
     board = board_with(
         "classic", {Seat.N: "HA HK", Seat.S: "HQ HJ", Seat.E: "SA SK SQ"}, trumps=Suit.HEARTS
     )
-    rules = ClassicRules({"honours": True})
+    rules = ClassicRules({"honours": True, "scoring": "tricks"})
     entry = rules.parse_entry(board, {"ns_tricks": 7})
     assert rules.side_points(board, entry) == {Side.NS: 7 + 4, Side.EW: 6}
     spades = board_with(

@@ -187,6 +187,7 @@ def test_the_dd_command_prints_one_json_object_per_board(tmp_path, capsys) -> No
     for record, board in zip(records, boards, strict=True):
         assert record == {"board": board.number, **board_tricks(board, rules)}
         assert record["ns"] + record["ew"] == 13
-    assert main(["par", str(path), "--json"]) == 0
+    # NS tricks are the par score under `tricks` scoring (odd_tricks, the default, scores NS - EW)
+    assert main(["par", str(path), "--json", "--option", "scoring=tricks"]) == 0
     pars = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert [p["ns_score"] for p in pars] == [r["ns"] for r in records]

@@ -1,0 +1,312 @@
+"""The standings document: what the standings pages, the API, printing and exports read.
+
+A scored session (`SessionScore`) holds exact fractions and engine types; the document is the
+same result frozen for readers, in plain values that survive JSON: every figure as its exact
+fraction (for machines) and its rounded text (for people). The tournaments app stores
+`StandingsDocument.to_dict()` and readers rebuild it with `StandingsDocument.from_dict`, so the
+shape below is the one place it is defined (the README's "The standings document" describes it).
+
+>>> from engine.scoring import TravellerLine, score_session
+>>> score = score_session([TravellerLine(1, 1, 1, 7), TravellerLine(1, 2, 2, 9)])
+>>> section = section_standings("A", score, one_winner=False)
+>>> [(row.pair, row.rank, row.percentage.display) for row in section.fields[0].rows]
+[(2, '1', '100.00'), (1, '2', '0.00')]
+>>> doc = StandingsDocument(1, 3, "mp", "ebu", "2026-11-23T20:00:00", (section,))
+>>> StandingsDocument.from_dict(doc.to_dict()) == doc
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine.scoring.model import SessionScore, format_points, pair_key
+
+__all__ = [
+    "BoardLine",
+    "FieldStandings",
+    "Points",
+    "SectionStandings",
+    "StandingRow",
+    "StandingsDocument",
+    "section_standings",
+]
+
+
+@dataclass(frozen=True)
+class Points:
+    """A figure as its exact fraction ("61/2") and as people read it ("30.50")."""
+
+    exact: str
+    display: str
+
+    @classmethod
+    def of(cls, value: Fraction | None) -> Points | None:
+        """None where a method has no such figure (IMP and total scoring have no percentage)."""
+        if value is None:
+            return None
+        return cls(str(value), format_points(value))
+
+    @property
+    def value(self) -> Fraction:
+        return Fraction(self.exact)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"exact": self.exact, "display": self.display}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Points | None:
+        return None if data is None else cls(str(data["exact"]), str(data["display"]))
+
+
+def _points(data: Points | None) -> dict[str, str] | None:
+    return None if data is None else data.to_dict()
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One pair's line in a field: rank ("2=" for a tie), names, score, percentage, boards.
+
+    `session` holds the game's session figures (Candid Whist: "bags", "bag_penalty"), keyed as
+    the section's `session_columns` name them; they appear as keys of the row in `to_dict`.
+    """
+
+    pair: int
+    direction: str
+    names: str
+    rank: str
+    total: Points | None
+    max: Points | None
+    percentage: Points | None
+    boards: int
+    adjustments: Points | None
+    versus_average: Points | None
+    session: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return pair_key(self.pair, self.direction or None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pair": self.pair,
+            "direction": self.direction,
+            "names": self.names,
+            "rank": self.rank,
+            "total": _points(self.total),
+            "max": _points(self.max),
+            "percentage": _points(self.percentage),
+            "boards": self.boards,
+            "adjustments": _points(self.adjustments),
+            "versus_average": _points(self.versus_average),
+            **self.session,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], session_keys: Collection[str] = ()) -> StandingRow:
+        return cls(
+            pair=int(data["pair"]),
+            direction=str(data.get("direction") or ""),
+            names=str(data.get("names") or ""),
+            rank=str(data["rank"]),
+            total=Points.from_dict(data.get("total")),
+            max=Points.from_dict(data.get("max")),
+            percentage=Points.from_dict(data.get("percentage")),
+            boards=int(data["boards"]),
+            adjustments=Points.from_dict(data.get("adjustments")),
+            versus_average=Points.from_dict(data.get("versus_average")),
+            session={key: int(data[key]) for key in session_keys if data.get(key) is not None},
+        )
+
+
+@dataclass(frozen=True)
+class FieldStandings:
+    """The pairs competing with each other: "NS" and "EW" (two winners) or "ALL" (one)."""
+
+    name: str
+    rows: tuple[StandingRow, ...]
+
+    @property
+    def title(self) -> str:
+        return "Standings" if self.name == "ALL" else self.name
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One result on a board's traveller with the points each side earned from it."""
+
+    ns: int
+    ew: int
+    ns_score: int | None
+    artificial: str  # "A+/A-" and the like; "" for a played result
+    ns_points: Points | None
+    ew_points: Points | None
+    top: Points | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ns": self.ns,
+            "ew": self.ew,
+            "ns_score": self.ns_score,
+            "artificial": self.artificial,
+            "ns_points": _points(self.ns_points),
+            "ew_points": _points(self.ew_points),
+            "top": _points(self.top),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BoardLine:
+        score = data.get("ns_score")
+        return cls(
+            ns=int(data["ns"]),
+            ew=int(data["ew"]),
+            ns_score=None if score is None else int(score),
+            artificial=str(data.get("artificial") or ""),
+            ns_points=Points.from_dict(data.get("ns_points")),
+            ew_points=Points.from_dict(data.get("ew_points")),
+            top=Points.from_dict(data.get("top")),
+        )
+
+
+@dataclass(frozen=True)
+class SectionStandings:
+    """A section's fields and every board's scored lines (keyed by board number as text)."""
+
+    name: str
+    one_winner: bool
+    fields: tuple[FieldStandings, ...]
+    boards: Mapping[str, tuple[BoardLine, ...]]
+    session_columns: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "one_winner": self.one_winner,
+            "fields": [
+                {"name": f.name, "rows": [row.to_dict() for row in f.rows]} for f in self.fields
+            ],
+            "boards": {
+                number: [line.to_dict() for line in lines] for number, lines in self.boards.items()
+            },
+            "session_columns": [list(column) for column in self.session_columns],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SectionStandings:
+        columns = tuple(
+            (str(key), str(heading)) for key, heading in data.get("session_columns") or ()
+        )
+        keys = [key for key, _ in columns]
+        return cls(
+            name=str(data["name"]),
+            one_winner=bool(data["one_winner"]),
+            fields=tuple(
+                FieldStandings(
+                    str(f["name"]), tuple(StandingRow.from_dict(r, keys) for r in f["rows"])
+                )
+                for f in data["fields"]
+            ),
+            boards={
+                str(number): tuple(BoardLine.from_dict(line) for line in lines)
+                for number, lines in data["boards"].items()
+            },
+            session_columns=columns,
+        )
+
+
+@dataclass(frozen=True)
+class StandingsDocument:
+    """The whole standings of an event at one results version."""
+
+    event: int
+    version: int
+    method: str
+    scale: str
+    computed_at: str
+    sections: tuple[SectionStandings, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "version": self.version,
+            "method": self.method,
+            "scale": self.scale,
+            "computed_at": self.computed_at,
+            "sections": [section.to_dict() for section in self.sections],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StandingsDocument:
+        return cls(
+            event=int(data["event"]),
+            version=int(data["version"]),
+            method=str(data["method"]),
+            scale=str(data["scale"]),
+            computed_at=str(data["computed_at"]),
+            sections=tuple(SectionStandings.from_dict(s) for s in data["sections"]),
+        )
+
+
+def section_standings(
+    name: str,
+    score: SessionScore,
+    *,
+    one_winner: bool,
+    names: Mapping[str, str] | None = None,
+    absent: Collection[str] = (),
+    session: Mapping[str, Mapping[str, int]] | None = None,
+    session_columns: tuple[tuple[str, str], ...] = (),
+) -> SectionStandings:
+    """A scored section as a document section.
+
+    Pairs are keyed by `pair_key` ("3" in one field, "NS3"/"EW3" in two): `names` gives their
+    players, `absent` the pairs that never came (left out of the ranking when they played no
+    board), `session` each pair's session figures (see `GameRules.session_tally`).
+    """
+    names = names or {}
+    session = session or {}
+    fields: dict[str, list[StandingRow]] = {}
+    for row in score.standings:
+        key = pair_key(row.pair, None if one_winner else row.direction)
+        if row.boards_played == 0 and key in absent:
+            continue
+        field_name = "ALL" if one_winner else (row.direction or "ALL")
+        fields.setdefault(field_name, []).append(
+            StandingRow(
+                pair=row.pair,
+                direction=row.direction or "",
+                names=names.get(key, ""),
+                rank=row.rank,
+                total=Points.of(row.total),
+                max=Points.of(row.max_total),
+                percentage=Points.of(row.percentage),
+                boards=row.boards_played,
+                adjustments=Points.of(row.adjustments),
+                versus_average=Points.of(row.versus_average),
+                session=dict(session.get(key, {})),
+            )
+        )
+    boards: dict[str, list[BoardLine]] = {}
+    for scored in score.lines:
+        line = scored.line
+        boards.setdefault(str(line.board), []).append(
+            BoardLine(
+                ns=line.ns,
+                ew=line.ew,
+                ns_score=None if line.ns_score is None else int(line.ns_score),
+                artificial="/".join(line.artificial) if line.artificial else "",
+                ns_points=Points.of(scored.ns_points),
+                ew_points=Points.of(scored.ew_points),
+                top=Points.of(scored.top),
+            )
+        )
+    return SectionStandings(
+        name=name,
+        one_winner=one_winner,
+        fields=tuple(FieldStandings(n, tuple(rows)) for n, rows in fields.items()),
+        boards={number: tuple(lines) for number, lines in boards.items()},
+        session_columns=session_columns,
+    )
