@@ -5,11 +5,11 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments import views
+from tournaments.views import public
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("health", views.health, name="health"),
+    path("", public.home, name="home"),
+    path("health", public.health, name="health"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -5,12 +5,12 @@ and of events are checked by the engine and the services, whose messages are sho
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 
-from engine.games import find_variant, variant_names
+from engine.games import GameRules, find_variant, variant_names
+from engine.games.base import entry_from_values
 from tournaments.models import Event
 
 
@@ -42,17 +42,21 @@ class EventSetupForm(forms.Form):
     movement = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
-def option_fields(game: str) -> list[dict[str, Any]]:
-    """The game's options as the engine describes them, ready for the setup template."""
+def option_fields(game: str, posted: Any = None) -> list[dict[str, Any]]:
+    """The game's options as the engine describes them, ready for the setup template; `value`
+    is what the director chose on the page before (the setup takes two steps), else the
+    default."""
     rules = find_variant(game)
+    chosen = options_from_post(game, posted) if posted else {}
     fields = []
     for spec in rules.option_specs:
+        value = chosen.get(spec.key, spec.default)
         fields.append(
             {
                 "key": spec.key,
                 "name": f"opt-{game}-{spec.key}",
                 "kind": spec.kind,
-                "default": spec.default,
+                "value": value,
                 "choices": list(spec.choices or ()),
                 "help": spec.help,
             }
@@ -76,72 +80,12 @@ def options_from_post(game: str, data: Any) -> dict[str, Any]:
     return options
 
 
-@dataclass(frozen=True)
-class EntryField:
-    key: str
-    label: str
-    kind: str  # "int", "seat", "choice", "bool"
-    choices: tuple[tuple[str, str], ...] = ()
-    width: int = 3
-
-
-SEATS = (("N", "N"), ("E", "E"), ("S", "S"), ("W", "W"))
-SUITS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
-
-# What a traveller line asks for in each game (the engine's entry keys; see README).
-ENTRY_FIELDS: dict[str, tuple[EntryField, ...]] = {
-    "classic": (EntryField("ns_tricks", "NS tricks", "int"),),
-    "openwhist": (EntryField("ns_tricks", "NS tricks", "int"),),
-    "candid": (
-        EntryField("passed_out", "All pass", "bool"),
-        EntryField("declarer", "Decl", "seat", SEATS),
-        EntryField("bid", "Bid", "int"),
-        EntryField("strain", "Strain", "choice", (*SUITS, ("NT", "NT"))),
-        EntryField("tricks", "Tricks", "int"),
-    ),
-    "bidwhist": (
-        EntryField("passed_out", "All pass", "bool"),
-        EntryField("declarer", "Decl", "seat", SEATS),
-        EntryField("bid", "Bid", "int"),
-        EntryField(
-            "kind",
-            "Kind",
-            "choice",
-            (("uptown", "Uptown"), ("downtown", "Downtown"), ("notrump", "No trump")),
-            width=9,
-        ),
-        EntryField("trumps", "Trumps", "choice", (("", "-"), *SUITS)),
-        EntryField(
-            "ranking",
-            "NT rank",
-            "choice",
-            (("", "-"), ("uptown", "Uptown"), ("downtown", "Downtown")),
-            width=9,
-        ),
-        EntryField("books", "Books", "int"),
-    ),
-}
-
-
-def entry_from_post(game: str, data: Any, prefix: str) -> dict[str, Any] | None:
-    """One traveller line's entry from the posted fields; None when the line was left empty."""
-    entry: dict[str, Any] = {}
-    for f in ENTRY_FIELDS[game]:
-        raw = str(data.get(f"{prefix}{f.key}", "")).strip()
-        if f.kind == "bool":
-            if raw.lower() in {"on", "1", "true", "yes"}:
-                entry[f.key] = True
-            continue
-        if raw == "":
-            continue
-        if f.kind == "int":
-            try:
-                entry[f.key] = int(raw)
-            except ValueError:
-                entry[f.key] = raw  # the engine says what is wrong with it
-        else:
-            entry[f.key] = raw.upper() if f.kind == "seat" or f.key in {"strain", "trumps"} else raw
-    return entry or None
+def entry_from_post(rules: GameRules, data: Any, prefix: str = "") -> dict[str, Any] | None:
+    """One result's entry from posted fields named `<prefix><field key>`; None when the line
+    was left empty. The fields are the game's own (`GameRules.entry_fields`); the engine then
+    checks the entry and says what is wrong with it."""
+    fields = rules.entry_fields()
+    return entry_from_values(fields, {f.key: data.get(f"{prefix}{f.key}", "") for f in fields})
 
 
 class ReasonForm(forms.Form):

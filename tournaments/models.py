@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.scoring import pair_key
+
 
 class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
@@ -107,6 +109,17 @@ class Event(models.Model):
     def scoring_pending(self) -> bool:
         return self.scored_version < self.results_version
 
+    @property
+    def section(self) -> Section:
+        """The event's one section (multi-section events are not built yet).
+
+        Reads `sections.all()`, so a list that prefetched sections asks no query per event.
+        """
+        sections = list(self.sections.all())
+        if len(sections) != 1:
+            raise Section.DoesNotExist(f"event {self.pk} has {len(sections)} sections, not 1")
+        return sections[0]
+
 
 class Section(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sections")
@@ -132,6 +145,16 @@ class Section(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.name} section {self.name}"
+
+    def direction_of(self, seat: str) -> str:
+        """The direction a pair is stored with: "" in a one-winner field, where pair 3 is the
+        same pair whichever seat it takes; "NS" or "EW" where each direction is a field."""
+        return "" if self.one_winner else seat
+
+    def pair_key(self, number: int, seat: str) -> str:
+        """The engine's name for the pair ("3", "NS3"): scoring adjustments and session
+        figures are keyed by it."""
+        return pair_key(number, self.direction_of(seat) or None)
 
 
 class Pair(models.Model):
@@ -267,14 +290,13 @@ class Result(models.Model):
     def __str__(self) -> str:
         return f"Board {self.board_number}: {self.ns_pair_id} v {self.ew_pair_id}"
 
+    #: The statuses that go into the standings; entered (not yet confirmed by the opponents)
+    #: and disputed results wait.
+    COUNTING = frozenset({Status.CONFIRMED, Status.CORRECTED, Status.ARTIFICIAL})
+
     @property
     def counts(self) -> bool:
-        """Only confirmed, corrected and artificial results go into the standings."""
-        return self.status in {
-            self.Status.CONFIRMED,
-            self.Status.CORRECTED,
-            self.Status.ARTIFICIAL,
-        }
+        return self.status in self.COUNTING
 
 
 class AuditEntry(models.Model):

@@ -6,7 +6,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.models import DirectorCall, Event, MovementRow, Pair, Result, Section, Standings
+from django.db.models import Count
+
+from tournaments.models import (
+    Club,
+    DirectorCall,
+    Event,
+    MovementRow,
+    Pair,
+    Result,
+    Section,
+    Standings,
+)
 from tournaments.services.results import boards_of_set
 
 
@@ -42,7 +53,7 @@ class TableStatus:
 
 def room_view(event: Event) -> dict[str, Any]:
     """Per table: the round it is on and where its results stand; open director calls first."""
-    section = event.sections.get()
+    section = event.section
     rows = list(MovementRow.objects.filter(section=section).order_by("table", "round"))
     results = defaultdict(list)
     for r in Result.objects.filter(section=section).values("round", "table", "status"):
@@ -69,9 +80,7 @@ def room_view(event: Event) -> dict[str, Any]:
         for row in table_rows:
             statuses = results[(row.round, row.table)]
             need = 0 if sits_out(row) else section.boards_per_round
-            settled = sum(
-                s != Result.Status.ENTERED and s != Result.Status.DISPUTED for s in statuses
-            )
+            settled = sum(s in Result.COUNTING for s in statuses)
             if settled < need or Result.Status.DISPUTED in statuses:
                 current = row
                 break
@@ -84,7 +93,7 @@ def room_view(event: Event) -> dict[str, Any]:
             ew=row.ew_pair,
             boards=boards_of_set(section, row.board_set),
             entered=statuses.count(Result.Status.ENTERED),
-            confirmed=sum(s in {"confirmed", "corrected", "artificial"} for s in statuses),
+            confirmed=sum(s in Result.COUNTING for s in statuses),
             disputed=statuses.count(Result.Status.DISPUTED),
             sit_out=sits_out(row),
             calls=calls.get(table, []),
@@ -118,7 +127,7 @@ def _absent_numbers(section: Section) -> set[tuple[int, str]]:
 
 
 def _is_absent(section: Section, absent: set[tuple[int, str]], number: int, seat: str) -> bool:
-    return (number, "" if section.one_winner else seat) in absent
+    return (number, section.direction_of(seat)) in absent
 
 
 @dataclass(frozen=True)
@@ -147,8 +156,8 @@ def traveller(section: Section, board_number: int) -> list[TravellerRow]:
     ):
         if not (row.ns_pair and row.ew_pair):
             continue
-        ns = pairs[(row.ns_pair, "" if section.one_winner else "NS")]
-        ew = pairs[(row.ew_pair, "" if section.one_winner else "EW")]
+        ns = pairs[(row.ns_pair, section.direction_of("NS"))]
+        ew = pairs[(row.ew_pair, section.direction_of("EW"))]
         if (ns.is_phantom or ew.is_phantom) and ns.pk not in results:
             continue
         rows.append(
@@ -157,3 +166,28 @@ def traveller(section: Section, board_number: int) -> list[TravellerRow]:
             )
         )
     return rows
+
+
+def traveller_counts(event: Event) -> dict[int, int]:
+    """How many results each board has, for the director's board picker."""
+    rows = (
+        Result.objects.filter(section__event=event)
+        .values_list("board_number")
+        .annotate(n=Count("id"))
+        .values_list("board_number", "n")
+    )
+    return dict(rows)
+
+
+def default_club_name() -> str:
+    """The club new events belong to (one club per installation, until clubs have members)."""
+    club = Club.objects.order_by("pk").first()
+    return club.name if club else "My whist club"
+
+
+def events_visible(*, signed_in: bool) -> list[Event]:
+    """The home page's list: every event for a director, published ones for anyone else."""
+    events = Event.objects.select_related("club")
+    if not signed_in:
+        events = events.filter(status=Event.Status.PUBLISHED)
+    return list(events[:50])

@@ -2,7 +2,8 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments import views
+from tournaments.views import director as views
+from tournaments.views import public
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("events/new/", views.event_new, name="event-new"),
@@ -38,7 +39,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         views.result_correct,
         name="result-correct",
     ),
-    path("events/<int:pk>/standings/", views.event_standings, name="event-standings"),
+    path("events/<int:pk>/standings/", public.event_standings, name="event-standings"),
     path("events/<int:pk>/audit/", views.event_audit, name="event-audit"),
     path("api/", include("tournaments.api.urls")),
 ]

@@ -161,7 +161,7 @@ class ClassicRules(GameRules):
             "choice",
             "odd_tricks",
             ("odd_tricks", "tricks"),
-            "score only tricks over six (the seed's tournament rule), or every trick won",
+            "score only odd tricks, those over six (as seed 003 scores a drive), or every trick",
         ),
         OptionSpec("honours", "bool", False, (), "score honours: 4 for A K Q J of trumps, 2 for 3"),
     )

@@ -23,6 +23,8 @@ def test_a_director_creates_runs_and_publishes_an_event(live_server, page, brows
 
     page.get_by_label("Name").fill("Friday drive")
     page.get_by_label("Game").select_option("classic")
+    # This evening scores every trick (classic's default is odd tricks, seed 003).
+    page.locator("select[name=opt-classic-scoring]").select_option("tricks")
     page.get_by_label("Pairs present").fill("6")
     page.get_by_label("Boards to play (about)").fill("6")
     page.get_by_role("button", name="Show movements").click()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -19,10 +20,11 @@ from rest_framework.views import APIView
 
 from engine.movements import advise
 from tournaments import selectors
+from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
-from tournaments.services.scoring import standings_refresh
+from tournaments.services.scoring import standings_compute
 
 
 class PairOut(serializers.ModelSerializer[Pair]):
@@ -69,13 +71,13 @@ class EventOut(serializers.ModelSerializer[Event]):
         ]
 
     def get_tables(self, event: Event) -> int:
-        return int(event.sections.get().tables)
+        return int(event.section.tables)
 
     def get_rounds(self, event: Event) -> int:
-        return int(event.sections.get().rounds)
+        return int(event.section.rounds)
 
     def get_movement(self, event: Event) -> dict[str, Any]:
-        section = event.sections.get()
+        section = event.section
         return {
             "kind": section.movement_kind,
             "params": section.movement_params,
@@ -107,8 +109,13 @@ class ResultOut(serializers.ModelSerializer[Result]):
         ]
 
 
+def _events() -> QuerySet[Event]:
+    """Events with what `EventOut` reads, so a list costs the same few queries however long."""
+    return Event.objects.select_related("club").prefetch_related("sections")
+
+
 def _event(pk: int) -> Event:
-    return get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    return get_object_or_404(_events(), pk=pk)
 
 
 class EventListApi(APIView):
@@ -126,7 +133,7 @@ class EventListApi(APIView):
 
     @extend_schema(responses=EventOut(many=True))
     def get(self, request: Request) -> Response:
-        events = Event.objects.select_related("club").prefetch_related("sections")[:200]
+        events = _events()[:200]
         return Response(EventOut(events, many=True).data)
 
     @extend_schema(request=CreateIn, responses={201: EventOut})
@@ -186,29 +193,47 @@ class AdviceApi(APIView):
         )
 
 
-class EventActionApi(APIView):
-    """start / finish / publish / reopen: the event's life cycle."""
+class ReasonIn(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
 
-    class EventActionIn(serializers.Serializer[Any]):
-        reason = serializers.CharField(required=False, allow_blank=True, default="")
 
-    @extend_schema(request=EventActionIn, responses=EventOut)
-    def post(self, request: Request, pk: int, action: str) -> Response:
-        event = _event(pk)
-        data = self.EventActionIn(data=request.data)
+class EventStartApi(APIView):
+    """Lock the movement and boards and open result entry."""
+
+    @extend_schema(request=None, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_services.event_start(event=_event(pk), user=request.user)
+        return Response(EventOut(_event(event.pk)).data)
+
+
+class EventFinishApi(APIView):
+    """Close result entry; the final standings are computed at once."""
+
+    @extend_schema(request=None, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_services.event_finish(event=_event(pk), user=request.user)
+        return Response(EventOut(_event(event.pk)).data)
+
+
+class EventPublishApi(APIView):
+    """Make the final standings public."""
+
+    @extend_schema(request=None, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_services.event_publish(event=_event(pk), user=request.user)
+        return Response(EventOut(_event(event.pk)).data)
+
+
+class EventReopenApi(APIView):
+    """Open a closed or published event again, with the reason for the audit trail."""
+
+    @extend_schema(request=ReasonIn, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = ReasonIn(data=request.data)
         data.is_valid(raise_exception=True)
-        if action == "start":
-            event = event_services.event_start(event=event, user=request.user)
-        elif action == "finish":
-            event = event_services.event_finish(event=event, user=request.user)
-        elif action == "publish":
-            event = event_services.event_publish(event=event, user=request.user)
-        elif action == "reopen":
-            event = event_services.event_reopen(
-                event=event, reason=data.validated_data["reason"], user=request.user
-            )
-        else:
-            return Response({"detail": f"Unknown action {action!r}."}, status=404)
+        event = event_services.event_reopen(
+            event=_event(pk), reason=data.validated_data["reason"], user=request.user
+        )
         return Response(EventOut(_event(event.pk)).data)
 
 
@@ -274,7 +299,7 @@ class ResultsApi(APIView):
         round = serializers.IntegerField(min_value=1)
         table = serializers.IntegerField(min_value=1)
         board = serializers.IntegerField(min_value=1)
-        entry = serializers.DictField()
+        entry = EntryJsonField()
         idempotency_key = serializers.CharField(max_length=80, required=False)
         confirm = serializers.BooleanField(default=False)
         device = serializers.CharField(max_length=80, required=False, default="api")
@@ -293,7 +318,7 @@ class ResultsApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         result, created = result_services.result_submit(
-            section=event.sections.get(),
+            section=event.section,
             round=v["round"],
             table=v["table"],
             board_number=v["board"],
@@ -309,33 +334,60 @@ class ResultsApi(APIView):
         )
 
 
-class ResultActionApi(APIView):
-    """confirm / dispute / correct one result."""
+def _result(pk: int, result_id: int) -> Result:
+    return get_object_or_404(Result, pk=result_id, section__event=_event(pk))
 
-    class ResultActionIn(serializers.Serializer[Any]):
-        entry = serializers.DictField(required=False)
-        reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+def _result_out(result: Result) -> Response:
+    fresh = Result.objects.select_related("ns_pair", "ew_pair").get(pk=result.pk)
+    return Response(ResultOut(fresh).data)
+
+
+class ResultConfirmApi(APIView):
+    """The opponents agree: the result counts from now on."""
+
+    @extend_schema(request=None, responses=ResultOut)
+    def post(self, request: Request, pk: int, result_id: int) -> Response:
+        result = result_services.result_confirm(result=_result(pk, result_id), user=request.user)
+        return _result_out(result)
+
+
+class ResultDisputeApi(APIView):
+    """The opponents do not agree: the result waits for the director, who is called."""
+
+    class DisputeIn(serializers.Serializer[Any]):
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
-    @extend_schema(request=ResultActionIn, responses=ResultOut)
-    def post(self, request: Request, pk: int, result_id: int, action: str) -> Response:
-        result = get_object_or_404(Result, pk=result_id, section__event=_event(pk))
-        data = self.ResultActionIn(data=request.data)
+    @extend_schema(request=DisputeIn, responses=ResultOut)
+    def post(self, request: Request, pk: int, result_id: int) -> Response:
+        data = self.DisputeIn(data=request.data)
         data.is_valid(raise_exception=True)
-        v = data.validated_data
-        if action == "confirm":
-            result = result_services.result_confirm(result=result, user=request.user)
-        elif action == "dispute":
-            result = result_services.result_dispute(result=result, note=v["note"])
-        elif action == "correct":
-            if "entry" not in v:
-                raise serializers.ValidationError({"entry": "A correction needs the new entry."})
-            result = result_services.result_correct(
-                result=result, entry=v["entry"], reason=v["reason"], user=request.user
-            )
-        else:
-            return Response({"detail": f"Unknown action {action!r}."}, status=404)
-        return Response(ResultOut(Result.objects.get(pk=result.pk)).data)
+        result = result_services.result_dispute(
+            result=_result(pk, result_id), note=data.validated_data["note"]
+        )
+        return _result_out(result)
+
+
+class ResultCorrectApi(APIView):
+    """The director replaces a result's entry, saying why (kept in the audit trail)."""
+
+    class CorrectIn(serializers.Serializer[Any]):
+        entry = EntryJsonField()
+        reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(request=CorrectIn, responses=ResultOut)
+    def post(self, request: Request, pk: int, result_id: int) -> Response:
+        data = self.CorrectIn(data=request.data)
+        if not data.is_valid() and "entry" in data.errors:
+            raise serializers.ValidationError({"entry": "A correction needs the new entry."})
+        data.is_valid(raise_exception=True)
+        result = result_services.result_correct(
+            result=_result(pk, result_id),
+            entry=data.validated_data["entry"],
+            reason=data.validated_data["reason"],
+            user=request.user,
+        )
+        return _result_out(result)
 
 
 class ArtificialApi(APIView):
@@ -353,7 +405,7 @@ class ArtificialApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         result = result_services.result_set_artificial(
-            section=event.sections.get(),
+            section=event.section,
             round=v["round"],
             table=v["table"],
             board_number=v["board"],
@@ -365,23 +417,34 @@ class ArtificialApi(APIView):
 
 
 class StandingsApi(APIView):
-    """Live standings for directors; anyone may read them once published."""
+    """The newest stored standings: live for directors, for anyone once published.
+
+    A read never scores: `behind` says that newer results are being scored (the document then
+    lags by a moment); before anything was ever stored the standings are worked out for this
+    answer only, with no result yet counting.
+    """
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses=inline_serializer("Standings", {"version": serializers.IntegerField()})
+        responses=inline_serializer(
+            "Standings",
+            {
+                "version": serializers.IntegerField(),
+                "behind": serializers.BooleanField(),
+                "sections": serializers.ListField(child=serializers.DictField()),
+            },
+        )
     )
     def get(self, request: Request, pk: int) -> Response:
         event = _event(pk)
         if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
             return Response({"detail": "These results are not published yet."}, status=403)
-        standings = selectors.latest_standings(event)
-        if standings is None and request.user.is_authenticated:
-            standings = standings_refresh(event_id=event.pk, force=True)
-        if standings is None:
+        stored = selectors.latest_standings(event)
+        if stored is None and not request.user.is_authenticated:
             return Response({"detail": "No standings yet."}, status=404)
-        return Response(standings.data)
+        data = stored.data if stored is not None else standings_compute(event=event)
+        return Response({**data, "behind": data["version"] < event.results_version})
 
 
 class RoomApi(APIView):

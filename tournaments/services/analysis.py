@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
-from engine.dd.analysis import analyse_boards
+from engine.dd.analysis import analyse_boards, par_summary
 from tournaments.models import Board, Event
 from tournaments.services.audit import User, audit_record
 from tournaments.services.engine_bridge import engine_board, rules_for
@@ -78,41 +77,18 @@ def boards_analyse(*, event_id: int) -> int:
     ):
         if not Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).exists():
             continue  # another job finished it meanwhile
-        # Only Candid Whist's par is read off the full table (so it costs nothing more to keep).
-        # Classic and Open Whist par is the board's own trick count, and Bid Whist par asks
-        # only what decides its auction, while a full Bid Whist table costs several seconds a
-        # board more: tables are left to the hand records that print them.
-        with_table = event.game == "candid"
-        analysis = analyse_boards([engine_board(board)], rules, with_table=with_table)[0]
+        # The table is kept only where par is read off it (so it costs nothing more); other
+        # games ask the solver only what par needs and leave tables to the hand records.
+        analysis = analyse_boards([engine_board(board)], rules, with_table=rules.par_uses_table)[0]
         data = analysis.to_dict()
         failed = analysis.error is not None or analysis.par is None
-        data["summary"] = analysis.error if failed else par_summary(data)
+        data["summary"] = par_summary(data) if not failed else analysis.error
         Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).update(
             par=data,
             par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
         )
         done += 1
     return done
-
-
-def par_summary(data: dict[str, Any]) -> str:
-    """One line for the traveller and the hand record.
-
-    Trick games: 'NS 8, EW 5 tricks (hearts led by E)'; auction games: '9H by N; NS +90'.
-    """
-    tricks = data.get("tricks") or {}
-    if "ns" in tricks:
-        return (
-            f"NS {tricks['ns']}, EW {tricks['ew']} tricks "
-            f"({tricks['trumps']} trumps, {tricks['leader']} leads)"
-        )
-    par = data.get("par") or {}
-    contracts = ", ".join(par.get("contracts") or []) or "no contract"
-    score = par.get("ns_score")
-    text = contracts if score is None else f"{contracts}; NS {score:+d}"
-    if par.get("approximate"):
-        text += " (approximate)"
-    return text
 
 
 def analysis_progress(event: Event) -> dict[str, int]:

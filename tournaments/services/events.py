@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
 from engine import pbn
 from engine.dealing import deal_boards
-from engine.games import find_variant
+from engine.games import EntryError, find_variant
 from engine.movements import validate
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
 from tournaments.services.audit import User, actor, audit_record
@@ -98,7 +98,7 @@ def event_create(
         Pair(
             section=section,
             number=slot.number,
-            direction="" if movement.one_winner else (slot.direction or ""),
+            direction=section.direction_of(slot.direction or ""),
         )
         for slot in movement.pairs
     )
@@ -155,6 +155,22 @@ def pairs_register(
                 after={"player1": first, "player2": second},
             )
     return changed
+
+
+@transaction.atomic
+def pairs_update(
+    *,
+    event: Event,
+    names: Mapping[int, tuple[str, str]],
+    absent: Mapping[int, bool],
+    user: User = None,
+) -> None:
+    """The director's pair list saved at once: names (pair id -> names) and who is absent
+    (pair id -> absent); all of it or nothing."""
+    pairs_register(event=event, names=names, user=user)
+    for pair in Pair.objects.filter(section__event=event, pk__in=list(absent)):
+        if absent[pair.pk] != pair.is_phantom:
+            pair_set_absent(event=event, pair=pair, absent=absent[pair.pk], user=user)
 
 
 @transaction.atomic
@@ -229,7 +245,7 @@ def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Boa
     """Replace the event's boards with pre-dealt ones from a PBN file (draft events only)."""
     _require_status(event, "draft", doing="replace the boards")
     imported = pbn.loads(pbn_text)
-    section = event.sections.get()
+    section = event.section
     needed = movement_for(section).board_count()
     numbers = sorted(b.number for b in imported)
     if len(set(numbers)) != len(numbers):
@@ -239,12 +255,11 @@ def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Boa
         shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
         raise EventError(f"The movement needs boards 1-{needed}; the file lacks {shown}.")
     rules = rules_for(event)
-    wrong = [b.number for b in imported if b.variant != event.game]
-    if wrong:
-        raise EventError(
-            f"Board {wrong[0]} in the file is for {b_variant(imported, wrong[0])}, "
-            f"not {rules.title}."
-        )
+    for board in sorted(imported, key=lambda b: b.number):
+        try:
+            rules.check_board(board)
+        except EntryError as exc:
+            raise EventError(f"Board {board.number} in the file does not fit: {exc}.") from None
     Board.objects.filter(event=event).delete()
     boards = Board.objects.bulk_create(
         Board(event=event, number=b.number, record=board_record(b))
@@ -261,16 +276,12 @@ def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Boa
     return boards
 
 
-def b_variant(boards: Sequence[Any], number: int) -> str:
-    return next(str(b.variant) for b in boards if b.number == number)
-
-
 @transaction.atomic
 def event_start(*, event: Event, user: User = None) -> Event:
     """Lock the movement and boards and open result entry."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     _require_status(event, "draft", doing="start the event")
-    section = event.sections.get()
+    section = event.section
     needed = movement_for(section).board_count()
     have = event.boards.count()
     if have < needed:

@@ -5,14 +5,15 @@ artificial. Every accepted result is kept; a director's change is audited with b
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from engine.scoring import parse_artificial
-from tournaments.models import Board, Event, MovementRow, Pair, Result, Section
+from tournaments.models import Board, DirectorCall, Event, MovementRow, Pair, Result, Section
 from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.engine_bridge import as_int_score, engine_board, rules_for
 from tournaments.services.scoring import results_changed
@@ -39,9 +40,10 @@ def boards_of_set(section: Section, board_set: int) -> range:
 
 
 def pair_by_number(section: Section, number: int, seat: str) -> Pair:
-    direction = "" if section.one_winner else seat
     try:
-        return Pair.objects.get(section=section, number=number, direction=direction)
+        return Pair.objects.get(
+            section=section, number=number, direction=section.direction_of(seat)
+        )
     except Pair.DoesNotExist:
         raise ResultError(f"There is no pair {seat} {number} in this section.") from None
 
@@ -150,6 +152,60 @@ def result_submit(
     return result, True
 
 
+@dataclass(frozen=True)
+class TravellerLine:
+    """One new line of a paper traveller: its place on the sheet, the meeting, the entry."""
+
+    line: int
+    round: int
+    table: int
+    entry: Mapping[str, Any]
+
+
+class TravellerError(ResultError):
+    """Some lines of a traveller were refused, so none of it was saved."""
+
+    def __init__(self, errors: dict[int, str]) -> None:
+        super().__init__("Nothing was saved: fix the lines marked in red.")
+        self.errors = errors
+
+
+def traveller_submit(
+    *, section: Section, board_number: int, lines: Sequence[TravellerLine], user: User = None
+) -> int:
+    """Save a traveller's new lines, confirmed (the director copies them from paper), all
+    together or none: a sheet half saved would leave the director unsure what is in. Returns
+    how many were saved; TravellerError names each refused line."""
+    errors: dict[int, str] = {}
+    with transaction.atomic():
+        for line in lines:
+            try:
+                result_submit(
+                    section=section,
+                    round=line.round,
+                    table=line.table,
+                    board_number=board_number,
+                    entry=line.entry,
+                    device="director",
+                    user=user,
+                    confirm=True,
+                )
+            except ValueError as exc:
+                errors[line.line] = str(exc)
+        if errors:
+            raise TravellerError(errors)
+    return len(lines)
+
+
+def call_mark_handled(*, event: Event, call_id: int, user: User = None) -> bool:
+    """The director has dealt with a table's call; True if it was still open."""
+    return bool(
+        DirectorCall.objects.filter(
+            pk=call_id, section__event=event, handled_at__isnull=True
+        ).update(handled_at=timezone.now())
+    )
+
+
 def _existing(
     section: Section, seating: Seating, key: str, clean_entry: dict[str, Any]
 ) -> Result | None:
@@ -215,8 +271,6 @@ def result_dispute(*, result: Result, note: str = "", device: str = "") -> Resul
     result.save(update_fields=["status", "updated_at"])
     if was_counting:
         results_changed(event=result.section.event)
-    from tournaments.models import DirectorCall
-
     DirectorCall.objects.create(
         section=result.section,
         table=result.table,

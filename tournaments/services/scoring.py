@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -30,9 +29,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from engine.cards import Side
-from engine.games import GameRules
-from engine.games.candid import BagTally, bag_penalties
-from engine.scoring import SessionScore, TravellerLine, format_points, score_session
+from engine.games import Entry, GameRules
+from engine.games.base import SessionTally
+from engine.scoring import TravellerLine, pair_key, score_session
+from engine.scoring.document import StandingsDocument, section_standings
 from tournaments.models import Board, Event, Pair, Result, Section, Standings
 from tournaments.services.engine_bridge import engine_board, movement_for, rules_for
 
@@ -161,55 +161,37 @@ def traveller_lines(section: Section) -> list[TravellerLine]:
     return lines
 
 
-def _points(value: Fraction | None) -> dict[str, str] | None:
-    """Exact value for machines, rounded text for people; None where a method has no such figure
-    (IMP and total scoring have no percentage)."""
-    if value is None:
-        return None
-    return {"exact": str(value), "display": format_points(value)}
-
-
-def candid_bags(section: Section, rules: GameRules) -> dict[str, BagTally]:
-    """Each pair's Candid Whist bags over the session, in play order (seed 000).
-
-    Keyed like the scoring adjustments: "NS3"/"EW3" in a two-winner field, "3" in one field.
-    Bags are a session aggregate: they never change a board's matchpoints, only the
-    total-score method's totals (as an adjustment) and what the standings show.
-    """
-    per_pair: dict[str, list[tuple[Any, Side]]] = {}
+def session_figures(section: Section, rules: GameRules) -> dict[str, SessionTally]:
+    """Each pair's session figures (Candid Whist: bags) from its counting results in play
+    order, keyed by `Section.pair_key`; empty for games without session rules."""
+    if not rules.session_columns:
+        return {}
+    played: dict[str, list[tuple[Entry, Side]]] = {}
     boards = {b.number: b for b in Board.objects.filter(event_id=section.event_id)}
-    results = Result.objects.filter(section=section, ns_score__isnull=False)
+    results = Result.objects.filter(
+        section=section, ns_score__isnull=False, status__in=Result.COUNTING
+    )
     for r in results.select_related("ns_pair", "ew_pair").order_by("round", "board_number"):
-        if not r.counts or r.entry is None:
+        if r.entry is None:
             continue
         entry = rules.parse_entry(engine_board(boards[r.board_number]), r.entry)
         for pair, side in ((r.ns_pair, Side.NS), (r.ew_pair, Side.EW)):
-            per_pair.setdefault(_pair_key(section, pair), []).append((entry, side))
-    options = rules.options
-    return {
-        key: bag_penalties(
-            played,
-            bags_per_penalty=int(str(options.get("bags_per_penalty", 10))),
-            penalty=int(str(options.get("bag_penalty", 100))),
-        )
-        for key, played in per_pair.items()
-    }
-
-
-def _pair_key(section: Section, pair: Pair) -> str:
-    return str(pair.number) if section.one_winner else f"{pair.direction}{pair.number}"
+            key = section.pair_key(pair.number, side.value)
+            played.setdefault(key, []).append((entry, side))
+    tallies = {key: rules.session_tally(results) for key, results in played.items()}
+    return {key: tally for key, tally in tallies.items() if tally is not None}
 
 
 def standings_compute(*, event: Event) -> dict[str, Any]:
-    """The whole standings document that the pages, the API and the exports read."""
+    """The whole standings document (`engine.scoring.document`) as stored and served."""
     sections = []
     rules = rules_for(event)
     for section in event.sections.all():
         movement = movement_for(section)
-        bags = candid_bags(section, rules) if event.game == "candid" else {}
+        tallies = session_figures(section, rules)
         adjustments: dict[int | str, int] = {}
         if event.method == Event.Method.TOTAL:
-            adjustments = {key: tally.total_penalty for key, tally in bags.items()}
+            adjustments = {key: tally.adjustment for key, tally in tallies.items()}
         score = score_session(
             traveller_lines(section),
             method=event.method,
@@ -217,74 +199,31 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
             movement=movement,
             adjustments=adjustments or None,
         )
-        sections.append(_section_document(section, score, bags))
-    return {
-        "event": event.pk,
-        "version": event.results_version,
-        "method": event.method,
-        "scale": event.scale,
-        "computed_at": timezone.now().isoformat(),
-        "sections": sections,
-    }
-
-
-def _section_document(
-    section: Section, score: SessionScore, bags: dict[str, BagTally]
-) -> dict[str, Any]:
-    pairs = {
-        (p.number, p.direction): p for p in Pair.objects.filter(section=section, is_phantom=False)
-    }
-
-    def pair_names(number: int, direction: str | None) -> str:
-        key = (number, "" if section.one_winner else (direction or ""))
-        pair = pairs.get(key)
-        return pair.names if pair else ""
-
-    fields: dict[str, list[dict[str, Any]]] = {}
-    absent = set(
-        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+        names: dict[str, str] = {}
+        absent: set[str] = set()
+        for pair in Pair.objects.filter(section=section):
+            key = pair_key(pair.number, pair.direction or None)
+            if pair.is_phantom:
+                absent.add(key)
+            else:
+                names[key] = pair.names
+        sections.append(
+            section_standings(
+                section.name,
+                score,
+                one_winner=section.one_winner,
+                names=names,
+                absent=absent,
+                session={key: tally.shown for key, tally in tallies.items()},
+                session_columns=rules.session_columns,
+            )
+        )
+    document = StandingsDocument(
+        event=event.pk,
+        version=event.results_version,
+        method=event.method,
+        scale=event.scale,
+        computed_at=timezone.now().isoformat(),
+        sections=tuple(sections),
     )
-    for row in score.standings:
-        if (
-            row.boards_played == 0
-            and (row.pair, "" if section.one_winner else row.direction) in absent
-        ):
-            continue  # a pair that never came is not ranked
-        field = "ALL" if section.one_winner else (row.direction or "ALL")
-        key = str(row.pair) if section.one_winner else f"{row.direction}{row.pair}"
-        tally = bags.get(key)
-        fields.setdefault(field, []).append(
-            {
-                "bags": tally.total_bags if tally else None,
-                "bag_penalty": tally.total_penalty if tally else None,
-                "pair": row.pair,
-                "direction": row.direction or "",
-                "names": pair_names(row.pair, row.direction),
-                "rank": row.rank,
-                "total": _points(row.total),
-                "max": _points(row.max_total),
-                "percentage": _points(row.percentage),
-                "boards": row.boards_played,
-                "adjustments": _points(row.adjustments),
-                "versus_average": _points(row.versus_average),
-            }
-        )
-    boards: dict[str, list[dict[str, Any]]] = {}
-    for line in score.lines:
-        boards.setdefault(str(line.line.board), []).append(
-            {
-                "ns": line.line.ns,
-                "ew": line.line.ew,
-                "ns_score": line.line.ns_score,
-                "artificial": "/".join(line.line.artificial) if line.line.artificial else "",
-                "ns_points": _points(line.ns_points),
-                "ew_points": _points(line.ew_points),
-                "top": _points(line.top),
-            }
-        )
-    return {
-        "name": section.name,
-        "one_winner": section.one_winner,
-        "fields": [{"name": name, "rows": rows} for name, rows in fields.items()],
-        "boards": boards,
-    }
+    return document.to_dict()

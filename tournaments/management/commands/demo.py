@@ -128,7 +128,7 @@ def _name_pairs(event: Event) -> None:
     from tournaments.services.events import pairs_register
 
     names = {}
-    for i, pair in enumerate(event.sections.get().pairs.filter(is_phantom=False)):
+    for i, pair in enumerate(event.section.pairs.filter(is_phantom=False)):
         names[pair.pk] = (
             f"{FIRST[(2 * i) % len(FIRST)]} {LAST[i % len(LAST)]}",
             f"{FIRST[(2 * i + 1) % len(FIRST)]} {LAST[(i + 5) % len(LAST)]}",

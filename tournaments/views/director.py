@@ -1,4 +1,5 @@
-"""Thin page views: each reads with a selector or calls one service, then renders or redirects.
+"""The director's pages: each reads with a selector or calls one service, then renders or
+redirects.
 
 Errors from the engine and the services are `ValueError`s whose text is written for the
 director; views show that text next to the form and change nothing.
@@ -10,20 +11,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils import timezone
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.diagrams import diagram
-from engine.games import find_variant
+from engine.diagrams import board_facts, diagram
+from engine.games import find_variant, variant_names
+from engine.games.base import values_from_entry
 from engine.movements import advise
 from tournaments import selectors
 from tournaments.forms import (
-    ENTRY_FIELDS,
     ArtificialForm,
     EventSetupForm,
     ImportBoardsForm,
@@ -32,40 +29,16 @@ from tournaments.forms import (
     option_fields,
     options_from_post,
 )
-from tournaments.health import run_checks
-from tournaments.models import Board, DirectorCall, Event, Pair, Result
+from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import analysis as analysis_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
 from tournaments.services.engine_bridge import engine_board, rules_for
 
 
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        events = Event.objects.select_related("club")[:50]
-    else:
-        events = Event.objects.filter(status=Event.Status.PUBLISHED).select_related("club")[:50]
-    return render(request, "home.html", {"events": events})
-
-
-@never_cache
-@require_GET
-def health(request: HttpRequest) -> JsonResponse:
-    checks = run_checks()
-    healthy = not any(check.failing for check in checks)
-    body = {
-        "status": "ok" if healthy else "down",
-        "checks": {check.name: check.as_dict() for check in checks},
-    }
-    return JsonResponse(body, status=200 if healthy else 503)
-
-
-def _games_with_options() -> list[dict[str, Any]]:
-    from engine.games import variant_names
-
+def _games_with_options(posted: Any = None) -> list[dict[str, Any]]:
     return [
-        {"name": n, "title": find_variant(n).title, "options": option_fields(n)}
+        {"name": n, "title": find_variant(n).title, "options": option_fields(n, posted)}
         for n in variant_names()
     ]
 
@@ -88,7 +61,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 error = "That movement is not offered for this number of pairs; pick again."
             else:
                 try:
-                    club = event_services.club_get_or_create(name=_club_name(request))
+                    club = event_services.club_get_or_create(name=selectors.default_club_name())
                     event = event_services.event_create(
                         club=club,
                         name=data["name"],
@@ -115,10 +88,10 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 error = str(exc)
     return render(
         request,
-        "tournaments/event_new.html",
+        "tournaments/director/event_new.html",
         {
             "form": form,
-            "games": _games_with_options(),
+            "games": _games_with_options(request.POST if request.method == "POST" else None),
             "suggestions": [(_suggestion_id(s), s) for s in suggestions],
             "error": error,
         },
@@ -130,28 +103,23 @@ def _suggestion_id(s: Any) -> str:
     return f"{s.kind}:{params}"
 
 
-def _club_name(request: HttpRequest) -> str:
-    from tournaments.models import Club
-
-    club = Club.objects.order_by("pk").first()
-    return club.name if club else "My whist club"
-
-
 def _event_for_director(pk: int) -> Event:
-    return get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    return get_object_or_404(
+        Event.objects.select_related("club").prefetch_related("sections"), pk=pk
+    )
 
 
 @login_required
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
-    section = event.sections.get()
+    section = event.section
     pairs = sorted(
         Pair.objects.filter(section=section),
         key=lambda p: (p.direction != "NS", p.direction, p.number),
     )
     return render(
         request,
-        "tournaments/event_detail.html",
+        "tournaments/director/event_detail.html",
         {
             "event": event,
             "section": section,
@@ -181,25 +149,21 @@ def _act(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> bool
 def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     names = {}
-    pairs = list(Pair.objects.filter(section__event=event))
-    for pair in pairs:
-        first = request.POST.get(f"pair-{pair.pk}-1")
-        second = request.POST.get(f"pair-{pair.pk}-2")
+    absent = {}
+    for pair_id in Pair.objects.filter(section__event=event).values_list("pk", flat=True):
+        first = request.POST.get(f"pair-{pair_id}-1")
+        second = request.POST.get(f"pair-{pair_id}-2")
         if first is not None and second is not None:
-            names[pair.pk] = (first, second)
-    try:
-        with transaction.atomic():
-            event_services.pairs_register(event=event, names=names, user=request.user)
-            for pair in pairs:
-                absent = request.POST.get(f"pair-{pair.pk}-absent") == "on"
-                if absent != pair.is_phantom:
-                    event_services.pair_set_absent(
-                        event=event, pair=pair, absent=absent, user=request.user
-                    )
-    except ValueError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Pair names saved.")
+            names[pair_id] = (first, second)
+        absent[pair_id] = request.POST.get(f"pair-{pair_id}-absent") == "on"
+    _act(
+        request,
+        event_services.pairs_update,
+        "Pair names saved.",
+        event=event,
+        names=names,
+        absent=absent,
+    )
     return redirect(event)
 
 
@@ -302,7 +266,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     return render(
         request,
-        "tournaments/event_room.html",
+        "tournaments/director/event_room.html",
         {"event": event, "room": selectors.room_view(event)},
     )
 
@@ -311,9 +275,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def call_handled(request: HttpRequest, pk: int, call_id: int) -> HttpResponse:
     event = _event_for_director(pk)
-    DirectorCall.objects.filter(pk=call_id, section__event=event, handled_at__isnull=True).update(
-        handled_at=timezone.now()
-    )
+    result_services.call_mark_handled(event=event, call_id=call_id, user=request.user)
     return redirect("event-room", pk=event.pk)
 
 
@@ -326,30 +288,13 @@ def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("event-traveller", pk=event.pk, number=int(number))
     if number:
         messages.error(request, f"There is no board {number} in this event.")
-    section = event.sections.get()
-    counts = {}
-    for row in selectors_traveller_counts(event):
-        counts[row[0]] = row[1]
+    counts = selectors.traveller_counts(event)
     boards = [
         {"number": b.number, "entered": counts.get(b.number, 0), "fouled": b.fouled}
         for b in event.boards.order_by("number")
     ]
-    per_board = section.rounds * section.tables // max(1, section.rounds)  # refined in template
     return render(
-        request,
-        "tournaments/event_enter.html",
-        {"event": event, "boards": boards, "per_board": per_board},
-    )
-
-
-def selectors_traveller_counts(event: Event) -> list[tuple[int, int]]:
-    from django.db.models import Count
-
-    return list(
-        Result.objects.filter(section__event=event)
-        .values_list("board_number")
-        .annotate(n=Count("id"))
-        .values_list("board_number", "n")
+        request, "tournaments/director/event_enter.html", {"event": event, "boards": boards}
     )
 
 
@@ -361,79 +306,58 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     the correction form (with a reason). All new lines are saved together or not at all.
     """
     event = _event_for_director(pk)
-    section = event.sections.get()
+    section = event.section
     board = get_object_or_404(Board, event=event, number=number)
+    rules = rules_for(event)
     rows = selectors.traveller(section, number)
     errors: dict[int, str] = {}
     if request.method == "POST":
-        pending = []
+        lines = []
         for i, row in enumerate(rows):
-            if row.result is not None:
-                continue
-            entry = entry_from_post(event.game, request.POST, f"r{i}-")
+            entry = None if row.result else entry_from_post(rules, request.POST, f"r{i}-")
             if entry is not None:
-                pending.append((i, row, entry))
+                lines.append(result_services.TravellerLine(i, row.round, row.table, entry))
         try:
-            with transaction.atomic():
-                for i, row, entry in pending:
-                    try:
-                        result_services.result_submit(
-                            section=section,
-                            round=row.round,
-                            table=row.table,
-                            board_number=number,
-                            entry=entry,
-                            device="director",
-                            user=request.user,
-                            confirm=True,
-                        )
-                    except ValueError as exc:
-                        errors[i] = str(exc)
-                if errors:
-                    raise _RollBack
-        except _RollBack:
-            messages.error(request, "Nothing was saved: fix the lines marked in red.")
+            saved = result_services.traveller_submit(
+                section=section, board_number=number, lines=lines, user=request.user
+            )
+        except result_services.TravellerError as exc:
+            errors = exc.errors
+            messages.error(request, str(exc))
         else:
-            if pending:
-                messages.success(request, f"Board {number}: {len(pending)} result(s) saved.")
+            if saved:
+                messages.success(request, f"Board {number}: {saved} result(s) saved.")
             following = event.boards.filter(number__gt=number).order_by("number").first()
             if "next" in request.POST and following is not None:
                 return redirect("event-traveller", pk=event.pk, number=following.number)
             return redirect("event-traveller", pk=event.pk, number=number)
-        rows = selectors.traveller(section, number)
-    rules = rules_for(event)
-    lines = []
-    for i, row in enumerate(rows):
-        lines.append(
-            {
-                "i": i,
-                "row": row,
-                "error": errors.get(i, ""),
-                "describe": rules.describe(rules.parse_entry(engine_board(board), row.result.entry))
-                if row.result is not None and row.result.entry
-                else "",
-                "posted": {
-                    f.key: request.POST.get(f"r{i}-{f.key}", "") for f in ENTRY_FIELDS[event.game]
-                }
-                if request.method == "POST"
-                else {},
-            }
-        )
+    played = engine_board(board)
+    fields = rules.entry_fields()
+    lines_shown = [
+        {
+            "i": i,
+            "row": row,
+            "error": errors.get(i, ""),
+            "describe": rules.describe(rules.parse_entry(played, row.result.entry))
+            if row.result is not None and row.result.entry
+            else "",
+            "posted": {f.key: request.POST.get(f"r{i}-{f.key}", "") for f in fields}
+            if errors
+            else {},
+        }
+        for i, row in enumerate(rows)
+    ]
     numbers = list(event.boards.order_by("number").values_list("number", flat=True))
     return render(
         request,
-        "tournaments/event_traveller.html",
+        "tournaments/director/event_traveller.html",
         {
             "event": event,
             "board": board,
-            "board_summary": " · ".join(
-                part.strip()
-                for part in diagram(engine_board(board)).splitlines()[0].split("  ")
-                if part.strip()
-            ),
-            "deal_text": "\n".join(diagram(engine_board(board)).splitlines()[1:]).strip("\n"),
-            "lines": lines,
-            "fields": ENTRY_FIELDS[event.game],
+            "board_summary": " · ".join(board_facts(played)),
+            "deal_text": diagram(played, heading=False).strip("\n"),
+            "lines": lines_shown,
+            "fields": fields,
             "previous": max((n for n in numbers if n < number), default=None),
             "next": min((n for n in numbers if n > number), default=None),
             "reason_form": ReasonForm(),
@@ -441,16 +365,12 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-class _RollBack(Exception):
-    """Undo a traveller's partial save when any line was refused."""
-
-
 @login_required
 @require_POST
 def board_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
     """Validate and score one traveller line as it is typed (JSON for the page's script)."""
     event = _event_for_director(pk)
-    entry = entry_from_post(event.game, request.POST, "")
+    entry = entry_from_post(rules_for(event), request.POST)
     if entry is None:
         return JsonResponse({"valid": False, "error": ""})
     try:
@@ -482,8 +402,9 @@ def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpRespons
     event = _event_for_director(pk)
     result = get_object_or_404(Result, pk=result_id, section__event=event)
     error = ""
+    rules = rules_for(event)
     if request.method == "POST":
-        entry = entry_from_post(event.game, request.POST, "") or {}
+        entry = entry_from_post(rules, request.POST) or {}
         try:
             result_services.result_correct(
                 result=result, entry=entry, reason=request.POST.get("reason", ""), user=request.user
@@ -495,12 +416,14 @@ def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpRespons
             return redirect("event-traveller", pk=event.pk, number=result.board_number)
     return render(
         request,
-        "tournaments/result_correct.html",
+        "tournaments/director/result_correct.html",
         {
             "event": event,
             "result": result,
-            "fields": ENTRY_FIELDS[event.game],
-            "current": request.POST if request.method == "POST" else (result.entry or {}),
+            "fields": rules.entry_fields(),
+            "current": request.POST
+            if request.method == "POST"
+            else values_from_entry(rules.entry_fields(), result.entry),
             "error": error,
         },
     )
@@ -511,7 +434,7 @@ def result_artificial(
     request: HttpRequest, pk: int, number: int, round: int, table: int
 ) -> HttpResponse:
     event = _event_for_director(pk)
-    section = event.sections.get()
+    section = event.section
     form = ArtificialForm(request.POST or None)
     error = ""
     if request.method == "POST" and form.is_valid():
@@ -532,7 +455,7 @@ def result_artificial(
             return redirect("event-traveller", pk=event.pk, number=number)
     return render(
         request,
-        "tournaments/result_artificial.html",
+        "tournaments/director/result_artificial.html",
         {
             "event": event,
             "form": form,
@@ -544,29 +467,12 @@ def result_artificial(
     )
 
 
-def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Directors see live standings; everyone else only once the results are published."""
-    event = get_object_or_404(Event, pk=pk)
-    if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
-        return redirect(f"{reverse('login')}?next={request.path}")
-    standings = selectors.latest_standings(event)
-    return render(
-        request,
-        "tournaments/event_standings.html",
-        {
-            "event": event,
-            "standings": standings.data if standings else None,
-            "computed_at": standings.computed_at if standings else None,
-        },
-    )
-
-
 @login_required
 @require_GET
 def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
     return render(
         request,
-        "tournaments/event_audit.html",
+        "tournaments/director/event_audit.html",
         {"event": event, "entries": event.audit.select_related("user")[:500]},
     )

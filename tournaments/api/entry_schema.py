@@ -1,0 +1,112 @@
+"""The OpenAPI schema of a result's `entry`, generated from the games' own entry fields.
+
+Each game describes what a person enters (`GameRules.entry_fields`); this turns every distinct
+field set (the defaults, and whatever an option changes, such as three-player Open Whist) into
+one JSON Schema object, so a script writer reads the same fields, ranges and choices a director
+sees on the traveller form. The engine still checks every entry and gives its own message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.games import GameRules, find_variant, variant_names
+from engine.games.base import EntryField
+
+
+def _property(field: EntryField) -> dict[str, Any]:
+    words = field.label + (f": {field.help}" if field.help else "")
+    conditions = [
+        f"{other} is {' or '.join(str(v).lower() for v in values)}"
+        for other, values in field.only_when
+    ]
+    if conditions:
+        words += f" (only when {' and '.join(conditions)})"
+    if field.kind == "int":
+        return {
+            "type": "integer",
+            "minimum": field.minimum,
+            "maximum": field.maximum,
+            "description": words,
+        }
+    if field.kind == "choice":
+        return {"type": "string", "enum": list(field.values()), "description": words}
+    return {"type": "boolean", "description": words}
+
+
+def _always(field: EntryField) -> bool:
+    """Asked whenever the board was played: no condition but a flag (all passed) being off."""
+    return all(False in values for _, values in field.only_when)
+
+
+def _object(title: str, fields: list[EntryField]) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "title": title, "properties": {}, "required": []}
+    for field in fields:
+        *outer, last = field.key.split(".")
+        target = schema
+        for part in outer:  # "tricks.N": N inside the object "tricks"
+            if part not in target["properties"]:
+                target["properties"][part] = {"type": "object", "properties": {}, "required": []}
+                target["required"].append(part)
+            target = target["properties"][part]
+        target["properties"][last] = _property(field)
+        if _always(field):
+            target["required"].append(last)
+    return schema
+
+
+def _shapes(rules: GameRules, setting: str) -> list[dict[str, Any]]:
+    """The entry's alternative objects: the played result, and each flag on its own (all
+    passed) where the game has one."""
+    fields = rules.entry_fields()
+    title = f"{rules.title} result{setting}"
+    shapes = [_object(title, [f for f in fields if f.kind != "flag"])]
+    for flag in (f for f in fields if f.kind == "flag"):
+        shapes.append(
+            {
+                "type": "object",
+                "title": f"{rules.title}: {flag.label.lower()}",
+                "properties": {flag.key: {"type": "boolean", "enum": [True]}},
+                "required": [flag.key],
+            }
+        )
+    return shapes
+
+
+def _rule_variants(name: str) -> list[tuple[str, GameRules]]:
+    """The game's rules at their defaults and at each listed value of each option, so every
+    field set an event can have is described once ("" or " (players=3)", and the rules)."""
+    rules_class = find_variant(name)
+    found: list[tuple[str, GameRules]] = [("", rules_class())]
+    for spec in rules_class.option_specs:
+        for choice in spec.choices:
+            try:
+                found.append((f" ({spec.key}={choice})", rules_class({spec.key: choice})))
+            except ValueError:
+                continue  # a value that needs another option set too
+    return found
+
+
+def entry_schema() -> dict[str, Any]:
+    shapes: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for name in variant_names():
+        for setting, rules in _rule_variants(name):
+            for shape in _shapes(rules, setting):
+                key = repr((name, sorted(shape["properties"].items())))
+                if key not in seen:
+                    seen.add(key)
+                    shapes.append(shape)
+    return {
+        "oneOf": shapes,
+        "description": "The table result, as the event's game defines it (see README, "
+        "'The games'). The engine checks it and answers 400 with its own message.",
+    }
+
+
+@extend_schema_field(entry_schema())
+class EntryJsonField(serializers.DictField):
+    """A result's entry: a JSON object checked by the event's game (`parse_entry`)."""
