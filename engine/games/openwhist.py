@@ -185,8 +185,9 @@ class OpenWhistRules(GameRules):
             raise EntryError('three-player tricks are given per seat: {"N": 6, "E": 5, "S": 6}')
         check_fields("three-player Open Whist tricks", raw, ["N", "E", "S"])
         counts = [int_field(raw, key, f"{key}'s tricks") for key in ("N", "E", "S")]
-        if any(not 0 <= count <= 17 for count in counts):
-            raise EntryError("each player's tricks run from 0 to 17")
+        for seat, count in zip(THREE_SEATS, counts, strict=True):
+            if not 0 <= count <= 17:
+                raise EntryError(f"{seat.full_name}'s tricks run from 0 to 17, not {count}")
         if sum(counts) != 17:
             raise EntryError(f"the three players' tricks must add up to 17, not {sum(counts)}")
         return OpenWhistThreeEntry(*counts)
