@@ -71,6 +71,13 @@ class Event(models.Model):
     method = models.CharField(max_length=12, choices=Method.choices, default=Method.MATCHPOINTS)
     scale = models.CharField(max_length=4, choices=Scale.choices, default=Scale.EBU)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+
+    class Advance(models.TextChoices):
+        TABLE = "table", "When the table has finished its round"
+        DIRECTOR = "director", "When the director starts the next round"
+
+    # When the tablets move a table on to its next round.
+    advance = models.CharField(max_length=8, choices=Advance.choices, default=Advance.TABLE)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -131,6 +138,8 @@ class Section(models.Model):
     boards_per_round = models.PositiveSmallIntegerField()
     one_winner = models.BooleanField(default=False)
     relay_sets = models.JSONField(default=list, blank=True)  # [[round, set], ...]
+    # The highest round the director has started (Event.Advance.DIRECTOR); tablets go no further.
+    released_round = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["event", "name"]
@@ -265,6 +274,9 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     idempotency_key = models.CharField(max_length=80, unique=True, default=uuid.uuid4)
+    # Why the result looks like a slip ("NS took 11 tricks, but double dummy gives NS 7"):
+    # the players were asked "are you sure?" and the director sees it on the room view.
+    flag = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -338,6 +350,36 @@ class Standings(models.Model):
 
     def __str__(self) -> str:
         return f"Standings v{self.version} of {self.event_id}"
+
+
+class TableAccess(models.Model):
+    """A table's tablet link. Whoever holds the token may read and write that table's meetings
+    of the current round, nothing else; a replaced token stays, revoked, so its holder is told
+    the link was replaced instead of "not found"."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="table_access")
+    table = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["section", "table", "-created_at"]
+        verbose_name_plural = "table access"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["section", "table"],
+                condition=Q(revoked_at__isnull=True),
+                name="table_access_one_live_token",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table} link{' (revoked)' if self.revoked_at else ''}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
 
 
 class DirectorCall(models.Model):

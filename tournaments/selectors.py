@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count
 
 from tournaments.models import (
+    Board,
     Club,
     DirectorCall,
     Event,
@@ -17,6 +18,7 @@ from tournaments.models import (
     Result,
     Section,
     Standings,
+    TableAccess,
 )
 from tournaments.services.results import boards_of_set
 
@@ -191,3 +193,206 @@ def events_visible(*, signed_in: bool) -> list[Event]:
     if not signed_in:
         events = events.filter(status=Event.Status.PUBLISHED)
     return list(events[:50])
+
+
+# ---- tablets --------------------------------------------------------------------------------
+
+_SETTLED = Result.COUNTING | {Result.Status.DISPUTED}  # a table may move on; disputes wait
+
+
+@dataclass(frozen=True)
+class _RoomProgress:
+    rows: dict[tuple[int, int], MovementRow]  # (round, table) -> row
+    settled: dict[tuple[int, int], int]  # (round, table) -> boards settled
+    sit_out: set[tuple[int, int]]
+
+
+def _progress(section: Section) -> _RoomProgress:
+    rows = {(r.round, r.table): r for r in MovementRow.objects.filter(section=section)}
+    settled: dict[tuple[int, int], int] = defaultdict(int)
+    for rnd, table, status in Result.objects.filter(section=section).values_list(
+        "round", "table", "status"
+    ):
+        if status in _SETTLED:
+            settled[(rnd, table)] += 1
+    absent = _absent_numbers(section)
+    sit_out = {
+        key
+        for key, row in rows.items()
+        if not (row.ns_pair and row.ew_pair)
+        or _is_absent(section, absent, row.ns_pair, "NS")
+        or _is_absent(section, absent, row.ew_pair, "EW")
+    }
+    return _RoomProgress(rows, settled, sit_out)
+
+
+def _round_done(section: Section, progress: _RoomProgress, rnd: int, table: int) -> bool:
+    if (rnd, table) in progress.sit_out:
+        # A table without a game waits for the room: done when every game of the round is.
+        return all(
+            progress.settled[key] >= section.boards_per_round
+            for key in progress.rows
+            if key[0] == rnd and key not in progress.sit_out
+        )
+    return progress.settled[(rnd, table)] >= section.boards_per_round
+
+
+def table_round(section: Section, table: int, progress: _RoomProgress | None = None) -> int | None:
+    """The round a table's tablet shows: its first round not yet played through, held back to
+    the round the director has started when the event moves on the director's word; None
+    when the table has played every round."""
+    progress = progress or _progress(section)
+    rounds = sorted(r for (r, t) in progress.rows if t == table)
+    current = next((r for r in rounds if not _round_done(section, progress, r, table)), None)
+    if current is None:
+        return None
+    if section.event.advance == Event.Advance.DIRECTOR:
+        current = min(current, max(section.released_round, rounds[0] if rounds else 1))
+    return current
+
+
+def table_round_boards(section: Section, table: int, rnd: int) -> range:
+    row = MovementRow.objects.filter(section=section, round=rnd, table=table).first()
+    return boards_of_set(section, row.board_set) if row else range(0)
+
+
+def _pair_view(
+    section: Section, pairs: dict[tuple[int, str], Pair], number: int, seat: str
+) -> dict[str, Any] | None:
+    pair = pairs.get((number, section.direction_of(seat)))
+    if pair is None:
+        return None
+    return {"number": pair.number, "label": pair.label, "names": pair.names}
+
+
+def _board_views(
+    section: Section, rules: Any, rnd: int, table: int, boards: range
+) -> list[dict[str, Any]]:
+    from tournaments.services.engine_bridge import engine_board
+
+    stored = {
+        b.number: b for b in Board.objects.filter(event_id=section.event_id, number__in=boards)
+    }
+    results = {
+        r.board_number: r
+        for r in Result.objects.filter(
+            section=section, round=rnd, table=table, board_number__in=boards
+        )
+    }
+    views = []
+    for number in boards:
+        played = engine_board(stored[number])
+        result = results.get(number)
+        view: dict[str, Any] = {
+            "number": number,
+            "dealer": played.dealer.full_name,
+            "trumps": rules.trumps_text(played),
+            "state": "to enter" if result is None else _STATE[result.status],
+            "result": None,
+        }
+        if result is not None:
+            parsed = rules.parse_entry(played, result.entry) if result.entry else None
+            view["result"] = {
+                "id": result.pk,
+                "key": result.idempotency_key,
+                "entry": result.entry,
+                "describe": rules.describe(parsed) if parsed else result.artificial_code,
+                "short": rules.describe_short(parsed) if parsed else result.artificial_code,
+                "ns_score": result.ns_score,
+                "ew_score": None if result.ns_score is None else -result.ns_score,
+                "flag": result.flag,
+            }
+        views.append(view)
+    return views
+
+
+_STATE: dict[str, str] = {
+    Result.Status.ENTERED: "waiting",
+    Result.Status.CONFIRMED: "confirmed",
+    Result.Status.DISPUTED: "disputed",
+    Result.Status.CORRECTED: "confirmed",
+    Result.Status.ARTIFICIAL: "confirmed",
+}
+
+
+def _round_view(
+    section: Section, progress: _RoomProgress, rules: Any, rnd: int, table: int, pairs: Any
+) -> dict[str, Any]:
+    from tournaments.services.engine_bridge import movement_for
+
+    row = progress.rows[(rnd, table)]
+    boards = boards_of_set(section, row.board_set)
+    after = movement_for(section).next_places(rnd, table)
+    return {
+        "round": rnd,
+        "sit_out": (rnd, table) in progress.sit_out,
+        "ns": _pair_view(section, pairs, row.ns_pair, "NS") if row.ns_pair else None,
+        "ew": _pair_view(section, pairs, row.ew_pair, "EW") if row.ew_pair else None,
+        "boards": _board_views(section, rules, rnd, table, boards),
+        "done": _round_done(section, progress, rnd, table),
+        "next": {
+            "ns": None if after.ns is None else {"table": after.ns[0], "seat": after.ns[1]},
+            "ew": None if after.ew is None else {"table": after.ew[0], "seat": after.ew[1]},
+            "boards_to": after.boards,
+        },
+    }
+
+
+def table_state(access: TableAccess) -> dict[str, Any]:
+    """Everything a table's tablet shows: the round, the pairs, the boards and their results,
+    the previous round's recap and where everyone goes next, and how to enter a result."""
+    from tournaments.services.engine_bridge import rules_for
+
+    section = access.section
+    event = section.event
+    rules = rules_for(event)
+    progress = _progress(section)
+    current = table_round(section, access.table, progress)
+    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section)}
+    rounds = sorted(r for (r, t) in progress.rows if t == access.table)
+    shown = current if current is not None else rounds[-1]
+    now = _round_view(section, progress, rules, shown, access.table, pairs)
+    earlier = [r for r in rounds if r < shown]
+    previous = (
+        _round_view(section, progress, rules, earlier[-1], access.table, pairs) if earlier else None
+    )
+    return {
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "game": rules.title,
+            "status": event.status,
+            "advance": event.advance,
+        },
+        "table": access.table,
+        "rounds": section.rounds,
+        "finished": current is None,
+        "accepting": event.status == Event.Status.RUNNING and current is not None,
+        "waiting_for_director": bool(
+            now["done"]
+            and current is not None
+            and event.advance == Event.Advance.DIRECTOR
+            and current < section.rounds
+        ),
+        "current": now,
+        "previous": previous,
+        "calls_open": DirectorCall.objects.filter(
+            section=section, table=access.table, handled_at__isnull=True
+        ).exists(),
+        "fields": [entry_field_view(f) for f in rules.entry_fields()],
+    }
+
+
+def entry_field_view(field: Any) -> dict[str, Any]:
+    """An engine `EntryField` as plain data for the tablet page's pickers."""
+    return {
+        "key": field.key,
+        "kind": field.kind,
+        "label": field.label,
+        "short": field.short,
+        "help": field.help,
+        "min": field.minimum,
+        "max": field.maximum,
+        "choices": [{"value": c.value, "label": c.label, "mark": c.mark} for c in field.choices],
+        "only_when": [[other, list(values)] for other, values in field.only_when],
+    }

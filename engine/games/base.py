@@ -561,6 +561,44 @@ class GameRules:
             return "none (no-trumps)"
         return suit_name(board.trumps)
 
+    def ns_tricks(self, board: Board, entry: Entry) -> int | None:
+        """The tricks NS took in this result (None where it does not say: all passed, or a
+        game scored per player)."""
+        return None
+
+    def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
+        """The tricks double dummy gives NS in this result's contract, from a stored analysis
+        (`BoardAnalysis.to_dict()`); None when the analysis does not cover that contract."""
+        return None
+
+    def unlikely(
+        self,
+        board: Board,
+        entry: Entry,
+        *,
+        analysis: Mapping[str, Any] | None = None,
+        others: Sequence[Entry] = (),
+    ) -> str | None:
+        """Why a result looks like a slip of the finger, or None: more than two tricks away
+        from double dummy in its contract, or, once three other results are on the board,
+        further outside all of them than they are spread (at least two tricks)."""
+        ns = self.ns_tricks(board, entry)
+        if ns is None:
+            return None
+        if analysis:
+            dd = self.dd_ns_tricks(board, entry, analysis)
+            if dd is not None and abs(ns - dd) > 2:
+                return f"NS took {_tricks(ns)}, but double dummy gives NS {dd} in this contract"
+        known = [n for n in (self.ns_tricks(board, other) for other in others) if n is not None]
+        if len(known) >= 3:
+            low, high = min(known), max(known)
+            margin = max(2, high - low)
+            if ns > high + margin or ns < low - margin:
+                return f"NS took {_tricks(ns)}; at the other tables NS took " + (
+                    f"{low}" if low == high else f"{low} to {high}"
+                )
+        return None
+
     def session_tally(self, played: Sequence[tuple[Entry, Side]]) -> SessionTally | None:
         """A pair's session figures from its results in play order (entry, its side on that
         board); None for games whose sessions are just the sum of their boards."""
@@ -621,6 +659,10 @@ def expect_entry(entry: Entry, kind: type[E], title: str) -> E:
     if not isinstance(entry, kind):
         raise EntryError(f"{type(entry).__name__} is not a {title} result")
     return entry
+
+
+def _tricks(count: int) -> str:
+    return f"{count} trick" if count == 1 else f"{count} tricks"
 
 
 _HCP = {14: 4, 13: 3, 12: 2, 11: 1}

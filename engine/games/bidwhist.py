@@ -51,6 +51,7 @@ import enum
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.boards import Board, Deal, dealer_for
 from engine.cards import Card, CardError, Seat, Side, Suit, bid_whist_deck
@@ -529,6 +530,29 @@ class BidWhistRules(GameRules):
                 EntryField("passed_out", "flag", "All passed", "Pass", help="scores 0 to both"),
             )
         return tuple(fields)
+
+    def ns_tricks(self, board: Board, entry: Entry) -> int | None:
+        """Tricks in play (the kitty book is not a trick): 12 in all."""
+        if isinstance(entry, BidWhistPassedOut):
+            return None
+        entry = expect_entry(entry, BidWhistEntry, self.title)
+        tricks = entry.books - 1
+        return tricks if entry.declarer.side is Side.NS else 12 - tricks
+
+    def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
+        """From a stored table, where one was computed (the analysis job keeps only par)."""
+        if not isinstance(entry, BidWhistEntry):
+            return None
+        row = (analysis.get("table") or {}).get(str(entry.declarer)) or {}
+        contract = (
+            f"notrump {entry.ranking}"
+            if entry.kind is BidKind.NOTRUMP
+            else f"{entry.kind} {entry.trumps}"
+        )
+        books = row.get(contract)
+        if not isinstance(books, int):
+            return None
+        return books - 1 if entry.declarer.side is Side.NS else 12 - (books - 1)
 
     def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
         ns = sum(high_card_points(board.deal.hand(seat)) for seat in Side.NS.seats)

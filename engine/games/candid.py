@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.boards import Board, Deal, dealer_for
 from engine.cards import CardError, Seat, Side, Suit, standard_deck
@@ -377,6 +378,22 @@ class CandidRules(GameRules):
                 help="tricks won by the declaring side",
             ),
         )
+
+    def ns_tricks(self, board: Board, entry: Entry) -> int | None:
+        if isinstance(entry, CandidPassedOut):
+            return None
+        entry = expect_entry(entry, CandidEntry, self.title)
+        return entry.tricks if entry.declarer.side is Side.NS else 13 - entry.tricks
+
+    def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
+        """From the stored table: the declarer's side's tricks in the strain played."""
+        if not isinstance(entry, CandidEntry):
+            return None
+        row = (analysis.get("table") or {}).get(str(entry.declarer)) or {}
+        tricks = row.get(strain_str(entry.strain))
+        if not isinstance(tricks, int):
+            return None
+        return tricks if entry.declarer.side is Side.NS else 13 - tricks
 
     def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
         ns = hcp(board, Seat.N) + hcp(board, Seat.S)

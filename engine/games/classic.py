@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.boards import Board, BoardError, Deal, dealer_for, trump_rotation
 from engine.cards import Card, CardError, Seat, Side, Suit, standard_deck
@@ -134,6 +135,13 @@ def ns_tricks_fields(total: int) -> tuple[EntryField, ...]:
     )
 
 
+def dd_board_ns_tricks(analysis: Mapping[str, Any]) -> int | None:
+    """NS's double-dummy tricks on a board whose trumps and leader are fixed by the board."""
+    tricks = analysis.get("tricks") or {}
+    value = tricks.get("ns")
+    return value if isinstance(value, int) else None
+
+
 def plausible_ns_tricks(board: Board, rng: random.Random) -> dict[str, object]:
     """NS's tricks around half, moved a trick for every three high-card points over 20."""
     total = board.hand_size
@@ -228,3 +236,9 @@ class ClassicRules(GameRules):
 
     def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
         return plausible_ns_tricks(board, rng)
+
+    def ns_tricks(self, board: Board, entry: Entry) -> int | None:
+        return expect_entry(entry, ClassicEntry, self.title).ns_tricks
+
+    def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
+        return dd_board_ns_tricks(analysis)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.boards import Board, BoardError, Deal, dealer_for, trump_rotation
 from engine.cards import Card, Seat, Side, Suit, standard_deck
@@ -52,6 +53,7 @@ from engine.games.base import (
     tricks_field,
 )
 from engine.games.classic import (
+    dd_board_ns_tricks,
     ns_tricks_fields,
     parse_rotation,
     plausible_ns_tricks,
@@ -246,6 +248,14 @@ class OpenWhistRules(GameRules):
             return "-".join(str(n) for n in entry.tricks().values())
         entry = expect_entry(entry, OpenWhistEntry, self.title)
         return f"{entry.ns_tricks}-{entry.ew_tricks}"
+
+    def ns_tricks(self, board: Board, entry: Entry) -> int | None:
+        if isinstance(entry, OpenWhistThreeEntry):
+            return None
+        return expect_entry(entry, OpenWhistEntry, self.title).ns_tricks
+
+    def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
+        return None if self.three_players else dd_board_ns_tricks(analysis)
 
     def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
         if not self.three_players:

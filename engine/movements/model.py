@@ -91,6 +91,16 @@ class GuideRow:
 
 
 @dataclass(frozen=True)
+class NextPlaces:
+    """After a round at one table: the NS pair's and the EW pair's next (table, seat), and the
+    table the boards go to; None where there is no next round for them."""
+
+    ns: tuple[int, str] | None
+    ew: tuple[int, str] | None
+    boards: int | None
+
+
+@dataclass(frozen=True)
 class Movement:
     """A complete movement; `engine.movements.validate` checks its invariants.
 
@@ -237,6 +247,22 @@ class Movement:
                 )
             )
         return rows
+
+    def next_places(self, round: int, table: int) -> NextPlaces:
+        """Where the pairs and the boards of one table go after `round`: what a table's tablet
+        tells the players at the end of the round (None: the session is over for them)."""
+        m = self.meeting(round, table)
+
+        def after(seat: str) -> tuple[int, str] | None:
+            number = m.ns if seat == "NS" else m.ew
+            if number == PHANTOM:
+                return None
+            following = self._pair_rounds(self._pair_key(m, seat)).get(round + 1)
+            return (following[0].table, following[1]) if following else None
+
+        return NextPlaces(
+            ns=after("NS"), ew=after("EW"), boards=self._set_places.get((round + 1, m.set))
+        )
 
     def guide_for_table(self, table: int) -> list[GuideRow]:
         """The card left on a table: each round's pairs and set, where EW and the boards go."""

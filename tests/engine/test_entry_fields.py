@@ -223,3 +223,40 @@ def test_a_plausible_entry_is_always_a_valid_one(game, options) -> None:
             continue  # a rare impossible draw; the simulator draws again
         accepted += 1
     assert accepted >= 0.9 * len(boards) * 5
+
+
+def test_an_unlikely_result_is_flagged_against_double_dummy_and_the_other_tables() -> None:
+    rules, board = _rules_and_board("classic", {})
+    entry = rules.parse_entry(board, {"ns_tricks": 10})
+    analysis = {"tricks": {"ns": 7, "ew": 6, "trumps": "H", "leader": "E"}}
+    assert rules.unlikely(board, entry, analysis=analysis) == (
+        "NS took 10 tricks, but double dummy gives NS 7 in this contract"
+    )
+    near = rules.parse_entry(board, {"ns_tricks": 9})
+    assert rules.unlikely(board, near, analysis=analysis) is None
+    others = [rules.parse_entry(board, {"ns_tricks": n}) for n in (6, 7, 7)]
+    far = rules.parse_entry(board, {"ns_tricks": 1})
+    assert (
+        rules.unlikely(board, far, others=others)
+        == "NS took 1 trick; at the other tables NS took 6 to 7"
+    )
+    assert rules.unlikely(board, near, others=others) is None  # 9 is 2 above 7: plausible
+    assert rules.unlikely(board, far, others=others[:2]) is None  # too few to compare
+
+
+def test_auction_games_compare_the_contract_played_with_its_double_dummy_tricks() -> None:
+    rules, board = _rules_and_board("candid", {})
+    entry = rules.parse_entry(board, {"declarer": "E", "bid": 8, "strain": "H", "tricks": 12})
+    table = {"table": {"E": {"H": 8}}}
+    # East's side took 12, double dummy 8: NS 1 against 5
+    assert "NS took 1 trick, but double dummy gives NS 5" in (
+        rules.unlikely(board, entry, analysis=table) or ""
+    )
+    passed = rules.parse_entry(board, {"passed_out": True})
+    assert rules.unlikely(board, passed, analysis=table) is None
+    bid, bboard = _rules_and_board("bidwhist", {})
+    played = bid.parse_entry(
+        bboard, {"declarer": "S", "bid": 4, "kind": "notrump", "ranking": "uptown", "books": 10}
+    )
+    assert bid.ns_tricks(bboard, played) == 9  # books include the kitty book
+    assert bid.dd_ns_tricks(bboard, played, {"table": {"S": {"notrump uptown": 7}}}) == 6

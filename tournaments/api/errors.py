@@ -1,7 +1,8 @@
 """One place where domain errors become HTTP responses.
 
 The engine raises `ValueError` subclasses with messages written for players and directors;
-the API passes that message through as a 400 instead of a 500.
+the API passes that message through as a 400 instead of a 500, and a submission that
+contradicts a stored result as a 409 that shows the stored one.
 """
 
 from typing import Any
@@ -11,6 +12,8 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tournaments.services.results import ResultConflict, result_summary
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     response = drf_exception_handler(exc, context)
@@ -19,6 +22,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DjangoValidationError):
         detail: Any = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         return Response({"detail": detail}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ResultConflict):
+        return Response(
+            {"detail": str(exc), "stored": result_summary(exc.stored)},
+            status=status.HTTP_409_CONFLICT,
+        )
     if isinstance(exc, ValueError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     return None

@@ -23,6 +23,15 @@ class ResultError(ValueError):
     """A result that cannot be accepted; the message tells the player or director what to fix."""
 
 
+class ResultConflict(ResultError):
+    """A submission that contradicts a result already stored (HTTP 409): never answered as if it
+    had been accepted; the players see it and the director decides (`result_correct`)."""
+
+    def __init__(self, message: str, stored: Result) -> None:
+        super().__init__(message)
+        self.stored = stored
+
+
 @dataclass(frozen=True)
 class Seating:
     """Who plays a board at a table in a round, found from the movement."""
@@ -218,7 +227,15 @@ def _existing(
             and by_key.ns_pair_id == seating.ns_pair.pk
         )
         if not same:
-            raise ResultError("This submission key was already used for a different board.")
+            raise ResultConflict(
+                "This submission key was already used for a different board.", by_key
+            )
+        if by_key.entry != clean_entry:
+            raise ResultConflict(
+                f"Board {by_key.board_number} was already sent with another result "
+                f"(NS {_signed(by_key.ns_score)}). Call the director to change it.",
+                by_key,
+            )
         return by_key
     for_meeting = (
         Result.objects.filter(
@@ -232,11 +249,25 @@ def _existing(
         return None
     if for_meeting.entry == clean_entry and for_meeting.ew_pair_id == seating.ew_pair.pk:
         return for_meeting
-    raise ResultError(
+    raise ResultConflict(
         f"Board {seating.board.number} already has a result for {seating.ns_pair.label} v "
         f"{seating.ew_pair.label} (NS {_signed(for_meeting.ns_score)}). "
-        "Only the director can change it."
+        "Only the director can change it.",
+        for_meeting,
     )
+
+
+def result_summary(result: Result) -> dict[str, Any]:
+    """A stored result in a few plain fields, for a conflict answer or an audit line."""
+    return {
+        "id": result.pk,
+        "board": result.board_number,
+        "round": result.round,
+        "table": result.table,
+        "entry": result.entry,
+        "ns_score": result.ns_score,
+        "status": result.status,
+    }
 
 
 def _signed(score: int | None) -> str:

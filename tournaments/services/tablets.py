@@ -1,0 +1,243 @@
+"""Tablets at the tables: each table's link, and what a link may do.
+
+A table's link carries an unguessable token (`secrets`, 192 bits). Whoever holds it may read
+and write that table's meetings of the round it is playing now, nothing else: a board of
+another round or another table is refused (`TableForbidden`, HTTP 403), whatever the page
+sends. The director can replace a table's link; the old token then says so
+(`TableLinkReplaced`) instead of working or vanishing.
+
+Results from a tablet go through the same services as every other result (`result_submit`,
+`result_confirm`, `result_dispute`), so idempotency keys, the one-result-per-meeting rule and
+results processing are the same wherever a result comes from.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from engine.games import Entry
+from tournaments.models import Board, DirectorCall, Event, Result, Section, TableAccess
+from tournaments.services.audit import User, audit_record
+from tournaments.services.engine_bridge import engine_board, rules_for
+from tournaments.services.results import (
+    ResultError,
+    result_confirm,
+    result_dispute,
+    result_submit,
+)
+
+TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
+
+
+class TableForbidden(ResultError):
+    """What this table's link may not touch (another table's or another round's board)."""
+
+
+class TableLinkReplaced(ResultError):
+    """The director replaced this table's link: its holder must scan the new code."""
+
+
+class TableLinkUnknown(ResultError):
+    """No table has this link (mistyped, or its event was deleted)."""
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def table_links_ensure(*, event: Event) -> list[TableAccess]:
+    """Give every table of the event a live link (keeping those it has); returns them all."""
+    section = event.section
+    live = {a.table: a for a in TableAccess.objects.filter(section=section, revoked_at=None)}
+    for table in range(1, section.tables + 1):
+        if table not in live:
+            try:
+                with transaction.atomic():
+                    live[table] = TableAccess.objects.create(
+                        section=section, table=table, token=_new_token()
+                    )
+            except IntegrityError:  # another request made it meanwhile
+                live[table] = TableAccess.objects.get(section=section, table=table, revoked_at=None)
+    return [live[t] for t in sorted(live)]
+
+
+@transaction.atomic
+def table_link_replace(*, event: Event, table: int, user: User = None) -> TableAccess:
+    """Revoke a table's link and issue a new one (a tablet lost, or a link shared too widely)."""
+    section = event.section
+    if not 1 <= table <= section.tables:
+        raise ResultError(f"There is no table {table} (tables are 1 to {section.tables}).")
+    TableAccess.objects.select_for_update().filter(
+        section=section, table=table, revoked_at=None
+    ).update(revoked_at=timezone.now())
+    access = TableAccess.objects.create(section=section, table=table, token=_new_token())
+    audit_record(event=event, user=user, action="table link replaced", target=f"table {table}")
+    return access
+
+
+def table_access(token: str) -> TableAccess:
+    """The live link for this token; TableLinkReplaced or TableLinkUnknown otherwise."""
+    access = (
+        TableAccess.objects.select_related("section__event").filter(token=token).first()
+        if 8 <= len(token) <= 64
+        else None
+    )
+    if access is None:
+        raise TableLinkUnknown("This table link is not known. Ask the director for the code.")
+    if not access.is_live:
+        raise TableLinkReplaced(
+            f"This link for table {access.table} was replaced by the director: "
+            "scan the new code on the table."
+        )
+    return access
+
+
+def _result_of_table(access: TableAccess, result_id: int) -> Result:
+    result = (
+        Result.objects.select_related("section__event", "ns_pair", "ew_pair")
+        .filter(pk=result_id, section=access.section, table=access.table)
+        .first()
+    )
+    if result is None:
+        raise TableForbidden(f"Result {result_id} is not one of table {access.table}'s.")
+    from tournaments.selectors import table_round
+
+    if result.round != table_round(access.section, access.table):
+        raise TableForbidden(
+            f"Board {result.board_number} was played in round {result.round}; this table is "
+            "on another round now. Call the director to change it."
+        )
+    return result
+
+
+def _check_board(access: TableAccess, board_number: int) -> int:
+    """The round in which this table plays `board_number` now; TableForbidden otherwise."""
+    from tournaments.selectors import table_round, table_round_boards
+
+    section = access.section
+    current = table_round(section, access.table)
+    if current is None:
+        raise TableForbidden(f"Table {access.table} has played all its rounds.")
+    boards = table_round_boards(section, access.table, current)
+    if board_number not in boards:
+        shown = f"boards {boards.start}-{boards.stop - 1}" if boards else "no boards"
+        raise TableForbidden(
+            f"Table {access.table} plays {shown} in round {current}, not board {board_number}."
+        )
+    return current
+
+
+def tablet_preview(
+    *, access: TableAccess, board_number: int, entry: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Check and score an entry without saving it: what the page shows before it is sent,
+    with the "are you sure?" reason when the result looks unlikely."""
+    _check_board(access, board_number)
+    event = access.section.event
+    rules = rules_for(event)
+    board = Board.objects.get(event=event, number=board_number)
+    played = engine_board(board)
+    parsed = rules.parse_entry(played, dict(entry))
+    score = int(rules.ns_score(played, parsed))
+    return {
+        "ns_score": score,
+        "ew_score": -score,
+        "describe": rules.describe(parsed),
+        "unlikely": unlikely_reason(access.section, board, parsed, exclude_table=access.table),
+    }
+
+
+def unlikely_reason(
+    section: Section, board: Board, parsed: Entry, *, exclude_table: int | None = None
+) -> str:
+    """Why this result looks like a slip, against par and the board's other results; ""."""
+    rules = rules_for(section.event)
+    played = engine_board(board)
+    others = [
+        rules.parse_entry(played, r.entry)
+        for r in Result.objects.filter(section=section, board_number=board.number).exclude(
+            entry=None
+        )
+        if r.entry is not None and r.table != exclude_table
+    ]
+    analysis = board.par if board.par_status == Board.ParStatus.DONE else None
+    return rules.unlikely(played, parsed, analysis=analysis, others=others) or ""
+
+
+def tablet_submit(
+    *, access: TableAccess, board_number: int, entry: Mapping[str, Any], key: str
+) -> tuple[Result, bool]:
+    """A table's result for one of its boards of this round; (result, created).
+
+    The same key with the same entry gives the stored result back; a different entry for a
+    board that has a result is a ResultConflict, shown to the players, for the director.
+    """
+    current = _check_board(access, board_number)
+    result, created = result_submit(
+        section=access.section,
+        round=current,
+        table=access.table,
+        board_number=board_number,
+        entry=entry,
+        idempotency_key=key,
+        device=f"table {access.table}",
+    )
+    if created and result.entry is not None:
+        board = Board.objects.get(event_id=access.section.event_id, number=board_number)
+        rules = rules_for(access.section.event)
+        reason = unlikely_reason(
+            access.section,
+            board,
+            rules.parse_entry(engine_board(board), result.entry),
+            exclude_table=access.table,
+        )
+        if reason:
+            Result.objects.filter(pk=result.pk).update(flag=reason[:200])
+            result.flag = reason[:200]
+    return result, created
+
+
+def tablet_confirm(*, access: TableAccess, result_id: int) -> Result:
+    """The other pair accepts the result on the tablet: it counts from now on."""
+    return result_confirm(
+        result=_result_of_table(access, result_id), device=f"table {access.table}"
+    )
+
+
+def tablet_dispute(*, access: TableAccess, result_id: int, note: str = "") -> Result:
+    """The other pair does not accept it: the director is called to the table."""
+    return result_dispute(
+        result=_result_of_table(access, result_id),
+        note=note[:150],
+        device=f"table {access.table}",
+    )
+
+
+def director_call(
+    *, section: Section, table: int, round: int | None, note: str = ""
+) -> DirectorCall:
+    """A table asks for the director; one open call per table is enough."""
+    open_call = DirectorCall.objects.filter(
+        section=section, table=table, handled_at__isnull=True
+    ).first()
+    if open_call is not None:
+        return open_call
+    return DirectorCall.objects.create(section=section, table=table, round=round, note=note[:200])
+
+
+@transaction.atomic
+def round_start(*, event: Event, round: int, user: User = None) -> Section:
+    """The director lets the room move to `round` (events that advance by the director)."""
+    section = Section.objects.select_for_update().get(pk=event.section.pk)
+    if not 1 <= round <= section.rounds:
+        raise ResultError(f"Rounds run from 1 to {section.rounds}, not {round}.")
+    if round > section.released_round:
+        section.released_round = round
+        section.save(update_fields=["released_round"])
+        audit_record(event=event, user=user, action="round started", target=f"round {round}")
+    return section
