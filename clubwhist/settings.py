@@ -209,7 +209,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    # Per table link: a tablet polls every 10 s and sends a few results a round.
+    "DEFAULT_THROTTLE_RATES": {"table": os.environ.get("TABLET_THROTTLE", "240/min")},
 }
+
+# The address players' tablets use to reach this server (table links and QR codes); when
+# unset, pages use the address the director's browser used, and `manage.py tablets` this.
+BASE_URL = os.environ.get("CLUBWHIST_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubwhist API",
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",
@@ -220,6 +226,15 @@ SPECTACULAR_SETTINGS = {
 # Celery. Without REDIS_URL every task runs in-process at once (eager), so `make run` needs
 # nothing else running; with it, tasks go through Redis to `celery worker` processes.
 REDIS_URL = redis_url_from_env()
+# One cache for every web process (the tablets' request limits are counted there): Redis when
+# there is one, else this process's memory (one `runserver` process on a laptop).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 CELERY_EAGER = not REDIS_URL
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or None

@@ -2,9 +2,23 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import views
+from tournaments.api import tablets, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("t/<str:token>/", tablets.TableStateApi.as_view(), name="api-table"),
+    path("t/<str:token>/preview/", tablets.TablePreviewApi.as_view(), name="api-table-preview"),
+    path("t/<str:token>/results/", tablets.TableResultsApi.as_view(), name="api-table-results"),
+    path(
+        "t/<str:token>/results/<int:result_id>/confirm/",
+        tablets.TableConfirmApi.as_view(),
+        name="api-table-confirm",
+    ),
+    path(
+        "t/<str:token>/results/<int:result_id>/dispute/",
+        tablets.TableDisputeApi.as_view(),
+        name="api-table-dispute",
+    ),
+    path("t/<str:token>/call-director/", tablets.TableCallApi.as_view(), name="api-table-call"),
     path("events/", views.EventListApi.as_view(), name="api-events"),
     path("advice/", views.AdviceApi.as_view(), name="api-advice"),
     path("events/<int:pk>/", views.EventDetailApi.as_view(), name="api-event"),

@@ -1,0 +1,194 @@
+"""The API the table pages use: the token in the URL is the only credential.
+
+Each view checks the token, calls one service and returns; answers a tablet can act on:
+201 a new result, 200 the same submission again, 400 an entry the rules refuse (the engine's
+message), 403 a board this table does not play now (or a replaced link), 404 an unknown link,
+409 a different result already stored (with the stored one), 429 too many requests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from tournaments import selectors
+from tournaments.api.entry_schema import EntryJsonField
+from tournaments.models import Result, TableAccess
+from tournaments.services import tablets
+
+
+class TableTokenThrottle(SimpleRateThrottle):
+    """Requests per table link (not per address: a club's tablets share one Wi-Fi address)."""
+
+    scope = "table"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        token = view.kwargs.get("token", "")
+        return self.cache_format % {"scope": self.scope, "ident": token[:64]}
+
+
+def _access(token: str) -> TableAccess:
+    try:
+        return tablets.table_access(token)
+    except tablets.TableLinkReplaced as exc:
+        raise PermissionDenied(str(exc)) from None
+    except tablets.TableLinkUnknown as exc:
+        raise NotFound(str(exc)) from None
+
+
+class TabletView(APIView):
+    """No login, no session, no CSRF: the table's token is the credential."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [TableTokenThrottle]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, tablets.TableForbidden):
+            return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
+        return super().handle_exception(exc)
+
+
+class ResultOut(serializers.ModelSerializer[Result]):
+    class Meta:
+        model = Result
+        fields = [
+            "id",
+            "board_number",
+            "round",
+            "table",
+            "entry",
+            "ns_score",
+            "status",
+            "flag",
+            "idempotency_key",
+        ]
+
+
+class TableStateApi(TabletView):
+    """Everything the table's page shows: round, pairs, boards with their states and results,
+    the previous round's recap and where everyone goes next, and the game's entry fields."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "TableState",
+            {
+                "table": serializers.IntegerField(),
+                "current": serializers.DictField(),
+                "previous": serializers.DictField(allow_null=True),
+                "fields": serializers.ListField(child=serializers.DictField()),
+            },
+        )
+    )
+    def get(self, request: Request, token: str) -> Response:
+        return Response(selectors.table_state(_access(token)))
+
+
+class TablePreviewApi(TabletView):
+    """Check and score an entry without saving it (and say if it looks unlikely)."""
+
+    class PreviewIn(serializers.Serializer[Any]):
+        board = serializers.IntegerField(min_value=1)
+        entry = EntryJsonField()
+
+    @extend_schema(
+        request=PreviewIn,
+        responses=inline_serializer(
+            "TablePreview",
+            {
+                "ns_score": serializers.IntegerField(),
+                "ew_score": serializers.IntegerField(),
+                "describe": serializers.CharField(),
+                "unlikely": serializers.CharField(),
+            },
+        ),
+    )
+    def post(self, request: Request, token: str) -> Response:
+        data = self.PreviewIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        preview = tablets.tablet_preview(
+            access=_access(token),
+            board_number=data.validated_data["board"],
+            entry=data.validated_data["entry"],
+        )
+        return Response(preview)
+
+
+class TableResultsApi(TabletView):
+    """Submit one board's result, with the idempotency key the device made for it."""
+
+    class SubmitIn(serializers.Serializer[Any]):
+        board = serializers.IntegerField(min_value=1)
+        entry = EntryJsonField()
+        idempotency_key = serializers.CharField(min_length=8, max_length=80)
+
+    @extend_schema(request=SubmitIn, responses={201: ResultOut, 200: ResultOut})
+    def post(self, request: Request, token: str) -> Response:
+        data = self.SubmitIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        result, created = tablets.tablet_submit(
+            access=_access(token),
+            board_number=v["board"],
+            entry=v["entry"],
+            key=v["idempotency_key"],
+        )
+        return Response(
+            ResultOut(result).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class TableConfirmApi(TabletView):
+    """The other pair accepts the result."""
+
+    @extend_schema(request=None, responses=ResultOut)
+    def post(self, request: Request, token: str, result_id: int) -> Response:
+        result = tablets.tablet_confirm(access=_access(token), result_id=result_id)
+        return Response(ResultOut(result).data)
+
+
+class TableDisputeApi(TabletView):
+    """The other pair does not accept the result: the director is called."""
+
+    class DisputeIn(serializers.Serializer[Any]):
+        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+
+    @extend_schema(request=DisputeIn, responses=ResultOut)
+    def post(self, request: Request, token: str, result_id: int) -> Response:
+        data = self.DisputeIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = tablets.tablet_dispute(
+            access=_access(token), result_id=result_id, note=data.validated_data["note"]
+        )
+        return Response(ResultOut(result).data)
+
+
+class TableCallApi(TabletView):
+    """Call the director to the table (at any time)."""
+
+    class CallIn(serializers.Serializer[Any]):
+        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+
+    @extend_schema(
+        request=CallIn, responses=inline_serializer("Called", {"call": serializers.IntegerField()})
+    )
+    def post(self, request: Request, token: str) -> Response:
+        data = self.CallIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        access = _access(token)
+        call = tablets.director_call(
+            section=access.section,
+            table=access.table,
+            round=selectors.table_round(access.section, access.table),
+            note=data.validated_data["note"] or "Called from the table's tablet.",
+        )
+        return Response({"call": call.pk}, status=status.HTTP_201_CREATED)
