@@ -214,8 +214,9 @@ REST_FRAMEWORK = {
 }
 
 # The address players' tablets use to reach this server (table links and QR codes); when
-# unset, pages use the address the director's browser used, and `manage.py tablets` this.
-BASE_URL = os.environ.get("CLUBWHIST_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# unset, pages use the address the director's browser used, and `manage.py tablets`
+# http://127.0.0.1:8000.
+BASE_URL = os.environ.get("CLUBWHIST_BASE_URL", "").rstrip("/")
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubwhist API",
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",

@@ -38,6 +38,12 @@ class EventSetupForm(forms.Form):
         label="Boards to play (about)",
     )
     method = forms.ChoiceField(choices=Event.Method.choices, initial=Event.Method.MATCHPOINTS)
+    advance = forms.ChoiceField(
+        choices=Event.Advance.choices,
+        initial=Event.Advance.TABLE,
+        required=False,  # left out: each table moves on when it has finished
+        label="Tablets move to the next round",
+    )
     scale = forms.ChoiceField(choices=Event.Scale.choices, initial=Event.Scale.EBU)
     movement = forms.CharField(required=False, widget=forms.HiddenInput)
 

@@ -396,3 +396,28 @@ def entry_field_view(field: Any) -> dict[str, Any]:
         "choices": [{"value": c.value, "label": c.label, "mark": c.mark} for c in field.choices],
         "only_when": [[other, list(values)] for other, values in field.only_when],
     }
+
+
+@dataclass(frozen=True)
+class TabletLink:
+    table: int
+    token: str
+    url: str
+
+
+def tablet_links(event: Event, base_url: str) -> list[TabletLink]:
+    """Each table's live tablet link, as the director shows and prints it."""
+    return [
+        TabletLink(a.table, a.token, f"{base_url}/t/{a.token}/")
+        for a in TableAccess.objects.filter(section__event=event, revoked_at=None).order_by("table")
+    ]
+
+
+def flagged_results(event: Event) -> list[Result]:
+    """Results the players were asked "are you sure?" about, for the director to glance at."""
+    return list(
+        Result.objects.filter(section__event=event)
+        .exclude(flag="")
+        .select_related("ns_pair", "ew_pair")
+        .order_by("round", "table", "board_number")
+    )

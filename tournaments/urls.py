@@ -20,6 +20,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="event-analysis-progress",
     ),
     path("events/<int:pk>/room/", views.event_room, name="event-room"),
+    path("events/<int:pk>/tablets/", views.event_tablet_links, name="event-tablet-links"),
+    path(
+        "events/<int:pk>/tablets/<int:table>/replace/",
+        views.event_tablet_replace,
+        name="event-tablet-replace",
+    ),
+    path("events/<int:pk>/rounds/start/", views.event_round_start, name="event-round-start"),
     path("events/<int:pk>/calls/<int:call_id>/handled/", views.call_handled, name="call-handled"),
     path("events/<int:pk>/enter/", views.event_enter, name="event-enter"),
     path("events/<int:pk>/boards/<int:number>/", views.event_traveller, name="event-traveller"),

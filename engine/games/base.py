@@ -393,6 +393,11 @@ class GameRules:
     def hand_size(self) -> int:
         return 13
 
+    def not_for_pairs(self) -> str | None:
+        """Why these settings cannot make a duplicate pairs event (played by two sides of two,
+        scored NS against EW), or None when they can."""
+        return None
+
     # ---- dealing -------------------------------------------------------------------------
 
     def deal_board(self, number: int, rng: random.Random) -> Board:

@@ -127,6 +127,14 @@ class OpenWhistRules(GameRules):
     def hand_size(self) -> int:
         return 17 if self.three_players else 13
 
+    def not_for_pairs(self) -> str | None:
+        if self.three_players:
+            return (
+                "Three-player Open Whist is played every player for himself, not in pairs; "
+                "a duplicate event needs the 4- or 2-player form."
+            )
+        return None
+
     def check_board(self, board: Board) -> None:
         """Also: a three-player board's trumps are its turned card's suit, unless this event
         fixes trumps by rotation (the board alone cannot tell, so the rules check it)."""

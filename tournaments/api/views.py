@@ -62,6 +62,7 @@ class EventOut(serializers.ModelSerializer[Event]):
             "options",
             "method",
             "scale",
+            "advance",
             "status",
             "tables",
             "rounds",
@@ -130,6 +131,7 @@ class EventListApi(APIView):
         movement_params = serializers.DictField()
         seed = serializers.CharField(required=False, allow_blank=False, max_length=64)
         club = serializers.CharField(required=False, max_length=120, default="My whist club")
+        advance = serializers.ChoiceField(choices=Event.Advance.choices, default="table")
 
     @extend_schema(responses=EventOut(many=True))
     def get(self, request: Request) -> Response:

@@ -41,6 +41,7 @@ def event_create(
     method: str = Event.Method.MATCHPOINTS,
     scale: str = Event.Scale.EBU,
     seed: int | str | None = None,
+    advance: str = Event.Advance.TABLE,
     user: User = None,
 ) -> Event:
     """Create a draft event with its movement, pair slots and freshly dealt boards.
@@ -52,11 +53,11 @@ def event_create(
     if not name:
         raise EventError("Give the event a name.")
     rules = find_variant(game)(dict(options or {}))
-    if rules.options.get("players", 4) == 3:
-        raise EventError(
-            "Three-player Open Whist is played every player for himself, not in pairs; "
-            "a duplicate event needs the 4- or 2-player form."
-        )
+    refusal = rules.not_for_pairs()
+    if refusal:
+        raise EventError(refusal)
+    if advance not in Event.Advance.values:
+        raise EventError(f"Unknown way to move to the next round {advance!r}.")
     if method not in Event.Method.values:
         raise EventError(f"Unknown scoring method {method!r}.")
     if scale not in Event.Scale.values:
@@ -69,6 +70,7 @@ def event_create(
         options=dict(rules.options),
         method=method,
         scale=scale,
+        advance=advance,
         created_by=actor(user),
     )
     section = Section(event=event, name="A", movement_kind=movement_kind)
@@ -289,6 +291,9 @@ def event_start(*, event: Event, user: User = None) -> Event:
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     audit_record(event=event, user=user, action="event started", target=f"event {event.pk}")
+    from tournaments.services.tablets import table_links_ensure
+
+    table_links_ensure(event=event)  # every table's tablet link is ready when play starts
     return event
 
 

@@ -66,6 +66,13 @@ def table_links_ensure(*, event: Event) -> list[TableAccess]:
     return [live[t] for t in sorted(live)]
 
 
+def table_links_ensure_for(*, event: Event, user: User = None) -> list[TableAccess]:
+    """`table_links_ensure` for a director's button: only once the event runs."""
+    if event.status == Event.Status.DRAFT:
+        raise ResultError("Tablet links are made when the event starts.")
+    return table_links_ensure(event=event)
+
+
 @transaction.atomic
 def table_link_replace(*, event: Event, table: int, user: User = None) -> TableAccess:
     """Revoke a table's link and issue a new one (a tablet lost, or a link shared too widely)."""

@@ -3,7 +3,9 @@
 import json
 from typing import Any
 
+import segno
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -22,3 +24,11 @@ def when_json(field: Any) -> str:
     """An entry field's `only_when` as JSON for the page's script, which switches off the
     fields that do not apply (a trump suit once no-trump is chosen)."""
     return json.dumps([[other, list(values)] for other, values in field.only_when])
+
+
+@register.filter
+def qr_svg(url: str) -> SafeString:
+    """The QR code of a table's link as inline SVG (segno), for the director to show or print;
+    the text is segno's own markup, with nothing from the page in it but the URL it encodes."""
+    code = segno.make(url, error="m")
+    return mark_safe(code.svg_inline(scale=3, border=2, title=url))

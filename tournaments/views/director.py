@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -33,6 +34,7 @@ from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import analysis as analysis_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
+from tournaments.services import tablets as tablet_services
 from tournaments.services.engine_bridge import engine_board, rules_for
 
 
@@ -72,6 +74,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         scale=data["scale"],
                         movement_kind=chosen.kind,
                         movement_params=dict(chosen.params),
+                        advance=data["advance"] or Event.Advance.TABLE,
                         user=request.user,
                     )
                 except ValueError as exc:
@@ -129,6 +132,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "analysis": analysis_services.analysis_progress(event),
             "import_form": ImportBoardsForm(),
             "standings": selectors.latest_standings(event),
+            "links": selectors.tablet_links(event, _base_url(request)),
             "audit": event.audit.select_related("user")[:8],
         },
     )
@@ -264,11 +268,64 @@ def event_analysis_progress(request: HttpRequest, pk: int) -> JsonResponse:
 @require_GET
 def event_room(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
+    links = {link.table: link for link in selectors.tablet_links(event, _base_url(request))}
     return render(
         request,
         "tournaments/director/event_room.html",
-        {"event": event, "room": selectors.room_view(event)},
+        {
+            "event": event,
+            "room": selectors.room_view(event),
+            "links": links,
+            "flagged": selectors.flagged_results(event),
+        },
     )
+
+
+def _base_url(request: HttpRequest) -> str:
+    """Where the tablets reach this server: the setting, else the address the director used."""
+    return settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
+
+
+@login_required
+@require_POST
+def event_tablet_links(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give every table a tablet link (events started before tablets existed)."""
+    event = _event_for_director(pk)
+    _act(request, tablet_services.table_links_ensure_for, "Tablet links are ready.", event=event)
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def event_tablet_replace(request: HttpRequest, pk: int, table: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    _act(
+        request,
+        tablet_services.table_link_replace,
+        f"Table {table} has a new link: the old one now says it was replaced.",
+        event=event,
+        table=table,
+    )
+    return redirect(request.POST.get("back") or event.get_absolute_url())
+
+
+@login_required
+@require_POST
+def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    try:
+        number = int(request.POST.get("round", ""))
+    except ValueError:
+        messages.error(request, "Say which round to start.")
+        return redirect("event-room", pk=event.pk)
+    _act(
+        request,
+        tablet_services.round_start,
+        f"Round {number} has started: the tablets move on.",
+        event=event,
+        round=number,
+    )
+    return redirect("event-room", pk=event.pk)
 
 
 @login_required

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine.scoring.document import StandingsDocument
 from tournaments.models import Event
 from tournaments.services.scoring import standings_refresh
 
@@ -24,13 +25,17 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(standings.data, indent=2))
             return
-        for section in standings.data["sections"]:
-            for field in section["fields"]:
-                title = "Standings" if field["name"] == "ALL" else field["name"]
-                self.stdout.write(f"\n{title}")
-                for row in field["rows"]:
+        document = StandingsDocument.from_dict(standings.data)
+        for section in document.sections:
+            for field in section.fields:
+                self.stdout.write(f"\n{field.title}")
+                for row in field.rows:
+                    total = row.total.display if row.total else ""
+                    if row.percentage:
+                        share = row.percentage.display + "%"
+                    else:
+                        share = row.versus_average.display if row.versus_average else ""
                     self.stdout.write(
-                        f"{row['rank']:>4}  {row['direction']:>2} {row['pair']:<3} "
-                        f"{row['names']:<36} {row['total']['display']:>8} "
-                        f"{row['percentage']['display']:>7}%"
+                        f"{row.rank:>4}  {row.direction:>2} {row.pair:<3} {row.names:<36} "
+                        f"{total:>8} {share:>8}"
                     )
