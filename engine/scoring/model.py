@@ -167,10 +167,14 @@ def format_points(value: Fraction | int, places: int = 2) -> str:
     >>> format_points(Fraction(2, 3))
     '0.67'
     """
-    value = Fraction(value)
+    if isinstance(value, int):
+        numerator, denominator = value, 1
+    else:
+        numerator, denominator = value.numerator, value.denominator
     scale = 10**places
-    magnitude = abs(value) * scale
-    rounded = int(magnitude + Fraction(1, 2))  # int() floors a non-negative value
-    sign = "-" if value < 0 and rounded else ""
+    # floor(|n| * scale / d + 1/2) in integers: the same exact rounding without building
+    # Fractions (a standings document formats thousands of figures on every rescore).
+    rounded = (2 * abs(numerator) * scale + denominator) // (2 * denominator)
+    sign = "-" if numerator < 0 and rounded else ""
     whole, part = divmod(rounded, scale)
     return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"

@@ -5,10 +5,11 @@ How a change reaches the standings, and why it cannot be lost:
    bumps `Event.results_version` in the same transaction as the change (the outbox), and after
    commit asks for a rescore.
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
-   `rescore_queued_at` and only the winner sends a task, due RESCORE_DEBOUNCE_SECONDS later
-   (0.3 s by default). Everything committed meanwhile rides on that one task, so a burst of 50
-   results in a second makes a handful of recomputes, not 50, and a lone result still reaches
-   the standings well within a second.
+   `rescore_queued_at` and only the winner sends a task: at once when the last standings are
+   older than RESCORE_DEBOUNCE_SECONDS (0.3 s by default), else that much later. Everything
+   committed meanwhile rides on that one task, so a burst of 50 results in a second makes a
+   handful of recomputes, not 50, and a lone result reaches the standings in the time one
+   rescore takes.
 3. `standings_refresh` (the task body) frees the slot first, then scores under a row lock and
    stores `Standings(version=...)` and `scored_version`. Rerunning it is harmless: when
    `scored_version` has caught up it returns at once.
@@ -64,8 +65,19 @@ def request_rescore(*, event_id: int) -> bool:
     )
     if not claimed:
         return False
+    # After a quiet spell score at once, so a lone result (or the first of a burst) is in the
+    # standings as soon as possible; while standings were stored moments ago, wait the debounce
+    # so the rest of the burst rides on one rescore.
+    debounce = timedelta(seconds=settings.RESCORE_DEBOUNCE_SECONDS)
+    last = (
+        Standings.objects.filter(event_id=event_id)
+        .order_by("-version")
+        .values_list("computed_at", flat=True)
+        .first()
+    )
+    countdown = settings.RESCORE_DEBOUNCE_SECONDS if last and now - last < debounce else 0
     try:
-        tasks.rescore_event.apply_async((event_id,), countdown=settings.RESCORE_DEBOUNCE_SECONDS)
+        tasks.rescore_event.apply_async((event_id,), countdown=countdown)
     except Exception:
         # The broker is unreachable. Free the slot so the sweep can queue it later; the
         # results themselves are committed and the version gap remembers the work.
@@ -128,35 +140,43 @@ def traveller_lines(section: Section) -> list[TravellerLine]:
     """The counting results of a section as the engine's traveller lines.
 
     Fouled boards score Average to both sides at every table that played them; entered but
-    unconfirmed and disputed results do not count yet.
+    unconfirmed and disputed results do not count yet. One query of plain values: a rescore
+    runs after every burst of results, and model instances cost more than the scoring itself.
     """
     fouled = set(
         Board.objects.filter(event_id=section.event_id, fouled=True).values_list(
             "number", flat=True
         )
     )
+    rows = (
+        Result.objects.filter(section=section)
+        .order_by("board_number", "round", "table")
+        .values_list(
+            "board_number",
+            "status",
+            "ns_score",
+            "artificial_code",
+            "ns_pair__number",
+            "ew_pair__number",
+        )
+    )
     lines = []
-    results = Result.objects.filter(section=section).select_related("ns_pair", "ew_pair")
-    for r in results.order_by("board_number", "round", "table"):
-        if not r.counts and not (r.board_number in fouled and r.status != Result.Status.DISPUTED):
-            continue
-        if r.board_number in fouled:
+    for board, status, ns_score, code, ns, ew in rows:
+        if board in fouled:
+            if status == Result.Status.DISPUTED:
+                continue
             artificial: tuple[str, str] | None = ("A", "A")
             score = None
-        elif r.status == Result.Status.ARTIFICIAL:
-            ns_code, _, ew_code = r.artificial_code.partition("/")
+        elif status not in Result.COUNTING:
+            continue
+        elif status == Result.Status.ARTIFICIAL:
+            ns_code, _, ew_code = code.partition("/")
             artificial = (ns_code, ew_code or ns_code)
             score = None
         else:
-            artificial, score = None, r.ns_score
+            artificial, score = None, ns_score
         lines.append(
-            TravellerLine(
-                board=r.board_number,
-                ns=r.ns_pair.number,
-                ew=r.ew_pair.number,
-                ns_score=score,
-                artificial=artificial,
-            )
+            TravellerLine(board=board, ns=ns, ew=ew, ns_score=score, artificial=artificial)
         )
     return lines
 
