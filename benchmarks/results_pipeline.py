@@ -185,9 +185,10 @@ class Monitor(threading.Thread):
 def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[Submission]:
     """Every result of the session with the moment its table sends it."""
     from tournaments.models import MovementRow
+    from tournaments.services.engine_bridge import rules_for
     from tournaments.services.results import boards_of_set
-    from tournaments.services.simulation import plausible_entry
 
+    rules = rules_for(section.event)
     plan = []
     for row in MovementRow.objects.filter(section=section).order_by("round", "table"):
         if not (row.ns_pair and row.ew_pair):
@@ -202,7 +203,7 @@ def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[S
                     round=row.round,
                     table=row.table,
                     board=number,
-                    entry=plausible_entry("classic", boards[number], rng),
+                    entry=rules.plausible_entry(boards[number], rng),
                 )
             )
     plan.sort(key=lambda s: s.due)

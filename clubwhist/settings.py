@@ -255,7 +255,7 @@ CELERY_BEAT_SCHEDULE = {
     "rescore-sweep": {"task": "clubwhist.rescore_sweep", "schedule": 15.0},
 }
 # How long results processing waits before rescoring, so a burst of results is one recompute.
-RESCORE_DEBOUNCE_SECONDS = env_int("RESCORE_DEBOUNCE_MS", 300) / 1000
+RESCORE_DEBOUNCE_SECONDS = env_int("RESCORE_DEBOUNCE_MS", 100) / 1000
 # How long /health waits for a worker to answer a ping, in seconds.
 HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 1000)) / 1000
 

@@ -6,7 +6,7 @@ How a change reaches the standings, and why it cannot be lost:
    commit asks for a rescore.
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
    `rescore_queued_at` and only the winner sends a task: at once when the last standings are
-   older than RESCORE_DEBOUNCE_SECONDS (0.3 s by default), else that much later. Everything
+   older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default), else that much later. Everything
    committed meanwhile rides on that one task, so a burst of 50 results in a second makes a
    handful of recomputes, not 50, and a lone result reaches the standings in the time one
    rescore takes.
