@@ -6,7 +6,8 @@ How a change reaches the standings, and why it cannot be lost:
    commit asks for a rescore.
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
    `rescore_queued_at` and only the winner sends a task: at once when the last standings are
-   older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default), else that much later. Everything
+   older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default) and no other change is waiting to be
+   scored, else that much later. Everything
    committed meanwhile rides on that one task, so a burst of 50 results in a second makes a
    handful of recomputes, not 50, and a lone result reaches the standings in the time one
    rescore takes.
@@ -66,8 +67,9 @@ def request_rescore(*, event_id: int) -> bool:
     if not claimed:
         return False
     # After a quiet spell score at once, so a lone result (or the first of a burst) is in the
-    # standings as soon as possible; while standings were stored moments ago, wait the debounce
-    # so the rest of the burst rides on one rescore.
+    # standings as soon as possible. Within a burst (standings stored moments ago, or other
+    # changes still waiting to be scored, as while a rescore runs) wait the debounce, so the
+    # rest of the burst rides on one rescore.
     debounce = timedelta(seconds=settings.RESCORE_DEBOUNCE_SECONDS)
     last = (
         Standings.objects.filter(event_id=event_id)
@@ -75,7 +77,12 @@ def request_rescore(*, event_id: int) -> bool:
         .values_list("computed_at", flat=True)
         .first()
     )
-    countdown = settings.RESCORE_DEBOUNCE_SECONDS if last and now - last < debounce else 0
+    versions = (
+        Event.objects.filter(pk=event_id).values_list("results_version", "scored_version").first()
+    )
+    waiting = versions[0] - versions[1] if versions else 0
+    quiet = waiting <= 1 and (last is None or now - last >= debounce)
+    countdown = 0 if quiet else settings.RESCORE_DEBOUNCE_SECONDS
     try:
         tasks.rescore_event.apply_async((event_id,), countdown=countdown)
     except Exception:
