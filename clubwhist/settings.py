@@ -12,7 +12,7 @@ import os
 import secrets
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -227,11 +227,26 @@ SPECTACULAR_SETTINGS = {
 # Celery. Without REDIS_URL every task runs in-process at once (eager), so `make run` needs
 # nothing else running; with it, tasks go through Redis to `celery worker` processes.
 REDIS_URL = redis_url_from_env()
-# One cache for every web process (the tablets' request limits are counted there): Redis when
-# there is one, else this process's memory (one `runserver` process on a laptop).
+
+
+def cache_url(broker: str) -> str:
+    """The cache's Redis database: the broker's server, the next database number (clearing
+    the cache must never flush the broker's queues)."""
+    parts = urlsplit(broker)
+    number = parts.path.strip("/") or "0"
+    if not number.isdigit():
+        raise ImproperlyConfigured(f"REDIS_URL must name a database number; got {broker!r}")
+    return urlunsplit(parts._replace(path=f"/{int(number) + 1}"))
+
+
+# One cache for every web process (the tablets' request limits and the published results are
+# kept there): Redis when there is one, else this process's memory (`runserver` on a laptop).
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("CACHE_REDIS_URL") or cache_url(REDIS_URL),
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

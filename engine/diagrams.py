@@ -8,12 +8,13 @@ Board 1  Classic Whist  Dealer North  Trumps: hearts
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Suit
 from engine.games import find_variant
 
-__all__ = ["board_facts", "diagram"]
+__all__ = ["SuitRow", "board_facts", "diagram", "jokers_of", "suit_rows"]
 
 _SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
@@ -22,15 +23,40 @@ def _rank(card: Card) -> str:
     return "10" if card.rank == 10 else str(card)[1:]
 
 
-def _hand_rows(cards: Sequence[Card], ascii_only: bool) -> list[str]:
+@dataclass(frozen=True)
+class SuitRow:
+    """One suit of a hand as people write it: spades first, ranks high to low ('A K 10 4')."""
+
+    suit: Suit
+    ranks: str  # "-" for a void
+
+    @property
+    def red(self) -> bool:
+        return self.suit in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+def suit_rows(cards: Sequence[Card]) -> list[SuitRow]:
+    """A hand by suit, spades to clubs (jokers are left to `jokers_of`)."""
     rows = []
-    jokers = [c for c in cards if c.is_joker]
-    if jokers:
-        rows.append("Jk " + " ".join("Big" if c == Card.BIG_JOKER else "Little" for c in jokers))
     for suit in _SUITS:
         ranks = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
-        mark = suit.letter if ascii_only else suit.symbol
-        rows.append(f"{mark} " + (" ".join(_rank(c) for c in ranks) or "-"))
+        rows.append(SuitRow(suit, " ".join(_rank(c) for c in ranks) or "-"))
+    return rows
+
+
+def jokers_of(cards: Sequence[Card]) -> list[str]:
+    """The jokers among `cards`, by name ('Big Joker' first)."""
+    return [c.pretty() for c in sorted((c for c in cards if c.is_joker), key=lambda c: -c.rank)]
+
+
+def _hand_rows(cards: Sequence[Card], ascii_only: bool) -> list[str]:
+    rows = []
+    jokers = jokers_of(cards)
+    if jokers:
+        rows.append("Jk " + " ".join(name.split()[0] for name in jokers))
+    for row in suit_rows(cards):
+        mark = row.suit.letter if ascii_only else row.suit.symbol
+        rows.append(f"{mark} {row.ranks}")
     return rows
 
 

@@ -78,6 +78,8 @@ class Event(models.Model):
 
     # When the tablets move a table on to its next round.
     advance = models.CharField(max_length=8, choices=Advance.choices, default=Advance.TABLE)
+    # Anyone may follow the results while the event runs (otherwise only once published).
+    live_public = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -111,6 +113,14 @@ class Event(models.Model):
     def is_locked(self) -> bool:
         """Once started the movement and boards are fixed; only results change."""
         return self.status != self.Status.DRAFT
+
+    @property
+    def is_public(self) -> bool:
+        """Members and anonymous visitors may read it: published, or live by the director's
+        choice while it runs or is being checked."""
+        if self.status == self.Status.PUBLISHED:
+            return True
+        return self.live_public and self.status in (self.Status.RUNNING, self.Status.FINISHED)
 
     @property
     def scoring_pending(self) -> bool:

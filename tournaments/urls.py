@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="event-analysis-progress",
     ),
     path("events/<int:pk>/room/", views.event_room, name="event-room"),
+    path("events/<int:pk>/live/", views.event_live_public, name="event-live-public"),
     path("events/<int:pk>/tablets/", views.event_tablet_links, name="event-tablet-links"),
     path(
         "events/<int:pk>/tablets/<int:table>/replace/",
@@ -47,6 +48,14 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="result-correct",
     ),
     path("events/<int:pk>/standings/", public.event_standings, name="event-standings"),
+    path("clubs/<slug:slug>/", public.club_page, name="public-club"),
+    path("clubs/<slug:slug>/players/", public.players_page, name="public-players"),
+    path("clubs/<slug:slug>/players/<str:name>/", public.player_page, name="public-player"),
+    path("results/<int:pk>/", public.results_page, name="public-results"),
+    path("results/<int:pk>/boards/<int:number>/", public.board_page, name="public-board"),
+    path("results/<int:pk>/pairs/<str:key>/", public.pair_page, name="public-pair"),
+    path("results/<int:pk>/display/", public.room_display, name="public-display"),
+    path("results/<int:pk>/version.json", public.results_version, name="public-version"),
     path("events/<int:pk>/audit/", views.event_audit, name="event-audit"),
     path("api/", include("tournaments.api.urls")),
 ]

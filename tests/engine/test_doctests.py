@@ -12,6 +12,10 @@ MODULES = [
     "engine.pbn",
     "engine.diagrams",
     "engine.games",
+    "engine.scoring.document",
+    "engine.scoring.model",
+    "engine.publishing",
+    "engine.charts",
 ]
 
 

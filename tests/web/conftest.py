@@ -12,6 +12,15 @@ from tournaments.models import Club, Event
 from tournaments.services.events import club_get_or_create, event_create, event_start
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with an empty cache: cached pages of one test's event must not be
+    served to another test whose event got the same id."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def director(db: Any) -> Any:
     return get_user_model().objects.create_user("td", password="pw-for-tests", is_staff=True)

@@ -2,9 +2,21 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import tablets, views
+from tournaments.api import public, tablets, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
+    path("public/events/<int:pk>/", public.PublicStandingsApi.as_view(), name="api-public"),
+    path(
+        "public/events/<int:pk>/boards/<int:number>/",
+        public.PublicBoardApi.as_view(),
+        name="api-public-board",
+    ),
+    path(
+        "public/events/<int:pk>/pairs/<str:key>/",
+        public.PublicPairApi.as_view(),
+        name="api-public-pair",
+    ),
     path("t/<str:token>/", tablets.TableStateApi.as_view(), name="api-table"),
     path("t/<str:token>/preview/", tablets.TablePreviewApi.as_view(), name="api-table-preview"),
     path("t/<str:token>/results/", tablets.TableResultsApi.as_view(), name="api-table-results"),

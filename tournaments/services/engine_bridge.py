@@ -20,7 +20,12 @@ from tournaments.models import Board, Event, Section
 
 def rules_for(event: Event) -> GameRules:
     """The game's rules with the event's options; raises the engine's OptionsError if bad."""
-    return _rules(event.game, _freeze(event.options))
+    return rules_named(event.game, event.options)
+
+
+def rules_named(game: str, options: dict[str, object]) -> GameRules:
+    """`rules_for` from a game's name and options held elsewhere (a cached snapshot)."""
+    return _rules(game, _freeze(options))
 
 
 @lru_cache(maxsize=64)
@@ -48,7 +53,12 @@ def board_record(board: EngineBoard) -> str:
 
 
 def engine_board(board: Board) -> EngineBoard:
-    return _engine_board(board.record)
+    return board_from_record(board.record)
+
+
+def board_from_record(record: str) -> EngineBoard:
+    """A stored board record (PBN) as the engine's board; parsed once per record."""
+    return _engine_board(record)
 
 
 @lru_cache(maxsize=2048)

@@ -356,3 +356,18 @@ def event_publish(*, event: Event, user: User = None) -> Event:
     event.save(update_fields=["status"])
     audit_record(event=event, user=user, action="results published", target=f"event {event.pk}")
     return event
+
+
+def event_set_live_public(*, event: Event, live: bool, user: User = None) -> Event:
+    """Let everyone follow the results while the event runs (or stop it); a published event
+    is public whatever this says."""
+    if event.live_public != live:
+        Event.objects.filter(pk=event.pk).update(live_public=live)
+        event.live_public = live
+        audit_record(
+            event=event,
+            user=user,
+            action="live results public" if live else "live results private",
+            target=f"event {event.pk}",
+        )
+    return event

@@ -32,3 +32,31 @@ def qr_svg(url: str) -> SafeString:
     the text is segno's own markup, with nothing from the page in it but the URL it encodes."""
     code = segno.make(url, error="m")
     return mark_safe(code.svg_inline(scale=3, border=2, title=url))
+
+
+@register.filter
+def sorted_keys(mapping: Any) -> list[Any]:
+    return sorted(mapping) if mapping else []
+
+
+def _dd_seats(table: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(seat, row) for seat, row in (table or {}).items() if isinstance(row, dict)]
+
+
+@register.filter
+def dd_columns(table: Any) -> list[str]:
+    """A stored double-dummy table's columns (strains, or Bid Whist's contract types)."""
+    seats = _dd_seats(table)
+    return list(seats[0][1]) if seats else []
+
+
+@register.filter
+def dd_rows(table: Any) -> list[tuple[str, list[Any]]]:
+    """Its rows: each seat with its values in column order; a value the search budget left
+    unproven (Bid Whist) is marked with '~'."""
+    rough = set((table or {}).get("approximate") or ())
+    columns = dd_columns(table)
+    return [
+        (seat, [f"{row[c]}{'~' if f'{seat} {c}' in rough else ''}" for c in columns])
+        for seat, row in _dd_seats(table)
+    ]

@@ -533,3 +533,18 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/director/event_audit.html",
         {"event": event, "entries": event.audit.select_related("user")[:500]},
     )
+
+
+@login_required
+@require_POST
+def event_live_public(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    live = request.POST.get("live") == "1"
+    _act(
+        request,
+        event_services.event_set_live_public,
+        "Everyone can follow the results live." if live else "Live results are for you only.",
+        event=event,
+        live=live,
+    )
+    return redirect(event)

@@ -1,17 +1,27 @@
-"""Pages anyone may open: the home page, published standings, and the health check."""
+"""Pages anyone may open: the home page, the clubs' published results (standings, boards,
+pairs' score cards, players' histories, the room display), and the health check.
+
+Anonymous readers see published events and those the director lets everyone follow live;
+directors see every event (`selectors_public.event_for_reader`)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from engine.charts import bar_chart, line_chart
+from engine.dd.analysis import par_summary
+from engine.diagrams import board_facts, jokers_of, suit_rows
+from engine.publishing import board_frequencies, pair_card, percentage_spread, row_for
 from engine.scoring.document import StandingsDocument
-from tournaments import selectors
+from tournaments import selectors, selectors_public
 from tournaments.health import run_checks
-from tournaments.models import Event
+from tournaments.models import Club, Event
 
 
 @require_GET
@@ -47,4 +57,222 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": StandingsDocument.from_dict(standings.data) if standings else None,
             "computed_at": standings.computed_at if standings else None,
         },
+    )
+
+
+# ---- published results --------------------------------------------------------------------
+
+
+def _reader_event(request: HttpRequest, pk: int) -> Event:
+    return selectors_public.event_for_reader(pk, director=request.user.is_authenticated)
+
+
+@require_GET
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    return render(
+        request,
+        "tournaments/public/club.html",
+        {"club": club, "events": selectors_public.club_events(club)},
+    )
+
+
+def _common(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
+    return {
+        "event": event,
+        "results": results,
+        "document": results.document,
+        "rules": results.rules,
+        "live": event.status != Event.Status.PUBLISHED,
+    }
+
+
+@require_GET
+def results_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event's standings per field, with the field's spread of percentages."""
+    event = _reader_event(request, pk)
+    results = selectors_public.published(event)
+    sections: list[dict[str, Any]] = []
+    for section in results.document.sections if results.document else ():
+        spread = percentage_spread(section)
+        sections.append(
+            {
+                "section": section,
+                "spread": bar_chart(spread, title="How the field finished (%)") if spread else "",
+            }
+        )
+    most = max(
+        (
+            row.boards
+            for section in (results.document.sections if results.document else ())
+            for f in section.fields
+            for row in f.rows
+        ),
+        default=0,
+    )
+    # A pair that played under half the boards the others did is marked: its percentage
+    # rests on few boards (a late arrival, a pair that left early).
+    context = {**_common(event, results), "sections": sections, "few_boards": most / 2}
+    template = "tournaments/public/_standings.html" if request.GET.get("part") else None
+    return render(request, template or "tournaments/public/results.html", context)
+
+
+@require_GET
+def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A board: the deal, dealer and trumps, double dummy and par when known, and every result
+    with how often it happened and what it earned."""
+    event = _reader_event(request, pk)
+    results = selectors_public.published(event)
+    if number not in results.boards:
+        raise Http404(f"There is no board {number} in this event.")
+    played = results.board(number)
+    rows = []
+    chart = ""
+    if results.document:
+        section = results.document.sections[0]
+        rows = board_frequencies(section, number, results.info)
+        bars = [
+            (row.artificial or f"{row.ns_score:+d}", row.count)
+            for row in reversed(rows)
+            if row.ns_score is not None or row.artificial
+        ]
+        chart = bar_chart(bars, title=f"Board {number}: NS scores") if bars else ""
+    numbers = sorted(results.boards)
+    context = {
+        **_common(event, results),
+        "number": number,
+        "facts": board_facts(played),
+        "hands": _hands(played),
+        "kitty": suit_rows(played.kitty) if played.kitty else None,
+        "kitty_jokers": jokers_of(played.kitty),
+        "turned": played.turned_card.pretty() if played.turned_card else "",
+        "analysis": results.analyses.get(number),
+        "par_text": par_summary(results.analyses[number]) if number in results.analyses else "",
+        "rows": rows,
+        "chart": chart,
+        "previous": max((n for n in numbers if n < number), default=None),
+        "next": min((n for n in numbers if n > number), default=None),
+    }
+    template = "tournaments/public/_board_results.html" if request.GET.get("part") else None
+    return render(request, template or "tournaments/public/board.html", context)
+
+
+def _hands(board: Any) -> list[dict[str, Any]]:
+    """Each seat's hand for the diagram: by suit, or as its columns (Open Whist)."""
+    hands = []
+    for seat in board.seats:
+        cards = board.deal.hand(seat)
+        columns = board.columns.get(seat) if board.columns else None
+        hands.append(
+            {
+                "seat": seat.full_name,
+                "key": seat.value,
+                "dealer": seat is board.dealer,
+                "rows": suit_rows(cards),
+                "jokers": jokers_of(cards),
+                "columns": [[c.pretty() for c in column] for column in columns]
+                if columns
+                else None,
+            }
+        )
+    return hands
+
+
+@require_GET
+def pair_page(request: HttpRequest, pk: int, key: str) -> HttpResponse:
+    """A pair's score card: every board, the opponents, the result, the points, against par."""
+    event = _reader_event(request, pk)
+    results = selectors_public.published(event)
+    if results.document is None:
+        raise Http404("No results yet.")
+    for section in results.document.sections:
+        row = row_for(section, key)
+        if row is not None:
+            break
+    else:
+        raise Http404(f"There is no pair {key} in this event.")
+    card = pair_card(section, row, results.info)
+    running = [
+        (str(r.board), float(r.running_percentage.value))
+        for r in card
+        if r.running_percentage is not None
+    ]
+    chart = line_chart(running, title=f"{row.names or key}: running percentage") if running else ""
+    return render(
+        request,
+        "tournaments/public/pair.html",
+        {
+            **_common(event, results),
+            "row": row,
+            "key": key,
+            "card": card,
+            "chart": chart,
+            "session_columns": section.session_columns,
+        },
+    )
+
+
+@require_GET
+def room_display(request: HttpRequest, pk: int) -> HttpResponse:
+    """Full-screen standings for a screen or projector in the club room: large type, cycling
+    through the fields and the latest boards, updating itself."""
+    event = _reader_event(request, pk)
+    results = selectors_public.published(event)
+    latest: list[int] = []
+    if results.document:
+        played = [
+            (info.round or 0, number)
+            for (number, _ns), info in results.info.items()
+            if str(number) in results.document.sections[0].boards
+        ]
+        latest = sorted({n for _, n in sorted(played)[-12:]})
+    frequencies = (
+        {
+            number: board_frequencies(results.document.sections[0], number, results.info)
+            for number in latest
+        }
+        if results.document
+        else {}
+    )
+    return render(
+        request,
+        "tournaments/public/display.html",
+        {**_common(event, results), "latest": frequencies},
+    )
+
+
+@never_cache
+@require_GET
+def results_version(request: HttpRequest, pk: int) -> JsonResponse:
+    """The cheapest answer to "has anything changed?": the pages ask it every few seconds."""
+    event = _reader_event(request, pk)
+    return JsonResponse({"version": event.scored_version, "status": event.status})
+
+
+@require_GET
+def players_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    return render(
+        request,
+        "tournaments/public/players.html",
+        {"club": club, "players": selectors_public.player_names(club)},
+    )
+
+
+@require_GET
+def player_page(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    history = selectors_public.player_history(club, name)
+    if not history:
+        raise Http404(f"{name} has no published results at {club.name}.")
+    points = [
+        (f"{h.event.date:%d %b}", float(h.row.percentage.value))
+        for h in history
+        if h.row is not None and h.row.percentage is not None
+    ]
+    chart = line_chart(points, title=f"{name}: percentage by event") if points else ""
+    return render(
+        request,
+        "tournaments/public/player.html",
+        {"club": club, "name": name, "history": history, "chart": chart},
     )

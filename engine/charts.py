@@ -1,0 +1,119 @@
+"""Small SVG charts for the published results: drawn on the server, so a member's phone needs
+no charting script, and readable as text by screen readers (each chart has a title and a
+description, and every bar or point a label).
+
+>>> svg = bar_chart([("+2", 3), ("0", 1)], title="Board 1")
+>>> svg.startswith("<svg") and "Board 1" in svg and svg.count("<rect") == 3
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+__all__ = ["bar_chart", "line_chart"]
+
+WIDTH, HEIGHT = 640, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 28, 36
+INK, MUTED, ACCENT, GRID = "#1f2937", "#6b7280", "#1d4ed8", "#e5e7eb"
+
+
+def _frame(title: str, description: str, body: list[str]) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-labelledby="chart-title chart-desc" class="chart">'
+        f'<title id="chart-title">{escape(title)}</title>'
+        f'<desc id="chart-desc">{escape(description)}</desc>'
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>'
+        f'<text x="{LEFT}" y="18" font-size="14" font-weight="bold" fill="{INK}">'
+        f"{escape(title)}</text>" + "".join(body) + "</svg>"
+    )
+
+
+def _y_axis(low: float, high: float, ticks: Sequence[float], unit: str) -> list[str]:
+    out = []
+    span = high - low or 1
+    for tick in ticks:
+        y = TOP + (HEIGHT - TOP - BOTTOM) * (1 - (tick - low) / span)
+        out.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="{GRID}"/>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end" '
+            f'fill="{MUTED}">{tick:g}{escape(unit)}</text>'
+        )
+    return out
+
+
+def line_chart(
+    points: Sequence[tuple[str, float]],
+    *,
+    title: str,
+    low: float = 0,
+    high: float = 100,
+    unit: str = "%",
+    reference: float | None = 50,
+) -> str:
+    """A line through `points` (label, value) left to right, e.g. a pair's running percentage
+    board by board, with a dashed reference line (50 %: an average session)."""
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    span = high - low or 1
+    step = plot_w / max(1, len(points) - 1)
+    ticks = [low + span * k / 4 for k in range(5)]
+    body = _y_axis(low, high, ticks, unit)
+    if reference is not None:
+        y = TOP + plot_h * (1 - (reference - low) / span)
+        body.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="{MUTED}" stroke-dasharray="4 4"/>'
+        )
+    coords = []
+    for i, (label, value) in enumerate(points):
+        x = LEFT + step * i if len(points) > 1 else LEFT + plot_w / 2
+        clipped = min(max(value, low), high)
+        y = TOP + plot_h * (1 - (clipped - low) / span)
+        coords.append((x, y, label, value))
+    if len(coords) > 1:
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in coords)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{ACCENT}" stroke-width="2"/>')
+    every = max(1, len(coords) // 12)
+    for i, (x, y, label, value) in enumerate(coords):
+        body.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{ACCENT}">'
+            f"<title>{escape(label)}: {value:.2f}{escape(unit)}</title></circle>"
+        )
+        if i % every == 0 or i == len(coords) - 1:
+            body.append(
+                f'<text x="{x:.1f}" y="{HEIGHT - 14}" font-size="11" text-anchor="middle" '
+                f'fill="{MUTED}">{escape(label)}</text>'
+            )
+    last = f"{points[-1][1]:.2f}{unit}" if points else "no boards yet"
+    return _frame(title, f"{len(points)} points; last {last}", body)
+
+
+def bar_chart(
+    bars: Sequence[tuple[str, float]], *, title: str, unit: str = "", highlight: str = ""
+) -> str:
+    """Vertical bars (label, value) left to right, e.g. how many tables had each score, or how
+    many pairs finished in each band of percentages; the bar labelled `highlight` stands out."""
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    high = max((value for _, value in bars), default=0) or 1
+    ticks = sorted({0.0, float(high), float(high) / 2})
+    body = _y_axis(0, high, ticks, unit)
+    slot = plot_w / max(1, len(bars))
+    width = max(4.0, slot * 0.7)
+    for i, (label, value) in enumerate(bars):
+        x = LEFT + slot * i + (slot - width) / 2
+        h = plot_h * value / high
+        y = TOP + plot_h - h
+        colour = "#b45309" if label == highlight else ACCENT
+        body.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{h:.1f}" '
+            f'fill="{colour}"><title>{escape(label)}: {value:g}{escape(unit)}</title></rect>'
+            f'<text x="{x + width / 2:.1f}" y="{HEIGHT - 14}" font-size="11" '
+            f'text-anchor="middle" fill="{MUTED}">{escape(label)}</text>'
+        )
+    total = sum(value for _, value in bars)
+    return _frame(title, f"{len(bars)} bars, {total:g} in all", body)

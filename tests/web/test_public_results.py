@@ -1,0 +1,135 @@
+"""Published results: who may read what, and what a member finds on each page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tournaments.models import Board, Event, Pair
+from tournaments.services.events import event_finish, event_publish, event_set_live_public
+from tournaments.services.simulation import event_simulate
+
+from .conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(club: Any, director: Any, game: str = "classic", **extra: Any) -> Event:
+    event = make_event(club, user=director, game=game, **extra)
+    Pair.objects.filter(section__event=event, number=1, direction="NS").update(
+        player1="Ann Archer", player2="Bill Bennett"
+    )
+    event_simulate(event=event, seed=5, batch=True)
+    return event_finish(event=event, user=director)
+
+
+def _urls(event: Event) -> list[str]:
+    pk = event.pk
+    return [
+        f"/results/{pk}/",
+        f"/results/{pk}/boards/1/",
+        f"/results/{pk}/pairs/NS1/",
+        f"/results/{pk}/display/",
+        f"/results/{pk}/version.json",
+        f"/api/public/events/{pk}/",
+        f"/api/public/events/{pk}/boards/1/",
+        f"/api/public/events/{pk}/pairs/NS1/",
+    ]
+
+
+def test_unpublished_results_are_not_found_and_published_ones_are_served(
+    club, director, director_client
+) -> None:
+    event = _played(club, director)
+    anonymous = Client()
+    for url in _urls(event):
+        assert anonymous.get(url).status_code == 404, url
+        assert director_client.get(url).status_code == 200, url  # the director previews
+    assert anonymous.get(f"/clubs/{club.slug}/").content.count(b"/results/") == 0
+    event_publish(event=event, user=director)
+    for url in _urls(event):
+        assert anonymous.get(url).status_code == 200, url
+    assert f"/results/{event.pk}/".encode() in anonymous.get(f"/clubs/{club.slug}/").content
+
+
+def test_the_director_can_open_live_results_to_everyone(club, director, director_client) -> None:
+    event = make_event(club, user=director)
+    anonymous = Client()
+    assert anonymous.get(f"/results/{event.pk}/").status_code == 404
+    director_client.post(f"/events/{event.pk}/live/", {"live": "1"})
+    assert Event.objects.get(pk=event.pk).live_public
+    assert anonymous.get(f"/results/{event.pk}/").status_code == 200
+    assert b"live" in anonymous.get(f"/clubs/{club.slug}/").content
+    event_set_live_public(event=Event.objects.get(pk=event.pk), live=False)
+    assert anonymous.get(f"/results/{event.pk}/").status_code == 404
+
+
+def test_the_standings_page_names_the_pairs_and_links_their_cards(club, director) -> None:
+    event = event_publish(event=_played(club, director), user=director)
+    page = Client().get(f"/results/{event.pk}/").content.decode()
+    assert "Ann Archer &amp; Bill Bennett" in page
+    assert f"/results/{event.pk}/pairs/NS1/" in page
+    assert "How the field finished" in page  # the spread of percentages, as SVG
+    assert page.count("<svg") >= 1
+
+
+def test_a_board_page_shows_the_deal_the_results_and_par(club, director) -> None:
+    event = event_publish(event=_played(club, director), user=director)
+    board = Board.objects.get(event=event, number=1)
+    board.par = {
+        "board": 1,
+        "tricks": {"ns": 7, "ew": 6, "trumps": "H", "leader": "E"},
+        "table": None,
+        "par": {"contracts": ["H, E leads"], "ns_score": 1, "tricks": {}, "approximate": False},
+        "error": None,
+    }
+    board.par_status = Board.ParStatus.DONE
+    board.save()
+    page = Client().get(f"/results/{event.pk}/boards/1/").content.decode()
+    for seat in ("North", "East", "South", "West"):
+        assert seat in page
+    assert "Par: NS 7, EW 6 tricks (H trumps, E leads)" in page
+    assert page.count('class="suit') >= 16
+    data = Client().get(f"/api/public/events/{event.pk}/boards/1/").json()
+    assert sum(row["count"] for row in data["frequencies"]) == 3  # played at 3 tables
+    assert data["par"].startswith("NS 7")
+    assert "[Deal " in data["pbn"]
+
+
+def test_a_pair_card_lists_every_board_with_points_and_a_running_percentage(club, director) -> None:
+    event = event_publish(event=_played(club, director), user=director)
+    data = Client().get(f"/api/public/events/{event.pk}/pairs/NS1/").json()
+    assert data["pair"]["names"] == "Ann Archer & Bill Bennett"
+    assert len(data["boards"]) == data["pair"]["boards"] == 6
+    last = data["boards"][-1]["running_percentage"]["exact"]
+    assert last == data["pair"]["percentage"]["exact"]
+    page = Client().get(f"/results/{event.pk}/pairs/NS1/").content.decode()
+    assert "running percentage" in page
+
+
+def test_candid_pages_show_bags(club, director) -> None:
+    event = event_publish(event=_played(club, director, game="candid"), user=director)
+    page = Client().get(f"/results/{event.pk}/").content.decode()
+    assert "Bags" in page and "Bag penalty" in page
+    card = Client().get(f"/results/{event.pk}/pairs/NS1/").content.decode()
+    assert "Bags" in card
+
+
+def test_a_players_history_lists_the_published_events(club, director) -> None:
+    first = event_publish(event=_played(club, director), user=director)
+    second = event_publish(event=_played(club, director), user=director)
+    names = Client().get(f"/clubs/{club.slug}/players/").content.decode()
+    assert "Ann Archer" in names
+    history = Client().get(f"/clubs/{club.slug}/players/Ann Archer/").content.decode()
+    assert f"/results/{first.pk}/" in history and f"/results/{second.pk}/" in history
+    assert "Bill Bennett" in history  # the partner
+    assert Client().get(f"/clubs/{club.slug}/players/Nobody/").status_code == 404
+
+
+def test_the_version_endpoint_follows_the_scored_results(club, director) -> None:
+    event = _played(club, director)
+    event_publish(event=event, user=director)
+    answer = Client().get(f"/results/{event.pk}/version.json").json()
+    assert answer["version"] == Event.objects.get(pk=event.pk).scored_version

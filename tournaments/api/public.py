@@ -1,0 +1,158 @@
+"""The read-only public API: the published results as JSON, exactly where the pages are public
+(published events, or live ones the director opened; directors see every event)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine import pbn
+from engine.dd.analysis import par_summary
+from engine.publishing import board_frequencies, pair_card, row_for
+from tournaments import selectors_public
+from tournaments.models import Club, Event
+
+
+def _points(value: Any) -> dict[str, str] | None:
+    return None if value is None else value.to_dict()
+
+
+class PublicView(APIView):
+    permission_classes = [AllowAny]
+
+    def reader_event(self, request: Request, pk: int) -> tuple[Event, Any]:
+        event = selectors_public.event_for_reader(pk, director=request.user.is_authenticated)
+        return event, selectors_public.published(event)
+
+
+class ClubEventsApi(PublicView):
+    @extend_schema(
+        responses=inline_serializer(
+            "ClubEvents", {"events": serializers.ListField(child=serializers.DictField())}
+        )
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        return Response(
+            {
+                "club": club.name,
+                "events": [
+                    {
+                        "id": e.pk,
+                        "name": e.name,
+                        "date": e.date.isoformat(),
+                        "game": e.game,
+                        "status": e.status,
+                        "live": e.status != Event.Status.PUBLISHED,
+                    }
+                    for e in selectors_public.club_events(club)
+                ],
+            }
+        )
+
+
+class PublicStandingsApi(PublicView):
+    """The standings document (see README, "The standings document") and the results version."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PublicStandings",
+            {"version": serializers.IntegerField(), "document": serializers.DictField()},
+        )
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        event, results = self.reader_event(request, pk)
+        document = results.document.to_dict() if results.document else None
+        return Response({"version": event.scored_version, "document": document})
+
+
+class PublicBoardApi(PublicView):
+    """A board: its deal as PBN, par when known, and the frequency of every result."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PublicBoard",
+            {
+                "board": serializers.IntegerField(),
+                "pbn": serializers.CharField(),
+                "par": serializers.CharField(allow_null=True),
+                "frequencies": serializers.ListField(child=serializers.DictField()),
+            },
+        )
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        _, results = self.reader_event(request, pk)
+        if number not in results.boards:
+            raise NotFound(f"There is no board {number} in this event.")
+        rows = (
+            board_frequencies(results.document.sections[0], number, results.info)
+            if results.document
+            else []
+        )
+        analysis = results.analyses.get(number)
+        return Response(
+            {
+                "board": number,
+                "pbn": pbn.dumps([results.board(number)]),
+                "par": par_summary(analysis) if analysis else None,
+                "analysis": analysis,
+                "frequencies": [
+                    {
+                        "ns_score": row.ns_score,
+                        "artificial": row.artificial,
+                        "count": row.count,
+                        "ns_points": _points(row.ns_points),
+                        "ew_points": _points(row.ew_points),
+                        "results": list(row.results),
+                    }
+                    for row in rows
+                ],
+            }
+        )
+
+
+class PublicPairApi(PublicView):
+    """A pair's score card: every board with the opponents, result, points and against par."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PublicPair",
+            {"pair": serializers.DictField(), "boards": serializers.ListField()},
+        )
+    )
+    def get(self, request: Request, pk: int, key: str) -> Response:
+        _, results = self.reader_event(request, pk)
+        for section in results.document.sections if results.document else ():
+            row = row_for(section, key)
+            if row is not None:
+                card = pair_card(section, row, results.info)
+                return Response(
+                    {
+                        "pair": row.to_dict(),
+                        "boards": [
+                            {
+                                "board": r.board,
+                                "round": r.round,
+                                "table": r.table,
+                                "seat": r.direction,
+                                "opponents": r.opponents,
+                                "result": r.result,
+                                "score": r.score,
+                                "points": _points(r.points),
+                                "top": _points(r.top),
+                                "versus_par": r.versus_par,
+                                "running_percentage": _points(r.running_percentage),
+                            }
+                            for r in card
+                        ],
+                    }
+                )
+        raise NotFound(f"There is no pair {key} in this event.")

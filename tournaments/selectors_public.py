@@ -1,0 +1,152 @@
+"""Read side of the published results: what members, the room display and exports read.
+
+Everything a public page shows of an event at one results version is gathered once into a
+`PublishedEvent` and kept in the cache under that version: a published evening is read by many
+members and changes only when results do, so pages cost a cache read and a render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q
+from django.http import Http404
+
+from engine.boards import Board as EngineBoard
+from engine.games import GameRules
+from engine.publishing import ResultInfo, row_for
+from engine.scoring.document import StandingRow, StandingsDocument
+from tournaments.models import Board, Club, Event, Pair, Result
+from tournaments.selectors import latest_standings
+from tournaments.services.engine_bridge import (
+    board_from_record,
+    engine_board,
+    rules_for,
+    rules_named,
+)
+
+CACHE_SECONDS = 15 * 60
+
+
+def event_for_reader(pk: int, *, director: bool) -> Event:
+    """The event if this reader may see it (directors: every event; anyone: public ones)."""
+    event = Event.objects.select_related("club").prefetch_related("sections").filter(pk=pk).first()
+    if event is None or not (director or event.is_public):
+        raise Http404("No published results here.")
+    return event
+
+
+def club_events(club: Club) -> list[Event]:
+    """A club's results page: published events and those followed live, newest first."""
+    candidates = Event.objects.filter(club=club).exclude(status=Event.Status.DRAFT)
+    return [event for event in candidates.order_by("-date", "-id") if event.is_public]
+
+
+@dataclass
+class PublishedEvent:
+    """An event's results at one version, ready for any public page."""
+
+    event_id: int
+    version: int
+    rules_name: str
+    options: dict[str, Any]
+    document: StandingsDocument | None
+    info: dict[tuple[int, int], ResultInfo] = field(default_factory=dict)
+    boards: dict[int, str] = field(default_factory=dict)  # number -> PBN record
+    analyses: dict[int, dict[str, Any]] = field(default_factory=dict)  # number -> par data
+
+    @property
+    def rules(self) -> GameRules:
+        return rules_named(self.rules_name, self.options)
+
+    def board(self, number: int) -> EngineBoard:
+        return board_from_record(self.boards[number])
+
+
+def published(event: Event) -> PublishedEvent:
+    """The event's results as of its newest stored standings (cached by version)."""
+    stored = latest_standings(event)
+    version = stored.version if stored else -1
+    # Par can arrive after the results (the analysis job): it is part of what is cached.
+    analysed = Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).count()
+    key = f"published:{event.pk}:{stored.pk if stored else 0}:{version}:{analysed}"
+    found = cache.get(key)
+    if isinstance(found, PublishedEvent):
+        return found
+    built = _build(event, stored.data if stored else None, version)
+    cache.set(key, built, CACHE_SECONDS)
+    return built
+
+
+def _build(event: Event, data: dict[str, Any] | None, version: int) -> PublishedEvent:
+    rules = rules_for(event)
+    boards = {b.number: b for b in Board.objects.filter(event=event)}
+    analyses = {
+        number: b.par
+        for number, b in boards.items()
+        if b.par_status == Board.ParStatus.DONE and b.par
+    }
+    info: dict[tuple[int, int], ResultInfo] = {}
+    rows = Result.objects.filter(section__event=event).values_list(
+        "board_number", "ns_pair__number", "round", "table", "entry", "artificial_code"
+    )
+    for number, ns, rnd, table, entry, code in rows:
+        text, versus = code, None
+        if entry is not None:
+            played = engine_board(boards[number])
+            parsed = rules.parse_entry(played, entry)
+            text = rules.describe_short(parsed)
+            analysis = analyses.get(number)
+            if analysis:
+                tricks = rules.ns_tricks(played, parsed)
+                dd = rules.dd_ns_tricks(played, parsed, analysis)
+                if tricks is not None and dd is not None:
+                    versus = tricks - dd
+        info[(number, ns)] = ResultInfo(round=rnd, table=table, text=text, versus_par=versus)
+    return PublishedEvent(
+        event_id=event.pk,
+        version=version,
+        rules_name=event.game,
+        options=dict(event.options),
+        document=StandingsDocument.from_dict(data) if data else None,
+        info=info,
+        boards={number: b.record for number, b in boards.items()},
+        analyses=analyses,
+    )
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    event: Event
+    pair: Pair
+    row: StandingRow | None  # None when the event has no standings
+
+
+def player_history(club: Club, name: str) -> list[HistoryEntry]:
+    """A player's published events at this club, oldest first, with the pair's result."""
+    pairs = Pair.objects.filter(
+        section__event__club=club, section__event__status=Event.Status.PUBLISHED
+    ).filter(Q(player1=name) | Q(player2=name))
+    found = []
+    for pair in pairs.select_related("section__event"):
+        event = pair.section.event
+        doc = published(event).document
+        key = pair.section.pair_key(pair.number, pair.direction or "")
+        row = None
+        for section in doc.sections if doc else ():
+            row = row_for(section, key) or row
+        found.append(HistoryEntry(event, pair, row))
+    found.sort(key=lambda item: (item.event.date, item.event.pk))
+    return found
+
+
+def player_names(club: Club) -> list[str]:
+    """Everyone who has played in a published event of the club."""
+    names: set[str] = set()
+    for first, second in Pair.objects.filter(
+        section__event__club=club, section__event__status="published", is_phantom=False
+    ).values_list("player1", "player2"):
+        names.update(n for n in (first, second) if n)
+    return sorted(names, key=str.casefold)
