@@ -56,6 +56,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("results/<int:pk>/pairs/<str:key>/", public.pair_page, name="public-pair"),
     path("results/<int:pk>/display/", public.room_display, name="public-display"),
     path("results/<int:pk>/version.json", public.results_version, name="public-version"),
+    path("results/<int:pk>/stream", public.results_stream, name="public-stream"),
     path("events/<int:pk>/audit/", views.event_audit, name="event-audit"),
     path("api/", include("tournaments.api.urls")),
 ]

@@ -1,10 +1,11 @@
-/* Live results: ask the small version endpoint every few seconds and, when the results have
-   changed, fetch the page's live part again and swap it in (no reload, no framework).
-   One tiny request per reader every POLL_MS; nothing while the page is hidden. */
+/* Live results: when newer standings are stored, fetch the page's live part again and swap it
+   in (no reload, no framework). The server pushes each new version over one open connection
+   (server-sent events, `data-stream`); a browser without EventSource, or whose stream keeps
+   failing, asks the small version endpoint every POLL_MS instead. Nothing while hidden. */
 (function () {
   var box = document.getElementById('live');
   if (!box || !box.getAttribute('data-live')) { return; }
-  var POLL_MS = 2000;
+  var POLL_MS = 5000;
   var version = box.getAttribute('data-version');
   function get(url, done) {
     var xhr = new XMLHttpRequest();
@@ -14,19 +15,29 @@
     };
     xhr.send();
   }
-  function check() {
-    if (document.hidden) { return; }
-    get(box.getAttribute('data-live'), function (text) {
-      var now = JSON.parse(text).version;
-      if (String(now) === String(version)) { return; }
-      version = now;
-      if (box.getAttribute('data-reload')) { location.reload(); return; }
-      get(location.pathname + box.getAttribute('data-part'), function (html) {
-        box.innerHTML = html;
-        box.setAttribute('data-version', now);
-      });
+  function seen(now) {
+    if (now === null || now === undefined || String(now) === String(version)) { return; }
+    version = now;
+    if (box.getAttribute('data-reload')) { location.reload(); return; }
+    get(location.pathname + box.getAttribute('data-part'), function (html) {
+      box.innerHTML = html;
+      box.setAttribute('data-version', now);
     });
   }
-  setInterval(check, POLL_MS);
-  document.addEventListener('visibilitychange', check);
+  function poll() {
+    if (document.hidden) { return; }
+    get(box.getAttribute('data-live'), function (text) { seen(JSON.parse(text).version); });
+  }
+  var stream = box.getAttribute('data-stream');
+  if (stream && window.EventSource) {
+    var failures = 0, source = new EventSource(stream);
+    source.addEventListener('version', function (e) { failures = 0; seen(e.data); });
+    source.onerror = function () {
+      failures += 1;
+      if (failures > 5) { source.close(); setInterval(poll, POLL_MS); }
+    };
+  } else {
+    setInterval(poll, POLL_MS);
+  }
+  document.addEventListener('visibilitychange', poll);
 })();

@@ -26,6 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -140,7 +141,30 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
             event=event, version=target, defaults={"data": data, "computed_at": timezone.now()}
         )
         Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
+        transaction.on_commit(lambda: announce_version(event_id=event_id, version=target))
         return standings
+
+
+def version_key(event_id: int) -> str:
+    return f"scored-version:{event_id}"
+
+
+def announce_version(*, event_id: int, version: int) -> None:
+    """Tell the live pages' streams that standings of `version` are stored (a cache write:
+    each stream reads it twice a second instead of asking the database)."""
+    current = cache.get(version_key(event_id))
+    if current is None or int(current) < version:
+        cache.set(version_key(event_id), version, timeout=6 * 3600)
+
+
+def scored_version(event_id: int) -> int | None:
+    """The newest stored standings' version, from the cache (or the database, once)."""
+    found = cache.get(version_key(event_id))
+    if found is None:
+        found = Event.objects.filter(pk=event_id).values_list("scored_version", flat=True).first()
+        if found is not None:
+            cache.set(version_key(event_id), found, timeout=6 * 3600)
+    return None if found is None else int(found)
 
 
 def traveller_lines(section: Section) -> list[TravellerLine]:

@@ -6,9 +6,11 @@ directors see every event (`selectors_public.event_for_reader`)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -22,6 +24,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments import selectors, selectors_public
 from tournaments.health import run_checks
 from tournaments.models import Club, Event
+from tournaments.services.scoring import scored_version
 
 
 @require_GET
@@ -244,9 +247,44 @@ def room_display(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def results_version(request: HttpRequest, pk: int) -> JsonResponse:
-    """The cheapest answer to "has anything changed?": the pages ask it every few seconds."""
+    """The cheapest answer to "has anything changed?", for browsers without a stream."""
     event = _reader_event(request, pk)
-    return JsonResponse({"version": event.scored_version, "status": event.status})
+    return JsonResponse({"version": scored_version(event.pk), "status": event.status})
+
+
+STREAM_SECONDS = 55  # then the browser reconnects by itself (EventSource)
+STREAM_CHECK = 0.5  # seconds between two looks at the cached version
+
+
+@never_cache
+@require_GET
+def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """Server-sent events: one `version` event each time newer standings are stored.
+
+    A reader keeps one open connection instead of asking every few seconds; the stream looks
+    at a cached number (no database query) twice a second and ends after STREAM_SECONDS so no
+    connection lives for ever. Run the web server with threads for it (see README).
+    """
+    event = _reader_event(request, pk)
+
+    def events() -> Iterator[str]:
+        last = scored_version(event.pk)
+        yield f"retry: 3000\nevent: version\ndata: {last}\n\n"
+        ends = time.monotonic() + STREAM_SECONDS
+        beat = time.monotonic()
+        while time.monotonic() < ends:
+            time.sleep(STREAM_CHECK)
+            now = scored_version(event.pk)
+            if now != last:
+                last = now
+                yield f"event: version\ndata: {now}\n\n"
+            elif time.monotonic() - beat > 15:
+                beat = time.monotonic()
+                yield ": still here\n\n"
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
 
 
 @require_GET
