@@ -81,10 +81,17 @@ def database_from_env() -> dict[str, Any]:
         raise ImproperlyConfigured(
             f"DATABASE_URL must start with postgres:// or sqlite://; got scheme {scheme!r}"
         )
+    pool = env_int("DB_POOL_SIZE", 10) if scheme != "sqlite" else 0
     try:
-        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
+        # A pool shares a few connections among a process's threads (threaded gunicorn
+        # workers, live-result streams); without one every thread would keep its own.
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0 if pool else 60))
     except ValueError as exc:
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {exc}") from None
+    if pool < 0:
+        raise ImproperlyConfigured(f"DB_POOL_SIZE must be 0 (no pool) or more; got {pool}")
+    if pool:
+        config.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool, "timeout": 20}
     return config
 
 

@@ -7,6 +7,8 @@ members and changes only when results do, so pages cost a cache read and a rende
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +20,7 @@ from engine.boards import Board as EngineBoard
 from engine.games import GameRules
 from engine.publishing import ResultInfo, row_for
 from engine.scoring.document import StandingRow, StandingsDocument
-from tournaments.models import Board, Club, Event, Pair, Result
+from tournaments.models import Board, Club, Event, Pair, Result, Standings
 from tournaments.selectors import latest_standings
 from tournaments.services.engine_bridge import (
     board_from_record,
@@ -50,6 +52,7 @@ class PublishedEvent:
 
     event_id: int
     version: int
+    key: str  # the cache key of this snapshot: what a cached page part depends on
     rules_name: str
     options: dict[str, Any]
     document: StandingsDocument | None
@@ -65,22 +68,75 @@ class PublishedEvent:
         return board_from_record(self.boards[number])
 
 
-def published(event: Event) -> PublishedEvent:
-    """The event's results as of its newest stored standings (cached by version)."""
-    stored = latest_standings(event)
-    version = stored.version if stored else -1
-    # Par can arrive after the results (the analysis job): it is part of what is cached.
+def snapshot_key(event: Event) -> str:
+    """What an event's public pages depend on: its newest standings and its analysed boards
+    (par can arrive after the results). Two small queries; no snapshot is loaded."""
+    stored = (
+        Standings.objects.filter(event=event).order_by("-version").values_list("pk", "version")
+    ).first()
     analysed = Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).count()
-    key = f"published:{event.pk}:{stored.pk if stored else 0}:{version}:{analysed}"
-    found = cache.get(key)
-    if isinstance(found, PublishedEvent):
-        return found
-    built = _build(event, stored.data if stored else None, version)
-    cache.set(key, built, CACHE_SECONDS)
-    return built
+    pk, version = stored if stored else (0, -1)
+    return f"published:{event.pk}:{pk}:{version}:{analysed}"
 
 
-def _build(event: Event, data: dict[str, Any] | None, version: int) -> PublishedEvent:
+_LOCAL: OrderedDict[str, PublishedEvent] = OrderedDict()  # this process's recent snapshots
+_LOCAL_SIZE = 8
+_LOCAL_LOCK = threading.Lock()
+
+
+def forget_snapshots() -> None:
+    """Drop this process's snapshots (tests start each from an empty database and cache)."""
+    with _LOCAL_LOCK:
+        _LOCAL.clear()
+        _BUILDING.clear()
+
+
+_BUILDING: dict[str, threading.Lock] = {}
+
+
+def single_flight(key: str) -> threading.Lock:
+    """One lock per key in this process: when new results land every open page asks at once,
+    and one thread should build what the others then read."""
+    with _LOCAL_LOCK:
+        return _BUILDING.setdefault(key, threading.Lock())
+
+
+def published(event: Event, key: str | None = None) -> PublishedEvent:
+    """The event's results as of its newest stored standings: from this process's memory,
+    else the shared cache, else built (and kept in both)."""
+    key = key or snapshot_key(event)
+    with _LOCAL_LOCK:
+        found = _LOCAL.get(key)
+        if found is not None:
+            _LOCAL.move_to_end(key)
+            return found
+    with single_flight(key):
+        return _load(event, key)
+
+
+def _load(event: Event, key: str) -> PublishedEvent:
+    with _LOCAL_LOCK:
+        found = _LOCAL.get(key)
+        if found is not None:
+            return found  # another thread built it while this one waited
+    cached = cache.get(key)
+    if isinstance(cached, PublishedEvent):
+        found = cached
+    else:
+        stored = latest_standings(event)
+        found = _build(
+            event, stored.data if stored else None, stored.version if stored else -1, key
+        )
+        cache.set(key, found, CACHE_SECONDS)
+    with _LOCAL_LOCK:
+        _LOCAL[key] = found
+        while len(_LOCAL) > _LOCAL_SIZE:
+            old, _ = _LOCAL.popitem(last=False)
+            _BUILDING.pop(old, None)
+    return found
+
+
+def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) -> PublishedEvent:
     rules = rules_for(event)
     boards = {b.number: b for b in Board.objects.filter(event=event)}
     analyses = {
@@ -108,6 +164,7 @@ def _build(event: Event, data: dict[str, Any] | None, version: int) -> Published
     return PublishedEvent(
         event_id=event.pk,
         version=version,
+        key=key,
         rules_name=event.game,
         options=dict(event.options),
         document=StandingsDocument.from_dict(data) if data else None,

@@ -18,7 +18,10 @@ def _fresh_cache() -> None:
     served to another test whose event got the same id."""
     from django.core.cache import cache
 
+    from tournaments.selectors_public import forget_snapshots
+
     cache.clear()
+    forget_snapshots()
 
 
 @pytest.fixture

@@ -7,11 +7,14 @@ directors see every event (`selectors_public.event_for_reader`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.core.cache import cache
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -80,6 +83,28 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _live_part(
+    request: HttpRequest,
+    event: Event,
+    template: str,
+    context: Callable[[selectors_public.PublishedEvent], dict[str, Any]],
+) -> HttpResponse:
+    """A page's live part (what an open page fetches when new results are stored), rendered
+    once per results snapshot and served from the cache: every reader of a live evening asks
+    for the same one, at once, so this must not even load the snapshot when it is cached."""
+    snapshot = selectors_public.snapshot_key(event)
+    key = f"part:{snapshot}:{request.path}"
+    html = cache.get(key)
+    if html is None:
+        with selectors_public.single_flight(key):
+            html = cache.get(key)
+            if html is None:
+                results = selectors_public.published(event, snapshot)
+                html = render_to_string(template, context(results), request=request)
+                cache.set(key, html, selectors_public.CACHE_SECONDS)
+    return HttpResponse(html)
+
+
 def _common(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
     return {
         "event": event,
@@ -94,7 +119,18 @@ def _common(event: Event, results: selectors_public.PublishedEvent) -> dict[str,
 def results_page(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's standings per field, with the field's spread of percentages."""
     event = _reader_event(request, pk)
+    if request.GET.get("part"):
+        return _live_part(
+            request,
+            event,
+            "tournaments/public/_standings.html",
+            lambda results: _results_context(event, results),
+        )
     results = selectors_public.published(event)
+    return render(request, "tournaments/public/results.html", _results_context(event, results))
+
+
+def _results_context(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
     sections: list[dict[str, Any]] = []
     for section in results.document.sections if results.document else ():
         spread = percentage_spread(section)
@@ -115,9 +151,7 @@ def results_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
     # A pair that played under half the boards the others did is marked: its percentage
     # rests on few boards (a late arrival, a pair that left early).
-    context = {**_common(event, results), "sections": sections, "few_boards": most / 2}
-    template = "tournaments/public/_standings.html" if request.GET.get("part") else None
-    return render(request, template or "tournaments/public/results.html", context)
+    return {**_common(event, results), "sections": sections, "few_boards": most / 2}
 
 
 @require_GET
@@ -125,9 +159,22 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A board: the deal, dealer and trumps, double dummy and par when known, and every result
     with how often it happened and what it earned."""
     event = _reader_event(request, pk)
-    results = selectors_public.published(event)
-    if number not in results.boards:
+    if not event.boards.filter(number=number).exists():
         raise Http404(f"There is no board {number} in this event.")
+    if request.GET.get("part"):
+        return _live_part(
+            request,
+            event,
+            "tournaments/public/_board_results.html",
+            lambda results: _board_context(event, results, number),
+        )
+    results = selectors_public.published(event)
+    return render(request, "tournaments/public/board.html", _board_context(event, results, number))
+
+
+def _board_context(
+    event: Event, results: selectors_public.PublishedEvent, number: int
+) -> dict[str, Any]:
     played = results.board(number)
     rows = []
     chart = ""
@@ -141,7 +188,7 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         ]
         chart = bar_chart(bars, title=f"Board {number}: NS scores") if bars else ""
     numbers = sorted(results.boards)
-    context = {
+    return {
         **_common(event, results),
         "number": number,
         "facts": board_facts(played),
@@ -156,8 +203,6 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "previous": max((n for n in numbers if n < number), default=None),
         "next": min((n for n in numbers if n > number), default=None),
     }
-    template = "tournaments/public/_board_results.html" if request.GET.get("part") else None
-    return render(request, template or "tournaments/public/board.html", context)
 
 
 def _hands(board: Any) -> list[dict[str, Any]]:
@@ -266,9 +311,13 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     connection lives for ever. Run the web server with threads for it (see README).
     """
     event = _reader_event(request, pk)
+    last = scored_version(event.pk)
+    # A stream may stay open a minute and needs no database (it reads the cache): give this
+    # thread's connection back now, or a room of readers would exhaust PostgreSQL's.
+    connection.close()
 
     def events() -> Iterator[str]:
-        last = scored_version(event.pk)
+        nonlocal last
         yield f"retry: 3000\nevent: version\ndata: {last}\n\n"
         ends = time.monotonic() + STREAM_SECONDS
         beat = time.monotonic()

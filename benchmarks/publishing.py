@@ -1,0 +1,360 @@
+"""Published results: how fast the public pages are, and what 200 live readers cost the server.
+
+What runs:
+- a PostgreSQL database of its own (`clubwhist_bench_<random>`, dropped at the end) holding a
+  30-table two-winner Mitchell of classic whist cut to 9 rounds of 3 boards (every pair plays
+  27 boards; 810 results), played through the simulator and published;
+- part 1, in this process through Django's test client (server-side render, no network): the
+  median time of the standings page, a board page and a pair's card, both warm (the event's
+  published snapshot cached, as for every reader after the first) and cold (the snapshot
+  rebuilt, as for the first reader after new results), and of the exports that exist;
+- part 2, over loopback: gunicorn (2 workers, gthread, VIEWERS threads each: connections
+  are not spread evenly over the workers) on the same database,
+  with Redis as the shared cache; VIEWERS readers each hold the live stream of the standings
+  page open and fetch the page's live part whenever a new version is announced; this process
+  stores a new standings version every UPDATE_SECONDS for WINDOW_SECONDS. It reports the
+  server's CPU (gunicorn's processes, from /proc) per second of wall time, and the time from a
+  version being stored to each reader having the new live part.
+
+Targets (issue "Publishing"): pages under 50 ms, exports under 500 ms, the added load of 200
+live readers under one core. A service that cannot be reached is reported loudly; exit 0.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from results_pipeline import (  # noqa: E402
+    admin_execute,
+    loud,
+    postgres_problem,
+    redis_problem,
+    server_url,
+    with_database,
+)
+
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+VIEWERS = int(os.environ.get("BENCH_VIEWERS", "200"))
+WINDOW_SECONDS = float(os.environ.get("BENCH_WINDOW", "30"))
+UPDATE_SECONDS = 3.0
+TARGET_PAGE_MS = 50.0
+TARGET_EXPORT_MS = 500.0
+
+
+def median_ms(run: Any, times: int) -> float:
+    found = []
+    for _ in range(times):
+        started = time.perf_counter()
+        run()
+        found.append((time.perf_counter() - started) * 1000)
+    return statistics.median(found)
+
+
+def verdict(value: float, target: float) -> str:
+    return "met" if value < target else "NOT met"
+
+
+def make_event() -> Any:
+    from tournaments.services.events import (
+        club_get_or_create,
+        event_create,
+        event_finish,
+        event_publish,
+        event_start,
+    )
+    from tournaments.services.simulation import event_simulate
+
+    club = club_get_or_create(name="Benchmark club")
+    event = event_create(
+        club=club,
+        name="Publishing benchmark",
+        game="classic",
+        movement_kind="mitchell",
+        movement_params={"tables": 30, "boards_per_round": 3, "rounds": 9},
+        seed=3,
+    )
+    event = event_start(event=event)
+    event_simulate(event=event, seed=4, batch=True)
+    return event_publish(event=event_finish(event=event))
+
+
+def part_pages(event: Any) -> None:
+    from django.core.cache import cache
+    from django.test import Client
+
+    from tournaments.selectors_public import forget_snapshots
+
+    client = Client()
+    pages = {
+        "standings": f"/results/{event.pk}/",
+        "board page": f"/results/{event.pk}/boards/7/",
+        "pair card": f"/results/{event.pk}/pairs/NS5/",
+    }
+    print(f"\npart 1: pages of a 30-table, {event.boards.count()}-board event (test client)")
+    for name, url in pages.items():
+        assert client.get(url).status_code == 200, url
+        warm = median_ms(lambda url=url: client.get(url), 20)
+
+        def cold(url: str = url) -> None:
+            cache.clear()
+            forget_snapshots()
+            client.get(url)
+
+        first = median_ms(cold, 5)
+        print(
+            f"  {name:<11} warm median {warm:6.1f} ms ({verdict(warm, TARGET_PAGE_MS)}), "
+            f"cold (snapshot rebuilt) {first:6.1f} ms"
+        )
+    exports = _exports(event)
+    for name, run in exports.items():
+        took = median_ms(run, 5)
+        print(f"  export {name:<8} median {took:6.1f} ms ({verdict(took, TARGET_EXPORT_MS)})")
+    if not exports:
+        print("  exports: none available in this build")
+
+
+def _exports(event: Any) -> dict[str, Any]:
+    try:
+        from tournaments.services.exports import event_export
+    except ImportError:
+        return {}
+    return {
+        kind: (lambda kind=kind: event_export(event=event, kind=kind))
+        for kind in ("usebio", "pbn", "csv")
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def children(pid: int) -> list[int]:
+    found = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+class Viewer(threading.Thread):
+    """A member with the standings page open: the stream, and a fetch per new version."""
+
+    def __init__(self, port: int, event_id: int, stored: dict[int, float], stop: Any) -> None:
+        super().__init__(daemon=True)
+        self.port, self.event_id, self.stored, self.stop = port, event_id, stored, stop
+        self.delays: list[float] = []
+        self.errors = 0
+        self.problems: dict[str, int] = {}
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.follow()
+            except (OSError, http.client.HTTPException) as exc:
+                self.errors += 1
+                name = type(exc).__name__
+                self.problems[name] = self.problems.get(name, 0) + 1
+                time.sleep(0.5)
+
+    def follow(self) -> None:
+        stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WINDOW_SECONDS + 30)
+        stream.request("GET", f"/results/{self.event_id}/stream")
+        answer = stream.getresponse()
+        if answer.status != 200:
+            self.errors += 1
+            name = f"stream HTTP {answer.status}"
+            self.problems[name] = self.problems.get(name, 0) + 1
+            time.sleep(0.5)
+            return
+        event = ""
+        first = True
+        while not self.stop.is_set():
+            line = answer.fp.readline().decode()
+            if not line:
+                return  # the stream ended: reconnect, as a browser does
+            if line.startswith("event:"):
+                event = line.split(":", 1)[1].strip()
+            elif line.startswith("data:") and event == "version":
+                version = int(line.split(":", 1)[1].strip())
+                if first:
+                    first = False
+                    continue
+                fetch = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                fetch.request("GET", f"/results/{self.event_id}/?part=1")
+                page = fetch.getresponse()
+                page.read()
+                fetch.close()
+                if page.status != 200:
+                    self.errors += 1
+                    name = f"page HTTP {page.status}"
+                    self.problems[name] = self.problems.get(name, 0) + 1
+                elif version in self.stored:
+                    self.delays.append(time.perf_counter() - self.stored[version])
+
+
+def part_viewers(event: Any, database_url: str) -> None:
+    from tournaments.models import Event
+    from tournaments.services.scoring import standings_refresh
+
+    port = free_port()
+    log = (ROOT / "var" / "publishing-bench-gunicorn.log").open("w")
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": REDIS_URL,
+        "CELERY_QUEUE": f"bench-{uuid.uuid4().hex[:8]}",
+        "DJANGO_SETTINGS_MODULE": "clubwhist.settings",
+    }
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "clubwhist.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(VIEWERS),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )
+    stop = threading.Event()
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(1.0)
+        stored: dict[int, float] = {}
+        viewers = [Viewer(port, event.pk, stored, stop) for _ in range(VIEWERS)]
+        for viewer in viewers:
+            viewer.start()
+        time.sleep(3.0)  # everyone connected
+        pids = children(server.pid)
+        cpu_before, wall_before = cpu_seconds(pids), time.perf_counter()
+        ends = time.perf_counter() + WINDOW_SECONDS
+        updates = 0
+        while time.perf_counter() < ends:
+            Event.objects.filter(pk=event.pk).update(results_version=event.results_version + 1)
+            event.refresh_from_db()
+            done = standings_refresh(event_id=event.pk, force=True)
+            assert done is not None
+            stored[done.version] = time.perf_counter()
+            updates += 1
+            time.sleep(UPDATE_SECONDS)
+        time.sleep(2.0)  # the last fetches
+        cpu = cpu_seconds(pids) - cpu_before
+        wall = time.perf_counter() - wall_before
+        delays = sorted(d for v in viewers for d in v.delays)
+        errors = sum(v.errors for v in viewers)
+        cores = cpu / wall
+        print(
+            f"\npart 2: {VIEWERS} live readers on gunicorn (2 gthread workers x {VIEWERS} "
+            "threads) for "
+            f"{wall:.0f} s, a new standings version every {UPDATE_SECONDS:.0f} s ({updates})"
+        )
+        print(
+            f"  server CPU: {cpu:.1f} s in {wall:.1f} s = {cores:.2f} cores "
+            f"(target under 1 core: {verdict(cores, 1.0)})"
+        )
+        if delays:
+            p95 = delays[int(0.95 * (len(delays) - 1))]
+            print(
+                f"  stored -> reader has the new page part: {len(delays)} fetches, median "
+                f"{statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms"
+            )
+        problems: dict[str, int] = {}
+        for viewer in viewers:
+            for name, count in viewer.problems.items():
+                problems[name] = problems.get(name, 0) + count
+        print(f"  reader errors: {errors} {problems or ''}")
+    finally:
+        stop.set()
+        os.killpg(server.pid, signal.SIGQUIT)  # quick shutdown: streams need not finish
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+
+
+def main() -> int:
+    base = server_url()
+    for problem in (postgres_problem(base), redis_problem(REDIS_URL)):
+        if problem:
+            loud(problem)
+            return 0
+    name = f"clubwhist_bench_{secrets.token_hex(4)}"
+    admin_execute(base, f'CREATE DATABASE "{name}"')
+    database_url = with_database(base, name)
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["REDIS_URL"] = REDIS_URL
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.test.utils import setup_test_environment
+
+        setup_test_environment()
+        call_command("migrate", verbosity=0)
+        event = make_event()
+        part_pages(event)
+        part_viewers(event, database_url)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        admin_execute(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        print(f"database {name} dropped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
