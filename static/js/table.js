@@ -1,0 +1,487 @@
+/* clubwhist: the table's tablet page.
+   Plain ES5 (old tablets, no build step). The server's state comes embedded in the page and is
+   refreshed every 10 s; what the players do goes into a queue kept in localStorage until the
+   server has it, so a dropped connection, a reload or a second device loses and doubles
+   nothing: every submission carries a key made here, and the server answers a repeat with the
+   stored result (200) and a different result for the same board with 409. */
+(function () {
+  'use strict';
+  var cfg = window.CLUBWHIST_TABLE;
+  var state = JSON.parse(document.getElementById('table-state').textContent);
+  var screen = document.getElementById('screen');
+  var banner = document.getElementById('banner');
+  var QKEY = 'clubwhist-queue-' + cfg.token;
+  var IDKEY = 'clubwhist-ids-' + cfg.token;
+  var SEENKEY = 'clubwhist-seen-' + cfg.token;
+  var view = {name: 'boards', board: null, values: {}, preview: null, sure: false, note: ''};
+  var problems = {};   // board -> message shown on the board (a conflict, a refusal)
+  var failing = false; // the last request could not reach the server
+  var retryIn = 1000, retryTimer = null;
+
+  // ---- storage ------------------------------------------------------------------------------
+  function load(key, fallback) {
+    try { var v = window.localStorage.getItem(key); return v ? JSON.parse(v) : fallback; }
+    catch (e) { return fallback; }
+  }
+  function save(key, value) {
+    try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full */ }
+  }
+  var queue = load(QKEY, []);
+  var ids = load(IDKEY, {});
+
+  function newKey() {
+    var bytes = new Uint8Array(16), out = '';
+    if (window.crypto && window.crypto.getRandomValues) { window.crypto.getRandomValues(bytes); }
+    else { for (var i = 0; i < 16; i++) { bytes[i] = Math.floor(Math.random() * 256); } }
+    for (var j = 0; j < bytes.length; j++) { out += (bytes[j] + 256).toString(16).slice(1); }
+    return 't' + state.table + '-' + out;
+  }
+
+  // ---- network ------------------------------------------------------------------------------
+  function request(method, path, body, done) {
+    var xhr = new XMLHttpRequest();
+    xhr.open(method, cfg.api + path, true);
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    xhr.timeout = 15000;
+    xhr.onreadystatechange = function () {
+      if (xhr.readyState !== 4) { return; }
+      var data = null;
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
+      done(xhr.status, data);
+    };
+    xhr.ontimeout = function () { done(0, null); };
+    xhr.send(body ? JSON.stringify(body) : null);
+  }
+
+  // Every change this page makes or learns bumps `epoch`; a state asked for before the
+  // latest change may not know it (it can answer after a submission's 201), so it is dropped
+  // and asked again rather than allowed to put a sent board back to "to enter".
+  var epoch = 0;
+  function refresh() {
+    var asked = epoch;
+    request('GET', '', null, function (status, data) {
+      if (status === 200 && data && asked !== epoch) { refresh(); return; }
+      if (status === 200 && data) { failing = false; state = data; quietly(); }
+      else if (status === 0) { failing = true; showBanner(); }
+      else if (status === 403 || status === 404) { location.reload(); }
+    });
+  }
+
+  // ---- the queue ----------------------------------------------------------------------------
+  function enqueue(item) { epoch += 1; queue.push(item); save(QKEY, queue); flush(); }
+  function dropFirst() { queue.shift(); save(QKEY, queue); }
+
+  function resultIdFor(key) {
+    if (ids[key]) { return ids[key]; }
+    var boards = state.current.boards;
+    for (var i = 0; i < boards.length; i++) {
+      if (boards[i].result && boards[i].result.key === key) { return boards[i].result.id; }
+    }
+    return null;
+  }
+
+  var flushing = false;
+  function flush() {
+    if (flushing || !queue.length) { showBanner(); return; }
+    flushing = true;
+    var item = queue[0];
+    var after = function (status, data) {
+      flushing = false;
+      if (status === 0 || status >= 500 || status === 429) {
+        failing = true; showBanner(); scheduleRetry(); return;
+      }
+      failing = false; retryIn = 1000;
+      epoch += 1;
+      if (status === 200 || status === 201) {
+        adopt(data, item);
+        if (item.kind === 'submit') { ids[item.key] = data.id; save(IDKEY, ids); delete problems[item.board]; }
+      } else if (status === 409) {
+        problems[item.board] = (data && data.detail) || 'Another result is stored for this board.';
+        dropAfterConflict(item);
+      } else if (status >= 400) {
+        problems[item.board] = (data && data.detail) || ('Refused (' + status + ')');
+      }
+      if (status !== 409) { dropFirst(); }
+      if (queue.length) { flush(); } else { refresh(); }
+      quietly();
+    };
+    if (item.kind === 'submit') {
+      request('POST', 'results/', {board: item.board, entry: item.entry, idempotency_key: item.key}, after);
+      return;
+    }
+    var id = resultIdFor(item.key);
+    if (!id) { flushing = false; dropFirst(); flush(); return; } // its submission was refused
+    if (item.kind === 'confirm') { request('POST', 'results/' + id + '/confirm/', {}, after); }
+    else { request('POST', 'results/' + id + '/dispute/', {note: item.note || ''}, after); }
+  }
+
+  var STATES = {entered: 'waiting', confirmed: 'confirmed', corrected: 'confirmed',
+                artificial: 'confirmed', disputed: 'disputed'};
+  function adopt(result, item) {
+    // The server's answer is the truth until the next refresh: without this the board would
+    // look "to enter" between leaving the queue and the refreshed state arriving.
+    state.current.boards.forEach(function (b) {
+      if (b.number !== result.board_number) { return; }
+      var old = b.result || {};
+      b.state = STATES[result.status] || b.state;
+      b.result = {id: result.id, key: result.idempotency_key, entry: result.entry,
+                  describe: old.describe || item.describe || '', short: old.short || '',
+                  ns_score: result.ns_score, ew_score: result.ns_score === null ? null : -result.ns_score,
+                  flag: result.flag || ''};
+    });
+  }
+
+  function dropAfterConflict(item) {
+    // the conflicting submission and whatever waited on it (its confirmation) leave the queue
+    queue = queue.filter(function (q) { return q.key !== item.key; });
+    save(QKEY, queue);
+  }
+
+  function scheduleRetry() {
+    if (retryTimer) { return; }
+    retryTimer = setTimeout(function () { retryTimer = null; flush(); }, retryIn);
+    retryIn = Math.min(retryIn * 2, 30000);
+  }
+
+  function showBanner() {
+    var boards = {}, waiting = 0;  // results, not requests: a board's entry and confirmation are one
+    queue.forEach(function (q) { if (!boards[q.board]) { boards[q.board] = true; waiting += 1; } });
+    var offline = failing || navigator.onLine === false;
+    if (offline) {
+      banner.hidden = false; banner.className = 'banner offline';
+      banner.textContent = 'Offline: ' + waiting + ' result' + (waiting === 1 ? '' : 's') +
+        ' waiting. Keep playing; they will be sent when the connection is back.';
+    } else if (waiting) {
+      banner.hidden = false; banner.className = 'banner sending';
+      banner.textContent = 'Sending ' + waiting + '…';
+    } else { banner.hidden = true; }
+  }
+
+  // ---- what a board looks like here (the server's state and our queue together) ----------
+  function pending(boardNumber) {
+    var out = {submit: null, confirm: false, dispute: false};
+    for (var i = 0; i < queue.length; i++) {
+      var q = queue[i];
+      if (q.board !== boardNumber) { continue; }
+      if (q.kind === 'submit') { out.submit = q; }
+      if (q.kind === 'confirm') { out.confirm = true; }
+      if (q.kind === 'dispute') { out.dispute = true; }
+    }
+    return out;
+  }
+
+  function boardView(board) {
+    var p = pending(board.number), r = board.result;
+    var v = {number: board.number, dealer: board.dealer, trumps: board.trumps,
+             state: board.state, describe: r ? r.describe : '', ns: r ? r.ns_score : null,
+             key: r ? r.key : null, id: r ? r.id : null, local: false};
+    if (!r && p.submit) {
+      v.state = 'waiting'; v.describe = p.submit.describe; v.ns = p.submit.ns;
+      v.key = p.submit.key; v.local = true;
+    }
+    if (v.state === 'waiting' && p.confirm) { v.state = 'confirmed'; v.local = true; }
+    if (v.state !== 'disputed' && p.dispute) { v.state = 'disputed'; v.local = true; }
+    return v;
+  }
+
+  // ---- small DOM helpers --------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (!attrs.hasOwnProperty(k)) { continue; }
+      if (k === 'text') { node.textContent = attrs[k]; }
+      else if (k === 'onclick') { node.onclick = attrs[k]; }
+      else if (k === 'class') { node.className = attrs[k]; }
+      else { node.setAttribute(k, attrs[k]); }
+    }
+    (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
+    return node;
+  }
+  function text(t) { return document.createTextNode(t); }
+  function signed(n) { return n === null || n === undefined ? '' : (n > 0 ? '+' + n : String(n)); }
+  function pairLabel(p) { return p ? p.label + (p.names ? ': ' + p.names : '') : 'sit-out'; }
+
+  // ---- screens ------------------------------------------------------------------------------
+  function quietly() {
+    // A background update (an answer from the server, a periodic refresh) redraws the board
+    // list and recaps, never a screen someone is tapping or typing on, unless its board has
+    // moved on meanwhile (confirmed from another device, say).
+    if (view.name === 'entry' || view.name === 'confirm') {
+      var still = false;
+      state.current.boards.forEach(function (b) {
+        if (b.number === view.board) {
+          var now = boardView(b).state;
+          still = view.name === 'entry' ? now === 'to enter' : now === 'waiting';
+        }
+      });
+      if (still) { showBanner(); return; }
+    }
+    render();
+  }
+
+  function render() {
+    var cur = state.current;
+    document.getElementById('round-label').textContent =
+      state.finished ? '· all rounds played' : '· round ' + cur.round + ' of ' + state.rounds;
+    showBanner();
+    screen.innerHTML = '';
+    screen.className = '';
+    var seen = load(SEENKEY, null);
+    if (state.previous && seen === state.previous.round && cur.round > seen && !state.finished) {
+      return recap(state.previous, 'Round ' + state.previous.round + ' is over',
+        'Start round ' + cur.round, function () { save(SEENKEY, cur.round); render(); });
+    }
+    if (seen !== cur.round) { save(SEENKEY, cur.round); }
+    if (state.finished) { return recap(cur, 'All rounds played: thank you!', null, null); }
+    if (state.waiting_for_director) {
+      return recap(cur, 'Round ' + cur.round + ' is over',
+        null, null, 'Waiting for the director to start round ' + (cur.round + 1) + '…');
+    }
+    if (view.name === 'entry') { return entryScreen(); }
+    if (view.name === 'confirm') { return confirmScreen(); }
+    boardsScreen();
+  }
+
+  function boardsScreen() {
+    var cur = state.current;
+    screen.appendChild(el('p', {class: 'event', text: state.event.name + ' · ' + state.event.game}));
+    screen.appendChild(el('div', {class: 'pairs'}, [
+      el('p', {}, [el('strong', {text: 'North-South '}), text(pairLabel(cur.ns))]),
+      el('p', {}, [el('strong', {text: 'East-West '}), text(pairLabel(cur.ew))])
+    ]));
+    if (cur.sit_out) {
+      screen.appendChild(el('p', {class: 'big', text: 'No game at this table this round: a sit-out.'}));
+      return;
+    }
+    if (!state.accepting) {
+      screen.appendChild(el('p', {class: 'big', text: 'Result entry is closed.'}));
+    }
+    var list = el('ul', {class: 'boards'});
+    cur.boards.forEach(function (board) {
+      var v = boardView(board);
+      var item = el('li', {class: 'board state-' + v.state.replace(' ', '-')});
+      item.appendChild(el('div', {class: 'board-head'}, [
+        el('strong', {text: 'Board ' + v.number}),
+        el('span', {class: 'facts', text: 'Dealer ' + v.dealer + ' · trumps ' + v.trumps})
+      ]));
+      var line = {'to enter': 'To enter', waiting: 'Waiting for East-West to confirm',
+                  confirmed: 'Confirmed', disputed: 'Disputed: the director is called'}[v.state];
+      item.appendChild(el('p', {class: 'status', text: line + (v.local ? ' (not sent yet)' : '')}));
+      if (v.describe) {
+        item.appendChild(el('p', {class: 'result', text: v.describe + (v.ns !== null ? ' · NS ' + signed(v.ns) : '')}));
+      }
+      if (problems[v.number]) { item.appendChild(el('p', {class: 'problem', role: 'alert', text: problems[v.number]})); }
+      if (state.accepting && v.state === 'to enter') {
+        item.appendChild(el('button', {type: 'button', class: 'primary', text: 'Enter board ' + v.number,
+          onclick: function () { openEntry(v.number); }}));
+      } else if (state.accepting && v.state === 'waiting') {
+        item.appendChild(el('button', {type: 'button', class: 'handover', text: 'East-West: check and confirm',
+          onclick: function () { view = {name: 'confirm', board: v.number, typed: '', disputing: false}; render(); }}));
+      }
+      list.appendChild(item);
+    });
+    screen.appendChild(list);
+  }
+
+  function field(key) {
+    for (var i = 0; i < state.fields.length; i++) { if (state.fields[i].key === key) { return state.fields[i]; } }
+    return null;
+  }
+  function applies(f, values) {
+    return f.only_when.every(function (cond) {
+      var v = values[cond[0]];
+      if (v === undefined || v === '') { v = field(cond[0]) && field(cond[0]).kind === 'flag' ? false : null; }
+      return cond[1].indexOf(v) >= 0;
+    });
+  }
+  function entryFrom(values) {
+    // the Python twin is engine.games.base.entry_from_values: fields that do not apply are left out
+    var entry = {}, complete = true;
+    state.fields.forEach(function (f) {
+      if (!applies(f, values)) { return; }
+      var v = values[f.key];
+      if (f.kind === 'flag') { if (v) { entry[f.key] = true; } return; }
+      if (v === undefined || v === null || v === '') { complete = false; return; }
+      var parts = f.key.split('.'), target = entry;
+      for (var i = 0; i < parts.length - 1; i++) { target[parts[i]] = target[parts[i]] || {}; target = target[parts[i]]; }
+      target[parts[parts.length - 1]] = v;
+    });
+    if (entry.passed_out) { return {entry: {passed_out: true}, complete: true}; }
+    return {entry: entry, complete: complete};
+  }
+
+  function openEntry(number) {
+    view = {name: 'entry', board: number, values: {}, preview: null, sure: false};
+    render();
+  }
+
+  function entryScreen() {
+    var board = null;
+    state.current.boards.forEach(function (b) { if (b.number === view.board) { board = b; } });
+    screen.className = 'entry';
+    screen.appendChild(el('h1', {text: 'Board ' + view.board}));
+    screen.appendChild(el('p', {class: 'facts', text: 'Dealer ' + board.dealer + ' · trumps ' + board.trumps}));
+    state.fields.forEach(function (f) {
+      if (!applies(f, view.values)) { return; }
+      var box = el('fieldset', {class: 'picker'}, [el('legend', {text: f.label})]);
+      var choices = [];
+      if (f.kind === 'int') { for (var n = f.min; n <= f.max; n++) { choices.push({value: n, label: String(n)}); } }
+      else if (f.kind === 'choice') { choices = f.choices; }
+      else { choices = [{value: true, label: f.label}]; }
+      choices.forEach(function (c) {
+        var on = view.values[f.key] === c.value;
+        box.appendChild(el('button', {type: 'button', class: 'pick' + (on ? ' on' : ''),
+          'aria-pressed': on ? 'true' : 'false', 'data-field': f.key, text: c.label,
+          onclick: function () {
+            view.values[f.key] = (f.kind === 'flag' && on) ? false : c.value;
+            view.preview = null; view.sure = false; render(); check();
+          }}));
+      });
+      if (f.help) { box.appendChild(el('p', {class: 'help', text: f.help})); }
+      screen.appendChild(box);
+    });
+    var made = entryFrom(view.values);
+    var out = el('div', {class: 'preview', id: 'preview', 'aria-live': 'polite'});
+    var p = view.preview;
+    var canSend = made.complete && Object.keys(made.entry).length > 0;
+    if (!canSend) { out.appendChild(el('p', {text: 'Tap the result above.'})); }
+    else if (!p) { out.appendChild(el('p', {text: 'Checking…'})); canSend = false; }
+    else if (p.offline) { out.appendChild(el('p', {text: 'Offline: the score will show when the connection is back.'})); }
+    else if (p.error) { out.appendChild(el('p', {class: 'problem', role: 'alert', text: p.error})); canSend = false; }
+    else {
+      out.appendChild(el('p', {class: 'scores', text: p.describe}));
+      out.appendChild(el('p', {class: 'scores big', text: 'NS ' + signed(p.ns_score) + ' · EW ' + signed(p.ew_score)}));
+      if (p.unlikely) {
+        out.appendChild(el('p', {class: 'unlikely', role: 'alert', text: 'Are you sure? ' + p.unlikely}));
+        var sure = el('input', {type: 'checkbox', id: 'sure'});
+        sure.checked = view.sure;
+        sure.onchange = function () { view.sure = sure.checked; render(); };
+        out.appendChild(el('label', {class: 'sure', 'for': 'sure'}, [sure, text(' Yes, we checked: this is the result')]));
+        if (!view.sure) { canSend = false; }
+      }
+    }
+    screen.appendChild(out);
+    var send = el('button', {type: 'button', class: 'primary send', text: 'Send to East-West',
+      onclick: function () { submit(made.entry); }});
+    if (!canSend) { send.disabled = true; }
+    screen.appendChild(el('div', {class: 'actions'}, [
+      el('button', {type: 'button', class: 'secondary', text: 'Back', onclick: function () { view = {name: 'boards'}; render(); }}),
+      send
+    ]));
+  }
+
+  var checking = 0;
+  function check() {
+    var made = entryFrom(view.values);
+    if (!made.complete || !Object.keys(made.entry).length) { return; }
+    var mine = ++checking;
+    request('POST', 'preview/', {board: view.board, entry: made.entry}, function (status, data) {
+      if (mine !== checking || view.name !== 'entry') { return; }
+      if (status === 200) { view.preview = data; failing = false; }
+      else if (status === 0 || status >= 500) { view.preview = {offline: true}; failing = true; }
+      else { view.preview = {error: (data && data.detail) || 'This result is not possible.'}; }
+      render();
+    });
+  }
+
+  function submit(entry) {
+    var p = view.preview || {};
+    var key = newKey();
+    enqueue({kind: 'submit', board: view.board, entry: entry, key: key,
+             describe: p.describe || 'Entered', ns: p.offline ? null : p.ns_score});
+    view = {name: 'confirm', board: view.board, typed: '', disputing: false};
+    render();
+  }
+
+  function confirmScreen() {
+    var board = null;
+    state.current.boards.forEach(function (b) { if (b.number === view.board) { board = boardView(b); } });
+    if (!board || board.state !== 'waiting') { view = {name: 'boards'}; return render(); }
+    var ew = state.current.ew;
+    screen.className = 'confirm';
+    screen.appendChild(el('p', {class: 'handover-note', text: 'Hand the tablet to East-West'}));
+    screen.appendChild(el('h1', {text: 'Board ' + board.number + ': East-West, please check'}));
+    screen.appendChild(el('p', {class: 'big', text: board.describe}));
+    if (board.ns !== null) {
+      screen.appendChild(el('p', {class: 'big', text: 'EW: ' + signed(-board.ns) + ' to you'}));
+    }
+    var want = ew ? String(ew.number) : '';
+    var input = el('input', {type: 'text', inputmode: 'numeric', autocomplete: 'off', id: 'pair-number',
+      'aria-label': 'Your pair number', value: view.typed || ''});
+    input.oninput = function () { view.typed = input.value.replace(/\D/g, ''); ok.disabled = view.typed !== want; };
+    var ok = el('button', {type: 'button', class: 'confirm-button', text: 'Confirm',
+      onclick: function () {
+        if (view.typed !== want) { return; }
+        enqueue({kind: 'confirm', board: board.number, key: board.key});
+        view = {name: 'boards'}; render();
+      }});
+    ok.disabled = view.typed !== want;
+    screen.appendChild(el('label', {class: 'type-number', 'for': 'pair-number'},
+      [text('To confirm, type your pair number (' + (ew ? ew.label : 'EW') + ')')]));
+    screen.appendChild(input);
+    screen.appendChild(ok);
+    if (view.disputing) {
+      var note = el('textarea', {id: 'dispute-note', rows: '2', 'aria-label': 'What is wrong'});
+      screen.appendChild(el('label', {'for': 'dispute-note', text: 'What is wrong? (optional)'}));
+      screen.appendChild(note);
+      screen.appendChild(el('button', {type: 'button', class: 'dispute', text: 'Dispute: call the director',
+        onclick: function () {
+          enqueue({kind: 'dispute', board: board.number, key: board.key, note: note.value});
+          view = {name: 'boards'}; render();
+        }}));
+    } else {
+      screen.appendChild(el('button', {type: 'button', class: 'link-button', text: 'We do not agree',
+        onclick: function () { view.disputing = true; render(); }}));
+    }
+    screen.appendChild(el('button', {type: 'button', class: 'link-button', text: 'Back to the boards',
+      onclick: function () { view = {name: 'boards'}; render(); }}));
+  }
+
+  function recap(round, title, button, onStart, waiting) {
+    screen.className = 'recap';
+    screen.appendChild(el('h1', {text: title}));
+    var rows = el('tbody');
+    round.boards.forEach(function (b) {
+      var v = boardView(b);
+      rows.appendChild(el('tr', {}, [el('td', {text: String(v.number)}), el('td', {text: v.describe || '—'}),
+        el('td', {class: 'num', text: v.ns === null ? '' : signed(v.ns)})]));
+    });
+    screen.appendChild(el('table', {class: 'recap-table'}, [
+      el('thead', {}, [el('tr', {}, [el('th', {text: 'Board'}), el('th', {text: 'Result'}), el('th', {class: 'num', text: 'NS'})])]),
+      rows]));
+    var next = round.next, moves = el('ul', {class: 'moves'});
+    if (next.ns) { moves.appendChild(el('li', {text: (round.ns ? round.ns.label : 'NS') + ': go to table ' + next.ns.table + ', sit ' + next.ns.seat})); }
+    if (next.ew) { moves.appendChild(el('li', {text: (round.ew ? round.ew.label : 'EW') + ': go to table ' + next.ew.table + ', sit ' + next.ew.seat})); }
+    if (next.boards_to) { moves.appendChild(el('li', {text: 'Boards: take them to table ' + next.boards_to})); }
+    if (moves.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(moves); }
+    if (waiting) { screen.appendChild(el('p', {class: 'big', text: waiting})); }
+    if (button) { screen.appendChild(el('button', {type: 'button', class: 'primary', text: button, onclick: onStart})); }
+  }
+
+  document.getElementById('call').onclick = function () {
+    var button = this;
+    button.disabled = true;
+    request('POST', 'call-director/', {note: ''}, function (status) {
+      button.disabled = false;
+      button.textContent = status === 201 ? 'Director called' : 'Could not call: try again';
+    });
+  };
+
+  window.addEventListener('online', function () { failing = false; retryIn = 1000; flush(); refresh(); });
+  window.addEventListener('offline', function () { failing = true; showBanner(); });
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) { refresh(); } });
+  setInterval(function () { if (!queue.length) { refresh(); } else { flush(); } }, 10000);
+  if ('serviceWorker' in navigator) {
+    // The first load did not pass through the worker: put this page in its cache ourselves,
+    // so a reload without a network still finds it.
+    navigator.serviceWorker.register(cfg.sw, {scope: '/t/'}).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function () {
+      return window.caches.open(cfg.cache).then(function (cache) { return cache.add(location.href); });
+    }).then(function () {
+      document.body.setAttribute('data-offline-ready', '1');
+    }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
+  }
+  render();
+  flush();
+})();

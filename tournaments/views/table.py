@@ -1,0 +1,58 @@
+"""The tablet pages: what players see at the table, on any browser, with no login.
+
+The page is one template with the table's state embedded (so it shows at once, and again from
+the service worker's copy when a reload finds no network); `static/js/table.js` builds the
+screens from that state and from the game's entry fields, and talks to the tablet API
+(`tournaments/api/tablets.py`). The token in the URL is the table's key.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournaments import selectors
+from tournaments.services import tablets
+
+#: Bump when the cached files change shape, so tablets drop their old copies.
+CACHE_NAME = "clubwhist-table-v1"
+
+
+@never_cache
+@require_GET
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        access = tablets.table_access(token)
+    except tablets.TableLinkReplaced as exc:
+        return render(request, "tournaments/table/gone.html", {"message": str(exc)}, status=410)
+    except tablets.TableLinkUnknown as exc:
+        return render(request, "tournaments/table/gone.html", {"message": str(exc)}, status=404)
+    return render(
+        request,
+        "tournaments/table/table.html",
+        {
+            "token": token,
+            "state": selectors.table_state(access),
+            "api": f"/api/t/{token}/",
+            "cache_name": CACHE_NAME,
+        },
+    )
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker lives under /t/ so that it may serve every table page from its copy
+    when a tablet reloads without a network (browsers allow this on HTTPS and localhost)."""
+    files = [static("js/table.js"), static("css/table.css")]
+    response = render(
+        request,
+        "tournaments/table/sw.js",
+        {"cache_name": CACHE_NAME, "files": files},
+        content_type="application/javascript",
+    )
+    response["Service-Worker-Allowed"] = "/t/"
+    response["Cache-Control"] = "no-cache"
+    return response
