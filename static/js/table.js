@@ -384,11 +384,24 @@
     });
   }
 
+  function localDescribe(values) {
+    // Offline the engine cannot word the result: say what was picked, field by field.
+    var parts = [];
+    state.fields.forEach(function (f) {
+      if (!applies(f, values) || values[f.key] === undefined || values[f.key] === false) { return; }
+      if (f.kind === 'flag') { parts.push(f.label); return; }
+      var shown = values[f.key];
+      f.choices.forEach(function (c) { if (c.value === shown) { shown = c.label; } });
+      parts.push(f.label + ' ' + shown);
+    });
+    return parts.join(', ');
+  }
+
   function submit(entry) {
     var p = view.preview || {};
     var key = newKey();
     enqueue({kind: 'submit', board: view.board, entry: entry, key: key,
-             describe: p.describe || 'Entered', ns: p.offline ? null : p.ns_score});
+             describe: p.describe || localDescribe(view.values), ns: p.offline ? null : p.ns_score});
     view = {name: 'confirm', board: view.board, typed: '', disputing: false};
     render();
   }
