@@ -7,7 +7,7 @@ What runs:
 - part 1, in this process through Django's test client (server-side render, no network): the
   median time of the standings page, a board page and a pair's card, both warm (the event's
   published snapshot cached, as for every reader after the first) and cold (the snapshot
-  rebuilt, as for the first reader after new results), and of the exports that exist;
+  rebuilt, as for the first reader after new results);
 - part 2, over loopback: gunicorn (2 workers, gthread, VIEWERS threads each: connections
   are not spread evenly over the workers) on the same database,
   with Redis as the shared cache; VIEWERS readers each hold the live stream of the standings
@@ -25,10 +25,7 @@ from __future__ import annotations
 import http.client
 import os
 import secrets
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -48,13 +45,13 @@ from results_pipeline import (  # noqa: E402
     server_url,
     with_database,
 )
+from serving import gunicorn, server_pids  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 VIEWERS = int(os.environ.get("BENCH_VIEWERS", "200"))
 WINDOW_SECONDS = float(os.environ.get("BENCH_WINDOW", "30"))
 UPDATE_SECONDS = 3.0
 TARGET_PAGE_MS = 50.0
-TARGET_EXPORT_MS = 500.0
 
 
 def median_ms(run: Any, times: int) -> float:
@@ -121,29 +118,7 @@ def part_pages(event: Any) -> None:
             f"  {name:<11} warm median {warm:6.1f} ms ({verdict(warm, TARGET_PAGE_MS)}), "
             f"cold (snapshot rebuilt) {first:6.1f} ms"
         )
-    exports = _exports(event)
-    for name, run in exports.items():
-        took = median_ms(run, 5)
-        print(f"  export {name:<8} median {took:6.1f} ms ({verdict(took, TARGET_EXPORT_MS)})")
-    if not exports:
-        print("  exports: none available in this build")
-
-
-def _exports(event: Any) -> dict[str, Any]:
-    try:
-        from tournaments.services.exports import event_export
-    except ImportError:
-        return {}
-    return {
-        kind: (lambda kind=kind: event_export(event=event, kind=kind))
-        for kind in ("usebio", "pbn", "csv")
-    }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    print("  exports: not timed (the export formats are not part of this build yet)")
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -156,19 +131,6 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / ticks
-
-
-def children(pid: int) -> list[int]:
-    found = [pid]
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (FileNotFoundError, ProcessLookupError):
-                continue
-            if int(stat[1]) == pid:
-                found.append(int(entry.name))
-    return found
 
 
 class Viewer(threading.Thread):
@@ -231,51 +193,21 @@ def part_viewers(event: Any, database_url: str) -> None:
     from tournaments.models import Event
     from tournaments.services.scoring import standings_refresh
 
-    port = free_port()
     log = (ROOT / "var" / "publishing-bench-gunicorn.log").open("w")
     env = {
-        **os.environ,
         "DATABASE_URL": database_url,
         "REDIS_URL": REDIS_URL,
         "CELERY_QUEUE": f"bench-{uuid.uuid4().hex[:8]}",
         "DJANGO_SETTINGS_MODULE": "clubwhist.settings",
     }
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("gunicorn")),
-            "clubwhist.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(VIEWERS),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-        start_new_session=True,
-    )
     stop = threading.Event()
-    try:
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(1.0)
+    with gunicorn(env, threads=VIEWERS, log=log) as (port, master):
         stored: dict[int, float] = {}
         viewers = [Viewer(port, event.pk, stored, stop) for _ in range(VIEWERS)]
         for viewer in viewers:
             viewer.start()
         time.sleep(3.0)  # everyone connected
-        pids = children(server.pid)
+        pids = server_pids(master)
         cpu_before, wall_before = cpu_seconds(pids), time.perf_counter()
         ends = time.perf_counter() + WINDOW_SECONDS
         updates = 0
@@ -313,14 +245,7 @@ def part_viewers(event: Any, database_url: str) -> None:
             for name, count in viewer.problems.items():
                 problems[name] = problems.get(name, 0) + count
         print(f"  reader errors: {errors} {problems or ''}")
-    finally:
         stop.set()
-        os.killpg(server.pid, signal.SIGQUIT)  # quick shutdown: streams need not finish
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
 
 
 def main() -> int:
