@@ -217,9 +217,11 @@ def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browse
     second.context.close()
 
 
-def test_an_impossible_entry_shows_the_engines_message_and_stores_nothing(
+def test_the_engine_scores_an_entry_before_it_is_sent_and_nothing_is_stored_yet(
     live_server, browser, club
 ) -> None:
+    """The pickers offer only values the fields allow; the engine's refusal of anything else
+    (HTTP 400 with its message, nothing stored) is in test_tablet_api.py."""
     event = make_event(club, game="candid")
     page = _open(browser, live_server, _tables(event)[1])
     page.get_by_role("button", name="Enter board 1").click()
@@ -234,8 +236,7 @@ def test_an_impossible_entry_shows_the_engines_message_and_stores_nothing(
     assert "NS +94" in page.locator(".preview").inner_text()
     assert page.get_by_role("button", name="Send to East-West").is_enabled()
     page.context.close()
-    # the engine refuses what the pickers cannot produce (an API client sending 14 tricks)
-    assert not Result.objects.exists()
+    assert not Result.objects.exists()  # a preview stores nothing
 
 
 def test_a_replaced_link_shows_the_replacement_page(live_server, browser, club) -> None:
