@@ -188,30 +188,19 @@ def test_an_unlikely_result_is_flagged_for_the_players_and_the_director(
     assert plain["flag"] == ""
 
 
-@override_settings(
-    REST_FRAMEWORK={
-        **__import__("django.conf").conf.settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"table": "3/min"},
-    }
-)
-def test_each_link_is_throttled_on_its_own(links) -> None:
+def test_each_link_is_throttled_on_its_own(links, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.cache import cache
-    from rest_framework.settings import api_settings
 
     from tournaments.api.tablets import TableTokenThrottle
 
     cache.clear()
-    api_settings.reload()
-    TableTokenThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
-    try:
-        client = Client()
-        answers = [client.get(f"/api/t/{links[1]}/").status_code for _ in range(4)]
-        assert answers == [200, 200, 200, 429]
-        assert client.get(f"/api/t/{links[2]}/").status_code == 200  # another table's own count
-    finally:
-        cache.clear()
-        api_settings.reload()
-        TableTokenThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    # the rates are read into the class when it is defined: patch them there (restored after)
+    monkeypatch.setattr(TableTokenThrottle, "THROTTLE_RATES", {"table": "3/min"})
+    client = Client()
+    answers = [client.get(f"/api/t/{links[1]}/").status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert client.get(f"/api/t/{links[2]}/").status_code == 200  # another table's own count
+    cache.clear()
 
 
 def test_the_tablets_command_lists_every_link(running_event, links) -> None:

@@ -157,10 +157,11 @@ def announce_version(*, event_id: int, version: int) -> None:
         cache.set(version_key(event_id), version, timeout=6 * 3600)
 
 
-def scored_version(event_id: int) -> int | None:
-    """The newest stored standings' version, from the cache (or the database, once)."""
+def scored_version(event_id: int, *, database: bool = True) -> int | None:
+    """The newest stored standings' version, from the cache (or the database, once; never
+    with database=False, as in a live stream, which must not hold a pooled connection)."""
     found = cache.get(version_key(event_id))
-    if found is None:
+    if found is None and database:
         found = Event.objects.filter(pk=event_id).values_list("scored_version", flat=True).first()
         if found is not None:
             cache.set(version_key(event_id), found, timeout=6 * 3600)

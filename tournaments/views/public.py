@@ -323,8 +323,8 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         beat = time.monotonic()
         while time.monotonic() < ends:
             time.sleep(STREAM_CHECK)
-            now = scored_version(event.pk)
-            if now != last:
+            now = scored_version(event.pk, database=False)
+            if now is not None and now != last:
                 last = now
                 yield f"event: version\ndata: {now}\n\n"
             elif time.monotonic() - beat > 15:
