@@ -127,10 +127,10 @@ def _qr(url: str, size: float) -> Block:
     return Block(size, size + 1 * MM + caption.height, paint)
 
 
-def _header(title: str, lines: list[str], size: float) -> Block:
+def _header(title: str, lines: list[str], size: float, width: float) -> Block:
     return vstack(
-        [text_block(title, size * 2, bold=True)]
-        + [text_block(line, size * 0.8, color=GREY) for line in lines if line]
+        [text_block(title, size * 2, bold=True), spacer(2 * MM)]
+        + [paragraph(line, size * 0.8, width, color=GREY) for line in lines if line]
     )
 
 
@@ -226,10 +226,12 @@ def _table_blocks(movement: Movement, links: Mapping[int, str] | None, width: fl
     for table in range(1, movement.tables + 1):
         url = (links or {}).get(table)
         corner = _qr(url, QR_SIZE) if url else None
-        header = _header(f"Table {table}", _table_notes(movement, table), TABLE_SIZE)
+        text_width = width - (QR_SIZE + 4 * MM if corner else 0)
+        header = _header(f"Table {table}", _table_notes(movement, table), TABLE_SIZE, text_width)
         blocks.append(_card(header, table_card_table(movement, table), width, corner))
     if movement.relay_sets:
-        header = _header("Relay stand", ["The boards resting this round (the bye stand)."], 12)
+        notes = ["The boards resting this round (the bye stand)."]
+        header = _header("Relay stand", notes, TABLE_SIZE, width)
         blocks.append(_card(header, relay_card_table(movement), width))
     return blocks
 
@@ -318,7 +320,7 @@ def _pair_blocks(movement: Movement, names: Mapping[str, str] | None, width: flo
             lines.append(f"Start at table {rounds[0].table}.")
         if movement.arrow_switch_rounds & {g.round for g in rounds}:
             lines.append("* Arrow switch: that round you take the other direction's cards.")
-        blocks.append(_card(_header(title, lines, PAIR_SIZE), table, width))
+        blocks.append(_card(_header(title, lines, PAIR_SIZE, width), table, width))
     return blocks
 
 
