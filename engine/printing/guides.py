@@ -2,9 +2,9 @@
 boards and the pairs go next) and one carried by each pair (where to sit, against whom, with
 which boards). Read at arm's length, so the type is large and the lines few.
 
-Everything comes from the movement: the tables' and pairs' guide rows (`guide_for_table`,
-`guide_for_pair`), the relay (bye) stand's sets, arrow-switched rounds and shared tables, so
-Mitchells, Howells and imported movements print the same way.
+Everything comes from the movement: its meetings, the pairs' guide rows (`guide_for_pair`,
+which say where each pair goes next), the relay (bye) stand's sets, arrow-switched rounds and
+shared tables, so Mitchells, Howells and imported movements print the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.movements import PHANTOM, Movement
+from engine.movements import PHANTOM, Meeting, Movement
 from engine.printing.movement import number_ranges
 from engine.printing.toolkit import (
     GREY,
@@ -154,17 +154,21 @@ class Travel:
 
     places: dict[tuple[int, int], list[int]]
     nexts: dict[tuple[int, int, str], int | None]
+    at_table: dict[int, list[Meeting]]
 
     @classmethod
     def of(cls, movement: Movement) -> Travel:
-        return cls(_set_tables(movement), _next_tables(movement))
+        at_table: dict[int, list[Meeting]] = defaultdict(list)
+        for m in sorted(movement.meetings):
+            at_table[m.table].append(m)
+        return cls(_set_tables(movement), _next_tables(movement), at_table)
 
 
 def table_card_table(movement: Movement, table: int, travel: Travel | None = None) -> Table:
     """The rounds at `table`: pairs, boards, and where boards and pairs go next."""
     travel = travel or Travel.of(movement)
     places, nexts = travel.places, travel.nexts
-    rows = movement.guide_for_table(table)
+    rows = travel.at_table[table]
     ns_moves = any(
         nexts.get((g.round, table, "NS")) not in (None, table) and g.round < movement.rounds
         for g in rows
@@ -196,13 +200,13 @@ def table_card_table(movement: Movement, table: int, travel: Travel | None = Non
     return Table(columns, body, size=TABLE_SIZE, row_height=TABLE_ROW)
 
 
-def _table_notes(movement: Movement, table: int) -> list[str]:
+def _table_notes(movement: Movement, table: int, travel: Travel) -> list[str]:
     notes = [movement.description]
     for group in movement.shared_tables:
         if table in group:
             others = ", ".join(str(t) for t in group if t != table)
             notes.append(f"Shares its boards with table {others}.")
-    if movement.arrow_switch_rounds & {g.round for g in movement.guide_for_table(table)}:
+    if movement.arrow_switch_rounds & {m.round for m in travel.at_table[table]}:
         notes.append("* Arrow switch: the pair listed NS plays the North-South cards.")
     return notes
 
@@ -237,7 +241,8 @@ def _table_blocks(movement: Movement, links: Mapping[int, str] | None, width: fl
         url = (links or {}).get(table)
         corner = _qr(url, QR_SIZE) if url else None
         text_width = width - (QR_SIZE + 4 * MM if corner else 0)
-        header = _header(f"Table {table}", _table_notes(movement, table), TABLE_SIZE, text_width)
+        notes = _table_notes(movement, table, travel)
+        header = _header(f"Table {table}", notes, TABLE_SIZE, text_width)
         blocks.append(_card(header, table_card_table(movement, table, travel), width, corner))
     if movement.relay_sets:
         notes = ["The boards resting this round (the bye stand)."]

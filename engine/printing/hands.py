@@ -20,7 +20,6 @@ from engine.printing.toolkit import (
     Block,
     Column,
     Table,
-    boxed,
     draw_text,
     hstack,
     paragraph,
@@ -353,7 +352,3 @@ def with_analysis(
     if data is None:
         return diagram
     return vstack([diagram, analysis_block(data, rules, size * 0.9)], gap=size * 0.8)
-
-
-def frame(block: Block, size: float) -> Block:
-    return boxed(block, size * 0.6) if block is not EMPTY else EMPTY

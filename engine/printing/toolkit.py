@@ -17,7 +17,6 @@ symbols appear, so no document has to remember to.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,7 +48,6 @@ __all__ = [
     "Sheet",
     "Table",
     "draw_text",
-    "fit_size",
     "hstack",
     "paper_size",
     "paragraph",
@@ -112,16 +110,6 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return width
 
 
-def fit_size(
-    text: str, size: float, width: float, *, bold: bool = False, least: float = 5
-) -> float:
-    """The largest size up to `size` at which `text` fits `width` (never below `least`)."""
-    natural = text_width(text, size, bold)
-    if natural <= width or natural == 0:
-        return size
-    return max(least, size * width / natural)
-
-
 def _runs(text: str) -> Iterator[tuple[str, bool]]:
     """The text cut into runs of (characters, red?)."""
     start = 0
@@ -145,24 +133,32 @@ def draw_text(
     bold: bool = False,
     color: Color = BLACK,
     align: Align = "left",
-) -> float:
-    """Draw one line with its baseline at y; red suit symbols in red. Returns its width.
+    width: float | None = None,
+) -> None:
+    """Draw one line with its baseline at y; red suit symbols in red. `width`, when the
+    caller has measured the text already, saves measuring it again to centre or align it.
 
     One text object per line, so a PDF reader (and the tests' text extraction) sees the line
-    as one line, symbols included.
+    as one line, symbols included. The fill colour is black between drawing calls (whatever
+    changes it restores it), so a black line sets no colour at all: most lines are black, and
+    colour operators are a good share of a big pack's time.
     """
-    width = text_width(text, size, bold)
-    if align == "center":
-        x -= width / 2
-    elif align == "right":
-        x -= width
+    if align != "left":
+        if width is None:
+            width = text_width(text, size, bold)
+        x -= width / 2 if align == "center" else width
     obj = c.beginText(x, y)
     obj.setFont(font_name(bold), size)
+    current = BLACK
     for run, red in _runs(text):
-        obj.setFillColor(RED if red else color)
+        wanted = RED if red else color
+        if wanted is not current:
+            obj.setFillColor(wanted)
+            current = wanted
         obj.textOut(run)
+    if current is not BLACK:
+        obj.setFillColor(BLACK)
     c.drawText(obj)
-    return width
 
 
 # ---- blocks ------------------------------------------------------------------------------
@@ -249,23 +245,6 @@ def hstack(blocks: Iterable[Block], gap: float = 0, *, middle: bool = False) -> 
             x += b.width + gap
 
     return Block(width, height, paint)
-
-
-def boxed(block: Block, pad: float, *, stroke: Color = BLACK, fill: Color | None = None) -> Block:
-    """The block inside a thin rounded frame."""
-
-    def paint(c: Canvas, x: float, y_top: float) -> None:
-        c.saveState()
-        c.setStrokeColor(stroke)
-        c.setLineWidth(0.6)
-        if fill is not None:
-            c.setFillColor(fill)
-        w, h = block.width + 2 * pad, block.height + 2 * pad
-        c.roundRect(x, y_top - h, w, h, min(pad, 2.5), stroke=1, fill=int(fill is not None))
-        c.restoreState()
-        block.draw(c, x + pad, y_top - pad)
-
-    return Block(block.width + 2 * pad, block.height + 2 * pad, paint)
 
 
 def place(
@@ -408,9 +387,6 @@ class Grid:
     def per_page(self) -> int:
         return self.columns * self.rows
 
-    def pages(self, items: int) -> int:
-        return max(1, math.ceil(items / self.per_page))
-
     def cell(self, index: int) -> tuple[float, float]:
         """Top-left corner of cell `index` on its page (row by row)."""
         i = index % self.per_page
@@ -542,6 +518,7 @@ class Table:
     def __post_init__(self) -> None:
         if not self.row_height:
             self.row_height = self.size * 1.6
+        self._layouts: dict[float | None, tuple[float, list[float]]] = {}
 
     def _natural(self, size: float) -> list[float]:
         pad = size * 0.8
@@ -553,7 +530,14 @@ class Table:
         return widths
 
     def layout(self, width: float | None = None) -> tuple[float, list[float]]:
-        """The font size and the column widths for a table `width` wide (None: natural).
+        """The font size and the column widths for a table `width` wide (None: natural)."""
+        if width not in self._layouts:
+            self._layouts[width] = self._layout(width)
+        size, widths = self._layouts[width]
+        return size, list(widths)
+
+    def _layout(self, width: float | None) -> tuple[float, list[float]]:
+        """See `layout`.
 
         Too wide: the write-in columns (down to WRITE_IN_SHARE of their floor) and the flexible
         ones (down to FLEX_FLOOR) give way in proportion to their room; then the font shrinks.
@@ -641,19 +625,24 @@ class Table:
     def _cell(
         c: Canvas, x: float, width: float, y: float, text: str, size: float, bold: bool, col: Column
     ) -> None:
+        """One cell: shrunk to fit (to 70 % at most), and beyond that cut short with '…'."""
         pad = size * 0.4
         room = width - 2 * pad
-        fitted = fit_size(text, size, room, bold=bold, least=size * 0.7)
-        if text_width(text, fitted, bold) > room:
-            while len(text) > 1 and text_width(text + "…", fitted, bold) > room:
-                text = text[:-1]
-            text = text.rstrip() + "…"
-        if col.align == "center":
-            draw_text(c, x + width / 2, y, text, fitted, bold=bold, align="center")
-        elif col.align == "right":
-            draw_text(c, x + width - pad, y, text, fitted, bold=bold, align="right")
+        measured = text_width(text, size, bold)
+        if measured > room:
+            size = max(size * 0.7, size * room / measured)
+            measured = text_width(text, size, bold)
+            while len(text) > 1 and measured > room:
+                text = text[:-2].rstrip() + "…"
+                measured = text_width(text, size, bold)
+        align: Align = col.align
+        if align == "center":
+            x += width / 2
+        elif align == "right":
+            x += width - pad
         else:
-            draw_text(c, x + pad, y, text, fitted, bold=bold)
+            x += pad
+        draw_text(c, x, y, text, size, bold=bold, align=align, width=measured)
 
 
 class Flow:
