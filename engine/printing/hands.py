@@ -288,28 +288,30 @@ def _strain_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]
 
 
 def _bidwhist_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]]]:
-    """Bid Whist: the declaring side's best books per seat and contract type; '~' marks a
-    cell the search budget left approximate (as `python -m engine dd` prints them)."""
+    """Bid Whist: the declaring side's best books per seat and contract type, a row per trump
+    suit (and no-trump), uptown and downtown side by side for each seat, so the table fits a
+    half-page cell; '~' marks a cell the search budget left approximate."""
     from engine.dd.bidwhist import CONTRACT_TYPES
 
     rough = set(table.get("approximate") or ())
-    heads = []
+    seats = [seat for seat, row in table.items() if isinstance(row, Mapping)]
+    columns = [Column("")] + [
+        Column(f"{seat} {way}", "center") for seat in seats for way in ("up", "dn")
+    ]
+    names: dict[str, dict[str, str]] = {}  # strain -> ranking -> the table's key
     for kind in CONTRACT_TYPES:
-        if kind.trumps is not None:
-            short = "up" if str(kind.kind) == "uptown" else "dn"
-            heads.append(f"{short} {kind.trumps.symbol}")
-        else:
-            heads.append("NT " + ("up" if str(kind.ranking) == "uptown" else "dn"))
-    columns = [Column("")] + [Column(h, "center") for h in heads]
+        strain = kind.trumps.symbol if kind.trumps is not None else "NT"
+        ranking = kind.kind if kind.trumps is not None else kind.ranking
+        names.setdefault(strain, {})[str(ranking)] = kind.name
     rows = []
-    for seat, row in table.items():
-        if not isinstance(row, Mapping):
-            continue
-        cells = [
-            f"{row.get(k.name, '')}{'~' if f'{seat} {k.name}' in rough else ''}"
-            for k in CONTRACT_TYPES
-        ]
-        rows.append([seat, *cells])
+    for strain, keys in names.items():
+        cells = []
+        for seat in seats:
+            for way in ("uptown", "downtown"):
+                key = keys[way]
+                mark = "~" if f"{seat} {key}" in rough else ""
+                cells.append(f"{table[seat].get(key, '')}{mark}")
+        rows.append([strain, *cells])
     return columns, rows
 
 

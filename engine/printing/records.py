@@ -31,7 +31,10 @@ __all__ = [
 Analyses = Mapping[int, Mapping[str, Any]]
 
 PAD = 3 * MM
-#: A diagram may shrink to this share of its size before the page holds fewer of them.
+#: Two boards across on A4 and Letter, whatever the deals: a wider board (a long suit, Open
+#: Whist's columns) is shrunk into its cell rather than costing the page a column.
+CELL_WIDTH = 88 * MM
+#: A diagram may shrink to this share of its height before the page holds fewer rows.
 SHRINK = 0.85
 
 
@@ -41,13 +44,13 @@ def _blocks(boards: Sequence[Board], rules: GameRules, analyses: Analyses | None
 
 
 def records_grid(size: tuple[float, float], blocks: Sequence[Block], *, cut_marks: bool) -> Grid:
-    """As many cells as the page holds, each big enough for the tallest board (shrunk at most
-    to SHRINK): a page of one event's boards looks the same whatever the deals."""
+    """Two boards across, as many down as the tallest board allows (shrunk at most to
+    SHRINK). A game's diagrams are all as tall (four suit lines a hand), so the layout of an
+    event's pages does not depend on its deals."""
     tallest = max((b.height for b in blocks), default=0)
-    widest = max((b.width for b in blocks), default=0)
     return grid_for(
         size,
-        min_width=widest * SHRINK + 2 * PAD,
+        min_width=CELL_WIDTH,
         min_height=tallest * SHRINK + 2 * PAD,
         max_columns=2,
         cut_marks=cut_marks,

@@ -106,6 +106,7 @@ def font_name(bold: bool) -> str:
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
+    register_fonts()  # layouts may be measured before any sheet exists (cached: one lookup)
     width: float = pdfmetrics.stringWidth(text, font_name(bold), size)
     return width
 

@@ -243,8 +243,10 @@ def test_hand_records_show_every_hand_and_the_analysis(variant, options):
         assert "Par: 9C by N; NS +90" in text
         assert "N 9 8 5 6 7" in text  # declarer x strain: C D H S NT
     if variant == "bidwhist":
-        assert "up ♣ up ♦ up ♥ up ♠ dn ♣ dn ♦ dn ♥ dn ♠ NT up NT dn" in text
-        assert "N 4 5 6 7~ 8 4 5 6 7 8\nE 4 5 6 7 8 4 5 6 7 8" in text  # ~: approximate
+        # a row per trump suit and no-trump; each seat's uptown and downtown books
+        assert "N up N dn E up E dn S up S dn W up W dn" in text
+        assert "♣ 4 8 4 8 4 8 4 8\n" in text
+        assert "♠ 7~ 6 7 6 7 6 7 6\nNT 7 8 7 8 7 8 7 8" in text  # ~: approximate
         assert "Par: 4 uptown S by N; NS +4" in text
     if variant == "classic":
         assert "Tricks at ♥ 7 6" in text  # NS, EW
