@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import random
 import re
+import subprocess
+import sys
 from io import BytesIO
 from pathlib import Path
 
@@ -643,3 +645,16 @@ def test_only_engine_printing_imports_reportlab():
         if re.search(r"^\s*(from|import) reportlab", path.read_text(encoding="utf-8"), re.M):
             offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+def test_layouts_can_be_measured_in_a_fresh_process_before_any_pdf():
+    probe = (
+        "from engine.dealing import deal_boards; from engine.games import rules_for; "
+        "from engine.printing.records import hand_records_grid; "
+        "b = deal_boards('classic', [1, 2], seed=1); "
+        "print(hand_records_grid(b, rules_for('classic')).columns)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "2"
