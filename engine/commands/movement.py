@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
-from engine.movements import KINDS, MovementError, build, default_arrow_switch
+from engine.commands._common import add_movement_size_arguments, movement_from_args
+from engine.movements import KINDS
 
 NAME = "movement"
 HELP = "build a movement (mitchell, skip-mitchell, relay-mitchell, howell) and print it"
@@ -14,41 +14,12 @@ HELP = "build a movement (mitchell, skip-mitchell, relay-mitchell, howell) and p
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=sorted(KINDS), help="the movement family")
-    parser.add_argument("--tables", type=int, required=True, help="number of tables")
-    parser.add_argument("--rounds", type=int, help="play fewer rounds than the full movement")
-    parser.add_argument("--boards-per-round", type=int, help="boards in each set (k)")
-    parser.add_argument(
-        "--arrow-switch",
-        metavar="ROUNDS",
-        help="Mitchell only: comma-separated rounds to arrow-switch, or 'auto' (EBU practice)",
-    )
-    parser.add_argument("--phantom", action="store_true", help="a phantom pair: one pair sits out")
+    add_movement_size_arguments(parser, tables_required=True)
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _arrow_rounds(text: str | None, rounds: int) -> list[int]:
-    if not text:
-        return []
-    if text.strip().lower() == "auto":
-        return sorted(default_arrow_switch(rounds))
-    try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise MovementError(f"--arrow-switch wants round numbers like 8,9, not {text!r}") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    params: dict[str, Any] = {"tables": args.tables, "phantom": args.phantom}
-    if args.rounds is not None:
-        params["rounds"] = args.rounds
-    if args.boards_per_round is not None:
-        params["boards_per_round"] = args.boards_per_round
-    if args.arrow_switch:
-        if args.kind == "howell":
-            raise MovementError("a Howell is already one field: there is nothing to switch")
-        rounds = build(args.kind, **params).rounds
-        params["arrow_switch"] = _arrow_rounds(args.arrow_switch, rounds)
-    movement = build(args.kind, **params)
+    movement = movement_from_args(args.kind, args)
     if args.json:
         payload = {
             "kind": movement.kind,

@@ -15,7 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.movements import Movement, build, loads_asc, loads_csv
+from engine.commands._common import read_movement_file
+from engine.movements import Movement, build
 from engine.scoring import (
     METHODS,
     ScoringError,
@@ -54,12 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def movement_from_arg(text: str, boards_per_round: int = 3) -> Movement:
     """A movement named on the command line: a file (.csv/.asc) or KIND:key=value,..."""
-    path = Path(text)
-    if path.suffix.lower() in {".csv", ".asc"}:
-        body = path.read_text(encoding="utf-8")
-        if path.suffix.lower() == ".csv":
-            return loads_csv(body, boards_per_round=boards_per_round)
-        return loads_asc(body, boards_per_round=boards_per_round)
+    if Path(text).suffix.lower() in {".csv", ".asc"}:
+        return read_movement_file(text, boards_per_round)
     kind, _, params_text = text.partition(":")
     params: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in params_text.split(","))):
