@@ -21,9 +21,15 @@ from engine.scoring import pair_key
 
 
 class Club(models.Model):
+    class Paper(models.TextChoices):
+        A4 = "a4", "A4"
+        LETTER = "letter", "US Letter"
+
     name = models.CharField(max_length=120, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The paper in the club's printer: every document the club prints is laid out for it.
+    paper = models.CharField(max_length=6, choices=Paper.choices, default=Paper.A4)
 
     class Meta:
         ordering = ["name"]
@@ -407,6 +413,45 @@ class DirectorCall(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table} calls the director"
+
+
+class PrintJob(models.Model):
+    """A print pack being built in the background, and the finished PDF.
+
+    The PDF is kept in the row (a few megabytes at most) so every web process and worker sees
+    it without shared disk; only the newest few jobs of an event are kept. `fingerprint` sums
+    up what the pack was made from (boards, pairs and names, results, paper, links), so the
+    page can say when a pack no longer matches the event."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Being built"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="print_jobs")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    paper = models.CharField(max_length=6, choices=Club.Paper.choices, default=Club.Paper.A4)
+    base_url = models.CharField(max_length=200, blank=True)  # for the tablet links' QR codes
+    done = models.PositiveSmallIntegerField(default=0)
+    total = models.PositiveSmallIntegerField(default=0)
+    step = models.CharField(max_length=60, blank=True)  # the part being drawn now
+    fingerprint = models.CharField(max_length=64, blank=True)
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    pages = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Print pack {self.pk} of event {self.event_id}: {self.status}"
 
 
 def json_safe(value: Any) -> Any:

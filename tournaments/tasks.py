@@ -46,6 +46,13 @@ def analyse_event_boards(event_id: int) -> None:
     boards_analyse(event_id=event_id)
 
 
+@shared_task(name="clubwhist.build_print_pack", acks_late=True, ignore_result=True)
+def build_print_pack(job_id: int) -> None:
+    from tournaments.services.printing import print_pack_build
+
+    print_pack_build(job_id=job_id)
+
+
 @worker_ready.connect
 def _sweep_when_a_worker_starts(**kwargs: Any) -> None:
     """Work left behind while no worker (or no broker) was up is picked up at once."""

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, include, path
 
 from tournaments.views import director as views
-from tournaments.views import public
+from tournaments.views import printing, public
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("events/new/", views.event_new, name="event-new"),
@@ -20,6 +20,24 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="event-analysis-progress",
     ),
     path("events/<int:pk>/room/", views.event_room, name="event-room"),
+    path("events/<int:pk>/print/", printing.event_print, name="event-print"),
+    path("events/<int:pk>/print/paper/", printing.event_print_paper, name="event-print-paper"),
+    path("events/<int:pk>/print/pack/", printing.event_print_pack, name="event-print-pack"),
+    path(
+        "events/<int:pk>/print/pack/<int:job_id>.json",
+        printing.event_print_pack_state,
+        name="event-print-pack-state",
+    ),
+    path(
+        "events/<int:pk>/print/pack/<int:job_id>.pdf",
+        printing.event_print_pack_pdf,
+        name="event-print-pack-pdf",
+    ),
+    path(
+        "events/<int:pk>/print/<slug:kind>.pdf",
+        printing.event_print_document,
+        name="event-print-document",
+    ),
     path("events/<int:pk>/live/", views.event_live_public, name="event-live-public"),
     path("events/<int:pk>/tablets/", views.event_tablet_links, name="event-tablet-links"),
     path(

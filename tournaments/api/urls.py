@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import public, tablets, views
+from tournaments.api import printing, public, tablets, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
@@ -68,4 +68,24 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/artificial", views.ArtificialApi.as_view(), name="api-artificial"),
     path("events/<int:pk>/standings", views.StandingsApi.as_view(), name="api-standings"),
     path("events/<int:pk>/room", views.RoomApi.as_view(), name="api-room"),
+    path("events/<int:pk>/documents", printing.DocumentsApi.as_view(), name="api-print-documents"),
+    path(
+        "events/<int:pk>/documents/<slug:kind>.pdf",
+        printing.DocumentPdfApi.as_view(),
+        name="api-print-document",
+    ),
+    path("events/<int:pk>/print-pack", printing.PrintPackApi.as_view(), name="api-print-pack"),
+    path(
+        "events/<int:pk>/print-pack/<int:job_id>",
+        printing.PrintPackStateApi.as_view(),
+        name="api-print-pack-state",
+    ),
+    path(
+        "events/<int:pk>/print-pack/<int:job_id>.pdf",
+        printing.PrintPackPdfApi.as_view(),
+        name="api-print-pack-pdf",
+    ),
+    path(
+        "clubs/<slug:slug>/settings", printing.ClubSettingsApi.as_view(), name="api-club-settings"
+    ),
 ]

@@ -1,0 +1,179 @@
+"""The printing API: the event's documents as PDFs, the print pack job, the club's paper.
+
+For scripts that print the evening's paper (a club's cron job that mails the hand records, a
+director's shell script before the night): the same documents and the same job the print page
+uses, with the same refusals, as HTTP 400 with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.views import _event
+from tournaments.models import Club, Event, PrintJob
+from tournaments.services import printing as print_services
+
+JobOut = inline_serializer(
+    "PrintJob",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.ChoiceField(choices=PrintJob.Status.values),
+        "done": serializers.IntegerField(),
+        "total": serializers.IntegerField(),
+        "step": serializers.CharField(),
+        "paper": serializers.ChoiceField(choices=Club.Paper.values),
+        "error": serializers.CharField(allow_null=True),
+        "created_at": serializers.DateTimeField(),
+        "finished_at": serializers.DateTimeField(allow_null=True),
+        "out_of_date": serializers.BooleanField(allow_null=True),
+        "status_url": serializers.CharField(),
+        "pdf_url": serializers.CharField(allow_null=True),
+    },
+)
+
+
+def _base_url(request: Request) -> str:
+    return str(settings.BASE_URL) or request.build_absolute_uri("/").rstrip("/")
+
+
+def _pdf(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _job_out(request: Request, event: Event, job: PrintJob) -> dict[str, Any]:
+    state = print_services.print_job_state(
+        job,
+        current=lambda: print_services.current_fingerprint(
+            event, paper=job.paper, base_url=_base_url(request)
+        ),
+    )
+    state["status_url"] = reverse("api-print-pack-state", args=[event.pk, job.pk])
+    state["pdf_url"] = (
+        reverse("api-print-pack-pdf", args=[event.pk, job.pk])
+        if job.status == PrintJob.Status.DONE
+        else None
+    )
+    return state
+
+
+class DocumentsApi(APIView):
+    """The documents this event can print now, and why the others cannot yet."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PrintDocuments",
+            {
+                "paper": serializers.ChoiceField(choices=Club.Paper.values),
+                "documents": serializers.ListField(child=serializers.DictField()),
+            },
+        )
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        return Response(
+            {
+                "paper": event.club.paper,
+                "documents": [
+                    {
+                        "kind": doc.kind,
+                        "title": doc.title,
+                        "purpose": doc.purpose,
+                        "available": not reason,
+                        "reason": reason or None,
+                        "url": reverse("api-print-document", args=[event.pk, doc.kind]),
+                    }
+                    for doc, reason in print_services.print_documents(event)
+                ],
+            }
+        )
+
+
+class DocumentPdfApi(APIView):
+    """One document as a PDF, drawn from the event as it is now."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "paper",
+                str,
+                enum=Club.Paper.values,
+                description="Override the club's paper for this download.",
+            )
+        ],
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+    )
+    def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
+        event = _event(pk)
+        if kind not in print_services.KINDS:
+            raise Http404(f"There is no document {kind!r}.")
+        pdf = print_services.document_pdf(
+            event, kind, base_url=_base_url(request), paper=request.query_params.get("paper")
+        )
+        return _pdf(pdf, print_services.document_filename(event, kind))
+
+
+class PrintPackApi(APIView):
+    """Start building the print pack (or get the one being built): 202 with the job."""
+
+    @extend_schema(request=None, responses={202: JobOut})
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(pk)
+        job = print_services.print_pack_request(
+            event=event, user=request.user, base_url=_base_url(request)
+        )
+        job.refresh_from_db(fields=["status", "done", "total", "step", "finished_at", "error"])
+        return Response(_job_out(request, event, job), status=status.HTTP_202_ACCEPTED)
+
+
+class PrintPackStateApi(APIView):
+    @extend_schema(responses=JobOut)
+    def get(self, request: Request, pk: int, job_id: int) -> Response:
+        event = _event(pk)
+        job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, event=event)
+        return Response(_job_out(request, event, job))
+
+
+class PrintPackPdfApi(APIView):
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request: Request, pk: int, job_id: int) -> HttpResponse:
+        event = _event(pk)
+        job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
+        return _pdf(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))
+
+
+class ClubSettingsApi(APIView):
+    """A club's settings; today the paper its documents are laid out for."""
+
+    class SettingsIn(serializers.Serializer[Any]):
+        paper = serializers.ChoiceField(choices=Club.Paper.values)
+
+    @extend_schema(
+        responses=inline_serializer(
+            "ClubSettings", {"paper": serializers.ChoiceField(choices=Club.Paper.values)}
+        )
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        return Response({"paper": club.paper})
+
+    @extend_schema(request=SettingsIn, responses=inline_serializer("ClubSettingsOut", {}))
+    def patch(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        data = self.SettingsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        print_services.club_paper_set(club=club, paper=data.validated_data["paper"])
+        return Response({"paper": club.paper})

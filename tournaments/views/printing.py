@@ -1,0 +1,115 @@
+"""The director's print page: every document of the event as a PDF, and the print pack.
+
+Documents open in the browser's PDF viewer (inline), ready for its Print button; a document that
+cannot be printed yet sends the director back to the print page with the reason.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.models import Event, PrintJob
+from tournaments.services import printing as print_services
+from tournaments.views.director import _act, _base_url, _event_for_director
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"  # names and results change; never stale
+    return response
+
+
+def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, object]:
+    state = print_services.print_job_state(
+        job,
+        current=lambda: print_services.current_fingerprint(
+            event, paper=job.paper, base_url=_base_url(request)
+        ),
+    )
+    if job.status == PrintJob.Status.DONE:
+        state["url"] = reverse("event-print-pack-pdf", args=[event.pk, job.pk])
+    return state
+
+
+@login_required
+@require_GET
+def event_print(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    job = print_services.latest_print_job(event)
+    documents = [
+        {"doc": doc, "reason": reason} for doc, reason in print_services.print_documents(event)
+    ]
+    return render(
+        request,
+        "tournaments/director/event_print.html",
+        {
+            "event": event,
+            "section": event.section,
+            "documents": documents,
+            "job": _job_json(request, event, job) if job is not None else None,
+            "pack": job,
+            "papers": event.club.Paper.choices,
+            "has_links": event.status != Event.Status.DRAFT,
+        },
+    )
+
+
+@login_required
+@require_GET
+def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    event = _event_for_director(pk)
+    if kind not in print_services.KINDS:
+        raise Http404(kind)
+    try:
+        pdf = print_services.document_pdf(event, kind, base_url=_base_url(request))
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect("event-print", pk=event.pk)
+    return pdf_response(pdf, print_services.document_filename(event, kind))
+
+
+@login_required
+@require_POST
+def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    paper = request.POST.get("paper", "")
+    label = dict(event.club.Paper.choices).get(paper, paper)
+    _act(
+        request,
+        print_services.club_paper_set,
+        f"{event.club.name} prints on {label} from now on.",
+        club=event.club,
+        paper=paper,
+        event=event,
+    )
+    return redirect("event-print", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    print_services.print_pack_request(event=event, user=request.user, base_url=_base_url(request))
+    return redirect(reverse("event-print", args=[event.pk]) + "#pack")
+
+
+@login_required
+@require_GET
+def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonResponse:
+    event = _event_for_director(pk)
+    job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, event=event)
+    return JsonResponse(_job_json(request, event, job))
+
+
+@login_required
+@require_GET
+def event_print_pack_pdf(request: HttpRequest, pk: int, job_id: int) -> HttpResponse:
+    event = _event_for_director(pk)
+    job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
+    return pdf_response(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))
