@@ -20,6 +20,7 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
+from tournaments.services.engine_bridge import MeetingRow, meeting_rows
 from tournaments.services.results import boards_of_set
 
 
@@ -56,23 +57,23 @@ class TableStatus:
 def room_view(event: Event) -> dict[str, Any]:
     """Per table: the round it is on and where its results stand; open director calls first."""
     section = event.section
-    rows = list(MovementRow.objects.filter(section=section).order_by("table", "round"))
+    rows = sorted(meeting_rows(section).values(), key=lambda r: (r.table, r.round))
     results = defaultdict(list)
-    for r in Result.objects.filter(section=section).values("round", "table", "status"):
+    for r in Result.objects.filter(section=section).order_by().values("round", "table", "status"):
         results[(r["round"], r["table"])].append(r["status"])
     calls: dict[int, list[DirectorCall]] = defaultdict(list)
     for call in DirectorCall.objects.filter(section=section, handled_at__isnull=True):
         calls[call.table].append(call)
     absent = _absent_numbers(section)
 
-    def sits_out(row: MovementRow) -> bool:
+    def sits_out(row: MeetingRow) -> bool:
         """The movement's phantom, or a pair marked absent, leaves the table without a game."""
         return not (row.ns_pair and row.ew_pair) or (
             _is_absent(section, absent, row.ns_pair, "NS")
             or _is_absent(section, absent, row.ew_pair, "EW")
         )
 
-    per_table: dict[int, list[MovementRow]] = defaultdict(list)
+    per_table: dict[int, list[MeetingRow]] = defaultdict(list)
     for row in rows:
         per_table[row.table].append(row)
     tables = []
@@ -124,7 +125,9 @@ def room_view(event: Event) -> dict[str, Any]:
 
 def _absent_numbers(section: Section) -> set[tuple[int, str]]:
     return set(
-        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
+        Pair.objects.filter(section=section, is_phantom=True)
+        .order_by()
+        .values_list("number", "direction")
     )
 
 
@@ -202,20 +205,23 @@ _SETTLED = Result.COUNTING | {Result.Status.DISPUTED}  # a table may move on; di
 
 @dataclass(frozen=True)
 class _RoomProgress:
-    rows: dict[tuple[int, int], MovementRow]  # (round, table) -> row
+    rows: dict[tuple[int, int], MeetingRow]  # (round, table) -> meeting
     settled: dict[tuple[int, int], int]  # (round, table) -> boards settled
     sit_out: set[tuple[int, int]]
 
 
-def _progress(section: Section) -> _RoomProgress:
-    rows = {(r.round, r.table): r for r in MovementRow.objects.filter(section=section)}
+def _progress(section: Section, absent: set[tuple[int, str]] | None = None) -> _RoomProgress:
+    rows = meeting_rows(section)
     settled: dict[tuple[int, int], int] = defaultdict(int)
-    for rnd, table, status in Result.objects.filter(section=section).values_list(
-        "round", "table", "status"
+    # .order_by(): the models' default orderings join the section and event tables, which
+    # costs more than the rows here; these reads need no order.
+    for rnd, table, status in (
+        Result.objects.filter(section=section).order_by().values_list("round", "table", "status")
     ):
         if status in _SETTLED:
             settled[(rnd, table)] += 1
-    absent = _absent_numbers(section)
+    if absent is None:
+        absent = _absent_numbers(section)
     sit_out = {
         key
         for key, row in rows.items()
@@ -252,7 +258,7 @@ def table_round(section: Section, table: int, progress: _RoomProgress | None = N
 
 
 def table_round_boards(section: Section, table: int, rnd: int) -> range:
-    row = MovementRow.objects.filter(section=section, round=rnd, table=table).first()
+    row = meeting_rows(section).get((rnd, table))
     return boards_of_set(section, row.board_set) if row else range(0)
 
 
@@ -268,20 +274,22 @@ def _pair_view(
 def _board_views(
     section: Section, rules: Any, rnd: int, table: int, boards: range
 ) -> list[dict[str, Any]]:
-    from tournaments.services.engine_bridge import engine_board
+    from tournaments.services.engine_bridge import board_from_record
 
-    stored = {
-        b.number: b for b in Board.objects.filter(event_id=section.event_id, number__in=boards)
-    }
+    stored = dict(
+        Board.objects.filter(event_id=section.event_id, number__in=boards)
+        .order_by()
+        .values_list("number", "record")
+    )
     results = {
         r.board_number: r
         for r in Result.objects.filter(
             section=section, round=rnd, table=table, board_number__in=boards
-        )
+        ).order_by()
     }
     views = []
     for number in boards:
-        played = engine_board(stored[number])
+        played = board_from_record(stored[number])
         result = results.get(number)
         view: dict[str, Any] = {
             "number": number,
@@ -346,9 +354,10 @@ def table_state(access: TableAccess) -> dict[str, Any]:
     section = access.section
     event = section.event
     rules = rules_for(event)
-    progress = _progress(section)
+    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section).order_by()}
+    absent = {key for key, pair in pairs.items() if pair.is_phantom}
+    progress = _progress(section, absent)
     current = table_round(section, access.table, progress)
-    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section)}
     rounds = sorted(r for (r, t) in progress.rows if t == access.table)
     shown = current if current is not None else rounds[-1]
     now = _round_view(section, progress, rules, shown, access.table, pairs)

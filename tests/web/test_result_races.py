@@ -85,30 +85,35 @@ def in_threads(*calls: Callable[[], Any]) -> list[tuple[str, Any]]:
 
 @pytest.fixture
 def interleave(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[int]]:
-    """Call to make both racers pass the service's duplicate check before either inserts.
+    """Call to make both racers reach the insert together: each waits for the other once it
+    has found its seating, just before inserting.
 
-    Returns a function giving how many times the check ran: 2 checks plus 1 after each
-    constraint violation, so a count of 3 proves the database (not the check) stopped the
-    second insert.
+    Returns a function giving how many times a submission looked at the stored results: only
+    after the database refused its insert, so a count of 1 proves the constraint (no check in
+    Python) stopped the second insert, and the loser was answered from what the winner stored.
     """
-    real = rs._existing
+    real_seating, real_existing = rs.seating_for, rs._existing
     calls: list[int] = []
     state: dict[str, Any] = {}
 
-    def held(*args: Any, **kwargs: Any) -> Result | None:
-        calls.append(1)
-        found = real(*args, **kwargs)  # may raise: the loser's conflict is reported here
+    def seated(*args: Any, **kwargs: Any) -> Any:
+        found = real_seating(*args, **kwargs)
         local: threading.local = state["local"]
-        if not getattr(local, "checked", False):
-            local.checked = True
-            state["barrier"].wait(TIMEOUT)  # both have looked and found nothing
+        if not getattr(local, "seated", False):
+            local.seated = True
+            state["barrier"].wait(TIMEOUT)  # both are about to insert
         return found
+
+    def looked(*args: Any, **kwargs: Any) -> Result | None:
+        calls.append(1)
+        return real_existing(*args, **kwargs)  # may raise: the loser's conflict
 
     def arm() -> list[int]:
         calls.clear()
         state["local"] = threading.local()
         state["barrier"] = threading.Barrier(2)
-        monkeypatch.setattr(rs, "_existing", held)
+        monkeypatch.setattr(rs, "seating_for", seated)
+        monkeypatch.setattr(rs, "_existing", looked)
         return calls
 
     return arm
@@ -240,7 +245,7 @@ def test_a_submission_key_raced_onto_two_boards_is_refused_with_a_clear_message(
     assert isinstance(error, rs.ResultError)
     assert "already used for a different board" in str(error)
     assert Result.objects.filter(idempotency_key="tablet-2-send-9").count() == 1
-    assert len(checks) == 3
+    assert len(checks) == 1
 
 
 # --------------------------------------------------------------------------- the races
@@ -267,7 +272,7 @@ def test_the_same_result_sent_twice_at_once_is_stored_once(
         assert [r.pk for r in stored] == [a.pk]
         assert stored[0].entry == {"ns_tricks": 9}
         if checks is not None:
-            assert len(checks) == 3, "the constraint, not the pre-check, should have decided"
+            assert len(checks) == 1, "the constraint should have decided, then one lookup"
         # One result, one version bump, one rescore request per race.
         assert Event.objects.get(pk=event.pk).results_version == race
         assert rescore_requests == [event.pk] * race
@@ -295,7 +300,7 @@ def test_two_different_results_sent_at_once_keep_the_first_and_refuse_the_second
         assert [r.pk for r in stored] == [result.pk]
         assert stored[0].entry == {"ns_tricks": (5, 10)[winner]}
         if checks is not None:
-            assert len(checks) == 3, "the constraint, not the pre-check, should have decided"
+            assert len(checks) == 1, "the constraint should have decided, then one lookup"
         assert Event.objects.get(pk=event.pk).results_version == race
         assert rescore_requests == [event.pk] * race
 

@@ -237,3 +237,49 @@ def test_a_result_confirmed_elsewhere_still_counts_once(running_event, links) ->
     again = _post(client, f"/api/t/{links[1]}/results/{made['id']}/confirm/")
     assert again.status_code == 200 and again.json()["status"] == "confirmed"
     assert Result.objects.count() == 1
+
+
+@pytest.mark.redis
+def test_a_cached_table_state_never_outlives_a_change(running_event, links, director) -> None:
+    """The state is served from the shared cache while nothing changes, and every change a
+    tablet shows (a result, its confirmation, a name, a call and its handling, the event's
+    status) is seen on the next read."""
+    from django.core.cache import cache
+
+    from tournaments.services import table_cache
+    from tournaments.services.events import event_finish, pairs_register
+    from tournaments.services.results import call_mark_handled
+
+    assert table_cache.shared()
+    client = Client()
+    url = f"/api/t/{links[1]}/"
+
+    def state() -> dict[str, Any]:
+        answer = client.get(url)
+        assert answer.status_code == 200
+        return dict(answer.json())
+
+    first = state()
+    assert first == state()
+    access = TableAccess.objects.get(token=links[1])
+    versions = table_cache._version(access.section_id), table_cache._version(access.section_id, 1)
+    assert cache.get(f"tablet-state:{access.pk}:{':'.join(versions)}") == first  # cached
+    # Another table's result leaves table 1's cached state alone (no sit-outs here) ...
+    _submit(client, links[2], 3, {"ns_tricks": 7}, "cache-key-other")
+    assert cache.get(f"tablet-state:{access.pk}:{':'.join(versions)}") == first
+    made = _submit(client, links[1], 1, {"ns_tricks": 8}, "cache-key-1").json()
+    assert state()["current"]["boards"][0]["state"] == "waiting"
+    result_confirm(result=Result.objects.get(pk=made["id"]))  # from the director's side
+    assert state()["current"]["boards"][0]["state"] == "confirmed"
+    ns1 = running_event.section.pairs.get(number=1, direction="NS")
+    pairs_register(event=running_event, names={ns1.pk: ("Renamed", "Player")})
+    assert state()["current"]["ns"]["names"] == "Renamed & Player"
+    _post(client, f"/api/t/{links[1]}/call-director/")
+    assert state()["calls_open"] is True
+    call = DirectorCall.objects.get(section=running_event.section, table=1)
+    assert call_mark_handled(event=running_event, call_id=call.pk)
+    assert state()["calls_open"] is False
+    event_finish(event=Event.objects.get(pk=running_event.pk), user=director)
+    assert state()["accepting"] is False
+    cache.clear()
+    assert state()["accepting"] is False  # computed afresh, the same

@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from tournaments import selectors
 from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import Result, TableAccess
-from tournaments.services import tablets
+from tournaments.services import table_cache, tablets
 
 
 class TableTokenThrottle(SimpleRateThrottle):
@@ -89,7 +89,7 @@ class TableStateApi(TabletView):
         )
     )
     def get(self, request: Request, token: str) -> Response:
-        return Response(selectors.table_state(_access(token)))
+        return Response(table_cache.table_state_cached(_access(token)))
 
 
 class TablePreviewApi(TabletView):

@@ -7,7 +7,9 @@ board that was dealt.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -46,6 +48,33 @@ def movement_for(section: Section) -> Movement:
 def _movement(kind: str, params: tuple[tuple[str, object], ...]) -> Movement:
     plain = {k: (tuple(v) if isinstance(v, list) else v) for k, v in params}
     return build(kind, **plain)
+
+
+@dataclass(frozen=True)
+class MeetingRow:
+    """One meeting of the movement, as a `MovementRow` holds it (pair 0: nobody)."""
+
+    round: int
+    table: int
+    ns_pair: int
+    ew_pair: int
+    board_set: int
+
+
+def meeting_rows(section: Section) -> dict[tuple[int, int], MeetingRow]:
+    """The section's meetings by (round, table). The stored movement rows are written from
+    the engine's movement when the event is created and never change, so the hot paths (every
+    tablet request needs them) read that movement, cached per process, not the database."""
+    return _meeting_rows(section.movement_kind, json.dumps(section.movement_params, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _meeting_rows(kind: str, params: str) -> dict[tuple[int, int], MeetingRow]:
+    movement = _movement(kind, _freeze(json.loads(params)))
+    return {
+        (m.round, m.table): MeetingRow(m.round, m.table, m.ns or 0, m.ew or 0, m.set)
+        for m in movement.meetings
+    }
 
 
 def board_record(board: EngineBoard) -> str:

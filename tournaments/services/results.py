@@ -5,17 +5,24 @@ artificial. Every accepted result is kept; a director's change is audited with b
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.games import Entry
 from engine.scoring import parse_artificial
-from tournaments.models import Board, DirectorCall, Event, MovementRow, Pair, Result, Section
+from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
 from tournaments.services.audit import User, actor, audit_record
-from tournaments.services.engine_bridge import as_int_score, engine_board, rules_for
+from tournaments.services.engine_bridge import (
+    MeetingRow,
+    as_int_score,
+    engine_board,
+    meeting_rows,
+    rules_for,
+)
 from tournaments.services.scoring import results_changed
 
 
@@ -37,7 +44,7 @@ class Seating:
     """Who plays a board at a table in a round, found from the movement."""
 
     section: Section
-    row: MovementRow
+    row: MeetingRow
     board: Board
     ns_pair: Pair
     ew_pair: Pair
@@ -58,13 +65,12 @@ def pair_by_number(section: Section, number: int, seat: str) -> Pair:
 
 
 def seating_for(*, section: Section, round: int, table: int, board_number: int) -> Seating:
-    try:
-        row = MovementRow.objects.get(section=section, round=round, table=table)
-    except MovementRow.DoesNotExist:
+    row = meeting_rows(section).get((round, table))
+    if row is None:
         raise ResultError(
             f"Round {round}, table {table} is not in this event's movement "
             f"({section.rounds} rounds, {section.tables} tables)."
-        ) from None
+        )
     boards = boards_of_set(section, row.board_set)
     if board_number not in boards:
         raise ResultError(
@@ -74,8 +80,19 @@ def seating_for(*, section: Section, round: int, table: int, board_number: int) 
     if row.ns_pair == 0 or row.ew_pair == 0:
         raise ResultError(f"Table {table} has a sit-out in round {round}: no result to enter.")
     board = Board.objects.get(event_id=section.event_id, number=board_number)
-    ns_pair = pair_by_number(section, row.ns_pair, "NS")
-    ew_pair = pair_by_number(section, row.ew_pair, "EW")
+    ns_direction, ew_direction = section.direction_of("NS"), section.direction_of("EW")
+    found = {
+        (p.number, p.direction): p
+        for p in Pair.objects.filter(section=section, number__in={row.ns_pair, row.ew_pair})
+        .filter(direction__in={ns_direction, ew_direction})
+        .order_by()
+    }
+    ns_pair = found.get((row.ns_pair, ns_direction))
+    ew_pair = found.get((row.ew_pair, ew_direction))
+    for pair, number, seat in ((ns_pair, row.ns_pair, "NS"), (ew_pair, row.ew_pair, "EW")):
+        if pair is None:
+            raise ResultError(f"There is no pair {seat} {number} in this section.")
+    assert ns_pair is not None and ew_pair is not None
     absent = [p for p in (ns_pair, ew_pair) if p.is_phantom]
     if absent:
         raise ResultError(
@@ -112,6 +129,7 @@ def result_submit(
     device: str = "",
     user: User = None,
     confirm: bool = False,
+    flag: Callable[[Board, Entry], str] | None = None,
 ) -> tuple[Result, bool]:
     """Accept one table's result for one board; returns (result, created).
 
@@ -119,6 +137,7 @@ def result_submit(
     and changes nothing. A different score for a board the pairs already have a result for is
     refused: two results for one meeting must never exist, and only the director may change an
     accepted one (`result_correct`). The database constraints back this up under races.
+    `flag(board, entry)` may give a new result its "are you sure?" note as it is stored.
     """
     event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
     _require_running(event)
@@ -131,9 +150,9 @@ def result_submit(
     clean_entry = rules.entry_to_dict(parsed)
     ns_score = as_int_score(rules.ns_score(engine_board(seating.board), parsed))
 
-    replay = _existing(section, seating, key, clean_entry)
-    if replay is not None:
-        return replay, False
+    # Insert first: the unique constraints (the key; one result per pair per board) decide,
+    # and only a refused insert looks at what is stored (a retry, or a conflict). The usual
+    # case, a new result, costs no lookups.
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -149,11 +168,13 @@ def result_submit(
                 entered_by_device=device[:80],
                 entered_by=actor(user),
                 idempotency_key=key,
+                flag=(flag(seating.board, parsed) if flag is not None else "")[:200],
             )
             if confirm:
                 results_changed(event=event)
     except IntegrityError:
-        # Another submission won the race; answer as if we had arrived second.
+        # A retry of a stored submission, a conflicting one, or another device first: answer
+        # from what is stored (the same result again, or a ResultConflict).
         replay = _existing(section, seating, key, clean_entry)
         if replay is not None:
             return replay, False
@@ -208,18 +229,22 @@ def traveller_submit(
 
 def call_mark_handled(*, event: Event, call_id: int, user: User = None) -> bool:
     """The director has dealt with a table's call; True if it was still open."""
-    return bool(
-        DirectorCall.objects.filter(
-            pk=call_id, section__event=event, handled_at__isnull=True
-        ).update(handled_at=timezone.now())
-    )
+    from tournaments.services.table_cache import tables_changed
+
+    handled = DirectorCall.objects.filter(
+        pk=call_id, section__event=event, handled_at__isnull=True
+    ).update(handled_at=timezone.now())
+    if handled:
+        tables_changed(event.sections.values_list("pk", flat=True))
+    return bool(handled)
 
 
 def _existing(
     section: Section, seating: Seating, key: str, clean_entry: dict[str, Any]
 ) -> Result | None:
     """The stored result this submission repeats, None if new; raises if it conflicts."""
-    by_key = Result.objects.filter(idempotency_key=key).first()
+    # order_by("pk"): the default ordering joins three tables for nothing here.
+    by_key = Result.objects.filter(idempotency_key=key).order_by("pk").first()
     if by_key is not None:
         same = (
             by_key.section_id == section.pk
@@ -240,10 +265,14 @@ def _existing(
     for_meeting = (
         Result.objects.filter(
             section=section, board_number=seating.board.number, ns_pair=seating.ns_pair
-        ).first()
+        )
+        .order_by("pk")
+        .first()
         or Result.objects.filter(
             section=section, board_number=seating.board.number, ew_pair=seating.ew_pair
-        ).first()
+        )
+        .order_by("pk")
+        .first()
     )
     if for_meeting is None:
         return None
@@ -277,8 +306,13 @@ def _signed(score: int | None) -> str:
 @transaction.atomic
 def result_confirm(*, result: Result, device: str = "", user: User = None) -> Result:
     """The opponents agree with the entered result: it now counts in the standings."""
-    result = Result.objects.select_for_update().get(pk=result.pk)
-    _require_running(Event.objects.get(pk=result.section.event_id))
+    # One query: the row locked (only it: of=self), its section and event read with it.
+    result = (
+        Result.objects.select_for_update(of=("self",))
+        .select_related("section__event")
+        .get(pk=result.pk)
+    )
+    _require_running(result.section.event)
     if result.status == Result.Status.CONFIRMED:
         return result
     if result.status != Result.Status.ENTERED:

@@ -167,9 +167,9 @@ def unlikely_reason(
     played = engine_board(board)
     others = [
         rules.parse_entry(played, r.entry)
-        for r in Result.objects.filter(section=section, board_number=board.number).exclude(
-            entry=None
-        )
+        for r in Result.objects.filter(section=section, board_number=board.number)
+        .exclude(entry=None)
+        .order_by()
         if r.entry is not None and r.table != exclude_table
     ]
     analysis = board.par if board.par_status == Board.ParStatus.DONE else None
@@ -185,7 +185,7 @@ def tablet_submit(
     board that has a result is a ResultConflict, shown to the players, for the director.
     """
     current = _check_board(access, board_number)
-    result, created = result_submit(
+    return result_submit(
         section=access.section,
         round=current,
         table=access.table,
@@ -193,20 +193,10 @@ def tablet_submit(
         entry=entry,
         idempotency_key=key,
         device=f"table {access.table}",
+        flag=lambda board, parsed: unlikely_reason(
+            access.section, board, parsed, exclude_table=access.table
+        ),
     )
-    if created and result.entry is not None:
-        board = Board.objects.get(event_id=access.section.event_id, number=board_number)
-        rules = rules_for(access.section.event)
-        reason = unlikely_reason(
-            access.section,
-            board,
-            rules.parse_entry(engine_board(board), result.entry),
-            exclude_table=access.table,
-        )
-        if reason:
-            Result.objects.filter(pk=result.pk).update(flag=reason[:200])
-            result.flag = reason[:200]
-    return result, created
 
 
 def tablet_confirm(*, access: TableAccess, result_id: int) -> Result:

@@ -14,8 +14,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors
-from tournaments.services import tablets
+from tournaments.services import table_cache, tablets
 
 #: Bump when the cached files change shape, so tablets drop their old copies.
 CACHE_NAME = "clubwhist-table-v1"
@@ -35,7 +34,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "tournaments/table/table.html",
         {
             "token": token,
-            "state": selectors.table_state(access),
+            "state": table_cache.table_state_cached(access),
             "api": f"/api/t/{token}/",
             "cache_name": CACHE_NAME,
         },

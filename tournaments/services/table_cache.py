@@ -1,0 +1,129 @@
+"""The tablets' state, cached per table until something a tablet shows changes.
+
+Every tablet asks for its table's state every few seconds, and on this kind of machine each
+database query costs a few milliseconds, so the state (about ten queries) is kept in the shared
+cache under two versions: the table's own (its results and calls) and the section's
+(everything else). Anything that changes what a tablet shows moves the version it belongs
+to on, when it is made and again once its transaction has committed: a saved or deleted
+result, pair, section, event, board or director call (model signals, wired in
+`TournamentsConfig.ready`), and the few bulk updates that bypass signals call
+`tables_changed` themselves. A new version is a new
+key, so a state is never served after a change; a state computed meanwhile from data read
+before the commit is stored under a version that the second bump retires.
+
+Only a cache shared by every web process (Redis) is used: with the per-process memory cache
+of `make run` and no Redis, a change seen by one process would not retire another's copy,
+so the state is computed on every request there (one process, few tables).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from tournaments.models import Section, TableAccess
+
+#: How long an unchanged table's state is kept (it is retired sooner by any change).
+STATE_SECONDS = 15 * 60
+
+
+def _version_key(section_id: int, table: int | None = None) -> str:
+    return f"tablet-version:{section_id}" + ("" if table is None else f":{table}")
+
+
+def shared() -> bool:
+    return "redis" in str(settings.CACHES["default"]["BACKEND"]).lower()
+
+
+def _version(section_id: int, table: int | None = None) -> str:
+    key = _version_key(section_id, table)
+    found = cache.get(key)
+    if found is None:
+        cache.add(key, secrets.token_hex(8), timeout=None)
+        found = cache.get(key)
+    return str(found)
+
+
+def table_state_cached(access: TableAccess) -> dict[str, Any]:
+    """`selectors.table_state`, from the cache while nothing the table shows has changed."""
+    from tournaments.selectors import table_state
+
+    if not shared():
+        return table_state(access)
+    section, table = access.section_id, access.table
+    key = f"tablet-state:{access.pk}:{_version(section)}:{_version(section, table)}"
+    state = cache.get(key)
+    if state is None:
+        state = table_state(access)
+        cache.set(key, state, timeout=STATE_SECONDS)
+    return state  # type: ignore[no-any-return]
+
+
+def tables_changed(section_ids: Iterable[int]) -> None:
+    """Retire the cached states of every table of these sections."""
+    _bump([_version_key(section_id) for section_id in set(section_ids)])
+
+
+def table_changed(section: Section, table: int) -> None:
+    """Retire one table's cached state (its own result or call). Where a table can sit out a
+    round, a sitting-out table moves on when the whole room has played, so any table's result
+    may change it: then every table's state is retired."""
+    from tournaments.models import Pair
+    from tournaments.services.engine_bridge import meeting_rows
+
+    sit_outs = (
+        any(not (m.ns_pair and m.ew_pair) for m in meeting_rows(section).values())
+        or Pair.objects.filter(section_id=section.pk, is_phantom=True).exists()
+    )
+    if sit_outs:
+        tables_changed([section.pk])
+    else:
+        _bump([_version_key(section.pk, table)])
+
+
+def _bump(keys: list[str]) -> None:
+    """Move these versions on now and again after the commit (at once outside a
+    transaction): a state read between the two, from data not yet committed, is stored under
+    the first new version, which the second retires."""
+    if not keys or not shared():
+        return
+
+    def bump() -> None:
+        cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
+
+    bump()
+    transaction.on_commit(bump, robust=True)
+
+
+def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
+    """Signal receiver: which sections' tablets show this row."""
+    from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
+
+    if isinstance(instance, Result | DirectorCall):
+        # The section is at hand when the services made the row; read it once otherwise.
+        table_changed(instance.section, instance.table)
+    elif isinstance(instance, Pair):
+        tables_changed([instance.section_id])
+    elif isinstance(instance, Section):
+        tables_changed([instance.pk])
+    elif isinstance(instance, Event):
+        tables_changed(Section.objects.filter(event_id=instance.pk).values_list("pk", flat=True))
+    elif isinstance(instance, Board):
+        tables_changed(
+            Section.objects.filter(event_id=instance.event_id).values_list("pk", flat=True)
+        )
+
+
+def connect() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
+
+    for model in (Result, Pair, DirectorCall, Section, Event, Board):
+        post_save.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}")
+        post_delete.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}-d")
