@@ -5,6 +5,8 @@ and, where it can, reads one back; `score_record` rescores a record with the eng
 is how a round trip is checked. Errors in files are `ExportError`, naming where.
 """
 
+from engine.exports.csv import standings_csv, travellers_csv
+from engine.exports.pbn_results import dumps_with_results, loads_with_results
 from engine.exports.record import (
     EventRecord,
     ExportError,
@@ -14,6 +16,7 @@ from engine.exports.record import (
     check_record,
     score_record,
 )
+from engine.exports.usebio import dumps_usebio, loads_usebio
 
 __all__ = [
     "EventRecord",
@@ -22,5 +25,11 @@ __all__ = [
     "PairRecord",
     "ResultRecord",
     "check_record",
+    "dumps_usebio",
+    "dumps_with_results",
+    "loads_usebio",
+    "loads_with_results",
     "score_record",
+    "standings_csv",
+    "travellers_csv",
 ]
