@@ -25,6 +25,7 @@ from engine.exports import (
 )
 from engine.exports.csv import STANDINGS_COLUMNS, standings_csv, travellers_csv
 from engine.exports.pbn_results import dumps_with_results, loads_with_results
+from engine.exports.usebio import dumps_usebio, loads_usebio
 from engine.games import rules_for
 from engine.movements import build
 
@@ -302,3 +303,258 @@ def test_a_score_table_naming_an_unknown_pair_is_refused():
     lines[at] = " ".join(cells)
     with pytest.raises(ExportError, match=r"board 1, NS 9 v EW \d+: there is no NS pair 9"):
         loads_with_results("\n".join(lines))
+
+
+# ---- USEBIO -------------------------------------------------------------------------------
+
+# The USEBIO 1.2 structure of the elements clubwhist writes (REFERENCE.md, "File formats"):
+# each element and the children it may have; WHIST_* are our documented extensions.
+USEBIO_CHILDREN = {
+    "USEBIO": {"CLUB", "EVENT"},
+    "CLUB": {"CLUB_NAME"},
+    "EVENT": {
+        "EVENT_DESCRIPTION",
+        "DATE",
+        "BOARDS_PLAYED",
+        "WINNER_TYPE",
+        "PARTICIPANTS",
+        "BOARD",
+        "HANDSET",
+        "WHIST_VARIANT",
+        "WHIST_OPTIONS",
+        "WHIST_SCORING",
+        "WHIST_SCALE",
+        "WHIST_SECTION",
+        "WHIST_MOVEMENT",
+    },
+    "PARTICIPANTS": {"PAIR"},
+    "PAIR": {
+        "PAIR_NUMBER",
+        "DIRECTION",
+        "TOTAL_SCORE",
+        "PERCENTAGE",
+        "PLACE",
+        "PLAYER",
+        "WHIST_ABSENT",
+    },
+    "PLAYER": {"PLAYER_NAME"},
+    "EVENT/BOARD": {"BOARD_NUMBER", "TRAVELLER_LINE"},
+    "TRAVELLER_LINE": {
+        "NS_PAIR_NUMBER",
+        "EW_PAIR_NUMBER",
+        "CONTRACT",
+        "PLAYED_BY",
+        "LEAD",
+        "TRICKS",
+        "SCORE",
+        "NS_MATCH_POINTS",
+        "EW_MATCH_POINTS",
+        "WHIST_ENTRY",
+        "WHIST_ROUND",
+        "WHIST_TABLE",
+    },
+    "HANDSET": {"BOARD"},
+    "HANDSET/BOARD": {"BOARD_NUMBER", "HAND", "WHIST_DEAL"},
+    "HAND": {"DIRECTION", "SPADES", "HEARTS", "DIAMONDS", "CLUBS"},
+}
+USEBIO_REQUIRED = {
+    "USEBIO": {"CLUB", "EVENT"},
+    "EVENT": {"EVENT_DESCRIPTION", "BOARDS_PLAYED", "WINNER_TYPE", "PARTICIPANTS"},
+    "PAIR": {"PAIR_NUMBER"},
+    "EVENT/BOARD": {"BOARD_NUMBER"},
+    "TRAVELLER_LINE": {"NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "SCORE"},
+    "HANDSET/BOARD": {"BOARD_NUMBER"},
+}
+
+
+def check_structure(element, parent=None):
+    """Every element sits under a parent that may hold it, leaves hold text only."""
+    name = f"{parent}/{element.tag}" if element.tag == "BOARD" else element.tag
+    children = [child.tag for child in element]
+    allowed = USEBIO_CHILDREN.get(name, set())
+    assert set(children) <= allowed, f"{name} holds {set(children) - allowed}"
+    assert USEBIO_REQUIRED.get(name, set()) <= set(children), f"{name} lacks a child"
+    if not allowed:
+        assert not children
+    for child in element:
+        check_structure(child, element.tag)
+
+
+def test_usebio_round_trips_to_the_same_standings(event):
+    document = score_record(event)
+    text = dumps_usebio(event, document)
+    back = loads_usebio(text)
+    assert score_record(back) == document
+    assert per_board_points(score_record(back)) == per_board_points(document)
+    assert back.boards == tuple(sorted(event.boards, key=lambda b: b.number))
+    assert back.pairs == event.pairs
+    assert sorted(back.results, key=lambda r: (r.board, r.ns)) == sorted(
+        event.results, key=lambda r: (r.board, r.ns)
+    )
+    assert (back.method, back.scale, back.one_winner, back.movement) == (
+        event.method,
+        event.scale,
+        event.one_winner,
+        event.movement,
+    )
+
+
+def test_usebio_follows_the_usebio_structure_and_says_what_it_should(event):
+    document = score_record(event)
+    text = dumps_usebio(event, document)
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<USEBIO Version="1.2">')
+    root = ET.fromstring(text.split("\n", 1)[1])
+    check_structure(root)
+    ev = root.find("EVENT")
+    expected_type = {"mp": "MP_PAIRS", "butler": "BUTLER_PAIRS", "total": "MP_PAIRS"}
+    assert ev.get("EVENT_TYPE") == expected_type[event.method]
+    assert ev.findtext("WINNER_TYPE") == ("1" if event.one_winner else "2")
+    assert ev.findtext("DATE") == "24/11/2026"
+    assert ev.findtext("BOARDS_PLAYED") == str(len(event.boards))
+    pairs = ev.findall("PARTICIPANTS/PAIR")
+    assert len(pairs) == len(event.pairs)
+    first = pairs[0]
+    assert [p.findtext("PLAYER_NAME") for p in first.findall("PLAYER")] == [
+        'Zoë "Zed" O\'Neil',
+        "Åsa <Lund>",
+    ]
+    assert (first.find("DIRECTION") is None) == event.one_winner
+    rows = {row.key: row for f in document.sections[0].fields for row in f.rows}
+    row = rows[event.pairs[0].key]
+    assert first.findtext("PLACE") == row.rank
+    assert first.findtext("TOTAL_SCORE") == row.total.display
+    lines = ev.findall("BOARD/TRAVELLER_LINE")
+    assert len(lines) == len(event.results)
+    scores = [line.findtext("SCORE") for line in lines]
+    if event.results[0].artificial:
+        assert "A+/A-" in scores
+    if event.variant in ("bidwhist", "candid"):
+        played = [line for line in lines if line.find("PLAYED_BY") is not None]
+        assert played
+        assert all(line.findtext("PLAYED_BY") in "NESW" for line in played)
+    assert len(ev.findall("HANDSET/BOARD")) == len(event.boards)
+    assert all(len(b.findall("HAND")) == 4 for b in ev.findall("HANDSET/BOARD"))
+
+
+def test_the_structure_check_would_notice_a_misplaced_element():
+    record = simulate("classic")
+    root = ET.fromstring(dumps_usebio(record, score_record(record)).split("\n", 1)[1])
+    ET.SubElement(root.find("EVENT/PARTICIPANTS/PAIR"), "TRAVELLER_LINE")
+    with pytest.raises(AssertionError, match="PAIR holds"):
+        check_structure(root)
+
+
+FOREIGN_USEBIO = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">
+<USEBIO Version="1.2">
+  <CLUB><CLUB_NAME>Bridge Club</CLUB_NAME></CLUB>
+  <EVENT EVENT_TYPE="MP_PAIRS">
+    <EVENT_DESCRIPTION>Monday</EVENT_DESCRIPTION>
+    <DATE>03/02/2025</DATE>
+    <WINNER_TYPE>2</WINNER_TYPE>
+    <PARTICIPANTS>
+      <PAIR><PAIR_NUMBER>1</PAIR_NUMBER><DIRECTION>NS</DIRECTION>
+        <PLAYER><PLAYER_NAME>Ann</PLAYER_NAME></PLAYER>
+        <PLAYER><PLAYER_NAME>Bob</PLAYER_NAME></PLAYER></PAIR>
+      <PAIR><PAIR_NUMBER>2</PAIR_NUMBER><DIRECTION>NS</DIRECTION></PAIR>
+      <PAIR><PAIR_NUMBER>1</PAIR_NUMBER><DIRECTION>EW</DIRECTION></PAIR>
+      <PAIR><PAIR_NUMBER>2</PAIR_NUMBER><DIRECTION>EW</DIRECTION></PAIR>
+    </PARTICIPANTS>
+    <BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+      <TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1</EW_PAIR_NUMBER>
+        <CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS>
+        <SCORE>420</SCORE><NS_MATCH_POINTS>2</NS_MATCH_POINTS></TRAVELLER_LINE>
+      <TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>
+        <SCORE>-50</SCORE></TRAVELLER_LINE>
+    </BOARD>
+    <BOARD><BOARD_NUMBER>2</BOARD_NUMBER>
+      <TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>
+        <SCORE>A+/A-</SCORE></TRAVELLER_LINE>
+      <TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1</EW_PAIR_NUMBER>
+        <SCORE>100</SCORE></TRAVELLER_LINE>
+    </BOARD>
+  </EVENT>
+</USEBIO>
+"""
+
+
+def test_a_usebio_file_from_another_program_imports_as_score_only_lines():
+    record = loads_usebio(FOREIGN_USEBIO)
+    assert (record.title, record.club, record.date, record.variant, record.method) == (
+        "Monday",
+        "Bridge Club",
+        "2025-02-03",
+        "classic",
+        "mp",
+    )
+    assert record.pairs[0] == PairRecord(1, "NS", "Ann & Bob")
+    assert [(r.board, r.ns, r.ew, r.entry, r.ns_score, r.artificial) for r in record.results] == [
+        (1, 1, 1, None, 420, None),
+        (1, 2, 2, None, -50, None),
+        (2, 1, 2, None, None, "A+/A-"),
+        (2, 2, 1, None, 100, None),
+    ]
+    ns = score_record(record).sections[0].fields[0].rows
+    assert [(row.pair, row.rank) for row in ns] == [(1, "1"), (2, "2")]
+
+
+def malformed(text, old, new):
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda t: malformed(t, "<BOARD_NUMBER>2</BOARD_NUMBER>", ""),
+            r"^BOARD 2 \(in file order\) has no BOARD_NUMBER$",
+        ),
+        (
+            lambda t: malformed(
+                t, "<EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>", "<EW_PAIR_NUMBER>7</EW_PAIR_NUMBER>"
+            ),
+            r"^board 1, TRAVELLER_LINE 2: EW pair 7 is not among the PARTICIPANTS$",
+        ),
+        (
+            lambda t: malformed(t, "</BOARD>", "</BORD>"),
+            r"^USEBIO: the XML is not well formed \(mismatched tag: line \d+",
+        ),
+        (
+            lambda t: malformed(
+                t,
+                '<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">',
+                '<!DOCTYPE USEBIO [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>',
+            ).replace("<CLUB_NAME>Bridge Club", "<CLUB_NAME>&b;"),
+            r"^USEBIO: ENTITY declarations and DOCTYPE internal subsets are refused",
+        ),
+        (
+            lambda t: malformed(t, "<SCORE>-50</SCORE>", "<SCORE>minus fifty</SCORE>"),
+            r"^board 1, TRAVELLER_LINE 2: SCORE 'minus fifty' is not a whole number",
+        ),
+        (
+            lambda t: malformed(t, "<SCORE>-50</SCORE>", ""),
+            r"^board 1, TRAVELLER_LINE 2: no SCORE$",
+        ),
+        (
+            lambda t: malformed(t, 'EVENT_TYPE="MP_PAIRS"', 'EVENT_TYPE="TEAMS_OF_FOUR"'),
+            r"^EVENT: EVENT_TYPE 'TEAMS_OF_FOUR' is not a pairs event",
+        ),
+        (
+            lambda t: malformed(t, "<DIRECTION>EW</DIRECTION>", ""),
+            r"^PARTICIPANTS: PAIR 3 \(number 1\): DIRECTION None is not NS or EW$",
+        ),
+    ],
+)
+def test_malformed_usebio_is_refused_with_a_specific_message(change, message):
+    with pytest.raises(ExportError, match=message):
+        loads_usebio(change(FOREIGN_USEBIO))
+
+
+def test_a_whist_entry_the_game_refuses_is_named_with_its_board():
+    record = simulate("candid", artificial=False)
+    text = dumps_usebio(record, score_record(record))
+    broken = text.replace('"tricks":', '"trick":', 1)
+    assert broken != text
+    with pytest.raises(ExportError, match=r"^board \d+, NS \d+ v EW \d+: .*no field 'trick'"):
+        loads_usebio(broken)
