@@ -143,6 +143,19 @@ def test_the_record_refuses_a_score_that_contradicts_its_entry():
         score_record(bad)
 
 
+def test_the_exports_import_no_web_framework():
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, engine.exports; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'django', 'rest_framework', 'celery'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_the_record_modules_docstring_examples_hold():
     for name in ("engine.exports.record",):
         result = doctest.testmod(importlib.import_module(name))
@@ -210,10 +223,11 @@ def test_travellers_csv_has_a_row_per_line_with_the_games_entry_columns(event):
             assert all(row[key] == "" for key in keys)
         else:
             assert int(row["ns_score"]) == result.ns_score == -int(row["ew_score"])
-            assert row[keys[-1] if event.variant == "classic" else "declarer"] != "" or (
-                result.entry.get("passed_out")
-            )
-            assert row["result"] != ""
+            entry = rules.parse_entry(event.board(result.board), result.entry)
+            assert row["result"] == rules.describe_short(entry)
+            for key in keys:
+                value = result.entry.get(key)
+                assert row[key] == ("" if value in (None, False) else str(value))
     assert [int(row["board"]) for row in rows] == sorted(int(row["board"]) for row in rows)
 
 
