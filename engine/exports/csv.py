@@ -1,0 +1,194 @@
+"""CSV exports for spreadsheets: the standings and the travellers, one row per pair or line.
+
+Written with the standard library's `csv` module (commas, double quotes where needed, CRLF
+line ends as spreadsheets expect). The headings are fixed and spelled as below, so a sheet or
+a script that reads them keeps working as the app changes; figures are the rounded display
+text of the standings document (two decimals), never floats.
+
+`standings_csv(document)`, one row per ranked pair, field by field:
+
+| column | what |
+| --- | --- |
+| section | the section's name |
+| field | NS, EW (two winners) or ALL (one winner) |
+| rank | "1", "2=" for a tie |
+| pair | the pair number |
+| direction | NS or EW; empty in a one-winner field |
+| names | the players, "Ann & Bob" |
+| score | the pair's total in the method's unit (matchpoints, IMPs, points) |
+| max | matchpoints available (0 for methods without a maximum) |
+| percentage | empty for methods without one (IMPs, totals) |
+| boards | boards played |
+| adjustments | penalties and the like, included in the score |
+| versus_average | total scoring only: the pair against its direction's average |
+
+then one column per session figure of the game (Candid Whist: `bags`, `bag_penalty`), named
+by the keys of the document's `session_columns`; games without them add none.
+
+`travellers_csv(record, document)`, one row per traveller line, by board then as recorded:
+
+| column | what |
+| --- | --- |
+| section | the section's name |
+| board, round, table | where it was played (round and table empty when unknown) |
+| ns_pair, ew_pair | the pair numbers |
+| *the game's entry fields* | one column per `rules.entry_fields()` key, in that order |
+| result | the result in a few characters (`rules.describe_short`) |
+| ns_score | NS's score, or NS's artificial code (A+, A, A-, NP) |
+| ew_score | EW's score (minus NS's, as on a bridge traveller), or EW's artificial code |
+| ns_points, ew_points | what each side earned on the board (matchpoints, IMPs, points) |
+
+Entry fields are the game's own (classic whist: `ns_tricks`; Bid Whist: `declarer`, `bid`,
+`kind`, `trumps`, `ranking`, `books`...); a flag field reads `yes` or is empty, a field that
+does not apply is empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+
+from engine import EngineError
+from engine.exports.record import EventRecord, ExportError
+from engine.scoring.document import BoardLine, Points, SectionStandings, StandingsDocument
+
+__all__ = ["STANDINGS_COLUMNS", "TRAVELLER_COLUMNS", "standings_csv", "travellers_csv"]
+
+STANDINGS_COLUMNS = (
+    "section",
+    "field",
+    "rank",
+    "pair",
+    "direction",
+    "names",
+    "score",
+    "max",
+    "percentage",
+    "boards",
+    "adjustments",
+    "versus_average",
+)
+TRAVELLER_COLUMNS_BEFORE = ("section", "board", "round", "table", "ns_pair", "ew_pair")
+TRAVELLER_COLUMNS_AFTER = ("result", "ns_score", "ew_score", "ns_points", "ew_points")
+#: The fixed traveller columns; the game's entry fields go between the two halves.
+TRAVELLER_COLUMNS = TRAVELLER_COLUMNS_BEFORE + TRAVELLER_COLUMNS_AFTER
+
+
+def _text(points: Points | None) -> str:
+    return "" if points is None else points.display
+
+
+def _write(header: Sequence[str], rows: Iterable[Mapping[str, object]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(header))
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+    return out.getvalue()
+
+
+def standings_csv(document: StandingsDocument) -> str:
+    """The standings as CSV text (see the module docstring for the columns)."""
+    session_keys: list[str] = []
+    for section in document.sections:
+        for key, _heading in section.session_columns:
+            if key not in session_keys and key not in STANDINGS_COLUMNS:
+                session_keys.append(key)
+    rows: list[dict[str, object]] = []
+    for section in document.sections:
+        for standings in section.fields:
+            for row in standings.rows:
+                rows.append(
+                    {
+                        "section": section.name,
+                        "field": standings.name,
+                        "rank": row.rank,
+                        "pair": row.pair,
+                        "direction": row.direction,
+                        "names": row.names,
+                        "score": _text(row.total),
+                        "max": _text(row.max),
+                        "percentage": _text(row.percentage),
+                        "boards": row.boards,
+                        "adjustments": _text(row.adjustments),
+                        "versus_average": _text(row.versus_average),
+                        **{key: row.session.get(key) for key in session_keys},
+                    }
+                )
+    return _write((*STANDINGS_COLUMNS, *session_keys), rows)
+
+
+def _section_for(record: EventRecord, document: StandingsDocument) -> SectionStandings:
+    for section in document.sections:
+        if section.name == record.section:
+            return section
+    if len(document.sections) == 1:
+        return document.sections[0]
+    raise ExportError(f"the standings have no section {record.section!r}")
+
+
+def _lookup(entry: Mapping[str, object], key: str) -> object:
+    """A field of an entry; a dotted key ("tricks.N") names a key inside a nested object."""
+    value: object = entry
+    for part in key.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _cell(value: object) -> object:
+    if value is True:
+        return "yes"
+    if value is False:
+        return ""
+    return value
+
+
+def travellers_csv(record: EventRecord, document: StandingsDocument) -> str:
+    """Every traveller line of `record` with the points `document` gives it, as CSV text
+    (see the module docstring for the columns)."""
+    rules = record.rules()
+    fields = [field.key for field in rules.entry_fields()]
+    clash = set(fields) & set(TRAVELLER_COLUMNS)
+    if clash:  # pragma: no cover - a game defining such a field would break the sheet
+        raise ExportError(f"entry fields {sorted(clash)} clash with the traveller columns")
+    section = _section_for(record, document)
+    points: dict[tuple[int, int, int], BoardLine] = {
+        (int(number), line.ns, line.ew): line
+        for number, lines in section.boards.items()
+        for line in lines
+    }
+    entries = {}
+    for index, result in enumerate(record.results):
+        board = record.board(result.board)
+        if result.entry is not None and board is not None:
+            try:
+                entries[index] = rules.describe_short(rules.parse_entry(board, result.entry))
+            except EngineError as exc:
+                raise ExportError(f"{result.where()}: {exc}") from None
+    order = sorted(range(len(record.results)), key=lambda i: record.results[i].board)
+    rows: list[dict[str, object]] = []
+    for index in order:
+        result = record.results[index]
+        line = points.get((result.board, result.ns, result.ew))
+        if line is None:
+            raise ExportError(f"{result.where()}: this line is not in the standings")
+        codes = result.codes
+        row: dict[str, object] = {
+            "section": section.name,
+            "board": result.board,
+            "round": result.round,
+            "table": result.table,
+            "ns_pair": result.ns,
+            "ew_pair": result.ew,
+            **{key: _cell(_lookup(result.entry or {}, key)) for key in fields},
+            "result": entries.get(index, ""),
+            "ns_score": codes[0] if codes else str(result.ns_score),
+            "ew_score": codes[1] if codes else str(-(result.ns_score or 0)),
+            "ns_points": _text(line.ns_points),
+            "ew_points": _text(line.ew_points),
+        }
+        rows.append(row)
+    return _write((*TRAVELLER_COLUMNS_BEFORE, *fields, *TRAVELLER_COLUMNS_AFTER), rows)
