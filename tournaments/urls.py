@@ -3,10 +3,13 @@
 from django.urls import URLPattern, URLResolver, include, path
 
 from tournaments.views import director as views
-from tournaments.views import printing, public
+from tournaments.views import exports, printing, public
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("events/new/", views.event_new, name="event-new"),
+    path("events/import/", exports.event_import, name="event-import-file"),
+    path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
+    path("results/<int:pk>/export.<slug:fmt>", exports.public_export, name="public-export"),
     path("events/<int:pk>/", views.event_detail, name="event-detail"),
     path("events/<int:pk>/pairs/", views.event_pairs, name="event-pairs"),
     path("events/<int:pk>/pairs/move/", views.event_move_pair, name="event-move-pair"),

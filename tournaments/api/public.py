@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -156,3 +158,17 @@ class PublicPairApi(PublicView):
                     }
                 )
         raise NotFound(f"There is no pair {key} in this event.")
+
+
+class PublicExportApi(PublicView):
+    """An event's results as USEBIO, PBN with results or CSV: published events for anyone,
+    every event for directors (a live event's results are not final, so not exported)."""
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
+        from tournaments.views.exports import export_response
+
+        event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+        if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+            raise NotFound("No published results here.")
+        return export_response(event, fmt)

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import printing, public, tablets, views
+from tournaments.api import exports, printing, public, tablets, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
@@ -17,6 +17,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         public.PublicPairApi.as_view(),
         name="api-public-pair",
     ),
+    path(
+        "public/events/<int:pk>/export/<slug:fmt>",
+        public.PublicExportApi.as_view(),
+        name="api-public-export",
+    ),
+    path("events/import", exports.ImportApi.as_view(), name="api-import-event"),
     path("t/<str:token>/", tablets.TableStateApi.as_view(), name="api-table"),
     path("t/<str:token>/preview/", tablets.TablePreviewApi.as_view(), name="api-table-preview"),
     path("t/<str:token>/results/", tablets.TableResultsApi.as_view(), name="api-table-results"),

@@ -1,0 +1,44 @@
+"""`python manage.py export EVENT_ID --format usebio|pbn|csv|travellers-csv -o FILE`: an
+event's results as a file for other programs (see the README's "Exports and imports").
+Written beside FILE and renamed over it only when complete."""
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from engine.exports import ExportError
+from tournaments.models import Event
+from tournaments.services import exports as export_services
+
+
+class Command(BaseCommand):
+    help = "Export an event's results as USEBIO 1.2, PBN with results, or CSV."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("event_id", type=int)
+        parser.add_argument("--format", required=True, help=", ".join(export_services.FORMATS))
+        parser.add_argument("-o", "--output", required=True, help="the file to write")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        event = Event.objects.select_related("club").filter(pk=options["event_id"]).first()
+        if event is None:
+            raise CommandError(f"There is no event {options['event_id']}.")
+        out = Path(options["output"])
+        if not out.parent.is_dir():
+            raise CommandError(f"There is no folder {out.parent} to write {out.name} in.")
+        try:
+            made = export_services.event_export(event, options["format"])
+        except ExportError as exc:
+            raise CommandError(str(exc)) from None
+        handle, temporary = tempfile.mkstemp(dir=out.parent, suffix=".part")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as fp:
+                fp.write(made.text)
+            os.replace(temporary, out)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self.stdout.write(f"Wrote {out} ({options['format']}).")

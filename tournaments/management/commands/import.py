@@ -1,0 +1,44 @@
+"""`python manage.py import FILE [--club SLUG] [--json]`: a USEBIO 1.2 or PBN-with-results
+file as a new, closed event, rescored here; prints the new event's id (`{"event": ID}` with
+--json). Nothing is created when any part of the file is refused."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments import selectors
+from tournaments.models import Club
+from tournaments.services import exports as export_services
+from tournaments.services.events import club_get_or_create
+
+
+class Command(BaseCommand):
+    help = "Import a USEBIO or PBN-with-results file as a new finished event."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file")
+        parser.add_argument("--club", help="the club's slug (default: the site's club)")
+        parser.add_argument("--json", action="store_true", help='print {"event": ID}')
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{path} cannot be read as a text file: {exc}") from None
+        if options["club"]:
+            club = Club.objects.filter(slug=options["club"]).first()
+            if club is None:
+                raise CommandError(f"There is no club {options['club']!r}.")
+        else:
+            club = club_get_or_create(name=selectors.default_club_name())
+        try:
+            event = export_services.event_import(text=text, club=club)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        if options["json"]:
+            self.stdout.write(json.dumps({"event": event.pk}))
+        else:
+            self.stdout.write(f"Imported {path.name} as event {event.pk}: {event.name}.")
