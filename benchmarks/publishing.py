@@ -51,6 +51,7 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 VIEWERS = int(os.environ.get("BENCH_VIEWERS", "200"))
 WINDOW_SECONDS = float(os.environ.get("BENCH_WINDOW", "30"))
 UPDATE_SECONDS = 3.0
+TARGET_EXPORT_MS = 500
 TARGET_PAGE_MS = 50.0
 
 
@@ -118,7 +119,17 @@ def part_pages(event: Any) -> None:
             f"  {name:<11} warm median {warm:6.1f} ms ({verdict(warm, TARGET_PAGE_MS)}), "
             f"cold (snapshot rebuilt) {first:6.1f} ms"
         )
-    print("  exports: not timed (the export formats are not part of this build yet)")
+    from tournaments.services.exports import FORMATS
+
+    for fmt in FORMATS:
+        url = f"/results/{event.pk}/export.{fmt}"
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        took = median_ms(lambda url=url: client.get(url), 5)
+        print(
+            f"  export {fmt:<15} median {took:6.1f} ms, {len(answer.content) // 1024} KB "
+            f"(target {TARGET_EXPORT_MS} ms: {verdict(took, TARGET_EXPORT_MS)})"
+        )
 
 
 def cpu_seconds(pids: list[int]) -> float:
