@@ -32,6 +32,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -145,7 +146,7 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 class Viewer(threading.Thread):
-    """A member with the standings page open: the stream, and a fetch per new version."""
+    """A member with the standings page open: one stream, which brings each new live part."""
 
     def __init__(self, port: int, event_id: int, stored: dict[int, float], stop: Any) -> None:
         super().__init__(daemon=True)
@@ -165,8 +166,11 @@ class Viewer(threading.Thread):
                 time.sleep(0.5)
 
     def follow(self) -> None:
+        """As the standings page does: the stream says which page it is for, and each new
+        version arrives as the page's new live part (an SSE `part` event, id = version)."""
         stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WINDOW_SECONDS + 30)
-        stream.request("GET", f"/results/{self.event_id}/stream")
+        page = quote(f"/results/{self.event_id}/")
+        stream.request("GET", f"/results/{self.event_id}/stream?page={page}")
         answer = stream.getresponse()
         if answer.status != 200:
             self.errors += 1
@@ -174,30 +178,29 @@ class Viewer(threading.Thread):
             self.problems[name] = self.problems.get(name, 0) + 1
             time.sleep(0.5)
             return
-        event = ""
-        first = True
+        event, ident, data = "", "", []
         while not self.stop.is_set():
             line = answer.fp.readline().decode()
             if not line:
                 return  # the stream ended: reconnect, as a browser does
+            line = line.rstrip("\n")
             if line.startswith("event:"):
                 event = line.split(":", 1)[1].strip()
-            elif line.startswith("data:") and event == "version":
-                version = int(line.split(":", 1)[1].strip())
-                if first:
-                    first = False
-                    continue
-                fetch = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                fetch.request("GET", f"/results/{self.event_id}/?part=1")
-                page = fetch.getresponse()
-                page.read()
-                fetch.close()
-                if page.status != 200:
-                    self.errors += 1
-                    name = f"page HTTP {page.status}"
-                    self.problems[name] = self.problems.get(name, 0) + 1
-                elif version in self.stored:
-                    self.delays.append(time.perf_counter() - self.stored[version])
+            elif line.startswith("id:"):
+                ident = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:])
+            elif not line:  # the end of one event
+                if event == "part":
+                    version = int(ident)
+                    if "<table" not in "".join(data):
+                        self.errors += 1
+                        self.problems["part without standings"] = (
+                            self.problems.get("part without standings", 0) + 1
+                        )
+                    elif version in self.stored:
+                        self.delays.append(time.perf_counter() - self.stored[version])
+                event, ident, data = "", "", []
 
 
 def part_viewers(event: Any, database_url: str) -> None:
@@ -230,7 +233,7 @@ def part_viewers(event: Any, database_url: str) -> None:
             stored[done.version] = time.perf_counter()
             updates += 1
             time.sleep(UPDATE_SECONDS)
-        time.sleep(2.0)  # the last fetches
+        time.sleep(2.0)  # the last parts on their way
         cpu = cpu_seconds(pids) - cpu_before
         wall = time.perf_counter() - wall_before
         delays = sorted(d for v in viewers for d in v.delays)
@@ -248,7 +251,7 @@ def part_viewers(event: Any, database_url: str) -> None:
         if delays:
             p95 = delays[int(0.95 * (len(delays) - 1))]
             print(
-                f"  stored -> reader has the new page part: {len(delays)} fetches, median "
+                f"  stored -> reader has the new page part: {len(delays)} parts received, median "
                 f"{statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms"
             )
         problems: dict[str, int] = {}

@@ -1,7 +1,8 @@
-/* Live results: when newer standings are stored, fetch the page's live part again and swap it
-   in (no reload, no framework). The server pushes each new version over one open connection
-   (server-sent events, `data-stream`); a browser without EventSource, or whose stream keeps
-   failing, asks the small version endpoint every POLL_MS instead. Nothing while hidden. */
+/* Live results: when newer standings are stored, swap the page's live part in (no reload, no
+   framework). The server pushes the new part itself over one open connection (server-sent
+   events, `data-stream`: a `part` event whose id is the version), or for pages without a part
+   a `version` event, after which the part is fetched; a browser without EventSource, or whose
+   stream keeps failing, asks the small version endpoint every POLL_MS instead. */
 (function () {
   var box = document.getElementById('live');
   if (!box || !box.getAttribute('data-live')) { return; }
@@ -32,6 +33,14 @@
   if (stream && window.EventSource) {
     var failures = 0, source = new EventSource(stream);
     source.addEventListener('version', function (e) { failures = 0; seen(e.data); });
+    source.addEventListener('part', function (e) {
+      failures = 0;
+      if (String(e.lastEventId) === String(version)) { return; }
+      if (box.getAttribute('data-reload')) { version = e.lastEventId; location.reload(); return; }
+      version = e.lastEventId;
+      box.innerHTML = e.data;
+      box.setAttribute('data-version', version);
+    });
     source.onerror = function () {
       failures += 1;
       if (failures > 5) { source.close(); setInterval(poll, POLL_MS); }

@@ -133,3 +133,41 @@ def test_the_version_endpoint_follows_the_scored_results(club, director) -> None
     event_publish(event=event, user=director)
     answer = Client().get(f"/results/{event.pk}/version.json").json()
     assert answer["version"] == Event.objects.get(pk=event.pk).scored_version
+
+
+@pytest.mark.django_db(transaction=True)  # the stream closes its database connection
+def test_the_stream_brings_the_new_live_part_itself(club, director, monkeypatch) -> None:
+    """A page that names itself (`?page=`) gets each new version's live part in its stream
+    (a `part` event, id = the version); other pages get the version only."""
+    from tournaments.services.scoring import announce_version, scored_version, standings_refresh
+    from tournaments.views import public as public_views
+
+    monkeypatch.setattr(public_views, "STREAM_CHECK", 0.01)
+    event = make_event(club, user=director)
+    event_set_live_public(event=event, live=True, user=director)
+    event_simulate(event=event, rounds=1, seed=5, batch=True)
+    standings_refresh(event_id=event.pk)
+    page = f"/results/{event.pk}/"
+    for path, expect in ((page, "part"), (f"/results/{event.pk}/pairs/NS1/", "version")):
+        stream = Client().get(f"/results/{event.pk}/stream", {"page": path})
+        assert stream["Content-Type"] == "text/event-stream"
+        chunks = iter(stream.streaming_content)
+        first = next(chunks).decode()
+        assert "event: version" in first
+        before = scored_version(event.pk)
+        assert before is not None
+        announce_version(event_id=event.pk, version=before + 1)  # as after a rescore
+        sent = next(chunks).decode()
+        assert sent.startswith(f"event: {expect}\n"), sent[:80]
+        if expect == "part":
+            assert f"id: {before + 1}\n" in sent
+            assert "Ann" in sent or "<table" in sent
+            assert all(
+                line.startswith(("event:", "id:", "data:")) for line in sent.splitlines() if line
+            )
+        stream.close()
+    outsider = Client().get(f"/results/{event.pk}/stream", {"page": "/results/99999/"})
+    chunks = iter(outsider.streaming_content)
+    next(chunks)
+    announce_version(event_id=event.pk, version=(scored_version(event.pk) or 0) + 1)
+    assert next(chunks).decode().startswith("event: version")  # another event's page: no part

@@ -7,7 +7,8 @@ How a change reaches the standings, and why it cannot be lost:
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
    `rescore_queued_at` and only the winner sends a task: at once when the last standings are
    older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default) and no other change is waiting to be
-   scored, else that much later. Everything
+   scored, else that much later, or as long as the last rescore took if that is longer (so
+   results processing takes at most about half a core however fast results arrive). Everything
    committed meanwhile rides on that one task, so a burst of 50 results in a second makes a
    handful of recomputes, not 50, and a lone result reaches the standings in the time one
    rescore takes.
@@ -22,6 +23,7 @@ How a change reaches the standings, and why it cannot be lost:
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -83,7 +85,12 @@ def request_rescore(*, event_id: int) -> bool:
     )
     waiting = versions[0] - versions[1] if versions else 0
     quiet = waiting <= 1 and (last is None or now - last >= debounce)
-    countdown = 0 if quiet else settings.RESCORE_DEBOUNCE_SECONDS
+    # Within a burst wait the debounce, or as long as the last rescore took if that is longer:
+    # rescoring a big event back to back would take a whole core from the web workers, while
+    # a rescore every other moment keeps the standings as fresh and the tablets quick.
+    countdown = (
+        0 if quiet else max(settings.RESCORE_DEBOUNCE_SECONDS, last_rescore_seconds(event_id))
+    )
     try:
         tasks.rescore_event.apply_async((event_id,), countdown=countdown)
     except Exception:
@@ -136,13 +143,26 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
         latest = Standings.objects.filter(event=event).order_by("-version").first()
         if not force and event.scored_version >= target and latest is not None:
             return latest
+        started = time.perf_counter()
         data = standings_compute(event=event)
+        cache.set(_duration_key(event_id), time.perf_counter() - started, timeout=3600)
         standings, _ = Standings.objects.update_or_create(
             event=event, version=target, defaults={"data": data, "computed_at": timezone.now()}
         )
         Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
         transaction.on_commit(lambda: announce_version(event_id=event_id, version=target))
         return standings
+
+
+def _duration_key(event_id: int) -> str:
+    return f"rescore-seconds:{event_id}"
+
+
+def last_rescore_seconds(event_id: int) -> float:
+    """How long the event's last rescore took (0 before the first; capped at 2 s so a slow
+    one-off never holds the standings back long)."""
+    found = cache.get(_duration_key(event_id))
+    return min(float(found), 2.0) if found is not None else 0.0
 
 
 def version_key(event_id: int) -> str:

@@ -15,7 +15,7 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -301,20 +301,77 @@ STREAM_SECONDS = 55  # then the browser reconnects by itself (EventSource)
 STREAM_CHECK = 0.5  # seconds between two looks at the cached version
 
 
+def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[], str] | None:
+    """For a stream opened by a page with a live part (the standings, a board): a function
+    giving that part's HTML now. None for other pages (they are sent the version only)."""
+    try:
+        match = resolve(page)
+    except Resolver404:
+        return None
+    if match.kwargs.get("pk") != event.pk:
+        return None
+    if match.url_name == "public-results":
+        template = "tournaments/public/_standings.html"
+
+        def context(results: selectors_public.PublishedEvent) -> dict[str, Any]:
+            return _results_context(event, results)
+
+    elif match.url_name == "public-board":
+        number = int(match.kwargs["number"])
+        template = "tournaments/public/_board_results.html"
+
+        def context(results: selectors_public.PublishedEvent) -> dict[str, Any]:
+            return _board_context(event, results, number)
+
+    else:
+        return None
+
+    def html() -> str:
+        key = f"part:{selectors_public.snapshot_key(event)}:{page}"
+        found = cache.get(key)
+        if found is None:
+            with selectors_public.single_flight(key):
+                found = cache.get(key)
+                if found is None:
+                    results = selectors_public.published(event)
+                    found = render_to_string(template, context(results), request=request)
+                    cache.set(key, found, selectors_public.CACHE_SECONDS)
+        return str(found)
+
+    return html
+
+
 @never_cache
 @require_GET
 def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    """Server-sent events: one `version` event each time newer standings are stored.
+    """Server-sent events: each time newer standings are stored, the page's new live part
+    itself (`part`, with the version as the event id) when the page says which it is
+    (`?page=<its path>`: the standings or a board), else a `version` event.
 
-    A reader keeps one open connection instead of asking every few seconds; the stream looks
-    at a cached number (no database query) twice a second and ends after STREAM_SECONDS so no
-    connection lives for ever. Run the web server with threads for it (see README).
+    A reader keeps one open connection instead of asking every few seconds, and gets the new
+    part on it instead of asking for it: a room of readers costs one render per version per
+    process (single flight, cached) and no request each. The stream looks at a cached number
+    (no database query) twice a second, holds a database connection only while it renders a
+    part, and ends after STREAM_SECONDS so no connection lives for ever. Run the web server
+    with threads for it (see README).
     """
     event = _reader_event(request, pk)
     last = scored_version(event.pk)
-    # A stream may stay open a minute and needs no database (it reads the cache): give this
-    # thread's connection back now, or a room of readers would exhaust PostgreSQL's.
+    part = _stream_part(request, event, request.GET.get("page", ""))
+    # A stream may stay open a minute and needs no database between versions (it reads the
+    # cache): give this thread's connection back now, or a room of readers would exhaust
+    # PostgreSQL's.
     connection.close()
+
+    def send(now: int) -> str:
+        if part is None:
+            return f"event: version\ndata: {now}\n\n"
+        try:
+            html = part()
+        finally:
+            connection.close()
+        lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
+        return f"event: part\nid: {now}\n{lines}\n"
 
     def events() -> Iterator[str]:
         nonlocal last
@@ -326,7 +383,7 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
             now = scored_version(event.pk, database=False)
             if now is not None and now != last:
                 last = now
-                yield f"event: version\ndata: {now}\n\n"
+                yield send(now)
             elif time.monotonic() - beat > 15:
                 beat = time.monotonic()
                 yield ": still here\n\n"
