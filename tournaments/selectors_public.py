@@ -89,6 +89,25 @@ def forget_snapshots() -> None:
     with _LOCAL_LOCK:
         _LOCAL.clear()
         _BUILDING.clear()
+        _PARTS.clear()
+
+
+_PARTS: OrderedDict[str, str] = OrderedDict()  # this process's newest live parts (streams)
+
+
+def recent_part(key: str) -> str | None:
+    """A live part this process rendered or fetched lately (the streams of a room of readers
+    all want the same one at the same moment)."""
+    with _LOCAL_LOCK:
+        return _PARTS.get(key)
+
+
+def keep_part(key: str, html: str) -> None:
+    with _LOCAL_LOCK:
+        _PARTS[key] = html
+        _PARTS.move_to_end(key)
+        while len(_PARTS) > 32:
+            _PARTS.popitem(last=False)
 
 
 _BUILDING: dict[str, threading.Lock] = {}

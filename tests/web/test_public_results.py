@@ -171,3 +171,41 @@ def test_the_stream_brings_the_new_live_part_itself(club, director, monkeypatch)
     next(chunks)
     announce_version(event_id=event.pk, version=(scored_version(event.pk) or 0) + 1)
     assert next(chunks).decode().startswith("event: version")  # another event's page: no part
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_stored_version_wakes_open_streams_at_once(club, director, monkeypatch) -> None:
+    """With Redis the streams sleep until a version is published: no look at the cache for
+    seconds (both intervals 5 s here), yet the new part arrives within moments."""
+    import time
+
+    from tournaments.services import live
+    from tournaments.services.scoring import announce_version, scored_version
+    from tournaments.views import public as public_views
+
+    monkeypatch.setattr(public_views, "STREAM_CHECK", 5.0)
+    monkeypatch.setattr(public_views, "STREAM_POLL", 5.0)
+    url = live._redis_url()
+    assert url is not None
+    live._LISTENER.start(url)
+    deadline = time.monotonic() + 10
+    while not live._LISTENER.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live._LISTENER.connected
+    time.sleep(0.2)  # the subscription is in place once the listener says connected
+    event = make_event(club, user=director)
+    event_set_live_public(event=event, live=True, user=director)
+    stream = Client().get(f"/results/{event.pk}/stream", {"page": f"/results/{event.pk}/"})
+    chunks = iter(stream.streaming_content)
+    next(chunks)
+    before = scored_version(event.pk) or 0
+    import threading
+
+    threading.Timer(0.3, lambda: announce_version(event_id=event.pk, version=before + 1)).start()
+    started = time.monotonic()
+    sent = next(chunks).decode()
+    waited = time.monotonic() - started
+    assert sent.startswith("event: part\n") and f"id: {before + 1}\n" in sent
+    assert waited < 2.0, f"the stream slept {waited:.2f} s instead of being woken"
+    stream.close()

@@ -170,11 +170,14 @@ def version_key(event_id: int) -> str:
 
 
 def announce_version(*, event_id: int, version: int) -> None:
-    """Tell the live pages' streams that standings of `version` are stored (a cache write:
-    each stream reads it twice a second instead of asking the database)."""
+    """Tell the live pages' streams that standings of `version` are stored: a cache write
+    (streams read it instead of asking the database) and a pub/sub message that wakes them."""
+    from tournaments.services import live
+
     current = cache.get(version_key(event_id))
     if current is None or int(current) < version:
         cache.set(version_key(event_id), version, timeout=6 * 3600)
+    live.publish(event_id, version)  # wakes the open streams at once (with Redis)
 
 
 def scored_version(event_id: int, *, database: bool = True) -> int | None:

@@ -27,6 +27,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments import selectors, selectors_public
 from tournaments.health import run_checks
 from tournaments.models import Club, Event
+from tournaments.services import live
 from tournaments.services.scoring import scored_version
 
 
@@ -298,10 +299,11 @@ def results_version(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 STREAM_SECONDS = 55  # then the browser reconnects by itself (EventSource)
-STREAM_CHECK = 0.5  # seconds between two looks at the cached version
+STREAM_CHECK = 0.5  # seconds between two looks at the cached version without Redis pub/sub
+STREAM_POLL = 3.0  # with pub/sub: a look anyway this often, in case a message was missed
 
 
-def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[], str] | None:
+def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int], str] | None:
     """For a stream opened by a page with a live part (the standings, a board): a function
     giving that part's HTML now. None for other pages (they are sent the version only)."""
     try:
@@ -326,16 +328,20 @@ def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[], 
     else:
         return None
 
-    def html() -> str:
-        key = f"part:{selectors_public.snapshot_key(event)}:{page}"
-        found = cache.get(key)
+    def html(version: int) -> str:
+        # Keyed by the version the stream was told of: one thread per process renders (it
+        # alone touches the database), and the process's other readers take its copy from
+        # memory, the other processes' from the shared cache.
+        key = f"livepart:{event.pk}:{version}:{page}"
+        found = selectors_public.recent_part(key) or cache.get(key)
         if found is None:
-            with selectors_public.single_flight(key):
-                found = cache.get(key)
+            with selectors_public.single_flight(f"livepart:{event.pk}:{page}"):
+                found = selectors_public.recent_part(key) or cache.get(key)
                 if found is None:
                     results = selectors_public.published(event)
                     found = render_to_string(template, context(results), request=request)
                     cache.set(key, found, selectors_public.CACHE_SECONDS)
+        selectors_public.keep_part(key, str(found))
         return str(found)
 
     return html
@@ -350,10 +356,11 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 
     A reader keeps one open connection instead of asking every few seconds, and gets the new
     part on it instead of asking for it: a room of readers costs one render per version per
-    process (single flight, cached) and no request each. The stream looks at a cached number
-    (no database query) twice a second, holds a database connection only while it renders a
-    part, and ends after STREAM_SECONDS so no connection lives for ever. Run the web server
-    with threads for it (see README).
+    process (single flight, cached) and no request each. The stream is woken by Redis pub/sub
+    the moment a version is stored (`services.live`; without Redis it looks at a cached number
+    twice a second), never asks the database between versions, holds a connection only while
+    it renders a part, and ends after STREAM_SECONDS so no connection lives for ever. Run the
+    web server with threads for it (see README).
     """
     event = _reader_event(request, pk)
     last = scored_version(event.pk)
@@ -367,7 +374,7 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         if part is None:
             return f"event: version\ndata: {now}\n\n"
         try:
-            html = part()
+            html = part(now)
         finally:
             connection.close()
         lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
@@ -379,8 +386,10 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         ends = time.monotonic() + STREAM_SECONDS
         beat = time.monotonic()
         while time.monotonic() < ends:
-            time.sleep(STREAM_CHECK)
+            heard = live.wait_for_newer(event.pk, last, fallback=STREAM_CHECK, poll=STREAM_POLL)
             now = scored_version(event.pk, database=False)
+            if heard is not None and (now is None or heard > now):
+                now = heard
             if now is not None and now != last:
                 last = now
                 yield send(now)
