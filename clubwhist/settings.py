@@ -251,7 +251,7 @@ def cache_url(broker: str) -> str:
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "clubwhist.cache.RedisCache",
             "LOCATION": os.environ.get("CACHE_REDIS_URL") or cache_url(REDIS_URL),
         }
         if REDIS_URL

@@ -52,3 +52,21 @@ def test_redis_url_switches_off_eager_mode(tmp_path: Path) -> None:
     out = load_settings(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0")
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[1] == "False"
+
+
+@pytest.mark.redis
+def test_the_redis_cache_reuses_one_client_per_pool() -> None:
+    """Django builds a Redis client per cache call; ours keeps one (clubwhist/cache.py) and
+    still behaves as a cache."""
+    from django.core.cache import caches
+
+    from clubwhist.cache import RedisCache
+
+    cache = caches["default"]
+    assert isinstance(cache, RedisCache)
+    client = cache._cache  # the backend's client wrapper
+    assert client.get_client(write=True) is client.get_client(write=True)
+    cache.set("reuse-check", {"a": 1}, timeout=5)
+    assert cache.get("reuse-check") == {"a": 1}
+    cache.delete("reuse-check")
+    assert cache.get("reuse-check") is None

@@ -283,3 +283,23 @@ def test_a_cached_table_state_never_outlives_a_change(running_event, links, dire
     assert state()["accepting"] is False
     cache.clear()
     assert state()["accepting"] is False  # computed afresh, the same
+
+
+@pytest.mark.redis
+def test_a_sitting_out_table_moves_on_with_the_room_through_the_cache(
+    running_event, links, director
+) -> None:
+    """EW 3 is absent, so table 3 sits out round 1 and waits for the room: its state follows
+    the other tables' results although none of them is its own."""
+    from tournaments.services.events import pair_set_absent
+    from tournaments.services.simulation import event_simulate
+
+    ew3 = running_event.section.pairs.get(number=3, direction="EW")
+    pair_set_absent(event=running_event, pair=ew3, absent=True, user=director)
+    client = Client()
+    url = f"/api/t/{links[3]}/"
+    first = client.get(url).json()
+    assert first["current"]["round"] == 1 and first["current"]["sit_out"] is True
+    assert client.get(url).json()["current"]["round"] == 1
+    event_simulate(event=running_event, rounds=1, seed=2)  # tables 1 and 2 play round 1
+    assert client.get(url).json()["current"]["round"] == 2

@@ -130,6 +130,7 @@ def result_submit(
     user: User = None,
     confirm: bool = False,
     flag: Callable[[Board, Entry], str] | None = None,
+    event: Event | None = None,
 ) -> tuple[Result, bool]:
     """Accept one table's result for one board; returns (result, created).
 
@@ -137,9 +138,11 @@ def result_submit(
     and changes nothing. A different score for a board the pairs already have a result for is
     refused: two results for one meeting must never exist, and only the director may change an
     accepted one (`result_correct`). The database constraints back this up under races.
-    `flag(board, entry)` may give a new result its "are you sure?" note as it is stored.
+    `flag(board, entry)` may give a new result its "are you sure?" note as it is stored;
+    `event` is the section's event when the caller has just read it in this request.
     """
-    event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
+    if event is None or event.pk != section.event_id:
+        event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
     _require_running(event)
     key = idempotency_key or uuid.uuid4().hex
     seating = seating_for(section=section, round=round, table=table, board_number=board_number)

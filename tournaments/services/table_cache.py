@@ -3,8 +3,9 @@
 Every tablet asks for its table's state every few seconds, and on this kind of machine each
 database query costs a few milliseconds, so the state (about ten queries) is kept in the shared
 cache under two versions: the table's own (its results and calls) and the section's
-(everything else). Anything that changes what a tablet shows moves the version it belongs
-to on, when it is made and again once its transaction has committed: a saved or deleted
+(everything else); the state of a table sitting out its round, which moves on when the whole
+room has played, is not cached. Anything that changes what a tablet shows moves the version
+it belongs to on, when it is made and again once its transaction has committed: a saved or deleted
 result, pair, section, event, board or director call (model signals, wired in
 `TournamentsConfig.ready`), and the few bulk updates that bypass signals call
 `tables_changed` themselves. A new version is a new
@@ -60,7 +61,8 @@ def table_state_cached(access: TableAccess) -> dict[str, Any]:
     state = cache.get(key)
     if state is None:
         state = table_state(access)
-        cache.set(key, state, timeout=STATE_SECONDS)
+        if not state["current"]["sit_out"]:  # a sitting-out table follows the whole room
+            cache.set(key, state, timeout=STATE_SECONDS)
     return state  # type: ignore[no-any-return]
 
 
@@ -70,20 +72,11 @@ def tables_changed(section_ids: Iterable[int]) -> None:
 
 
 def table_changed(section: Section, table: int) -> None:
-    """Retire one table's cached state (its own result or call). Where a table can sit out a
-    round, a sitting-out table moves on when the whole room has played, so any table's result
-    may change it: then every table's state is retired."""
-    from tournaments.models import Pair
-    from tournaments.services.engine_bridge import meeting_rows
-
-    sit_outs = (
-        any(not (m.ns_pair and m.ew_pair) for m in meeting_rows(section).values())
-        or Pair.objects.filter(section_id=section.pk, is_phantom=True).exists()
-    )
-    if sit_outs:
-        tables_changed([section.pk])
-    else:
-        _bump([_version_key(section.pk, table)])
+    """Retire one table's cached state (its own result or call). A table sitting out a
+    round moves on when the whole room has played, so its state depends on every table's
+    results: such a state is never cached (`table_state_cached`), and a table's own changes
+    are all that can change a cached one."""
+    _bump([_version_key(section.pk, table)])
 
 
 def _bump(keys: list[str]) -> None:

@@ -90,7 +90,7 @@ def table_link_replace(*, event: Event, table: int, user: User = None) -> TableA
 def table_access(token: str) -> TableAccess:
     """The live link for this token; TableLinkReplaced or TableLinkUnknown otherwise."""
     access = (
-        TableAccess.objects.select_related("section__event").filter(token=token).first()
+        TableAccess.objects.select_related("section__event").filter(token=token).order_by().first()
         if 8 <= len(token) <= 64
         else None
     )
@@ -196,6 +196,7 @@ def tablet_submit(
         flag=lambda board, parsed: unlikely_reason(
             access.section, board, parsed, exclude_table=access.table
         ),
+        event=access.section.event,  # read with the link, a moment ago
     )
 
 
