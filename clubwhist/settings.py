@@ -209,6 +209,9 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The largest request body (an import of a big evening's USEBIO file is under 1 MB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -216,6 +219,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Per table link: a tablet polls every 10 s and sends a few results a round.
     "DEFAULT_THROTTLE_RATES": {"table": os.environ.get("TABLET_THROTTLE", "240/min")},
 }

@@ -19,7 +19,7 @@ from engine.movements.model import (
     MovementFileError,
     PairSlot,
 )
-from engine.movements.registry import KINDS, build
+from engine.movements.registry import KINDS, build, check_params
 from engine.movements.validate import ValidationReport, validate
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "advise",
     "boards_per_pair",
     "build",
+    "check_params",
     "default_arrow_switch",
     "dumps_csv",
     "howell",

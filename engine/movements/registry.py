@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.movements.howell import howell
+from engine.movements.howell import MAX_HOWELL_TABLES, howell
 from engine.movements.mitchell import mitchell
 from engine.movements.model import Movement, MovementError
 
@@ -38,9 +38,55 @@ KINDS: dict[str, Callable[..., Movement]] = {
 }
 
 
+#: The largest movements built, checked before any work (a club night is well inside them;
+#: beyond them a request is a mistake or an attack, and would take minutes and gigabytes).
+MAX_TABLES = 120
+MAX_ROUNDS = 60
+MAX_BOARDS_PER_ROUND = 10
+MAX_ARROW_ROUNDS = MAX_ROUNDS
+
+_WHOLE = {"tables": (1, MAX_TABLES), "rounds": (1, MAX_ROUNDS)}
+_WHOLE["boards_per_round"] = (1, MAX_BOARDS_PER_ROUND)
+_WORDS = {"even": ("skip", "relay"), "phantom_seat": ("NS", "EW")}
+
+
+def check_params(kind: str, params: dict[str, Any]) -> None:
+    """MovementError, saying which setting and why, for settings that are not plain values of
+    the right kind or that exceed the limits above; nothing is built until they pass."""
+    if kind not in KINDS:
+        raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
+    for key, value in params.items():
+        if key in _WHOLE:
+            low, high = _WHOLE[key]
+            if key == "rounds" and value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MovementError(f"{key} must be a whole number, not {value!r}")
+            if kind == "howell" and key == "tables":
+                high = MAX_HOWELL_TABLES
+            if not low <= value <= high:
+                raise MovementError(f"{key} must be from {low} to {high} (got {value})")
+        elif key == "phantom":
+            if not isinstance(value, bool):
+                raise MovementError(f"phantom must be true or false, not {value!r}")
+        elif key in _WORDS:
+            if value not in _WORDS[key]:
+                raise MovementError(f"{key} must be one of {', '.join(_WORDS[key])}")
+        elif key == "arrow_switch":
+            if not isinstance(value, list | tuple) or len(value) > MAX_ARROW_ROUNDS:
+                raise MovementError("arrow_switch must be a list of round numbers")
+            for item in value:
+                if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+                    raise MovementError(f"arrow_switch: {item!r} is not a round number")
+        else:
+            raise MovementError(f"{kind} has no setting {key!r}")
+
+
 def build(kind: str, **params: Any) -> Movement:
     """Build a movement by kind name: mitchell (odd tables; an even count gets the skip unless
-    `even="relay"`), skip-mitchell, relay-mitchell, howell."""
+    `even="relay"`), skip-mitchell, relay-mitchell, howell. Settings are checked first
+    (`check_params`)."""
+    check_params(kind, params)
     try:
         maker = KINDS[kind]
     except KeyError:

@@ -20,12 +20,12 @@ class ImportApi(APIView):
     the reason, and nothing created, when any part is refused."""
 
     class ImportIn(serializers.Serializer[Any]):
-        text = serializers.CharField(trim_whitespace=False, max_length=20 * 1024 * 1024)
+        text = serializers.CharField(trim_whitespace=False, max_length=5 * 1024 * 1024)
         club = serializers.SlugField()
 
     @extend_schema(
         request=ImportIn,
-        responses={201: inline_serializer("Imported", {"event": serializers.IntegerField()})},
+        responses={201: inline_serializer("EventImported", {"event": serializers.IntegerField()})},
     )
     def post(self, request: Request) -> Response:
         data = self.ImportIn(data=request.data)

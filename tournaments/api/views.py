@@ -266,15 +266,18 @@ class BoardsImportApi(APIView):
 
     @extend_schema(
         request=BoardsImportIn,
-        responses=inline_serializer("Imported", {"boards": serializers.IntegerField()}),
+        responses=inline_serializer(
+            "BoardsImported",
+            {"boards": serializers.IntegerField(), "unused": serializers.IntegerField()},
+        ),
     )
     def post(self, request: Request, pk: int) -> Response:
         data = self.BoardsImportIn(data=request.data)
         data.is_valid(raise_exception=True)
-        boards = event_services.boards_import(
+        boards, unused = event_services.boards_import_counted(
             event=_event(pk), pbn_text=data.validated_data["pbn"], user=request.user
         )
-        return Response({"boards": len(boards)})
+        return Response({"boards": len(boards), "unused": unused})
 
 
 class BoardFouledApi(APIView):

@@ -11,7 +11,7 @@ from django.db import transaction
 from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import EntryError, find_variant
-from engine.movements import validate
+from engine.movements import MovementError, check_params, validate
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
 from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.engine_bridge import board_record, movement_for, rules_for
@@ -62,6 +62,12 @@ def event_create(
         raise EventError(f"Unknown scoring method {method!r}.")
     if scale not in Event.Scale.values:
         raise EventError(f"Unknown matchpoint scale {scale!r}.")
+    if not isinstance(movement_params, Mapping):
+        raise EventError("The movement's settings must be an object of named values.")
+    try:
+        check_params(movement_kind, dict(movement_params))  # limits before any work
+    except MovementError as exc:
+        raise EventError(f"The movement cannot be made: {exc}.") from None
     event = Event.objects.create(
         club=club,
         name=name,
@@ -242,10 +248,28 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
     results_changed(event=event)
 
 
-@transaction.atomic
+#: A board file bigger than this is refused before it is read (counted by its Board tags).
+MAX_IMPORT_BOARDS = 200
+
+
 def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Board]:
     """Replace the event's boards with pre-dealt ones from a PBN file (draft events only)."""
+    return boards_import_counted(event=event, pbn_text=pbn_text, user=user)[0]
+
+
+@transaction.atomic
+def boards_import_counted(
+    *, event: Event, pbn_text: str, user: User = None
+) -> tuple[list[Board], int]:
+    """`boards_import`, also saying how many of the file's boards the movement does not play
+    (they are not stored; the director is told, not left to wonder)."""
     _require_status(event, "draft", doing="replace the boards")
+    games = pbn_text.count("[Board ")
+    if games > MAX_IMPORT_BOARDS:
+        raise EventError(
+            f"The file has {games} boards; an event uses at most {MAX_IMPORT_BOARDS}. "
+            "Export only this evening's boards from the dealing program."
+        )
     imported = pbn.loads(pbn_text)
     section = event.section
     needed = movement_for(section).board_count()
@@ -275,7 +299,7 @@ def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Boa
         target=f"event {event.pk}",
         after={"boards": len(boards)},
     )
-    return boards
+    return boards, sum(1 for b in imported if b.number > needed)
 
 
 @transaction.atomic

@@ -207,7 +207,15 @@ def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
     except UnicodeDecodeError:
         messages.error(request, "The file is not a text PBN file (it is not UTF-8).")
         return redirect(event)
-    _act(request, event_services.boards_import, "Boards imported.", event=event, pbn_text=text)
+    try:
+        boards, unused = event_services.boards_import_counted(
+            event=event, pbn_text=text, user=request.user
+        )
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect(event)
+    note = f" The file's other {unused} boards are not played in this movement." if unused else ""
+    messages.success(request, f"{len(boards)} boards imported.{note}")
     return redirect(event)
 
 

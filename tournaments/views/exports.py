@@ -18,8 +18,8 @@ from engine.exports import ExportError
 from tournaments.models import Club, Event
 from tournaments.services import exports as export_services
 
-#: Files bigger than this are not results files (a 100-table evening is well under 5 MB).
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
+#: Files bigger than this are not results files (a 30-table evening's USEBIO is under 0.5 MB).
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
 def export_response(event: Event, fmt: str) -> HttpResponse:
@@ -64,7 +64,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
-            error = "The file is over 20 MB: that is not a results file."
+            error = "The file is over 5 MB: that is not a results file."
         else:
             try:
                 text = upload.read().decode("utf-8-sig")
