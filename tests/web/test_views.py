@@ -112,8 +112,13 @@ def test_boards_download_as_pbn(director_client: Client, running_event) -> None:
     from engine import pbn
 
     response = director_client.get(f"/events/{running_event.pk}/boards.pbn")
-    boards = pbn.loads(response.content.decode())
+    text = response.content.decode()
+    boards = pbn.loads(text)
     assert [b.number for b in boards] == [1, 2, 3, 4, 5, 6]
+    # One file: one header, games separated by a blank line (PBN 2.1, section 3).
+    assert text.count("% PBN 2.1") == 1
+    games = [g for g in text.split("\n\n") if "[Board " in g]
+    assert len(games) == 6 and all(g.count("[Board ") == 1 for g in games)
 
 
 def test_the_event_page_title_is_plain_text(director_client: Client, running_event) -> None:

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from engine import pbn
 from engine.diagrams import board_facts, diagram
 from engine.games import find_variant, variant_names
 from engine.games.base import values_from_entry
@@ -223,7 +224,9 @@ def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def event_boards_pbn(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
-    text = "".join(b.record for b in event.boards.order_by("number"))
+    # One file: one header, the games separated by blank lines (as other PBN readers expect),
+    # not the stored records one after another (each carries its own header).
+    text = pbn.dumps([engine_board(b) for b in event.boards.order_by("number")])
     response = HttpResponse(text, content_type="application/x-pbn; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-boards.pbn"'
     return response
