@@ -318,5 +318,7 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         # One line per task is worker noise; in-process (eager) runs it would fill the console.
         "celery.app.trace": {"level": "WARNING" if CELERY_EAGER else "INFO"},
+        # django-axes logs every successful login at INFO; lockouts are WARNINGs.
+        "axes": {"level": "WARNING"},
     },
 }

@@ -129,3 +129,21 @@ def test_a_candid_whist_traveller_through_the_generated_form(live_server, page) 
         -81: {"declarer": "E", "bid": 8, "strain": "H", "tricks": 9},
         -90: {"declarer": "S", "bid": 9, "strain": "NT", "tricks": 7},
     }
+
+
+def test_director_screens_fit_a_phone(live_server, page) -> None:
+    """At 390 px the widest director screens (a Bid Whist traveller, the pair list, the audit
+    trail) scroll their tables inside their own box, never the page."""
+    _log_in(page, live_server)
+    event = make_event(club_get_or_create(name="Phone club"), game="bidwhist")
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in (
+        f"/events/{event.pk}/boards/1/",
+        f"/events/{event.pk}/",
+        f"/events/{event.pk}/audit/",
+    ):
+        page.goto(live_server.url + path)
+        wide = page.evaluate(
+            "() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+        )
+        assert wide[0] <= wide[1], f"{path} is {wide[0]} px wide on a {wide[1]} px phone"
