@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/boards/import/", views.event_import_boards, name="event-import"),
     path("events/<int:pk>/boards.pbn", views.event_boards_pbn, name="event-boards-pbn"),
     path("events/<int:pk>/status/<str:action>/", views.event_status, name="event-status"),
+    path("events/<int:pk>/close/", views.event_close_page, name="event-close"),
     path("events/<int:pk>/analyse/", views.event_analyse, name="event-analyse"),
     path(
         "events/<int:pk>/analysis.json",

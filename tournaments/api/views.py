@@ -22,6 +22,7 @@ from engine.movements import advise
 from tournaments import selectors
 from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import Board, Event, Pair, Result
+from tournaments.services import closing as closing_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
 from tournaments.services.scoring import standings_compute
@@ -209,11 +210,27 @@ class EventStartApi(APIView):
 
 
 class EventFinishApi(APIView):
-    """Close result entry; the final standings are computed at once."""
+    """Close result entry; the final standings are computed at once. While boards have no
+    result, results wait for confirmation or are disputed, or calls are open, the answer is
+    400 saying so: send `missing` ("not-played" or "average") for boards with no result and
+    `confirm: true` to close over the rest."""
 
-    @extend_schema(request=None, responses=EventOut)
+    class FinishIn(serializers.Serializer[Any]):
+        missing = serializers.ChoiceField(
+            choices=list(closing_services.MISSING_CHOICES), required=False, allow_null=True
+        )
+        confirm = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(request=FinishIn, responses=EventOut)
     def post(self, request: Request, pk: int) -> Response:
-        event = event_services.event_finish(event=_event(pk), user=request.user)
+        data = self.FinishIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = closing_services.event_close(
+            event=_event(pk),
+            missing=data.validated_data.get("missing"),
+            confirm=data.validated_data["confirm"],
+            user=request.user,
+        )
         return Response(EventOut(_event(event.pk)).data)
 
 

@@ -33,6 +33,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import analysis as analysis_services
+from tournaments.services import closing as closing_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
 from tournaments.services import tablets as tablet_services
@@ -238,10 +239,23 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     event = _event_for_director(pk)
     actions = {
         "start": (event_services.event_start, "The event has started: result entry is open."),
-        "finish": (event_services.event_finish, "The event is closed and the scores are final."),
         "publish": (event_services.event_publish, "The results are published."),
     }
-    if action == "reopen":
+    if action == "finish":
+        decided = "missing" in request.POST or "confirm" in request.POST
+        if not decided and not closing_services.closing_report(event).clear:
+            return redirect("event-close", pk=event.pk)  # show what is missing first
+        done = _act(
+            request,
+            closing_services.event_close,
+            "The event is closed and the scores are final.",
+            event=event,
+            missing=request.POST.get("missing") or None,
+            confirm=request.POST.get("confirm") == "yes",
+        )
+        if not done and event.status == Event.Status.RUNNING:
+            return redirect("event-close", pk=event.pk)
+    elif action == "reopen":
         _act(
             request,
             event_services.event_reopen,
@@ -255,6 +269,24 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         raise Http404(action)
     return redirect(event)
+
+
+@login_required
+@require_GET
+def event_close_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Before closing: what is still missing, and the director's decisions about it."""
+    event = _event_for_director(pk)
+    if event.status != Event.Status.RUNNING:
+        return redirect(event)
+    return render(
+        request,
+        "tournaments/director/event_close.html",
+        {
+            "event": event,
+            "report": closing_services.closing_report(event),
+            "choices": closing_services.MISSING_CHOICES,
+        },
+    )
 
 
 @login_required

@@ -1,0 +1,85 @@
+"""Closing shows what is missing and needs the director's decisions: boards with no result
+score as the director chooses (not played or Average), and results waiting, disputes and open
+calls need an explicit "close anyway". Refusals change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tournaments.models import Event, Result
+from tournaments.services import closing
+from tournaments.services.events import EventError, event_publish
+from tournaments.services.simulation import event_simulate
+from tournaments.services.tablets import director_call
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_complete_event_closes_at_once(running_event: Event) -> None:
+    event_simulate(event=running_event, seed=1, batch=True)
+    assert closing.closing_report(running_event).clear
+    closed = closing.event_close(event=running_event)
+    assert closed.status == Event.Status.FINISHED
+
+
+def test_missing_boards_must_be_given_a_score_first(running_event: Event) -> None:
+    event_simulate(event=running_event, rounds=1, seed=1, batch=True)  # 6 of 18 results
+    report = closing.closing_report(running_event)
+    assert len(report.missing) == 12 and not report.needs_confirmation
+    with pytest.raises(EventError, match="12 board\\(s\\) have no result"):
+        closing.event_close(event=running_event)
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.RUNNING
+    assert Result.objects.filter(section__event=running_event).count() == 6
+    closed = closing.event_close(event=running_event, missing="not-played")
+    assert closed.status == Event.Status.FINISHED
+    codes = set(
+        Result.objects.filter(
+            section__event=running_event, status=Result.Status.ARTIFICIAL
+        ).values_list("artificial_code", flat=True)
+    )
+    assert codes == {"NP"}
+    assert Result.objects.filter(section__event=running_event).count() == 18
+    event_publish(event=closed)
+
+
+def test_waiting_disputed_and_calls_need_close_anyway(running_event: Event) -> None:
+    event_simulate(event=running_event, seed=1, batch=True)
+    first, second = Result.objects.filter(section__event=running_event).order_by("pk")[:2]
+    Result.objects.filter(pk=first.pk).update(status=Result.Status.ENTERED)
+    Result.objects.filter(pk=second.pk).update(status=Result.Status.DISPUTED)
+    director_call(section=running_event.section, table=2, round=3, note="slow play")
+    report = closing.closing_report(running_event)
+    assert (len(report.waiting), len(report.disputed), len(report.open_calls)) == (1, 1, 1)
+    with pytest.raises(EventError, match="confirm that you close anyway"):
+        closing.event_close(event=running_event)
+    assert closing.event_close(event=running_event, confirm=True).status == "finished"
+
+
+def test_the_close_button_shows_what_is_missing(director_client: Client, running_event) -> None:
+    event_simulate(event=running_event, rounds=2, seed=1, batch=True)
+    answer = director_client.post(f"/events/{running_event.pk}/status/finish/")
+    assert answer.status_code == 302 and answer["Location"] == f"/events/{running_event.pk}/close/"
+    page = director_client.get(answer["Location"]).content.decode()
+    assert "6 boards with no result" in page and 'name="missing"' in page
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.RUNNING
+    done = director_client.post(
+        f"/events/{running_event.pk}/status/finish/", {"missing": "average"}, follow=True
+    )
+    assert "scores are final" in done.content.decode()
+    assert set(
+        Result.objects.filter(section__event=running_event, status="artificial").values_list(
+            "artificial_code", flat=True
+        )
+    ) == {"A"}
+
+
+def test_the_api_says_what_is_missing(director_client: Client, running_event) -> None:
+    url = f"/api/events/{running_event.pk}/actions/finish"
+    refused = director_client.post(url, {}, content_type="application/json")
+    assert refused.status_code == 400 and "18 board(s) have no result" in refused.json()["detail"]
+    bad = director_client.post(url, {"missing": "zero"}, content_type="application/json")
+    assert bad.status_code == 400
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.RUNNING
+    ok = director_client.post(url, {"missing": "not-played"}, content_type="application/json")
+    assert ok.status_code == 200 and ok.json()["status"] == "finished"
