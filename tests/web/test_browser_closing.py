@@ -41,3 +41,46 @@ def test_closing_with_missing_results_shows_them_and_needs_a_choice(live_server,
     page.goto(f"{live_server.url}/events/{event.pk}/")
     width = page.evaluate("() => document.scrollingElement.scrollWidth")
     assert width <= 390
+
+
+def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, browser) -> None:
+    """Tab A saves 7 tricks, tab B (opened before) saves 9 for the same line: B is shown both
+    entries, never told "saved" over a silent drop, and can keep either; using B's is an
+    audited correction."""
+    from tournaments.models import AuditEntry
+
+    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    event = make_event(club_get_or_create(name="Two tabs club"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    first = context.new_page()
+    first.goto(live_server.url + "/accounts/login/")
+    first.get_by_label("Username").fill("td")
+    first.get_by_label("Password").fill("secret-td-pw")
+    first.get_by_role("button", name="Log in").click()
+    url = f"{live_server.url}/events/{event.pk}/boards/1/"
+    first.goto(url)
+    second = context.new_page()
+    second.goto(url)
+
+    first.bring_to_front()
+    first.locator("table.traveller input").nth(0).fill("7")
+    first.get_by_role("button", name="Save", exact=True).click()
+    assert "1 result(s) saved" in first.locator(".messages").inner_text()
+
+    second.bring_to_front()
+    second.locator("table.traveller input").nth(0).fill("9")
+    second.get_by_role("button", name="Save", exact=True).click()
+    conflict = second.locator("tr.conflict")
+    conflict.wait_for()
+    text = conflict.inner_text()
+    assert "saved first" in text and "NS 7" in text and "NS 9" in text
+    stored = Result.objects.get(section__event=event, board_number=1, table=1)
+    assert stored.ns_score == 7  # nothing changed yet
+    second.get_by_role("button", name="Use yours").click()
+    assert "corrected" in second.locator(".messages").inner_text()
+    stored.refresh_from_db()
+    assert stored.ns_score == 9 and stored.status == Result.Status.CORRECTED
+    audit = AuditEntry.objects.filter(event=event, reason__startswith="Two entries").get()
+    assert audit.target.startswith("board 1,") and audit.before["ns_score"] == 7
+    assert audit.after["ns_score"] == 9
+    context.close()

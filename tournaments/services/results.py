@@ -198,9 +198,12 @@ class TravellerLine:
 class TravellerError(ResultError):
     """Some lines of a traveller were refused, so none of it was saved."""
 
-    def __init__(self, errors: dict[int, str]) -> None:
+    def __init__(self, errors: dict[int, str], conflicts: dict[int, Result] | None = None) -> None:
         super().__init__("Nothing was saved: fix the lines marked in red.")
         self.errors = errors
+        # Lines refused because another entry of the same meeting was stored first (another
+        # tab, a tablet): line -> the stored result, for the page to show the two side by side.
+        self.conflicts = conflicts or {}
 
 
 def traveller_submit(
@@ -210,6 +213,7 @@ def traveller_submit(
     together or none: a sheet half saved would leave the director unsure what is in. Returns
     how many were saved; TravellerError names each refused line."""
     errors: dict[int, str] = {}
+    conflicts: dict[int, Result] = {}
     with transaction.atomic():
         for line in lines:
             try:
@@ -223,10 +227,13 @@ def traveller_submit(
                     user=user,
                     confirm=True,
                 )
+            except ResultConflict as exc:
+                errors[line.line] = str(exc)
+                conflicts[line.line] = exc.stored
             except ValueError as exc:
                 errors[line.line] = str(exc)
         if errors:
-            raise TravellerError(errors)
+            raise TravellerError(errors, conflicts)
     return len(lines)
 
 

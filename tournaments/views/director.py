@@ -403,7 +403,8 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """One board's traveller: every meeting, entered as fast as the keyboard allows.
 
     Lines left empty are skipped; lines already holding a result are changed only through
-    the correction form (with a reason). All new lines are saved together or not at all.
+    the correction form (with a reason), or by choosing the second of two entries typed at
+    once. All new lines are saved together or not at all.
     """
     event = _event_for_director(pk)
     section = event.section
@@ -411,10 +412,14 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rules = rules_for(event)
     rows = selectors.traveller(section, number)
     errors: dict[int, str] = {}
+    conflicts: dict[int, dict[str, Any]] = {}
     if request.method == "POST":
         lines = []
         for i, row in enumerate(rows):
-            entry = None if row.result else entry_from_post(rules, request.POST, f"r{i}-")
+            # A line stored since this page was opened (another tab, a tablet) and typed here
+            # too is submitted all the same: the same entry is a harmless repeat, a different
+            # one a conflict shown beside the stored result, never silently dropped.
+            entry = entry_from_post(rules, request.POST, f"r{i}-")
             if entry is not None:
                 lines.append(result_services.TravellerLine(i, row.round, row.table, entry))
         try:
@@ -424,6 +429,8 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except result_services.TravellerError as exc:
             errors = exc.errors
             messages.error(request, str(exc))
+            conflicts = _second_entries(rules, board, lines, exc.conflicts)
+            rows = selectors.traveller(section, number)  # with what was stored meanwhile
         else:
             if saved:
                 messages.success(request, f"Board {number}: {saved} result(s) saved.")
@@ -444,6 +451,7 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "posted": {f.key: request.POST.get(f"r{i}-{f.key}", "") for f in fields}
             if errors
             else {},
+            "second": conflicts.get(i),
         }
         for i, row in enumerate(rows)
     ]
@@ -463,6 +471,29 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "reason_form": ReasonForm(),
         },
     )
+
+
+def _second_entries(
+    rules: Any,
+    board: Board,
+    lines: list[result_services.TravellerLine],
+    conflicts: dict[int, Result],
+) -> dict[int, dict[str, Any]]:
+    """For each line refused because another entry of its meeting was stored first: the
+    entry just typed, described and scored, to show beside the stored one with the choice
+    to keep either (never dropped without a word)."""
+    played = engine_board(board)
+    typed = {line.line: line.entry for line in lines}
+    shown = {}
+    for i, stored in conflicts.items():
+        parsed = rules.parse_entry(played, dict(typed[i]))
+        shown[i] = {
+            "stored": stored,
+            "describe": rules.describe(parsed),
+            "ns_score": int(rules.ns_score(played, parsed)),
+            "values": values_from_entry(rules.entry_fields(), rules.entry_to_dict(parsed)),
+        }
+    return shown
 
 
 @login_required
