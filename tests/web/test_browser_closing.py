@@ -84,3 +84,34 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
     assert audit.target.startswith("board 1,") and audit.before["ns_score"] == 7
     assert audit.after["ns_score"] == 9
     context.close()
+
+
+def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
+    from tournaments.services.results import result_submit
+
+    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    event = make_event(club_get_or_create(name="Room club"))
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("td")
+    page.get_by_label("Password").fill("secret-td-pw")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/events/{event.pk}/room/")
+    assert "✔ confirmed" in page.locator(".legend").inner_text()  # the legend is on the page
+    assert page.locator("#table-1 .counts").inner_text().startswith("✔ 0")
+    page.evaluate("() => { window.notReloaded = true; }")
+    result_submit(
+        section=event.section,
+        round=1,
+        table=1,
+        board_number=1,
+        entry={"ns_tricks": 8},
+        confirm=True,
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#table-1 .counts').textContent.startsWith('✔ 1')",
+        timeout=20_000,
+    )
+    assert page.evaluate("() => window.notReloaded === true")
+    assert (
+        page.locator("#table-1 a", has_text="1").first.get_attribute("href").endswith("/boards/1/")
+    )
