@@ -125,3 +125,31 @@ def test_the_event_page_title_is_plain_text(director_client: Client, running_eve
     page = director_client.get(f"/events/{running_event.pk}/").content.decode()
     title = page.split("<title>")[1].split("</title>")[0]
     assert title == f"{running_event.name} · clubwhist"
+
+
+def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
+    director_client: Client, running_event
+) -> None:
+    from tournaments.services.results import result_correct, result_submit
+
+    result, _ = result_submit(
+        section=running_event.section,
+        round=1,
+        table=1,
+        board_number=1,
+        entry={"ns_tricks": 7},
+        confirm=True,
+    )
+    result_correct(result=result, entry={"ns_tricks": 9}, reason="misread the traveller")
+    url = f"/events/{running_event.pk}/audit/"
+    page = director_client.get(url).content.decode()
+    assert "entry ns tricks 7 → 9" in page and "misread the traveller" in page
+    assert "{&#x27;" not in page and "{'" not in page  # no raw dicts
+    only = director_client.get(url, {"q": "board 1"}).content.decode()
+    assert "misread the traveller" in only and "Event started" not in only
+    assert "Event started" in page
+    sheet = director_client.get(url, {"format": "csv"})
+    assert sheet["Content-Type"].startswith("text/csv")
+    rows = sheet.content.decode().splitlines()
+    assert rows[0] == "at,user,action,target,change,reason"
+    assert any("ns tricks 7 → 9" in row for row in rows[1:])
