@@ -63,7 +63,7 @@ def option_fields(game: str, posted: Any = None) -> list[dict[str, Any]]:
                 "name": f"opt-{game}-{spec.key}",
                 "kind": spec.kind,
                 "value": value,
-                "choices": list(spec.choices or ()),
+                "choices": spec.choice_labels(),
                 "help": spec.help,
             }
         )

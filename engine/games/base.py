@@ -65,13 +65,22 @@ _FALSE = {"0", "false", "no", "off", "n"}
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One setting of a game: its key, kind ('choice', 'bool', 'int' or 'text'), default."""
+    """One setting of a game: its key, kind ('choice', 'bool', 'int' or 'text'), default, and
+    for people a one-line `help` and plain words for each choice (`labels`)."""
 
     key: str
     kind: str
     default: object
     choices: tuple[object, ...] = ()
     help: str = ""
+    labels: tuple[str, ...] = ()  # each choice in plain words, for people (same order)
+
+    def choice_labels(self) -> list[tuple[object, str]]:
+        """(value, words) for each choice: the words given, else the value itself."""
+        return [
+            (value, self.labels[i] if i < len(self.labels) else str(value))
+            for i, value in enumerate(self.choices)
+        ]
 
     def coerce(self, value: object) -> object:
         """The option's value from Python or from command-line text; OptionsError if bad."""

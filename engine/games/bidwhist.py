@@ -274,14 +274,16 @@ class BidWhistRules(GameRules):
             "choice",
             "fosdick",
             ("fosdick", "andrews"),
-            "Fosdick (seed 002) or Andrews (seed 004) scoring",
+            "how bids score: Fosdick's rules or Andrews' rules",
+            ("Fosdick", "Andrews"),
         ),
         OptionSpec(
             "overtricks",
             "choice",
             "auto",
             ("auto", "yes", "no"),
-            "count every book over six (auto: yes for Fosdick, no for Andrews)",
+            "count every book over six (as the scoring says: yes for Fosdick, no for Andrews)",
+            ("As the scoring says", "Yes", "No"),
         ),
         OptionSpec(
             "defenders_score",
@@ -296,14 +298,16 @@ class BidWhistRules(GameRules):
             "redeal",
             ("redeal", "dealer_must_bid"),
             "what happens when all four pass",
+            ("The hand is dealt again", "The dealer must bid"),
         ),
         OptionSpec(
             "nt_jokers_discarded",
             "choice",
             "auto",
             ("auto", "yes", "no"),
-            "at no-trump the declarer must discard any jokers (auto: yes for Andrews, "
-            "no for Fosdick, as each seed says)",
+            "at no-trump the declarer must discard any jokers (as the scoring says: yes for "
+            "Andrews, no for Fosdick)",
+            ("As the scoring says", "Yes", "No"),
         ),
     )
 

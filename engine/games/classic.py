@@ -161,6 +161,7 @@ class ClassicRules(GameRules):
             "rotation",
             ("rotation", "turned"),
             "trumps fixed by board number, or set by the dealer's turned last card",
+            ("Fixed by the board number", "The dealer's turned last card"),
         ),
         OptionSpec("rotation", "text", "HDSC", (), "trump order for the rotation (N = no-trumps)"),
         OptionSpec("no_trump_every", "int", 0, (), "no-trumps every k-th board (0 = never)"),
@@ -169,7 +170,8 @@ class ClassicRules(GameRules):
             "choice",
             "odd_tricks",
             ("odd_tricks", "tricks"),
-            "score only odd tricks, those over six (as seed 003 scores a drive), or every trick",
+            "score only odd tricks, those over six (as a whist drive scores), or every trick",
+            ("Odd tricks (over six)", "Every trick"),
         ),
         OptionSpec("honours", "bool", False, (), "score honours: 4 for A K Q J of trumps, 2 for 3"),
     )

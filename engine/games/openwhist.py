@@ -100,7 +100,14 @@ class OpenWhistRules(GameRules):
     name = "openwhist"
     title = "Open Whist"
     option_specs = (
-        OptionSpec("players", "int", 4, (2, 3, 4), "2, 3 or 4 players"),
+        OptionSpec(
+            "players",
+            "int",
+            4,
+            (2, 3, 4),
+            "2, 3 or 4 players",
+            ("2 players", "3 players", "4 players"),
+        ),
         OptionSpec("fixed_trumps", "bool", False, (), "trumps by rotation, not the turned card"),
         OptionSpec("rotation", "text", "HDSC", (), "trump order when fixed (N = no-trumps)"),
         OptionSpec("no_trump_every", "int", 0, (), "no-trumps every k-th board when fixed"),
@@ -110,6 +117,7 @@ class OpenWhistRules(GameRules):
             "odd_tricks",
             ("odd_tricks", "tricks"),
             "score tricks over six (five for 3 players), or every trick",
+            ("Odd tricks", "Every trick"),
         ),
     )
 

@@ -6,7 +6,7 @@ a director relies on (see `engine.movements.validate`).
 True
 """
 
-from engine.movements.advisor import Suggestion, advise, boards_per_pair
+from engine.movements.advisor import Suggestion, advise, boards_per_pair, why
 from engine.movements.files import dumps_csv, loads_asc, loads_csv
 from engine.movements.howell import howell
 from engine.movements.mitchell import default_arrow_switch, mitchell
@@ -44,4 +44,5 @@ __all__ = [
     "loads_csv",
     "mitchell",
     "validate",
+    "why",
 ]

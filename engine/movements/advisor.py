@@ -79,7 +79,7 @@ def advise(pairs_present: int, target_boards: int) -> list[Suggestion]:
     tables = (pairs_present + 1) // 2
     phantom = pairs_present % 2 == 1
     tolerance = max(2, target_boards // 5)
-    found: list[tuple[tuple[int, int, int, int], Suggestion]] = []
+    found: list[tuple[tuple[int, ...], Suggestion]] = []
     for kind, base, full in _candidates(tables, phantom):
         for k in range(1, 7):
             wanted = round(target_boards / k) + (1 if phantom else 0)
@@ -116,10 +116,41 @@ def advise(pairs_present: int, target_boards: int) -> list[Suggestion]:
                         description=movement.description,
                         complete=complete,
                     )
-                    found.append(((gap, 0 if complete else 1, k, len(arrows)), suggestion))
+                    # Best first: not a shortened Howell (its boards are played unequally
+                    # often; a Mitchell cut to fewer rounds is the usual club evening); then
+                    # near the boards asked for (within 3 counts as
+                    # near); then 2-4 boards a round (fewer is slow to move, more is long to
+                    # wait); then a Howell for a small room (everyone meets) and a Mitchell
+                    # for a large one; then the nearest; then without arrow switches.
+                    usual = 0 if 2 <= k <= 4 else 1
+                    small = tables <= 4
+                    fit = 0 if (kind == "howell") == small else 1
+                    cut_howell = 1 if kind == "howell" and not complete else 0
+                    rank = (cut_howell, gap // 4, usual, fit, gap, len(arrows))
+                    found.append((rank, suggestion))
     found.sort(key=lambda item: item[0])
     unique: list[Suggestion] = []
     for _, s in found:
         if all(s.params != u.params or s.kind != u.kind for u in unique):
             unique.append(s)
     return unique
+
+
+def why(suggestion: Suggestion, *, minutes_per_board: int = 7) -> str:
+    """The suggestion in one sentence, for the director choosing: what each pair plays, how
+    long it takes at the club's pace, how many winners, and the sit-out."""
+    s = suggestion
+    minutes = s.boards_per_pair * minutes_per_board + (s.rounds - 1) * 2  # moving tables
+    hours, rest = divmod(minutes, 60)
+    length = f"{hours} h {rest:02d}" if hours else f"{rest} minutes"
+    winners = "one winner" if s.winners == 1 else "two winners (North-South and East-West)"
+    sentence = (
+        f"Each pair plays {s.boards_per_pair} boards in {s.rounds} rounds of "
+        f"{s.boards_per_round}, about {length} at {minutes_per_board} minutes a board; "
+        f"{winners}"
+    )
+    if s.sit_out:
+        sentence += "; one pair sits out each round"
+    if not s.complete and s.kind == "howell":
+        sentence += "; shortened, so boards are played unequally often"
+    return sentence + "."

@@ -17,6 +17,7 @@ from engine.movements import (
     loads_csv,
     mitchell,
     validate,
+    why,
 )
 from engine.movements.howell import MAX_HOWELL_TABLES
 
@@ -192,6 +193,13 @@ def test_advisor_lists_movements_that_fit_best_first():
     assert suggestions, "seven tables must have something to offer"
     best = suggestions[0]
     assert abs(best.boards_per_pair - 24) <= abs(suggestions[-1].boards_per_pair - 24)
+    # The recommendation is said in words: boards, rounds, time, winners.
+    assert why(best).startswith(f"Each pair plays {best.boards_per_pair} boards in")
+    assert "winner" in why(best) and "minutes a board" in why(best)
+    # A shortened Howell is never recommended over a movement that fits.
+    assert not (best.kind == "howell" and not best.complete)
+    assert advise(6, 18)[0].kind == "howell"  # a small room: everyone meets
+    assert "sits out" in why(advise(9, 20)[0])
     kinds = {s.kind for s in suggestions}
     assert {"mitchell", "howell"} <= kinds
     assert any(s.winners == 1 and s.kind == "mitchell" for s in suggestions), "arrow switch"

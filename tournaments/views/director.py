@@ -21,7 +21,7 @@ from engine import pbn
 from engine.diagrams import board_facts, diagram
 from engine.games import find_variant, variant_names
 from engine.games.base import values_from_entry
-from engine.movements import advise
+from engine.movements import advise, why
 from tournaments import selectors
 from tournaments.forms import (
     ArtificialForm,
@@ -99,6 +99,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             "form": form,
             "games": _games_with_options(request.POST if request.method == "POST" else None),
             "suggestions": [(_suggestion_id(s), s) for s in suggestions],
+            "why": why(suggestions[0]) if suggestions else "",
             "error": error,
         },
     )
