@@ -153,3 +153,33 @@ def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
     rows = sheet.content.decode().splitlines()
     assert rows[0] == "at,user,action,target,change,reason"
     assert any("ns tricks 7 → 9" in row for row in rows[1:])
+
+
+def test_the_boards_download_is_read_by_another_projects_pbn_reader(
+    director_client: Client, running_event
+) -> None:
+    """endplay (a bridge library, a test dependency) reads our file's deals as we dealt them."""
+    from endplay.parsers import pbn as their_pbn
+
+    from engine import pbn
+    from engine.cards import Seat
+
+    text = director_client.get(f"/events/{running_event.pk}/boards.pbn").content.decode()
+    theirs = their_pbn.loads(text)
+    ours = pbn.loads(text)
+    assert [b.board_num for b in theirs] == [b.number for b in ours] == [1, 2, 3, 4, 5, 6]
+    for mine, other in zip(ours, theirs, strict=True):
+        for seat, hand in (
+            (Seat.N, other.deal.north),
+            (Seat.E, other.deal.east),
+            (Seat.S, other.deal.south),
+            (Seat.W, other.deal.west),
+        ):
+            spades, hearts, diamonds, clubs = str(hand).split(".")
+            read = {
+                suit + rank
+                for suit, ranks in zip("SHDC", (spades, hearts, diamonds, clubs), strict=True)
+                for rank in ranks
+            }
+            assert read == {str(card) for card in mine.deal.hand(seat)}
+        assert other.dealer.abbr == mine.dealer.value
