@@ -115,3 +115,35 @@ def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
     assert (
         page.locator("#table-1 a", has_text="1").first.get_attribute("href").endswith("/boards/1/")
     )
+
+
+def test_the_directors_standings_update_themselves(live_server, page) -> None:
+    from tournaments.services.results import result_submit
+    from tournaments.services.scoring import standings_refresh
+
+    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    event = make_event(club_get_or_create(name="Standings club"))
+    event_simulate(event=event, rounds=1, seed=3, batch=True)
+    standings_refresh(event_id=event.pk)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("td")
+    page.get_by_label("Password").fill("secret-td-pw")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/events/{event.pk}/standings/")
+    before = page.locator("#live").inner_text()
+    page.evaluate("() => { window.notReloaded = true; }")
+    result_submit(
+        section=event.section,
+        round=2,
+        table=1,
+        board_number=3,
+        entry={"ns_tricks": 13},
+        confirm=True,
+    )
+    standings_refresh(event_id=event.pk)  # what the worker does after the result
+    page.wait_for_function(
+        "before => document.querySelector('#live').innerText !== before",
+        arg=before,
+        timeout=15_000,
+    )
+    assert page.evaluate("() => window.notReloaded === true")

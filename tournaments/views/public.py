@@ -51,14 +51,20 @@ def health(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Directors see live standings; everyone else only once the results are published."""
+    """Directors see live standings, updating themselves as results are scored (the page's
+    live part, `?part=1`); everyone else only once the results are published."""
     event = get_object_or_404(Event, pk=pk)
     if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
         return redirect(f"{reverse('login')}?next={request.path}")
     standings = selectors.latest_standings(event)
+    template = (
+        "tournaments/public/_event_standings.html"
+        if request.GET.get("part")  # the live part, fetched again when a new version is stored
+        else "tournaments/public/event_standings.html"
+    )
     return render(
         request,
-        "tournaments/public/event_standings.html",
+        template,
         {
             "event": event,
             "standings": StandingsDocument.from_dict(standings.data) if standings else None,
