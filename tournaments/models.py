@@ -293,6 +293,8 @@ class Result(models.Model):
     # Why the result looks like a slip ("NS took 11 tricks, but double dummy gives NS 7"):
     # the players were asked "are you sure?" and the director sees it on the room view.
     flag = models.CharField(max_length=200, blank=True)
+    # When the opponents (or the director's traveller) confirmed it: the audit trail's line.
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -148,11 +148,44 @@ def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
     only = director_client.get(url, {"q": "board 1"}).content.decode()
     assert "misread the traveller" in only and "Event started" not in only
     assert "Event started" in page
+    # Entries and confirmations are in it too, from the results themselves.
+    assert "Result entered and confirmed: board 1, table 1, round 1" in page
     sheet = director_client.get(url, {"format": "csv"})
     assert sheet["Content-Type"].startswith("text/csv")
     rows = sheet.content.decode().splitlines()
-    assert rows[0] == "at,user,action,target,change,reason"
+    assert rows[0] == "at,who,action,target,change,reason"
     assert any("ns tricks 7 → 9" in row for row in rows[1:])
+
+
+def test_tablet_entries_confirmations_and_calls_are_in_the_audit_trail(
+    director_client: Client, running_event
+) -> None:
+    from tournaments.services.results import call_mark_handled
+    from tournaments.services.tablets import (
+        director_call,
+        table_links_ensure,
+        tablet_confirm,
+        tablet_submit,
+    )
+
+    access = {a.table: a for a in table_links_ensure(event=running_event)}[2]
+    result, _ = tablet_submit(
+        access=access, board_number=3, entry={"ns_tricks": 8}, key="k-audit-1"
+    )
+    tablet_confirm(access=access, result_id=result.pk)
+    call = director_call(section=running_event.section, table=2, round=1, note="revoke")
+    call_mark_handled(event=running_event, call_id=call.pk)
+    page = director_client.get(
+        f"/events/{running_event.pk}/audit/", {"q": "table 2"}
+    ).content.decode()
+    for words in (
+        "Result entered: board 3, table 2, round 1",
+        "Result confirmed: board 3",
+        "Director called: table 2, round 1",
+        "Call handled: table 2",
+    ):
+        assert words in page, words
+    assert "table 2" in page and "board 1, table 1" not in page
 
 
 def test_the_boards_download_is_read_by_another_projects_pbn_reader(

@@ -156,6 +156,7 @@ def result_submit(
     # Insert first: the unique constraints (the key; one result per pair per board) decide,
     # and only a refused insert looks at what is stored (a retry, or a conflict). The usual
     # case, a new result, costs no lookups.
+    now = timezone.now()
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -168,6 +169,8 @@ def result_submit(
                 entry=clean_entry,
                 ns_score=ns_score,
                 status=Result.Status.CONFIRMED if confirm else Result.Status.ENTERED,
+                created_at=now,
+                confirmed_at=now if confirm else None,  # equal: entered confirmed, at once
                 entered_by_device=device[:80],
                 entered_by=actor(user),
                 idempotency_key=key,
@@ -330,7 +333,8 @@ def result_confirm(*, result: Result, device: str = "", user: User = None) -> Re
             f"This result is {result.get_status_display().lower()}; call the director."
         )
     result.status = Result.Status.CONFIRMED
-    result.save(update_fields=["status", "updated_at"])
+    result.confirmed_at = timezone.now()
+    result.save(update_fields=["status", "confirmed_at", "updated_at"])
     results_changed(event=result.section.event)
     return result
 

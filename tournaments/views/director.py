@@ -12,7 +12,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -603,31 +602,22 @@ def result_artificial(
 @login_required
 @require_GET
 def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every change as a line of words, newest first; `?q=` keeps the lines that mention it
-    (a board, a table, a pair, an action), `?format=csv` downloads them."""
+    """Every change as a line of words, newest first (`selectors.audit_lines`); `?q=` keeps
+    the lines that mention it (a board, a table, a pair, an action), `?format=csv` downloads
+    them."""
     import csv
     import io
 
-    from tournaments.services.audit import describe_change
-
     event = _event_for_director(pk)
     query = request.GET.get("q", "").strip()
-    found = event.audit.select_related("user")
-    if query:
-        found = found.filter(
-            Q(target__icontains=query) | Q(action__icontains=query) | Q(reason__icontains=query)
-        )
-    entries: list[dict[str, Any]] = [
-        {"entry": a, "change": describe_change(a.before, a.after)} for a in found[:2000]
-    ]
+    lines = selectors.audit_lines(event, query)
     if request.GET.get("format") == "csv":
         out = io.StringIO()
         sheet = csv.writer(out)
-        sheet.writerow(["at", "user", "action", "target", "change", "reason"])
-        for line in entries:
-            a = line["entry"]
+        sheet.writerow(["at", "who", "action", "target", "change", "reason"])
+        for line in lines:
             sheet.writerow(
-                [a.at.isoformat(), a.user or "", a.action, a.target, line["change"], a.reason]
+                [line.at.isoformat(), line.who, line.action, line.target, line.change, line.reason]
             )
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-audit.csv"'
@@ -635,7 +625,7 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/director/event_audit.html",
-        {"event": event, "entries": entries, "query": query},
+        {"event": event, "lines": lines, "query": query},
     )
 
 
