@@ -156,6 +156,9 @@ class Section(models.Model):
     relay_sets = models.JSONField(default=list, blank=True)  # [[round, set], ...]
     # The highest round the director has started (Event.Advance.DIRECTOR); tablets go no further.
     released_round = models.PositiveSmallIntegerField(default=1)
+    # The round clock the director starts on the room view: when it ends (None: not running).
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["event", "name"]

@@ -113,7 +113,18 @@ def room_view(event: Event) -> dict[str, Any]:
         tables.append(status)
     total = Result.objects.filter(section=section).count()
     expected = sum(section.boards_per_round for row in rows if not sits_out(row))
+    # Each round's progress: how many tables have played it through (a table on round r has
+    # played every round before r; a table with no round left has played them all).
+    progress = [
+        {
+            "round": rnd,
+            "done": sum(1 for t in tables if t.round is None or t.round > rnd),
+            "tables": len(tables),
+        }
+        for rnd in range(1, section.rounds + 1)
+    ]
     return {
+        "rounds": progress,
         "section": section,
         "tables": tables,
         "results_in": total,
@@ -516,4 +527,3 @@ def audit_lines(event: Event, query: str = "", limit: int = 2000) -> list[AuditL
         lines = [line for line in lines if line.mentions(query)]
     lines.sort(key=lambda line: line.at, reverse=True)
     return lines[:limit]
-

@@ -50,6 +50,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="event-tablet-replace",
     ),
     path("events/<int:pk>/rounds/start/", views.event_round_start, name="event-round-start"),
+    path("events/<int:pk>/rounds/clock/", views.event_round_clock, name="event-round-clock"),
     path("events/<int:pk>/calls/<int:call_id>/handled/", views.call_handled, name="call-handled"),
     path("events/<int:pk>/enter/", views.event_enter, name="event-enter"),
     path("events/<int:pk>/boards/<int:number>/", views.event_traveller, name="event-traveller"),

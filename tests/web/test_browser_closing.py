@@ -115,6 +115,13 @@ def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
     assert (
         page.locator("#table-1 a", has_text="1").first.get_attribute("href").endswith("/boards/1/")
     )
+    # The round clock: started from the room, counting down in the page.
+    page.get_by_label("Minutes").fill("12")
+    page.get_by_role("button", name="Start the round clock").click()
+    assert "round clock is running" in page.locator(".messages").inner_text()
+    page.wait_for_function(
+        "() => /^1[12]:[0-5][0-9] left$/.test(document.getElementById('clock-left').textContent)"
+    )
 
 
 def test_the_directors_standings_update_themselves(live_server, page) -> None:

@@ -83,3 +83,28 @@ def test_the_api_says_what_is_missing(director_client: Client, running_event) ->
     assert Event.objects.get(pk=running_event.pk).status == Event.Status.RUNNING
     ok = director_client.post(url, {"missing": "not-played"}, content_type="application/json")
     assert ok.status_code == 200 and ok.json()["status"] == "finished"
+
+
+def test_the_round_clock_and_the_rounds_progress_on_the_room(
+    director_client: Client, running_event: Event
+) -> None:
+    from tournaments.services.tablets import round_clock_start, round_clock_stop
+
+    url = f"/events/{running_event.pk}/room/"
+    page = director_client.get(url).content.decode()
+    assert "Start the round clock" in page and 'value="14"' in page  # 7 minutes x 2 boards
+    assert "Round 1: 0/3" in page and "Round 3: 0/3" in page
+    event_simulate(event=running_event, rounds=1, seed=1, batch=True)
+    assert "Round 1: 3/3" in director_client.get(url).content.decode()
+    director_client.post(f"/events/{running_event.pk}/rounds/clock/", {"minutes": "15"})
+    section = running_event.section
+    section.refresh_from_db()
+    assert section.clock_minutes == 15 and section.clock_ends_at is not None
+    assert 'id="clock-left"' in director_client.get(url).content.decode()
+    with pytest.raises(ValueError, match="1 to 120 minutes"):
+        round_clock_start(event=running_event, minutes=500)
+    section.refresh_from_db()
+    assert section.clock_minutes == 15  # the refusal changed nothing
+    round_clock_stop(event=running_event)
+    section.refresh_from_db()
+    assert section.clock_ends_at is None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -238,4 +239,37 @@ def round_start(*, event: Event, round: int, user: User = None) -> Section:
         section.released_round = round
         section.save(update_fields=["released_round"])
         audit_record(event=event, user=user, action="round started", target=f"round {round}")
+    return section
+
+
+#: Minutes a board takes at a club evening; the round clock's default is this many per board.
+MINUTES_PER_BOARD = 7
+MAX_CLOCK_MINUTES = 120
+
+
+@transaction.atomic
+def round_clock_start(*, event: Event, minutes: int | None = None, user: User = None) -> Section:
+    """Start (or restart) the round clock the room view shows: `minutes` from now, by default
+    the club's minutes a board times the boards of a round."""
+    section = Section.objects.select_for_update().get(pk=event.section.pk)
+    if event.status != Event.Status.RUNNING:
+        raise ResultError("The round clock runs only while the event is running.")
+    if minutes is None:
+        minutes = MINUTES_PER_BOARD * section.boards_per_round
+    if not 1 <= minutes <= MAX_CLOCK_MINUTES:
+        raise ResultError(f"A round lasts 1 to {MAX_CLOCK_MINUTES} minutes, not {minutes}.")
+    section.clock_minutes = minutes
+    section.clock_ends_at = timezone.now() + timedelta(minutes=minutes)
+    section.save(update_fields=["clock_minutes", "clock_ends_at"])
+    audit_record(event=event, user=user, action="round clock started", target=f"{minutes} minutes")
+    return section
+
+
+@transaction.atomic
+def round_clock_stop(*, event: Event, user: User = None) -> Section:
+    section = Section.objects.select_for_update().get(pk=event.section.pk)
+    if section.clock_ends_at is not None:
+        section.clock_ends_at = None
+        section.save(update_fields=["clock_ends_at"])
+        audit_record(event=event, user=user, action="round clock stopped", target="room")
     return section

@@ -320,6 +320,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "room": selectors.room_view(event),
             "links": links,
+            "default_clock": tablet_services.MINUTES_PER_BOARD * event.section.boards_per_round,
             "flagged": selectors.flagged_results(event),
         },
     )
@@ -368,6 +369,29 @@ def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
         f"Round {number} has started: the tablets move on.",
         event=event,
         round=number,
+    )
+    return redirect("event-room", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_round_clock(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start, restart or stop the round clock the room shows."""
+    event = _event_for_director(pk)
+    if request.POST.get("stop"):
+        _act(request, tablet_services.round_clock_stop, "The round clock is stopped.", event=event)
+        return redirect("event-room", pk=event.pk)
+    try:
+        minutes = int(request.POST.get("minutes") or 0) or None
+    except ValueError:
+        messages.error(request, "Give the round's length in whole minutes.")
+        return redirect("event-room", pk=event.pk)
+    _act(
+        request,
+        tablet_services.round_clock_start,
+        "The round clock is running.",
+        event=event,
+        minutes=minutes,
     )
     return redirect("event-room", pk=event.pk)
 
