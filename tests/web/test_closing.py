@@ -108,3 +108,19 @@ def test_the_round_clock_and_the_rounds_progress_on_the_room(
     round_clock_stop(event=running_event)
     section.refresh_from_db()
     assert section.clock_ends_at is None
+
+
+def test_the_directors_standings_mark_pairs_with_few_boards(
+    director_client: Client, running_event: Event
+) -> None:
+    from tournaments.services.scoring import standings_refresh
+
+    event_simulate(event=running_event, seed=1, batch=True)
+    ns1 = running_event.section.pairs.get(number=1, direction="NS")
+    keep = Result.objects.filter(ns_pair=ns1).order_by("pk").first()
+    assert keep is not None
+    Result.objects.filter(ns_pair=ns1).exclude(pk=keep.pk).delete()  # NS 1 left after a board
+    standings_refresh(event_id=running_event.pk, force=True)
+    page = director_client.get(f"/events/{running_event.pk}/standings/").content.decode()
+    assert page.count('class="few"') == 1
+    assert "* played fewer than half the boards" in page

@@ -57,6 +57,14 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
         return redirect(f"{reverse('login')}?next={request.path}")
     standings = selectors.latest_standings(event)
+    document = StandingsDocument.from_dict(standings.data) if standings else None
+    rows = [
+        row
+        for section in (document.sections if document else ())
+        for field in section.fields
+        for row in field.rows
+    ]
+    few = max((row.boards for row in rows), default=0) / 2
     template = (
         "tournaments/public/_event_standings.html"
         if request.GET.get("part")  # the live part, fetched again when a new version is stored
@@ -67,8 +75,10 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
         template,
         {
             "event": event,
-            "standings": StandingsDocument.from_dict(standings.data) if standings else None,
+            "standings": document,
             "computed_at": standings.computed_at if standings else None,
+            "few_boards": few,  # a pair under half the busiest pair's boards is marked *
+            "has_few": any(row.boards < few for row in rows),
         },
     )
 
