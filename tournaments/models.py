@@ -30,6 +30,8 @@ class Club(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # The paper in the club's printer: every document the club prints is laid out for it.
     paper = models.CharField(max_length=6, choices=Paper.choices, default=Paper.A4)
+    # The club's pace: how long a board takes, for the advisor's timings and the round clock.
+    minutes_per_board = models.PositiveSmallIntegerField(default=7)
 
     class Meta:
         ordering = ["name"]

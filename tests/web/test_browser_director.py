@@ -72,6 +72,7 @@ def test_a_director_creates_runs_and_publishes_an_event(live_server, page, brows
     page.goto(live_server.url + event.get_absolute_url())
     page.get_by_role("button", name="Close the event").click()
     assert "scores are final" in page.locator(".messages").inner_text()
+    page.get_by_label("I have checked the standings").check()
     page.get_by_role("button", name="Publish results").click()
     assert "published" in page.locator(".messages").inner_text()
 

@@ -124,3 +124,26 @@ def test_the_directors_standings_mark_pairs_with_few_boards(
     page = director_client.get(f"/events/{running_event.pk}/standings/").content.decode()
     assert page.count('class="few"') == 1
     assert "* played fewer than half the boards" in page
+
+
+def test_publishing_needs_a_deliberate_tick_and_the_pace_is_a_club_setting(
+    director_client: Client, running_event: Event
+) -> None:
+    event_simulate(event=running_event, seed=1, batch=True)
+    closing.event_close(event=running_event)
+    url = f"/events/{running_event.pk}/status/publish/"
+    director_client.post(url)
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.FINISHED
+    director_client.post(url, {"confirm": "yes"})
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.PUBLISHED
+    # The club's pace drives the advisor's timings and the round clock's default.
+    slug = running_event.club.slug
+    director_client.post(f"/events/{running_event.pk}/print/paper/", {"minutes_per_board": "9"})
+    assert director_client.get(f"/api/clubs/{slug}/settings").json()["minutes_per_board"] == 9
+    refused = director_client.patch(
+        f"/api/clubs/{slug}/settings", {"minutes_per_board": 99}, content_type="application/json"
+    )
+    assert refused.status_code == 400
+    from engine.movements import advise, why
+
+    assert "at 9 minutes a board" in why(advise(14, 24)[0], minutes_per_board=9)

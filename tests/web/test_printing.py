@@ -297,11 +297,12 @@ def test_the_api_lists_serves_and_builds(director_client: Client, running_event)
     pack = director_client.get(state["pdf_url"])
     assert pack.status_code == 200 and pack.content.startswith(b"%PDF-")
     slug = running_event.club.slug
-    assert director_client.get(f"/api/clubs/{slug}/settings").json() == {"paper": "a4"}
+    settings_url = f"/api/clubs/{slug}/settings"
+    assert director_client.get(settings_url).json() == {"paper": "a4", "minutes_per_board": 7}
     changed = director_client.patch(
         f"/api/clubs/{slug}/settings", {"paper": "letter"}, content_type="application/json"
     )
-    assert changed.json() == {"paper": "letter"}
+    assert changed.json() == {"paper": "letter", "minutes_per_board": 7}
     refused = director_client.patch(
         f"/api/clubs/{slug}/settings", {"paper": "A5"}, content_type="application/json"
     )

@@ -159,21 +159,33 @@ class ClubSettingsApi(APIView):
     """A club's settings; today the paper its documents are laid out for."""
 
     class SettingsIn(serializers.Serializer[Any]):
-        paper = serializers.ChoiceField(choices=Club.Paper.values)
+        paper = serializers.ChoiceField(choices=Club.Paper.values, required=False)
+        minutes_per_board = serializers.IntegerField(
+            min_value=1, max_value=print_services.MAX_MINUTES_PER_BOARD, required=False
+        )
 
     @extend_schema(
         responses=inline_serializer(
-            "ClubSettings", {"paper": serializers.ChoiceField(choices=Club.Paper.values)}
+            "ClubSettings",
+            {
+                "paper": serializers.ChoiceField(choices=Club.Paper.values),
+                "minutes_per_board": serializers.IntegerField(),
+            },
         )
     )
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
-        return Response({"paper": club.paper})
+        return Response({"paper": club.paper, "minutes_per_board": club.minutes_per_board})
 
     @extend_schema(request=SettingsIn, responses=inline_serializer("ClubSettingsOut", {}))
     def patch(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.SettingsIn(data=request.data)
         data.is_valid(raise_exception=True)
-        print_services.club_paper_set(club=club, paper=data.validated_data["paper"])
-        return Response({"paper": club.paper})
+        if "paper" in data.validated_data:
+            print_services.club_paper_set(club=club, paper=data.validated_data["paper"])
+        if "minutes_per_board" in data.validated_data:
+            print_services.club_pace_set(
+                club=club, minutes=data.validated_data["minutes_per_board"]
+            )
+        return Response({"paper": club.paper, "minutes_per_board": club.minutes_per_board})

@@ -247,6 +247,34 @@ def paper_check(paper: str) -> str:
     return paper
 
 
+MAX_MINUTES_PER_BOARD = 20
+
+
+@transaction.atomic
+def club_pace_set(
+    *, club: Club, minutes: int, event: Event | None = None, user: User = None
+) -> Club:
+    """Change how long a board takes at the club (the advisor's timings, the round clock)."""
+    if isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES_PER_BOARD:
+        raise PrintRefused(
+            f"A board takes 1 to {MAX_MINUTES_PER_BOARD} minutes at a club, not {minutes}."
+        )
+    before = club.minutes_per_board
+    if before != minutes:
+        Club.objects.filter(pk=club.pk).update(minutes_per_board=minutes)
+        club.minutes_per_board = minutes
+        if event is not None:
+            audit_record(
+                event=event,
+                user=user,
+                action="club pace changed",
+                target=f"club {club.slug}",
+                before={"minutes_per_board": before},
+                after={"minutes_per_board": minutes},
+            )
+    return club
+
+
 @transaction.atomic
 def club_paper_set(
     *, club: Club, paper: str, event: Event | None = None, user: User = None

@@ -242,20 +242,18 @@ def round_start(*, event: Event, round: int, user: User = None) -> Section:
     return section
 
 
-#: Minutes a board takes at a club evening; the round clock's default is this many per board.
-MINUTES_PER_BOARD = 7
 MAX_CLOCK_MINUTES = 120
 
 
 @transaction.atomic
 def round_clock_start(*, event: Event, minutes: int | None = None, user: User = None) -> Section:
     """Start (or restart) the round clock the room view shows: `minutes` from now, by default
-    the club's minutes a board times the boards of a round."""
+    the club's minutes a board (`Club.minutes_per_board`) times the boards of a round."""
     section = Section.objects.select_for_update().get(pk=event.section.pk)
     if event.status != Event.Status.RUNNING:
         raise ResultError("The round clock runs only while the event is running.")
     if minutes is None:
-        minutes = MINUTES_PER_BOARD * section.boards_per_round
+        minutes = event.club.minutes_per_board * section.boards_per_round
     if not 1 <= minutes <= MAX_CLOCK_MINUTES:
         raise ResultError(f"A round lasts 1 to {MAX_CLOCK_MINUTES} minutes, not {minutes}.")
     section.clock_minutes = minutes

@@ -31,7 +31,7 @@ from tournaments.forms import (
     option_fields,
     options_from_post,
 )
-from tournaments.models import Board, Event, Pair, Result
+from tournaments.models import Board, Club, Event, Pair, Result
 from tournaments.services import analysis as analysis_services
 from tournaments.services import closing as closing_services
 from tournaments.services import events as event_services
@@ -98,10 +98,16 @@ def event_new(request: HttpRequest) -> HttpResponse:
             "form": form,
             "games": _games_with_options(request.POST if request.method == "POST" else None),
             "suggestions": [(_suggestion_id(s), s) for s in suggestions],
-            "why": why(suggestions[0]) if suggestions else "",
+            "why": why(suggestions[0], minutes_per_board=_club_pace()) if suggestions else "",
             "error": error,
         },
     )
+
+
+def _club_pace() -> int:
+    """The club's minutes a board (the default club: the one new events go to)."""
+    club = Club.objects.filter(name=selectors.default_club_name()).first()
+    return club.minutes_per_board if club is not None else 7
 
 
 def _suggestion_id(s: Any) -> str:
@@ -137,6 +143,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": selectors.latest_standings(event),
             "links": selectors.tablet_links(event, _base_url(request)),
             "audit": event.audit.select_related("user")[:8],
+            "closing": closing_services.closing_report(event)
+            if event.status == Event.Status.FINISHED
+            else None,
         },
     )
 
@@ -242,6 +251,9 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         "start": (event_services.event_start, "The event has started: result entry is open."),
         "publish": (event_services.event_publish, "The results are published."),
     }
+    if action == "publish" and request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick “I have checked the standings” to publish them.")
+        return redirect(event)
     if action == "finish":
         decided = "missing" in request.POST or "confirm" in request.POST
         if not decided and not closing_services.closing_report(event).clear:
@@ -320,7 +332,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "room": selectors.room_view(event),
             "links": links,
-            "default_clock": tablet_services.MINUTES_PER_BOARD * event.section.boards_per_round,
+            "default_clock": event.club.minutes_per_board * event.section.boards_per_round,
             "flagged": selectors.flagged_results(event),
         },
     )

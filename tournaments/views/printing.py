@@ -77,7 +77,22 @@ def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpRespon
 @login_required
 @require_POST
 def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
+    """The club's settings on this page: its paper, and its pace (minutes a board)."""
     event = _event_for_director(pk)
+    if "minutes_per_board" in request.POST:
+        try:
+            minutes = int(request.POST["minutes_per_board"])
+        except ValueError:
+            messages.error(request, "Give the minutes a board takes as a whole number.")
+            return redirect("event-print", pk=event.pk)
+        _act(
+            request,
+            print_services.club_pace_set,
+            f"{event.club.name} plays a board in {minutes} minutes.",
+            club=event.club,
+            minutes=minutes,
+            event=event,
+        )
     paper = request.POST.get("paper", "")
     label = dict(event.club.Paper.choices).get(paper, paper)
     _act(
