@@ -62,7 +62,12 @@ def room_view(event: Event) -> dict[str, Any]:
     for r in Result.objects.filter(section=section).order_by().values("round", "table", "status"):
         results[(r["round"], r["table"])].append(r["status"])
     calls: dict[int, list[DirectorCall]] = defaultdict(list)
+    meetings = meeting_rows(section)
     for call in DirectorCall.objects.filter(section=section, handled_at__isnull=True):
+        # The boards the table was playing when it called (a dispute names one of them), for
+        # the room to link each call to its table's travellers.
+        row = meetings.get((call.round or 0, call.table))
+        call.boards = list(boards_of_set(section, row.board_set)) if row else []  # type: ignore[attr-defined]
         calls[call.table].append(call)
     absent = _absent_numbers(section)
 

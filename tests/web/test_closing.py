@@ -147,3 +147,19 @@ def test_publishing_needs_a_deliberate_tick_and_the_pace_is_a_club_setting(
     from engine.movements import advise, why
 
     assert "at 9 minutes a board" in why(advise(14, 24)[0], minutes_per_board=9)
+
+
+def test_a_dispute_on_the_room_links_to_its_table_and_boards(
+    director_client: Client, running_event: Event
+) -> None:
+    from tournaments.services.tablets import table_links_ensure, tablet_dispute, tablet_submit
+
+    access = {a.table: a for a in table_links_ensure(event=running_event)}[2]
+    made, _ = tablet_submit(access=access, board_number=3, entry={"ns_tricks": 4}, key="k-disp-1")
+    tablet_dispute(access=access, result_id=made.pk, note="revoke at trick 5")
+    page = director_client.get(f"/events/{running_event.pk}/room/").content.decode()
+    calls = page[
+        page.index("Director called") : page.index("</section>", page.index("Director called"))
+    ]
+    assert 'href="#table-2"' in calls and "Board 3 disputed" in calls
+    assert f'href="/events/{running_event.pk}/boards/3/"' in calls
