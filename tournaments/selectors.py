@@ -69,14 +69,10 @@ def room_view(event: Event) -> dict[str, Any]:
         row = meetings.get((call.round or 0, call.table))
         call.boards = list(boards_of_set(section, row.board_set)) if row else []  # type: ignore[attr-defined]
         calls[call.table].append(call)
-    absent = _absent_numbers(section)
+    no_game = sit_outs(section)
 
     def sits_out(row: MeetingRow) -> bool:
-        """The movement's phantom, or a pair marked absent, leaves the table without a game."""
-        return not (row.ns_pair and row.ew_pair) or (
-            _is_absent(section, absent, row.ns_pair, "NS")
-            or _is_absent(section, absent, row.ew_pair, "EW")
-        )
+        return (row.round, row.table) in no_game
 
     per_table: dict[int, list[MeetingRow]] = defaultdict(list)
     for row in rows:
@@ -149,6 +145,20 @@ def _absent_numbers(section: Section) -> set[tuple[int, str]]:
 
 def _is_absent(section: Section, absent: set[tuple[int, str]], number: int, seat: str) -> bool:
     return (number, section.direction_of(seat)) in absent
+
+
+def sit_outs(section: Section, absent: set[tuple[int, str]] | None = None) -> set[tuple[int, int]]:
+    """The (round, table) meetings with no game: the movement's phantom, or a pair marked
+    absent (`absent`: their (number, direction), read here when not given)."""
+    if absent is None:
+        absent = _absent_numbers(section)
+    return {
+        key
+        for key, row in meeting_rows(section).items()
+        if not (row.ns_pair and row.ew_pair)
+        or _is_absent(section, absent, row.ns_pair, "NS")
+        or _is_absent(section, absent, row.ew_pair, "EW")
+    }
 
 
 @dataclass(frozen=True)
@@ -236,16 +246,7 @@ def _progress(section: Section, absent: set[tuple[int, str]] | None = None) -> _
     ):
         if status in _SETTLED:
             settled[(rnd, table)] += 1
-    if absent is None:
-        absent = _absent_numbers(section)
-    sit_out = {
-        key
-        for key, row in rows.items()
-        if not (row.ns_pair and row.ew_pair)
-        or _is_absent(section, absent, row.ns_pair, "NS")
-        or _is_absent(section, absent, row.ew_pair, "EW")
-    }
-    return _RoomProgress(rows, settled, sit_out)
+    return _RoomProgress(rows, settled, sit_outs(section, absent))
 
 
 def _round_done(section: Section, progress: _RoomProgress, rnd: int, table: int) -> bool:

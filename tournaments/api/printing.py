@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -23,6 +22,8 @@ from rest_framework.views import APIView
 from tournaments.api.views import _event
 from tournaments.models import Club, Event, PrintJob
 from tournaments.services import printing as print_services
+from tournaments.views.director import base_url
+from tournaments.views.printing import pdf_response
 
 JobOut = inline_serializer(
     "PrintJob",
@@ -43,22 +44,15 @@ JobOut = inline_serializer(
 )
 
 
-def _base_url(request: Request) -> str:
-    return str(settings.BASE_URL) or request.build_absolute_uri("/").rstrip("/")
-
-
 def _pdf(pdf: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return pdf_response(pdf, filename, disposition="attachment")
 
 
 def _job_out(request: Request, event: Event, job: PrintJob) -> dict[str, Any]:
     state = print_services.print_job_state(
         job,
         current=lambda: print_services.current_fingerprint(
-            event, paper=job.paper, base_url=_base_url(request)
+            event, paper=job.paper, base_url=base_url(request)
         ),
     )
     state["status_url"] = reverse("api-print-pack-state", args=[event.pk, job.pk])
@@ -121,7 +115,7 @@ class DocumentPdfApi(APIView):
         if kind not in print_services.KINDS:
             raise Http404(f"There is no document {kind!r}.")
         pdf = print_services.document_pdf(
-            event, kind, base_url=_base_url(request), paper=request.query_params.get("paper")
+            event, kind, base_url=base_url(request), paper=request.query_params.get("paper")
         )
         return _pdf(pdf, print_services.document_filename(event, kind))
 
@@ -133,7 +127,7 @@ class PrintPackApi(APIView):
     def post(self, request: Request, pk: int) -> Response:
         event = _event(pk)
         job = print_services.print_pack_request(
-            event=event, user=request.user, base_url=_base_url(request)
+            event=event, user=request.user, base_url=base_url(request)
         )
         job.refresh_from_db(fields=["status", "done", "total", "step", "finished_at", "error"])
         return Response(_job_out(request, event, job), status=status.HTTP_202_ACCEPTED)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from tournaments.models import DirectorCall, Event, Pair, Result
+from tournaments.models import DirectorCall, Event, Result
 from tournaments.services.audit import User
 from tournaments.services.engine_bridge import meeting_rows
 from tournaments.services.events import EventError, event_finish
@@ -65,24 +65,17 @@ class ClosingReport:
 
 
 def closing_report(event: Event) -> ClosingReport:
+    from tournaments.selectors import sit_outs
+
     section = event.section
-    absent = set(
-        Pair.objects.filter(section=section, is_phantom=True)
-        .order_by()
-        .values_list("number", "direction")
-    )
+    no_game = sit_outs(section)
     results = list(
         Result.objects.filter(section=section).order_by("round", "table", "board_number")
     )
     have = {(r.round, r.table, r.board_number) for r in results}
     report = ClosingReport()
     for (rnd, table), row in sorted(meeting_rows(section).items()):
-        if not (row.ns_pair and row.ew_pair):
-            continue
-        if (row.ns_pair, section.direction_of("NS")) in absent or (
-            row.ew_pair,
-            section.direction_of("EW"),
-        ) in absent:
+        if (rnd, table) in no_game:
             continue
         for board in boards_of_set(section, row.board_set):
             if (rnd, table, board) not in have:

@@ -250,6 +250,26 @@ def paper_check(paper: str) -> str:
 MAX_MINUTES_PER_BOARD = 20
 
 
+def _club_setting_set(
+    club: Club, field: str, value: object, action: str, event: Event | None, user: User
+) -> Club:
+    """Write one club setting, audited on the event it was changed from (if any)."""
+    before = getattr(club, field)
+    if before != value:
+        Club.objects.filter(pk=club.pk).update(**{field: value})
+        setattr(club, field, value)
+        if event is not None:
+            audit_record(
+                event=event,
+                user=user,
+                action=action,
+                target=f"club {club.slug}",
+                before={field: before},
+                after={field: value},
+            )
+    return club
+
+
 @transaction.atomic
 def club_pace_set(
     *, club: Club, minutes: int, event: Event | None = None, user: User = None
@@ -259,20 +279,7 @@ def club_pace_set(
         raise PrintRefused(
             f"A board takes 1 to {MAX_MINUTES_PER_BOARD} minutes at a club, not {minutes}."
         )
-    before = club.minutes_per_board
-    if before != minutes:
-        Club.objects.filter(pk=club.pk).update(minutes_per_board=minutes)
-        club.minutes_per_board = minutes
-        if event is not None:
-            audit_record(
-                event=event,
-                user=user,
-                action="club pace changed",
-                target=f"club {club.slug}",
-                before={"minutes_per_board": before},
-                after={"minutes_per_board": minutes},
-            )
-    return club
+    return _club_setting_set(club, "minutes_per_board", minutes, "club pace changed", event, user)
 
 
 @transaction.atomic
@@ -280,21 +287,7 @@ def club_paper_set(
     *, club: Club, paper: str, event: Event | None = None, user: User = None
 ) -> Club:
     """Change the paper every document of the club is laid out for."""
-    paper = paper_check(paper)
-    before = club.paper
-    if before != paper:
-        Club.objects.filter(pk=club.pk).update(paper=paper)
-        club.paper = paper
-        if event is not None:
-            audit_record(
-                event=event,
-                user=user,
-                action="paper changed",
-                target=f"club {club.slug}",
-                before={"paper": before},
-                after={"paper": paper},
-            )
-    return club
+    return _club_setting_set(club, "paper", paper_check(paper), "paper changed", event, user)
 
 
 # ---- the print pack ---------------------------------------------------------------------

@@ -141,7 +141,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "analysis": analysis_services.analysis_progress(event),
             "import_form": ImportBoardsForm(),
             "standings": selectors.latest_standings(event),
-            "links": selectors.tablet_links(event, _base_url(request)),
+            "links": selectors.tablet_links(event, base_url(request)),
             "audit": event.audit.select_related("user")[:8],
             "closing": closing_services.closing_report(event)
             if event.status == Event.Status.FINISHED
@@ -324,7 +324,7 @@ def event_analysis_progress(request: HttpRequest, pk: int) -> JsonResponse:
 @require_GET
 def event_room(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
-    links = {link.table: link for link in selectors.tablet_links(event, _base_url(request))}
+    links = {link.table: link for link in selectors.tablet_links(event, base_url(request))}
     return render(
         request,
         "tournaments/director/event_room.html",
@@ -338,7 +338,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _base_url(request: HttpRequest) -> str:
+def base_url(request: HttpRequest) -> str:
     """Where the tablets reach this server: the setting, else the address the director used."""
     return settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
 

@@ -15,13 +15,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Event, PrintJob
 from tournaments.services import printing as print_services
-from tournaments.views.director import _act, _base_url, _event_for_director
+from tournaments.views.director import _act, _event_for_director, base_url
 
 
-def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+def pdf_response(pdf: bytes, filename: str, *, disposition: str = "inline") -> HttpResponse:
+    """A PDF for the browser's viewer (inline) or to save (attachment), never cached: names
+    and results change."""
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    response["Cache-Control"] = "private, no-store"  # names and results change; never stale
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
     return response
 
 
@@ -29,7 +31,7 @@ def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, ob
     state = print_services.print_job_state(
         job,
         current=lambda: print_services.current_fingerprint(
-            event, paper=job.paper, base_url=_base_url(request)
+            event, paper=job.paper, base_url=base_url(request)
         ),
     )
     if job.status == PrintJob.Status.DONE:
@@ -67,7 +69,7 @@ def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpRespon
     if kind not in print_services.KINDS:
         raise Http404(kind)
     try:
-        pdf = print_services.document_pdf(event, kind, base_url=_base_url(request))
+        pdf = print_services.document_pdf(event, kind, base_url=base_url(request))
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("event-print", pk=event.pk)
@@ -110,7 +112,7 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for_director(pk)
-    print_services.print_pack_request(event=event, user=request.user, base_url=_base_url(request))
+    print_services.print_pack_request(event=event, user=request.user, base_url=base_url(request))
     return redirect(reverse("event-print", args=[event.pk]) + "#pack")
 
 

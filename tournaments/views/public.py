@@ -100,6 +100,21 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _cached_part(key: str, lock: str, render: Callable[[], str]) -> str:
+    """A rendered live part: from this process's memory, else the shared cache, else rendered
+    by one thread per process (`lock`) while the others wait for its copy. Every reader of a
+    live evening wants the same part at the same moment."""
+    found = selectors_public.recent_part(key) or cache.get(key)
+    if found is None:
+        with selectors_public.single_flight(lock):
+            found = selectors_public.recent_part(key) or cache.get(key)
+            if found is None:
+                found = render()
+                cache.set(key, found, selectors_public.CACHE_SECONDS)
+    selectors_public.keep_part(key, str(found))
+    return str(found)
+
+
 def _live_part(
     request: HttpRequest,
     event: Event,
@@ -107,19 +122,18 @@ def _live_part(
     context: Callable[[selectors_public.PublishedEvent], dict[str, Any]],
 ) -> HttpResponse:
     """A page's live part (what an open page fetches when new results are stored), rendered
-    once per results snapshot and served from the cache: every reader of a live evening asks
-    for the same one, at once, so this must not even load the snapshot when it is cached."""
+    once per results snapshot; when it is cached the snapshot is not even loaded."""
     snapshot = selectors_public.snapshot_key(event)
     key = f"part:{snapshot}:{request.path}"
-    html = cache.get(key)
-    if html is None:
-        with selectors_public.single_flight(key):
-            html = cache.get(key)
-            if html is None:
-                results = selectors_public.published(event, snapshot)
-                html = render_to_string(template, context(results), request=request)
-                cache.set(key, html, selectors_public.CACHE_SECONDS)
-    return HttpResponse(html)
+    return HttpResponse(
+        _cached_part(
+            key,
+            key,
+            lambda: render_to_string(
+                template, context(selectors_public.published(event, snapshot)), request=request
+            ),
+        )
+    )
 
 
 def _common(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
@@ -345,20 +359,14 @@ def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int
         return None
 
     def html(version: int) -> str:
-        # Keyed by the version the stream was told of: one thread per process renders (it
-        # alone touches the database), and the process's other readers take its copy from
-        # memory, the other processes' from the shared cache.
-        key = f"livepart:{event.pk}:{version}:{page}"
-        found = selectors_public.recent_part(key) or cache.get(key)
-        if found is None:
-            with selectors_public.single_flight(f"livepart:{event.pk}:{page}"):
-                found = selectors_public.recent_part(key) or cache.get(key)
-                if found is None:
-                    results = selectors_public.published(event)
-                    found = render_to_string(template, context(results), request=request)
-                    cache.set(key, found, selectors_public.CACHE_SECONDS)
-        selectors_public.keep_part(key, str(found))
-        return str(found)
+        # Keyed by the version the stream was told of, so no database is asked to find it.
+        return _cached_part(
+            f"livepart:{event.pk}:{version}:{page}",
+            f"livepart:{event.pk}:{page}",
+            lambda: render_to_string(
+                template, context(selectors_public.published(event)), request=request
+            ),
+        )
 
     return html
 
