@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from engine import EngineError
 from engine.cards import Card, CardError, Seat, Suit, bid_whist_deck, sort_cards, standard_deck
+from engine.reading import quoted
 
 __all__ = [
     "DEFAULT_ROTATION",
@@ -44,7 +45,7 @@ class BoardError(EngineError):
 def dealer_for(number: int) -> Seat:
     """Board 1 is dealt by North, 2 by East, 3 by South, 4 by West, then again from North."""
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise BoardError(f"board numbers start at 1, not {number!r}")
+        raise BoardError(f"board numbers start at 1, not {quoted(number)}")
     return (Seat.N, Seat.E, Seat.S, Seat.W)[(number - 1) % 4]
 
 
@@ -147,7 +148,7 @@ class Deal:
         hands: dict[Seat, tuple[Card, ...]] = {}
         for chunk in text.split():
             if ":" not in chunk:
-                raise BoardError(f"{chunk!r} should be a seat and its cards, like N:SA,HK")
+                raise BoardError(f"{quoted(chunk)} should be a seat and its cards, like N:SA,HK")
             seat_text, _, cards_text = chunk.partition(":")
             try:
                 seat = Seat.from_str(seat_text)
@@ -190,11 +191,13 @@ class Board:
     def __post_init__(self) -> None:
         dealer_for(self.number)
         if self.variant not in VARIANTS:
-            raise BoardError(f"unknown variant {self.variant!r} (known: {', '.join(VARIANTS)})")
+            raise BoardError(
+                f"unknown variant {quoted(self.variant)} (known: {', '.join(VARIANTS)})"
+            )
         if not isinstance(self.dealer, Seat):
-            raise BoardError(f"the dealer must be a seat, not {self.dealer!r}")
+            raise BoardError(f"the dealer must be a seat, not {quoted(self.dealer)}")
         if self.trumps is not None and not isinstance(self.trumps, Suit):
-            raise BoardError(f"trumps must be a suit or None, not {self.trumps!r}")
+            raise BoardError(f"trumps must be a suit or None, not {quoted(self.trumps)}")
         kitty = tuple(self.kitty)
         if self.variant != "openwhist":
             hands = {seat: sort_cards(self.deal.hand(seat)) for seat in Seat}

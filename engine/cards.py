@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine import EngineError
+from engine.reading import quoted
 
 __all__ = [
     "BIG_JOKER_RANK",
@@ -67,7 +68,7 @@ class Suit(enum.Enum):
                 _OUTLINE_SYMBOLS[suit],
             ):
                 return suit
-        raise CardError(f"{text!r} is not a suit (use C, D, H or S)")
+        raise CardError(f"{quoted(text)} is not a suit (use C, D, H or S)")
 
     def __str__(self) -> str:
         return self.value
@@ -115,7 +116,7 @@ class Rank(enum.IntEnum):
         for value, char in _RANK_CHARS.items():
             if key == char:
                 return cls(value)
-        raise CardError(f"{text!r} is not a rank (use A K Q J T 9 ... 2)")
+        raise CardError(f"{quoted(text)} is not a rank (use A K Q J T 9 ... 2)")
 
     def __str__(self) -> str:
         return self.char
@@ -160,7 +161,7 @@ class Card:
             if self.rank not in (BIG_JOKER_RANK, LITTLE_JOKER_RANK):
                 raise CardError(f"a card without a suit must be a joker, not rank {self.rank}")
         elif not isinstance(self.rank, int) or not 2 <= self.rank <= 14:
-            raise CardError(f"rank {self.rank!r} is not between 2 and 14 (ace)")
+            raise CardError(f"rank {quoted(self.rank)} is not between 2 and 14 (ace)")
 
     @property
     def is_joker(self) -> bool:
@@ -175,13 +176,15 @@ class Card:
         if key in ("LJ", "LITTLE JOKER", "LITTLE"):
             return cls.LITTLE_JOKER
         if len(key) < 2:
-            raise CardError(f"{text!r} is not a card (write it like SA, HT or C2; jokers BJ, LJ)")
+            raise CardError(
+                f"{quoted(text)} is not a card (write it like SA, HT or C2; jokers BJ, LJ)"
+            )
         for suit_part, rank_part in ((key[0], key[1:]), (key[-1], key[:-1])):
             try:
                 return cls(Suit.from_str(suit_part), int(Rank.from_str(rank_part)))
             except CardError:
                 continue
-        raise CardError(f"{text!r} is not a card (write it like SA, HT or C2; jokers BJ, LJ)")
+        raise CardError(f"{quoted(text)} is not a card (write it like SA, HT or C2; jokers BJ, LJ)")
 
     def __str__(self) -> str:
         if self.suit is None:
@@ -239,7 +242,7 @@ class Side(enum.Enum):
             return cls.NS
         if key in ("EW", "WE"):
             return cls.EW
-        raise CardError(f"{text!r} is not a side (use NS or EW)")
+        raise CardError(f"{quoted(text)} is not a side (use NS or EW)")
 
     def __str__(self) -> str:
         return self.value
@@ -279,7 +282,7 @@ class Seat(enum.Enum):
         for seat in cls:
             if key in (seat.value, seat.full_name.upper()):
                 return seat
-        raise CardError(f"{text!r} is not a seat (use N, E, S or W)")
+        raise CardError(f"{quoted(text)} is not a seat (use N, E, S or W)")
 
     def __str__(self) -> str:
         return self.value

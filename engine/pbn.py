@@ -40,6 +40,7 @@ from typing import TextIO
 from engine import EngineError
 from engine.boards import DEFAULT_ROTATION, VARIANTS, Board, Deal, column_sizes, dealer_for
 from engine.cards import Card, CardError, Rank, Seat, Suit
+from engine.reading import quoted, whole_number
 
 __all__ = ["PBNError", "dump", "dumps", "load", "loads"]
 
@@ -120,14 +121,14 @@ def _games(text: str) -> list[_Game]:
             continue
         if not line.startswith("["):
             if current is None:
-                raise PBNError(f"text outside any tag: {line[:40]!r}", number)
+                raise PBNError(f"text outside any tag: {quoted(line)}", number)
             continue  # section data of a tag (Auction, Play, a table): not needed here
         pos = 0
         while pos < len(line):
             match = _TAG.match(line, pos)
             if match is None:
                 raise PBNError(
-                    f'malformed tag {line[pos : pos + 40]!r} (write tags as [Name "value"])',
+                    f'malformed tag {quoted(line[pos : pos + 40])} (write tags as [Name "value"])',
                     number,
                 )
             name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
@@ -149,7 +150,7 @@ def _parse_hand(text: str, line: int, what: str) -> list[Card]:
         return []
     groups = text.split(".")
     if len(groups) != 4:
-        raise PBNError(f"{what} {text!r} has {len(groups)} suits, not 4 (S.H.D.C)", line)
+        raise PBNError(f"{what} {quoted(text)} has {len(groups)} suits, not 4 (S.H.D.C)", line)
     cards: list[Card] = []
     for suit, group in zip(_PBN_SUITS, groups, strict=True):
         group = group.upper().replace("10", "T")
@@ -157,10 +158,12 @@ def _parse_hand(text: str, line: int, what: str) -> list[Card]:
             try:
                 rank = Rank.from_str(char)
             except CardError:
-                raise PBNError(f"{what} {text!r}: {char!r} is not a rank", line) from None
+                raise PBNError(
+                    f"{what} {quoted(text)}: {quoted(char)} is not a rank", line
+                ) from None
             card = Card(suit, int(rank))
             if card in cards:
-                raise PBNError(f"{what} {text!r} holds {card} twice", line)
+                raise PBNError(f"{what} {quoted(text)} holds {card} twice", line)
             cards.append(card)
     return cards
 
@@ -168,11 +171,13 @@ def _parse_hand(text: str, line: int, what: str) -> list[Card]:
 def _parse_deal(value: str, line: int) -> dict[Seat, list[Card]]:
     first, colon, rest = value.strip().partition(":")
     if not colon:
-        raise PBNError(f"Deal {value!r} must start with a seat and a colon, like N:", line)
+        raise PBNError(f"Deal {quoted(value)} must start with a seat and a colon, like N:", line)
     try:
         seat = Seat.from_str(first)
     except CardError:
-        raise PBNError(f"Deal starts with {first!r}, which is not N, E, S or W", line) from None
+        raise PBNError(
+            f"Deal starts with {quoted(first)}, which is not N, E, S or W", line
+        ) from None
     parts = rest.split()
     if len(parts) != 4:
         raise PBNError(f"Deal has {len(parts)} hands, not 4", line)
@@ -219,19 +224,21 @@ def _board(tags: dict[str, tuple[str, int]], game: _Game, default_variant: str) 
     if "Board" not in tags:
         raise PBNError("this game has a Deal but no Board number", deal_line)
     board_value, board_line = tags["Board"]
-    if not board_value.strip().isdigit() or int(board_value) < 1:
-        raise PBNError(f"Board {board_value!r} is not a board number", board_line)
-    number = int(board_value)
+    number = whole_number(board_value)
+    if number is None or number < 1:
+        raise PBNError(f"Board {quoted(board_value)} is not a board number", board_line)
     variant_value, variant_line = tags.get("WhistVariant", (default_variant, game.first_line))
     variant = variant_value.strip().lower()
     if variant not in VARIANTS:
-        raise PBNError(f"unknown WhistVariant {variant_value!r}", variant_line)
+        raise PBNError(f"unknown WhistVariant {quoted(variant_value)}", variant_line)
     if "Dealer" in tags:
         dealer_value, dealer_line = tags["Dealer"]
         try:
             dealer = Seat.from_str(dealer_value)
         except CardError:
-            raise PBNError(f"Dealer {dealer_value!r} is not N, E, S or W", dealer_line) from None
+            raise PBNError(
+                f"Dealer {quoted(dealer_value)} is not N, E, S or W", dealer_line
+            ) from None
     else:
         dealer = dealer_for(number)
     hands = _parse_deal(deal_value, deal_line)
@@ -245,14 +252,14 @@ def _board(tags: dict[str, tuple[str, int]], game: _Game, default_variant: str) 
             name, _, where = item.partition(":")
             joker = _JOKERS.get(name.upper())
             if joker is None:
-                raise PBNError(f"WhistJokers: {name!r} is not BJ or LJ", line)
+                raise PBNError(f"WhistJokers: {quoted(name)} is not BJ or LJ", line)
             if where.upper() == "K":
                 kitty.append(joker)
                 continue
             try:
                 hands[Seat.from_str(where)].append(joker)
             except CardError:
-                raise PBNError(f"WhistJokers: {where!r} is not a seat or K", line) from None
+                raise PBNError(f"WhistJokers: {quoted(where)} is not a seat or K", line) from None
     turned: Card | None = None
     if "WhistTurnedCard" in tags:
         value, line = tags["WhistTurnedCard"]
@@ -275,7 +282,9 @@ def _board(tags: dict[str, tuple[str, int]], game: _Game, default_variant: str) 
             try:
                 trumps = Suit.from_str(value)
             except CardError:
-                raise PBNError(f"WhistTrumps {value!r} is not C, D, H, S or NT", line) from None
+                raise PBNError(
+                    f"WhistTrumps {quoted(value)} is not C, D, H, S or NT", line
+                ) from None
     elif variant in ("classic", "openwhist"):
         trumps = turned.suit if turned is not None else DEFAULT_ROTATION[(number - 1) % 4]
     try:
@@ -294,9 +303,11 @@ def _columns(
         try:
             seat = Seat.from_str(seat_text)
         except CardError:
-            raise PBNError(f"WhistColumns: {seat_text!r} is not a seat", line) from None
+            raise PBNError(f"WhistColumns: {quoted(seat_text)} is not a seat", line) from None
         if not colon:
-            raise PBNError(f"WhistColumns: write each seat as N:col/col/...; got {chunk!r}", line)
+            raise PBNError(
+                f"WhistColumns: write each seat as N:col/col/...; got {quoted(chunk)}", line
+            )
         columns = layout.split("/")
         cards = [_card(text, line, "WhistColumns") for col in columns for text in col.split(",")]
         if set(cards) != set(hands[seat]) or len(cards) != len(hands[seat]):
@@ -323,7 +334,7 @@ def _columns(
 def loads(text: str, *, variant: str = "classic") -> list[Board]:
     """The boards in PBN `text`; games without a Deal (headers, notes) are skipped."""
     if variant not in VARIANTS:
-        raise PBNError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise PBNError(f"unknown variant {quoted(variant)} (known: {', '.join(VARIANTS)})")
     boards: list[Board] = []
     previous: dict[str, str] = {}
     for game in _games(text.removeprefix("\ufeff")):

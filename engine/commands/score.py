@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.commands._common import read_movement_file
 from engine.movements import Movement, build
+from engine.reading import exact_number, quoted, whole_number
 from engine.scoring import (
     METHODS,
     ScoringError,
@@ -28,6 +29,8 @@ from engine.scoring import (
 )
 
 NAME = "score"
+#: The longest traveller file read (a big session's travellers are a few tens of KB).
+MAX_FILE_CHARS = 5 * 1024 * 1024
 HELP = "score a session from a CSV of traveller lines (board,ns,ew,ns_score)"
 
 
@@ -62,25 +65,31 @@ def movement_from_arg(text: str, boards_per_round: int = 3) -> Movement:
     for item in filter(None, (p.strip() for p in params_text.split(","))):
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ScoringError(f"--movement: {item!r} is not key=value")
-        params[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+            raise ScoringError(f"--movement: {quoted(item)} is not key=value")
+        number = whole_number(value)
+        params[key.strip()] = number if number is not None else value.strip()
     return build(kind.strip(), **params)
 
 
 def _score_value(text: str, line_no: int) -> int | Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ScoringError(
-            f"line {line_no}: {text!r} is not a score or an artificial code"
-        ) from None
+    value = exact_number(text)
+    if value is None:
+        raise ScoringError(f"line {line_no}: {quoted(text)} is not a score or an artificial code")
     return int(value) if value.denominator == 1 else value
 
 
 def loads_travellers(text: str) -> list[TravellerLine]:
     """Read traveller lines from CSV text; errors name the line."""
+    if len(text) > MAX_FILE_CHARS:
+        raise ScoringError(
+            f"the traveller file is over {MAX_FILE_CHARS // (1024 * 1024)} MB: "
+            "that is not one session's travellers"
+        )
     reader = csv.reader(io.StringIO(text))
-    rows = [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    try:
+        rows = [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    except csv.Error as exc:
+        raise ScoringError(f"line {reader.line_num}: not CSV ({exc})") from None
     if not rows:
         raise ScoringError("the traveller file is empty")
     header_no, header = rows[0]
@@ -90,19 +99,23 @@ def loads_travellers(text: str) -> list[TravellerLine]:
     for no, row in rows[1:]:
         if len(row) != 4:
             raise ScoringError(f"line {no}: expected 4 fields, found {len(row)}")
-        board, ns, ew, score = (c.strip() for c in row)
-        for name, cell in (("board", board), ("NS pair", ns), ("EW pair", ew)):
-            if not cell.isdigit():
-                raise ScoringError(f"line {no}: {name} {cell!r} is not a whole number")
+        board_text, ns_text, ew_text, score = (c.strip() for c in row)
+        numbers = []
+        for name, cell in (("board", board_text), ("NS pair", ns_text), ("EW pair", ew_text)):
+            number = whole_number(cell)
+            if number is None:
+                raise ScoringError(f"line {no}: {name} {quoted(cell)} is not a whole number")
+            numbers.append(number)
+        board, ns, ew = numbers
         if score[:1].upper() in ("A", "N"):
             try:
                 codes = parse_artificial(score)
             except ScoringError as exc:
                 raise type(exc)(f"line {no}: {exc}") from None
-            lines.append(TravellerLine(int(board), int(ns), int(ew), None, codes, no))
+            lines.append(TravellerLine(board, ns, ew, None, codes, no))
         else:
             points = _score_value(score, no)
-            lines.append(TravellerLine(int(board), int(ns), int(ew), points, None, no))
+            lines.append(TravellerLine(board, ns, ew, points, None, no))
     return lines
 
 

@@ -71,6 +71,7 @@ from engine.exports.record import (
     ResultRecord,
     score_record,
 )
+from engine.reading import exact_number, quoted, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine
 
@@ -82,8 +83,8 @@ _POINT_COLUMNS = {
     "butler": ("IMP_NS", "IMP_EW"),
     "total": ("WhistPoints_NS", "WhistPoints_EW"),
 }
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_PBN_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_PBN_DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ def _pbn_date(date: str) -> str:
         return "????.??.??"
     match = _ISO_DATE.fullmatch(date.strip())
     if match is None:
-        raise ExportError(f"the date {date!r} is not an ISO date (YYYY-MM-DD)")
+        raise ExportError(f"the date {quoted(date)} is not an ISO date (YYYY-MM-DD)")
     return ".".join(match.groups())
 
 
@@ -273,7 +274,7 @@ def _scan(text: str) -> list[list[_Tag]]:
             elif char == "[":
                 match = _TAG_AT.match(line, i)
                 if match is None:
-                    raise ExportError(f"line {number}: malformed tag {line[i : i + 40]!r}")
+                    raise ExportError(f"line {number}: malformed tag {quoted(line[i : i + 40])}")
                 raw = match.group(2)
                 current.append(_Tag(match.group(1), _unescape(raw), raw, number))
                 i = match.end()
@@ -307,9 +308,11 @@ def _columns(tag: _Tag) -> list[str]:
 
 
 def _int(value: str | None, what: str, where: str) -> int:
-    if value is None or not value.isdigit() or int(value) < 1:
-        raise ExportError(f"{where}: {what} {value!r} is not a whole number from 1")
-    return int(value)
+    number = None if value is None else whole_number(value)
+    if number is None or number < 1:
+        shown = value if value is None else value[:20]
+        raise ExportError(f"{where}: {what} {quoted(shown)} is not a whole number from 1")
+    return number
 
 
 def _optional_int(value: str | None, what: str, where: str) -> int | None:
@@ -319,20 +322,19 @@ def _optional_int(value: str | None, what: str, where: str) -> int | None:
 def _score(value: str | None, where: str) -> int | Fraction:
     if value is None:
         raise ExportError(f"{where}: the line has neither a Score_NS nor an artificial score")
-    try:
-        number = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise ExportError(f"{where}: Score_NS {value!r} is not a score") from None
+    number = exact_number(value)
+    if number is None:
+        raise ExportError(f"{where}: Score_NS {quoted(value)} is not a score")
     return int(number) if number.denominator == 1 else number
 
 
 def _json_object(value: str, what: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(value)
-    except json.JSONDecodeError:
-        raise ExportError(f"{where}: {what} {value!r} is not JSON") from None
+    except (ValueError, RecursionError):  # bad JSON, a number of thousands of digits, nesting
+        raise ExportError(f"{where}: {what} {quoted(value)} is not JSON") from None
     if not isinstance(data, dict):
-        raise ExportError(f"{where}: {what} must be a JSON object, not {value!r}")
+        raise ExportError(f"{where}: {what} must be a JSON object, not {quoted(value)}")
     return data
 
 
@@ -399,7 +401,7 @@ def _pairs(tag: _Tag, one_winner: bool) -> list[PairRecord]:
     for where, row in _table_rows(tag, None):
         direction = row.get("Direction")
         if direction is not None and direction.upper() not in ("NS", "EW"):
-            raise ExportError(f"{where}: WhistPairs direction {direction!r} is not NS or EW")
+            raise ExportError(f"{where}: WhistPairs direction {quoted(direction)} is not NS or EW")
         pairs.append(
             PairRecord(
                 _int(row["PairId"], "PairId", where),
@@ -430,7 +432,7 @@ def loads_with_results(text: str) -> EventRecord:
     variant = variant_tag.value.strip().lower() if variant_tag else "classic"
     if variant not in VARIANTS:
         raise ExportError(
-            f"line {variant_tag.line if variant_tag else 0}: unknown WhistVariant {variant!r}"
+            f"line {variant_tag.line if variant_tag else 0}: unknown WhistVariant {quoted(variant)}"
         )
     try:
         boards: list[Board] = pbn.loads(text, variant=variant)
@@ -444,7 +446,7 @@ def loads_with_results(text: str) -> EventRecord:
     winners = value("WhistWinners", "2")
     if winners not in ("1", "2"):
         raise ExportError(
-            f"line {event['WhistWinners'].line}: WhistWinners is 1 or 2, not {winners!r}"
+            f"line {event['WhistWinners'].line}: WhistWinners is 1 or 2, not {quoted(winners)}"
         )
     one_winner = winners == "1"
     options: dict[str, Any] = {}
@@ -470,9 +472,10 @@ def loads_with_results(text: str) -> EventRecord:
         for tag in game:
             if tag.name != "ScoreTable":
                 continue
-            if board_number is None or not board_number.isdigit():
+            number = None if board_number is None else whole_number(board_number)
+            if number is None:
                 raise ExportError(f"line {tag.line}: a ScoreTable in a game without a Board")
-            results.extend(_results(tag, int(board_number)))
+            results.extend(_results(tag, number))
     if "WhistPairs" in event:
         pairs = _pairs(event["WhistPairs"], one_winner)
     else:

@@ -38,6 +38,7 @@ from engine.cards import Side
 from engine.games import Entry, GameRules, rules_for
 from engine.games.base import SessionTally
 from engine.movements import Movement, build
+from engine.reading import quoted
 from engine.scoring import (
     METHODS,
     TravellerLine,
@@ -92,9 +93,11 @@ class PairRecord:
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise ExportError(f"pair number {self.number!r} is not a whole number from 1")
+            raise ExportError(f"pair number {quoted(self.number)} is not a whole number from 1")
         if self.direction not in ("NS", "EW", None):
-            raise ExportError(f"pair {self.number}: direction {self.direction!r} is not NS or EW")
+            raise ExportError(
+                f"pair {self.number}: direction {quoted(self.direction)} is not NS or EW"
+            )
 
     @property
     def key(self) -> str:
@@ -126,7 +129,7 @@ class ResultRecord:
         if self.ns_score is not None and (
             isinstance(self.ns_score, bool) or not isinstance(self.ns_score, int | Fraction)
         ):
-            raise ExportError(f"{self.where()}: the score {self.ns_score!r} is not a number")
+            raise ExportError(f"{self.where()}: the score {quoted(self.ns_score)} is not a number")
         for name, value in (("board", self.board), ("NS pair", self.ns), ("EW pair", self.ew)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ExportError(f"{self.where()}: the {name} is not a whole number from 1")
@@ -169,7 +172,9 @@ class EventRecord:
         try:
             return rules_for(self.variant, self.options)
         except EngineError as exc:
-            raise ExportError(f"the game {self.variant!r} with these options: {exc}") from None
+            raise ExportError(
+                f"the game {quoted(self.variant)} with these options: {exc}"
+            ) from None
 
     def board(self, number: int) -> Board | None:
         return next((b for b in self.boards if b.number == number), None)
@@ -219,9 +224,11 @@ def check_record(record: EventRecord) -> dict[int, Entry]:
     score. Returns the parsed entries (by result index) for the caller's use."""
     rules = record.rules()
     if record.method not in METHODS:
-        raise ExportError(f"unknown scoring method {record.method!r} (use {', '.join(METHODS)})")
+        raise ExportError(
+            f"unknown scoring method {quoted(record.method)} (use {', '.join(METHODS)})"
+        )
     if record.scale not in SCALES:
-        raise ExportError(f"unknown matchpoint scale {record.scale!r} (use ebu or acbl)")
+        raise ExportError(f"unknown matchpoint scale {quoted(record.scale)} (use ebu or acbl)")
     seen_boards: set[int] = set()
     for board in record.boards:
         if board.number in seen_boards:

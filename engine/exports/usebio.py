@@ -49,19 +49,25 @@ method comes from EVENT_TYPE (attribute or child element). Hands come from WHIST
 absent, the four HAND elements. Points, totals, places and percentages are never read: the
 record is rescored.
 
-Safety: no `defusedxml` here, so the text is checked before parsing: any ENTITY declaration or
-a DOCTYPE with an internal subset is refused (entity-expansion attacks), while a plain
-`<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">` is allowed (expat never fetches it). Every
-problem raises `ExportError` naming the element and the board; nothing partial is returned.
+Safety: the standard library's expat parser, guarded twice before any tree is built (no
+`defusedxml` dependency for one reader): a quick look at the text, then a pass of expat itself
+with handlers that stop at the first entity declaration or DOCTYPE internal subset, so no
+spelling or layout of a declaration slips through. Entity-expansion attacks ("billion laughs",
+external entities) are refused that way, while a plain `<!DOCTYPE USEBIO SYSTEM
+"usebio_v1_2.dtd">` is allowed (expat never fetches it). Text that is not Unicode (a lone
+surrogate) is refused too. Every problem raises `ExportError` naming the element and the
+board; nothing partial is returned.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
+from xml.parsers import expat
 
 from engine import EngineError, pbn
 from engine.boards import VARIANTS, Board
@@ -74,6 +80,7 @@ from engine.exports.record import (
     ResultRecord,
     score_record,
 )
+from engine.reading import quoted, signed_number, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine, StandingRow, StandingsDocument
 
@@ -202,11 +209,11 @@ def dumps_usebio(record: EventRecord, document: StandingsDocument) -> str:
         document.sections[0] if len(document.sections) == 1 else None,
     )
     if section is None:
-        raise ExportError(f"the standings have no section {record.section!r}")
+        raise ExportError(f"the standings have no section {quoted(record.section)}")
     root = ET.Element("USEBIO", {"Version": "1.2"})
     _add(_add(root, "CLUB"), "CLUB_NAME", record.club)
     if record.method not in EVENT_TYPES:
-        raise ExportError(f"unknown scoring method {record.method!r}")
+        raise ExportError(f"unknown scoring method {quoted(record.method)}")
     event = _add(root, "EVENT", None)
     event.set("EVENT_TYPE", EVENT_TYPES[record.method])
     _add(event, "EVENT_DESCRIPTION", record.title)
@@ -248,19 +255,49 @@ def dumps_usebio(record: EventRecord, document: StandingsDocument) -> str:
 _DANGEROUS = re.compile(r"<!ENTITY|<!DOCTYPE[^>]*\[", re.IGNORECASE)
 
 
+_REFUSED = (
+    "USEBIO: ENTITY declarations and DOCTYPE internal subsets are refused "
+    "(they can be used for entity-expansion attacks)"
+)
+
+
+def _refuse(*_args: object) -> None:
+    raise ExportError(_REFUSED)
+
+
+def _refuse_internal_subset(
+    _name: str, _system: str | None, _public: str | None, internal: bool
+) -> None:
+    if internal:
+        raise ExportError(_REFUSED)
+
+
+def _check_declarations(text: str) -> None:
+    """Let expat read the document type and stop at the first entity declaration or internal
+    subset, before anything is expanded (a declaration precedes any use of it)."""
+    checker = expat.ParserCreate()
+    checker.StartDoctypeDeclHandler = _refuse_internal_subset
+    checker.EntityDeclHandler = _refuse
+    checker.UnparsedEntityDeclHandler = _refuse
+    with contextlib.suppress(expat.ExpatError):  # malformed: ElementTree says where, below
+        checker.Parse(text, True)
+
+
 def _parse(text: str) -> ET.Element:
     if _DANGEROUS.search(text):
-        raise ExportError(
-            "USEBIO: ENTITY declarations and DOCTYPE internal subsets are refused "
-            "(they can be used for entity-expansion attacks)"
-        )
-    text = re.sub(
-        r"^\ufeff?\s*<\?xml[^>]*\?>", "", text
-    )  # str input: the declared encoding is moot
+        raise ExportError(_REFUSED)
+    # str input: the declared encoding is moot
+    text = re.sub(r"^\ufeff?\s*<\?xml[^>]*\?>", "", text)
     try:
+        _check_declarations(text)
         return ET.fromstring(text)
     except ET.ParseError as exc:
         raise ExportError(f"USEBIO: the XML is not well formed ({exc})") from None
+    except UnicodeError:
+        raise ExportError(
+            "USEBIO: the text holds characters that are not Unicode (export the file again "
+            "as UTF-8)"
+        ) from None
 
 
 def _text(parent: ET.Element, tag: str) -> str | None:
@@ -278,16 +315,17 @@ def _need(parent: ET.Element, tag: str, where: str) -> str:
 
 
 def _number(value: str, tag: str, where: str) -> int:
-    if not value.isdigit() or int(value) < 1:
-        raise ExportError(f"{where}: {tag} {value!r} is not a whole number from 1")
-    return int(value)
+    number = whole_number(value)
+    if number is None or number < 1:
+        raise ExportError(f"{where}: {tag} {quoted(value)} is not a whole number from 1")
+    return number
 
 
 def _json(value: str, tag: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(value)
-    except json.JSONDecodeError:
-        raise ExportError(f"{where}: {tag} is not JSON: {value[:60]!r}") from None
+    except (ValueError, RecursionError):  # bad JSON, a number of thousands of digits, nesting
+        raise ExportError(f"{where}: {tag} is not JSON: {quoted(value)}") from None
     if not isinstance(data, dict):
         raise ExportError(f"{where}: {tag} must be a JSON object")
     return data
@@ -296,11 +334,11 @@ def _json(value: str, tag: str, where: str) -> dict[str, Any]:
 def _iso(value: str | None) -> str:
     if value is None:
         return ""
-    match = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value)
+    match = re.fullmatch(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})", value)
     if match:
         day, month, year = match.groups()
         return f"{year}-{int(month):02d}-{int(day):02d}"
-    return value if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else ""
+    return value if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value) else ""
 
 
 def _score(text: str, where: str) -> tuple[int | None, str | None]:
@@ -308,11 +346,14 @@ def _score(text: str, where: str) -> tuple[int | None, str | None]:
         try:
             parse_artificial(text)
         except EngineError as exc:
-            raise ExportError(f"{where}: SCORE {text!r}: {exc}") from None
+            raise ExportError(f"{where}: SCORE {quoted(text)}: {exc}") from None
         return None, text
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise ExportError(f"{where}: SCORE {text!r} is not a whole number or an artificial code")
-    return int(text), None
+    score = signed_number(text)
+    if score is None:
+        raise ExportError(
+            f"{where}: SCORE {quoted(text)} is not a whole number or an artificial code"
+        )
+    return score, None
 
 
 def _pairs(event: ET.Element, one_winner: bool) -> list[PairRecord]:
@@ -327,7 +368,7 @@ def _pairs(event: ET.Element, one_winner: bool) -> list[PairRecord]:
         if not one_winner:
             if direction is None or direction.upper() not in ("NS", "EW"):
                 raise ExportError(
-                    f"{where} (number {number}): DIRECTION {direction!r} is not NS or EW"
+                    f"{where} (number {number}): DIRECTION {quoted(direction)} is not NS or EW"
                 )
             direction = direction.upper()
         names = [(_text(p, "PLAYER_NAME") or "") for p in element.findall("PLAYER")]
@@ -424,15 +465,15 @@ def loads_usebio(text: str) -> EventRecord:
     method = _text(event, "WHIST_SCORING") or _METHOD_OF_TYPE.get(event_type.upper())
     if method is None:
         raise ExportError(
-            f"EVENT: EVENT_TYPE {event_type!r} is not a pairs event clubwhist can score"
+            f"EVENT: EVENT_TYPE {quoted(event_type)} is not a pairs event clubwhist can score"
         )
     winners = _text(event, "WINNER_TYPE") or "2"
     if winners not in ("1", "2"):
-        raise ExportError(f"EVENT: WINNER_TYPE {winners!r} is not 1 or 2")
+        raise ExportError(f"EVENT: WINNER_TYPE {quoted(winners)} is not 1 or 2")
     one_winner = winners == "1"
     variant = (_text(event, "WHIST_VARIANT") or "classic").lower()
     if variant not in VARIANTS:
-        raise ExportError(f"EVENT: WHIST_VARIANT {variant!r} is not a game clubwhist knows")
+        raise ExportError(f"EVENT: WHIST_VARIANT {quoted(variant)} is not a game clubwhist knows")
     options_text = _text(event, "WHIST_OPTIONS")
     options = {} if options_text is None else _json(options_text, "WHIST_OPTIONS", "EVENT")
     movement = None

@@ -26,6 +26,7 @@ from engine.games.base import (
     Score,
     Trick,
 )
+from engine.reading import quoted
 
 __all__ = [
     "Entry",
@@ -68,7 +69,7 @@ def find_variant(name: str) -> type[GameRules]:
     key = str(name).strip().lower().replace(" ", "").replace("-", "").replace("_", "")
     key = _ALIASES.get(key, key)
     if key not in VARIANTS:
-        raise UnknownVariantError(f"unknown game {name!r} (known: {', '.join(VARIANTS)})")
+        raise UnknownVariantError(f"unknown game {quoted(name)} (known: {', '.join(VARIANTS)})")
     module = importlib.import_module(f"engine.games.{key}")
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, GameRules) and value.name == key:

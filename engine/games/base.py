@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 from engine import EngineError
 from engine.boards import Board
 from engine.cards import BIG_JOKER_RANK, Card, CardError, Seat, Side, Suit
+from engine.reading import quoted, signed_number, whole_number
 
 __all__ = [
     "Choice",
@@ -90,15 +91,15 @@ class OptionSpec:
                 return value
             if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 return value.strip().lower() in _TRUE
-            raise OptionsError(f"option {key} is yes or no, not {value!r}")
+            raise OptionsError(f"option {key} is yes or no, not {quoted(value)}")
         if self.kind == "int":
             number: int
             if isinstance(value, int) and not isinstance(value, bool):
                 number = value
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            elif isinstance(value, str) and signed_number(value) is not None:
                 number = int(value.strip())
             else:
-                raise OptionsError(f"option {key} is a whole number, not {value!r}")
+                raise OptionsError(f"option {key} is a whole number, not {quoted(value)}")
             if self.choices and number not in self.choices:
                 allowed = ", ".join(map(str, self.choices))
                 raise OptionsError(f"option {key} must be one of {allowed}, not {number}")
@@ -109,13 +110,15 @@ class OptionSpec:
             text = str(value).strip().lower() if isinstance(value, str) else value
             if text not in self.choices:
                 allowed = ", ".join(map(str, self.choices))
-                raise OptionsError(f"option {key} must be one of {allowed}, not {value!r}")
+                raise OptionsError(f"option {key} must be one of {allowed}, not {quoted(value)}")
             return text
         if self.kind == "text":
             if not isinstance(value, str):
-                raise OptionsError(f"option {key} is text, not {value!r}")
+                raise OptionsError(f"option {key} is text, not {quoted(value)}")
             return value.strip()
-        raise OptionsError(f"option {key} has an unknown kind {self.kind!r}")  # pragma: no cover
+        raise OptionsError(
+            f"option {key} has an unknown kind {quoted(self.kind)}"
+        )  # pragma: no cover
 
 
 class Entry:
@@ -215,7 +218,8 @@ def entry_from_values(
         if text == "":
             continue
         if field.kind == "int":
-            flat[field.key] = int(text) if text.lstrip("-").isdigit() else text
+            number = signed_number(text)
+            flat[field.key] = number if number is not None else text
         else:
             match = next((c.value for c in field.choices if c.value.lower() == text.lower()), None)
             flat[field.key] = match if match is not None else text
@@ -379,7 +383,9 @@ class GameRules:
         unknown = sorted(set(given) - set(specs))
         if unknown:
             known = ", ".join(specs) or "none"
-            raise OptionsError(f"{self.title} has no option {unknown[0]!r} (its options: {known})")
+            raise OptionsError(
+                f"{self.title} has no option {quoted(unknown[0])} (its options: {known})"
+            )
         full = {key: spec.coerce(given.get(key, spec.default)) for key, spec in specs.items()}
         self.options: Mapping[str, object] = MappingProxyType(full)
         self._check_options()
@@ -632,13 +638,14 @@ def check_fields(
 ) -> None:
     """EntryError for a missing or an unknown field, naming it."""
     if not isinstance(data, Mapping):
-        raise EntryError(f"a {title} result must be a set of named fields, not {data!r}")
+        raise EntryError(f"a {title} result must be a set of named fields, not {quoted(data)}")
     required = tuple(required)
     allowed = set(required) | set(optional)
     for key in data:
         if key not in allowed:
             raise EntryError(
-                f"a {title} result has no field {key!r} (fields: {', '.join(sorted(allowed))})"
+                f"a {title} result has no field {quoted(key)} "
+                f"(fields: {', '.join(sorted(allowed))})"
             )
     for key in required:
         if data.get(key) is None:
@@ -648,12 +655,14 @@ def check_fields(
 def int_field(data: Mapping[str, object], key: str, label: str) -> int:
     value = data.get(key)
     if isinstance(value, bool):
-        raise EntryError(f"{label} must be a whole number, not {value!r}")
+        raise EntryError(f"{label} must be a whole number, not {quoted(value)}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    raise EntryError(f"{label} must be a whole number, not {value!r}")
+    if isinstance(value, str):
+        number = whole_number(value)
+        if number is not None:
+            return number
+    raise EntryError(f"{label} must be a whole number, not {quoted(value)}")
 
 
 def seat_field(data: Mapping[str, object], key: str, label: str = "the declarer") -> Seat:
@@ -665,7 +674,7 @@ def seat_field(data: Mapping[str, object], key: str, label: str = "the declarer"
             return Seat.from_str(value)
         except CardError:
             pass
-    raise EntryError(f"{label} must be N, E, S or W, not {value!r}")
+    raise EntryError(f"{label} must be N, E, S or W, not {quoted(value)}")
 
 
 def expect_entry(entry: Entry, kind: type[E], title: str) -> E:

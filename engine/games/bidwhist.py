@@ -77,6 +77,7 @@ from engine.games.base import (
     seat_field,
 )
 from engine.games.candid import longest_suit
+from engine.reading import quoted
 
 __all__ = [
     "BidKind",
@@ -114,7 +115,7 @@ class BidKind(enum.Enum):
         for kind in cls:
             if kind.value == key:
                 return kind
-        raise IllegalBidError(f"{text!r} is not uptown, downtown or notrump")
+        raise IllegalBidError(f"{quoted(text)} is not uptown, downtown or notrump")
 
     def __str__(self) -> str:
         return self.value
@@ -146,7 +147,9 @@ class BidWhistBid:
         stripped = text.strip()
         digits = stripped[:1]
         if not digits.isdigit():
-            raise IllegalBidError(f"{text!r} is not a bid (write it like '5 uptown' or '4NT')")
+            raise IllegalBidError(
+                f"{quoted(text)} is not a bid (write it like '5 uptown' or '4NT')"
+            )
         return cls(int(digits), BidKind.from_str(stripped[1:]))
 
     def __str__(self) -> str:
@@ -429,7 +432,7 @@ class BidWhistRules(GameRules):
             kind = BidKind.from_str(str(data["kind"]))
         except IllegalBidError:
             raise EntryError(
-                f"the kind of bid is uptown, downtown or notrump, not {data['kind']!r}"
+                f"the kind of bid is uptown, downtown or notrump, not {quoted(data['kind'])}"
             ) from None
         trumps: Suit | None = None
         ranking: BidKind | None = None
@@ -446,7 +449,9 @@ class BidWhistRules(GameRules):
             except IllegalBidError:
                 ranking = None
             if ranking not in (BidKind.UPTOWN, BidKind.DOWNTOWN):
-                raise EntryError(f"the ranking is uptown or downtown, not {data['ranking']!r}")
+                raise EntryError(
+                    f"the ranking is uptown or downtown, not {quoted(data['ranking'])}"
+                )
         else:
             if data.get("ranking") is not None:
                 raise EntryError(f"{_article(kind)} {kind} bid names its trump suit, not a ranking")
@@ -457,7 +462,7 @@ class BidWhistRules(GameRules):
             try:
                 trumps = Suit.from_str(str(data["trumps"]))
             except CardError:
-                raise EntryError(f"trumps are C, D, H or S, not {data['trumps']!r}") from None
+                raise EntryError(f"trumps are C, D, H or S, not {quoted(data['trumps'])}") from None
         books = int_field(data, "books", "the books")
         if not 1 <= books <= 13:
             raise EntryError(

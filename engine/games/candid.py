@@ -54,6 +54,7 @@ from engine.games.base import (
     int_field,
     seat_field,
 )
+from engine.reading import quoted
 
 __all__ = [
     "BagTally",
@@ -132,11 +133,11 @@ class CandidBid:
         digits = "".join(ch for ch in stripped if ch.isdigit())
         rest = stripped[len(digits) :] if stripped.startswith(digits) else ""
         if not digits or not rest:
-            raise IllegalBidError(f"{text!r} is not a bid (write it like 8H or 9NT)")
+            raise IllegalBidError(f"{quoted(text)} is not a bid (write it like 8H or 9NT)")
         try:
             strain = strain_from_str(rest)
         except CardError:
-            raise IllegalBidError(f"{text!r}: the strain is C, D, H, S or NT") from None
+            raise IllegalBidError(f"{quoted(text)}: the strain is C, D, H, S or NT") from None
         return cls(int(digits), strain)
 
     def __str__(self) -> str:
@@ -312,7 +313,9 @@ class CandidRules(GameRules):
         try:
             strain = strain_from_str(str(data["strain"]))
         except CardError:
-            raise EntryError(f"the strain is C, D, H, S or NT, not {data['strain']!r}") from None
+            raise EntryError(
+                f"the strain is C, D, H, S or NT, not {quoted(data['strain'])}"
+            ) from None
         tricks = int_field(data, "tricks", "the tricks")
         if not 0 <= tricks <= 13:
             raise EntryError(f"the declaring side's tricks run from 0 to 13, not {tricks}")

@@ -56,6 +56,7 @@ from engine.games.base import (
     int_field,
     tricks_field,
 )
+from engine.reading import quoted
 
 __all__ = [
     "ClassicEntry",
@@ -79,7 +80,8 @@ def parse_rotation(text: str) -> tuple[Suit | None, ...]:
             order.append(Suit.from_str(char))
         except CardError:
             raise OptionsError(
-                f"option rotation lists suits as letters C, D, H, S (N for no-trumps), not {text!r}"
+                "option rotation lists suits as letters C, D, H, S (N for no-trumps), "
+                f"not {quoted(text)}"
             ) from None
     if not order:
         raise OptionsError("option rotation needs at least one suit")

@@ -16,6 +16,12 @@ in the same round can only mean separate NS and EW numbering (a two-winner Mitch
 seen in both directions on different rounds means one field; a pair always in one direction
 means two fields. Tables holding the same set in every round are read as sharing by design;
 any other double use of a set is reported like every other broken invariant.
+
+Sizes are checked as the file is read, before anything is built: the text at most
+`MAX_FILE_CHARS`, tables, rounds and boards a round within the built-in movements' limits
+(`engine.movements.registry`), sets at most one per table and round, pair numbers at most
+two per table. A file beyond them is a mistake (or an attack that would take minutes and
+gigabytes to check), and is refused saying which limit.
 """
 
 from __future__ import annotations
@@ -32,27 +38,60 @@ from engine.movements.model import (
     MovementFileError,
     PairSlot,
 )
+from engine.movements.registry import MAX_BOARDS_PER_ROUND, MAX_ROUNDS, MAX_TABLES
 from engine.movements.validate import validate
+from engine.reading import quoted, whole_number
 
 _SEPARATORS = re.compile(r"[\s,:;\-]+")
 
+#: The longest movement file read: a 120-table, 60-round CSV is about 120 KB.
+MAX_FILE_CHARS = 1024 * 1024
+#: The highest board set and pair number a file may name (see the module docstring).
+MAX_SETS = MAX_TABLES * 2
+MAX_PAIR = MAX_TABLES * 2
+
 
 def _group(token: str, line_no: int) -> int:
-    if token.isdigit():
-        return int(token)
+    number = whole_number(token)
+    if number is not None:
+        return number
     if len(token) == 1 and "A" <= token <= "Z":
         return ord(token) - ord("A") + 1
-    raise MovementFileError(f"line {line_no}: {token!r} is not a board group (1, 2... or A, B...)")
+    raise MovementFileError(
+        f"line {line_no}: {quoted(token)} is not a board group (1, 2... or A, B...)"
+    )
 
 
 def _number(token: str, what: str, line_no: int) -> int:
-    if not token.isdigit():
-        raise MovementFileError(f"line {line_no}: {what} {token!r} is not a whole number")
-    return int(token)
+    number = whole_number(token)
+    if number is None:
+        raise MovementFileError(f"line {line_no}: {what} {quoted(token)} is not a whole number")
+    return number
+
+
+def _within(value: int, limit: int, what: str, line_no: int) -> int:
+    if value > limit:
+        raise MovementFileError(
+            f"line {line_no}: {what} {value} is over the limit of {limit} "
+            "(the largest movement clubwhist runs)"
+        )
+    return value
+
+
+def _check_size(text: str, boards_per_round: int) -> None:
+    if len(text) > MAX_FILE_CHARS:
+        raise MovementFileError(
+            f"the movement file is over {MAX_FILE_CHARS // 1024} KB: that is not a movement"
+        )
+    if not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+        raise MovementFileError(
+            f"boards a round must be from 1 to {MAX_BOARDS_PER_ROUND} (got {boards_per_round})"
+        )
 
 
 def loads_asc(text: str, *, boards_per_round: int = 3, one_winner: bool | None = None) -> Movement:
     """Read an ASC movement; errors name the line. See the module docstring for the format."""
+    _check_size(text, boards_per_round)
     lines = [
         (no, raw.split("#", 1)[0].strip()) for no, raw in enumerate(text.splitlines(), start=1)
     ]
@@ -69,6 +108,10 @@ def loads_asc(text: str, *, boards_per_round: int = 3, one_winner: bool | None =
     pairs, tables, rounds, groups, individual = (
         _number(t, "header field", header_no) for t in fields
     )
+    _within(pairs, MAX_PAIR, "pairs", header_no)
+    _within(tables, MAX_TABLES, "tables", header_no)
+    _within(rounds, MAX_ROUNDS, "rounds", header_no)
+    _within(groups, MAX_SETS, "board groups", header_no)
     if individual != 0:
         raise MovementFileError(f"line {header_no}: individual movements are not supported")
     body = lines[1:]
@@ -106,8 +149,12 @@ def loads_asc(text: str, *, boards_per_round: int = 3, one_winner: bool | None =
 
 def loads_csv(text: str, *, boards_per_round: int = 3, one_winner: bool | None = None) -> Movement:
     """Read a `round,table,ns,ew,set` CSV movement; errors name the line."""
+    _check_size(text, boards_per_round)
     reader = csv.reader(io.StringIO(text))
-    rows = [(reader.line_num, row) for row in reader]
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as exc:
+        raise MovementFileError(f"line {reader.line_num}: not CSV ({exc})") from None
     rows = [(no, row) for no, row in rows if any(cell.strip() for cell in row)]
     if not rows:
         raise MovementFileError("the movement file is empty")
@@ -121,10 +168,10 @@ def loads_csv(text: str, *, boards_per_round: int = 3, one_winner: bool | None =
         if len(row) != 5:
             raise MovementFileError(f"line {no}: expected 5 fields, found {len(row)}")
         cells = [cell.strip() for cell in row]
-        r = _number(cells[0], "round", no)
-        ns = _number(cells[2], "NS pair", no)
-        ew = _number(cells[3], "EW pair", no)
-        board_set = _number(cells[4], "set", no)
+        r = _within(_number(cells[0], "round", no), MAX_ROUNDS, "round", no)
+        ns = _within(_number(cells[2], "NS pair", no), MAX_PAIR, "pair number", no)
+        ew = _within(_number(cells[3], "EW pair", no), MAX_PAIR, "pair number", no)
+        board_set = _within(_number(cells[4], "set", no), MAX_SETS, "set", no)
         if r < 1 or board_set < 1:
             raise MovementFileError(f"line {no}: rounds and sets count from 1")
         if cells[1].lower() in ("r", "relay"):
@@ -132,7 +179,7 @@ def loads_csv(text: str, *, boards_per_round: int = 3, one_winner: bool | None =
                 raise MovementFileError(f"line {no}: nobody plays at the relay stand")
             relay.append((r, board_set))
             continue
-        table = _number(cells[1], "table", no)
+        table = _within(_number(cells[1], "table", no), MAX_TABLES, "table", no)
         if table < 1:
             raise MovementFileError(f"line {no}: tables count from 1")
         if ns == ew == PHANTOM:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine import EngineError
+from engine.reading import quoted, whole_number
 
 PHANTOM = 0
 
@@ -61,11 +62,13 @@ class PairSlot:
         """Read `NS3`, `EW3` or `3` back (the form `str()` writes)."""
         cleaned = text.strip().upper()
         for direction in ("NS", "EW"):
-            if cleaned.startswith(direction) and cleaned[2:].isdigit():
-                return cls(int(cleaned[2:]), direction)
-        if cleaned.isdigit():
-            return cls(int(cleaned), None)
-        raise MovementError(f"{text!r} is not a pair: write e.g. NS3, EW3 or 3")
+            number = whole_number(cleaned[2:]) if cleaned.startswith(direction) else None
+            if number is not None:
+                return cls(number, direction)
+        number = whole_number(cleaned)
+        if number is not None:
+            return cls(number, None)
+        raise MovementError(f"{quoted(text)} is not a pair: write e.g. NS3, EW3 or 3")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 from engine.movements.howell import MAX_HOWELL_TABLES, howell
 from engine.movements.mitchell import mitchell
 from engine.movements.model import Movement, MovementError
+from engine.reading import quoted
 
 
 def _mitchell(**params: Any) -> Movement:
@@ -54,21 +55,21 @@ def check_params(kind: str, params: dict[str, Any]) -> None:
     """MovementError, saying which setting and why, for settings that are not plain values of
     the right kind or that exceed the limits above; nothing is built until they pass."""
     if kind not in KINDS:
-        raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
+        raise MovementError(f"unknown movement {quoted(kind)}: choose one of {', '.join(KINDS)}")
     for key, value in params.items():
         if key in _WHOLE:
             low, high = _WHOLE[key]
             if key == "rounds" and value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
-                raise MovementError(f"{key} must be a whole number, not {value!r}")
+                raise MovementError(f"{key} must be a whole number, not {quoted(value)}")
             if kind == "howell" and key == "tables":
                 high = MAX_HOWELL_TABLES
             if not low <= value <= high:
                 raise MovementError(f"{key} must be from {low} to {high} (got {value})")
         elif key == "phantom":
             if not isinstance(value, bool):
-                raise MovementError(f"phantom must be true or false, not {value!r}")
+                raise MovementError(f"phantom must be true or false, not {quoted(value)}")
         elif key in _WORDS:
             if value not in _WORDS[key]:
                 raise MovementError(f"{key} must be one of {', '.join(_WORDS[key])}")
@@ -77,9 +78,9 @@ def check_params(kind: str, params: dict[str, Any]) -> None:
                 raise MovementError("arrow_switch must be a list of round numbers")
             for item in value:
                 if isinstance(item, bool) or not isinstance(item, int) or item < 1:
-                    raise MovementError(f"arrow_switch: {item!r} is not a round number")
+                    raise MovementError(f"arrow_switch: {quoted(item)} is not a round number")
         else:
-            raise MovementError(f"{kind} has no setting {key!r}")
+            raise MovementError(f"{kind} has no setting {quoted(key)}")
 
 
 def build(kind: str, **params: Any) -> Movement:
@@ -91,7 +92,7 @@ def build(kind: str, **params: Any) -> Movement:
         maker = KINDS[kind]
     except KeyError:
         raise MovementError(
-            f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}"
+            f"unknown movement {quoted(kind)}: choose one of {', '.join(KINDS)}"
         ) from None
     if "tables" not in params:
         raise MovementError("say how many tables")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from engine import EngineError
+from engine.reading import quoted
 
 ARTIFICIAL_CODES = ("A+", "A", "A-", "NP")
 
@@ -50,10 +51,12 @@ def parse_artificial(code: str) -> tuple[str, str]:
         parts = parts * 2
     if len(parts) != 2 or any(part not in ARTIFICIAL_CODES for part in parts):
         raise ArtificialCodeError(
-            f"{code!r} is not an artificial score: use A+, A, A-, NP or NS/EW like A+/A-"
+            f"{quoted(code)} is not an artificial score: use A+, A, A-, NP or NS/EW like A+/A-"
         )
     if ("NP" in parts) and parts[0] != parts[1]:
-        raise ArtificialCodeError(f"{code!r}: a board not played is not played by either side")
+        raise ArtificialCodeError(
+            f"{quoted(code)}: a board not played is not played by either side"
+        )
     return (parts[0], parts[1])
 
 
@@ -151,7 +154,9 @@ class SessionScore:
     def for_field(self, field: str) -> tuple[PairStanding, ...]:
         """The standings of one field ('NS', 'EW' in a two-winner event; 'ALL' in one)."""
         if field not in self.fields:
-            raise ScoringError(f"there is no field {field!r} (fields: {', '.join(self.fields)})")
+            raise ScoringError(
+                f"there is no field {quoted(field)} (fields: {', '.join(self.fields)})"
+            )
         return tuple(s for s in self.standings if s.field == field)
 
     def standing(self, pair: int, field: str | None = None) -> PairStanding:

@@ -28,6 +28,7 @@ total in the method's own unit; they count towards the percentage but not the ma
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -138,6 +139,27 @@ def _rank_labels(values: list[Fraction | None]) -> list[str]:
     return labels
 
 
+_TIMES_PLAYED: dict[int, tuple[weakref.ref[Movement], dict[int, int]]] = {}
+
+
+def _times_played(movement: Movement) -> dict[int, int]:
+    """How often each board is played, from a full check of the movement.
+
+    The check walks every meeting, and a live event is rescored after every burst of results
+    with the same (immutable) movement object, so it is done once per object.
+    """
+    from engine.movements.validate import validate
+
+    known = _TIMES_PLAYED.get(id(movement))
+    if known is not None and known[0]() is movement:
+        return dict(known[1])
+    played = validate(movement).times_played
+    if len(_TIMES_PLAYED) > 256:
+        _TIMES_PLAYED.clear()
+    _TIMES_PLAYED[id(movement)] = (weakref.ref(movement), played)
+    return dict(played)
+
+
 def score_session(
     lines: Iterable[TravellerLine],
     *,
@@ -170,10 +192,8 @@ def score_session(
     lines = list(lines)
     expected_of: dict[int, int] = {}
     if movement is not None:
-        from engine.movements.validate import validate
-
         _check_against_movement(lines, movement)
-        expected_of = validate(movement).times_played
+        expected_of = _times_played(movement)
         if field_of is None:
             field_of = one_winner if movement.one_winner else two_winner
     field_of = field_of or two_winner

@@ -16,6 +16,7 @@ MODULES = [
     "engine.scoring.model",
     "engine.publishing",
     "engine.charts",
+    "engine.reading",
 ]
 
 

@@ -218,3 +218,22 @@ def test_format_points_rounds_only_for_display():
     assert format_points(F(5, 8)) == "0.63"
     assert format_points(F(-5, 8)) == "-0.63"
     assert format_points(F(200, 3), 1) == "66.7"
+
+
+def test_a_movement_is_checked_once_however_often_it_is_scored(monkeypatch):
+    import importlib
+
+    checks = importlib.import_module("engine.movements.validate")
+
+    checked = []
+    real = checks.validate
+    monkeypatch.setattr(checks, "validate", lambda m: checked.append(m) or real(m))
+    movement = howell(2, boards_per_round=1)
+    lines = [L(m.set, m.ns, m.ew, (m.ns * 3 + m.set) % 7) for m in movement.meetings]
+    first = score_session(lines, movement=movement)
+    again = score_session(lines, movement=movement)
+    assert first.standings == again.standings
+    assert checked == [movement]
+    same_shape = howell(2, boards_per_round=1)  # another object: checked on its own
+    score_session(lines, movement=same_shape)
+    assert len(checked) == 2 and checked[1] is same_shape

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -35,8 +36,12 @@ def _table(hands: tuple) -> tuple[dict, dict]:
 
 
 def _on_both_cores(work: Callable[[T], R], items: list[T]) -> list[R]:
-    """The machine has two cores: solve in two processes (each solve stays one solve)."""
-    with ProcessPoolExecutor(2) as pool:
+    """The machine has two cores: solve in two processes (each solve stays one solve).
+
+    The processes come from a fork server, not a fork of this one: the test process has
+    threads (the database pool's, Redis listeners) and a fork copies whatever locks they hold,
+    which can leave a child waiting for ever."""
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver")) as pool:
         return list(pool.map(work, items, chunksize=5))
 
 
