@@ -1,0 +1,68 @@
+"""`python manage.py backup [-o FILE] [--club SLUG ...] [--event ID ...]`: clubs, their events
+(each whole, as the event's JSON download has it), users and directorships in one JSON file,
+gzip-compressed when FILE ends in .gz; written beside FILE and renamed over it only when
+complete. See the README's "Backup and restore"."""
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from tournaments.models import Club, Event
+from tournaments.services import backup
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+class Command(BaseCommand):
+    help = "Back up clubs, their events, users and directorships as one JSON file."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "-o",
+            "--output",
+            help="the file to write; .gz compresses it (default: "
+            "clubwhist-backup-YYYY-MM-DD-HHMM.json.gz in this folder)",
+        )
+        parser.add_argument(
+            "--club", action="append", default=[], metavar="SLUG", help="only this club"
+        )
+        parser.add_argument(
+            "--event", nargs="+", type=int, default=[], metavar="ID", help="only these events"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        clubs = []
+        for slug in options["club"]:
+            club = Club.objects.filter(slug=slug).first()
+            if club is None:
+                known = ", ".join(Club.objects.values_list("slug", flat=True)) or "none"
+                raise CommandError(f"There is no club {slug!r} (clubs here: {known}).")
+            clubs.append(club)
+        events = []
+        for pk in options["event"]:
+            event = Event.objects.select_related("club").filter(pk=pk).first()
+            if event is None:
+                raise CommandError(f"There is no event {pk}.")
+            events.append(event)
+        stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
+        out = Path(options["output"] or f"clubwhist-backup-{stamp}.json.gz")
+        if not out.parent.is_dir():
+            raise CommandError(f"There is no folder {out.parent} to write {out.name} in.")
+        whole = not clubs and not events
+        with backup.consistent_read():
+            document = backup.backup_document(
+                clubs=None if whole else clubs, events=None if whole else events
+            )
+        size = backup.write_file(out, document)
+        results = sum(len(s["results"]) for e in document["events"] for s in e["sections"])
+        what = "the whole database" if whole else "the chosen clubs and events"
+        self.stdout.write(
+            f"Wrote {out} ({what}): {plural(len(document['clubs']), 'club')}, "
+            f"{plural(len(document['events']), 'event')} with "
+            f"{plural(results, 'result')}, {plural(len(document['users']), 'user')}; "
+            f"{size / 1024:,.0f} KB{', gzip-compressed' if out.name.endswith('.gz') else ''}."
+        )
