@@ -9,6 +9,7 @@ from tournaments import models
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["directors"]
 
 
 @admin.register(models.Player)

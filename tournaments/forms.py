@@ -11,7 +11,7 @@ from django import forms
 
 from engine.games import GameRules, find_variant, variant_names
 from engine.games.base import entry_from_values
-from tournaments.models import Event
+from tournaments.models import Club, Event
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -46,6 +46,22 @@ class EventSetupForm(forms.Form):
     )
     scale = forms.ChoiceField(choices=Event.Scale.choices, initial=Event.Scale.EBU)
     movement = forms.CharField(required=False, widget=forms.HiddenInput)
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only the clubs this director directs; with one there is nothing to choose.
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = clubs if clubs is not None else Club.objects.none()
+        self._only_club = clubs.first() if clubs is not None and clubs.count() == 1 else None
+        if self._only_club is not None:
+            field.widget = forms.HiddenInput()
+            field.initial = self._only_club.pk
+            field.required = False
+
+    def clean_club(self) -> Club | None:
+        return self.cleaned_data.get("club") or self._only_club
 
 
 def option_fields(game: str, posted: Any = None) -> list[dict[str, Any]]:

@@ -32,6 +32,11 @@ class Club(models.Model):
     paper = models.CharField(max_length=6, choices=Paper.choices, default=Paper.A4)
     # The club's pace: how long a board takes, for the advisor's timings and the round clock.
     minutes_per_board = models.PositiveSmallIntegerField(default=7)
+    # The club's directors: they see and change this club's events and nothing else. An
+    # administrator (a superuser) sees every club; everyone else sees only published results.
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
 
     class Meta:
         ordering = ["name"]

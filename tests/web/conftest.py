@@ -1,7 +1,11 @@
-"""Fixtures for the Django side: a director, a club and ready-made events."""
+"""Fixtures for the Django side: a director, a club, ready-made events, and a club night's
+processes (gunicorn and a Celery worker) for the load and fault tests."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -25,8 +29,20 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture
-def director(db: Any) -> Any:
-    return get_user_model().objects.create_user("td", password="pw-for-tests", is_staff=True)
+def director(club: Club) -> Any:
+    """A club director (not an administrator): directs the `club` fixture's club only."""
+    user = get_user_model().objects.create_user("td", password="pw-for-tests", is_staff=True)
+    club.directors.add(user)
+    return user
+
+
+def director_account(username: str = "td", password: str = "secret-td-pw") -> Any:
+    """A director (not an administrator) of every club there is now: browser tests make their
+    events first, then log in."""
+    user = get_user_model().objects.create_user(username, password=password, is_staff=True)
+    for club in Club.objects.all():
+        club.directors.add(user)
+    return user
 
 
 @pytest.fixture
@@ -71,3 +87,62 @@ def make_event(
 def running_event(club: Club, director: Any) -> Event:
     """Classic whist, 3-table Mitchell, 2 boards a round: 6 boards, 3 rounds."""
     return make_event(club, user=director)
+
+
+def club_night_env(*, database_url: str, redis_url: str, queue: str) -> dict[str, str]:
+    """The environment of a club night's gunicorn: the test database, this Redis, the
+    worker's queue, and no per-link request limit (many requests from few links)."""
+    return {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CELERY_QUEUE": queue,
+        "TABLET_THROTTLE": "100000/min",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+@dataclass
+class ClubNight:
+    """gunicorn and a Celery worker on the test database and the test run's Redis."""
+
+    web: Any  # benchmarks._club_night.WebServer
+    worker: Any  # benchmarks._club_night.CeleryWorker
+    database_url: str
+    web_app_name: str  # the web processes' PostgreSQL application_name
+
+
+@pytest.fixture(scope="module")
+def club_night(processes_database_url: str) -> Iterator[ClubNight]:
+    """One set of processes for a module's tests (starting them takes seconds); a test that
+    kills or stops one starts it again before it ends."""
+    from benchmarks._club_night import VAR, CeleryWorker, WebServer
+    from clubwhist.celery import app
+    from tests.support.services import missing_reason, require_services
+
+    for marker in ("postgres", "redis"):
+        reason = missing_reason(marker)
+        if reason is not None:
+            if require_services():
+                pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
+            pytest.skip(reason)
+    redis_url = os.environ["REDIS_URL"]
+    # With beat, as production runs it: its sweep is what scores a change whose request for a
+    # rescore was itself lost (its database connection dropped just after the commit).
+    worker = CeleryWorker(database_url=processes_database_url, redis_url=redis_url, beat=True)
+    app_name = f"web-{worker.queue}"
+    env = club_night_env(
+        database_url=processes_database_url, redis_url=redis_url, queue=worker.queue
+    )
+    previous_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = worker.queue  # what this process queues goes to our worker
+    with (VAR / f"{worker.queue}-web.log").open("w") as log:
+        web = WebServer({**env, "PGAPPNAME": app_name}, threads=16, log=log)
+        try:
+            worker.start()
+            web.start()
+            yield ClubNight(web, worker, processes_database_url, app_name)
+        finally:
+            web.stop()
+            worker.stop()
+            worker.forget_queue()
+            app.conf.task_default_queue = previous_queue

@@ -15,7 +15,7 @@ CREATE = {
     "movement_kind": "mitchell",
     "movement_params": {"tables": 3, "boards_per_round": 2},
     "seed": "42",
-    "club": "API club",
+    "club": "Test Whist Club",
 }
 
 
@@ -137,7 +137,7 @@ def test_artificial_scores_and_unknown_codes(director_client: Client) -> None:
 
 def test_published_standings_are_public(director_client: Client) -> None:
     pk = create_and_start(director_client)
-    assert Client().get(f"/api/events/{pk}/standings").status_code == 403
+    assert Client().get(f"/api/events/{pk}/standings").status_code == 404
     from tournaments.services.simulation import event_simulate
 
     event_simulate(event=Event.objects.get(pk=pk), seed=2)

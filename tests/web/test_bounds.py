@@ -22,7 +22,7 @@ CREATE: dict[str, Any] = {
     "game": "classic",
     "movement_kind": "mitchell",
     "movement_params": {"tables": 3, "boards_per_round": 2},
-    "club": "Bounds club",
+    "club": "Test Whist Club",
 }
 
 

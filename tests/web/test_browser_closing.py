@@ -4,20 +4,19 @@ deliberate choice before anything is final."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from tournaments.models import Event, Result
 from tournaments.services.events import club_get_or_create
 from tournaments.services.simulation import event_simulate
 
-from .conftest import make_event
+from .conftest import director_account, make_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_closing_with_missing_results_shows_them_and_needs_a_choice(live_server, page) -> None:
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     event = make_event(club_get_or_create(name="Closing club"))
+    director_account()
     event_simulate(event=event, rounds=2, seed=3, batch=True)  # round 3 not played
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("td")
@@ -49,8 +48,8 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
     audited correction."""
     from tournaments.models import AuditEntry
 
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     event = make_event(club_get_or_create(name="Two tabs club"))
+    director_account()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     first = context.new_page()
     first.goto(live_server.url + "/accounts/login/")
@@ -89,8 +88,8 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
 def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
     from tournaments.services.results import result_submit
 
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     event = make_event(club_get_or_create(name="Room club"))
+    director_account()
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("td")
     page.get_by_label("Password").fill("secret-td-pw")
@@ -128,8 +127,8 @@ def test_the_directors_standings_update_themselves(live_server, page) -> None:
     from tournaments.services.results import result_submit
     from tournaments.services.scoring import standings_refresh
 
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     event = make_event(club_get_or_create(name="Standings club"))
+    director_account()
     event_simulate(event=event, rounds=1, seed=3, batch=True)
     standings_refresh(event_id=event.pk)
     page.goto(live_server.url + "/accounts/login/")

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Event, Result
+from tournaments.models import Club, Event, Result
 from tournaments.services.simulation import event_simulate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,6 +15,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_director_creates_runs_and_publishes_an_event(live_server, page, browser) -> None:
     get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    Club.objects.create(name="Friday Club", slug="friday").directors.add(
+        get_user_model().objects.get(username="td")
+    )
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("td")
     page.get_by_label("Password").fill("secret-td-pw")

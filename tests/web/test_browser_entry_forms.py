@@ -8,18 +8,17 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from tournaments.models import Result
 from tournaments.services.events import club_get_or_create
 
-from .conftest import make_event
+from .conftest import director_account, make_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _log_in(page: Any, live_server: Any) -> None:
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    director_account()
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("td")
     page.get_by_label("Password").fill("secret-td-pw")
@@ -45,8 +44,8 @@ def _preview(page: Any, line: int, text: str) -> None:
 
 
 def test_a_bid_whist_traveller_through_the_generated_form(live_server, page) -> None:
-    _log_in(page, live_server)
     event = make_event(club_get_or_create(name="Browser club"), game="bidwhist")
+    _log_in(page, live_server)
     _open_traveller(page, live_server, event.pk, 1)
     headings = page.locator("table.traveller thead th").all_inner_texts()
     assert headings[4:11] == ["Pass", "By", "Bid", "Kind", "Tr", "Rank", "Books"]
@@ -100,8 +99,8 @@ def _canonical(entry: dict[str, Any]) -> str:
 
 
 def test_a_candid_whist_traveller_through_the_generated_form(live_server, page) -> None:
-    _log_in(page, live_server)
     event = make_event(club_get_or_create(name="Browser club"), game="candid")
+    _log_in(page, live_server)
     _open_traveller(page, live_server, event.pk, 2)
     headings = page.locator("table.traveller thead th").all_inner_texts()
     assert headings[4:9] == ["Pass", "By", "Bid", "Str", "Tricks"]
@@ -134,8 +133,8 @@ def test_a_candid_whist_traveller_through_the_generated_form(live_server, page) 
 def test_director_screens_fit_a_phone(live_server, page) -> None:
     """At 390 px the widest director screens (a Bid Whist traveller, the pair list, the audit
     trail) scroll their tables inside their own box, never the page."""
-    _log_in(page, live_server)
     event = make_event(club_get_or_create(name="Phone club"), game="bidwhist")
+    _log_in(page, live_server)
     page.set_viewport_size({"width": 390, "height": 844})
     for path in (
         f"/events/{event.pk}/boards/1/",

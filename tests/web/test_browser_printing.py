@@ -7,17 +7,16 @@ import io
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from tests.web.conftest import make_event
+from tests.web.conftest import director_account, make_event
 from tournaments.models import Event, PrintJob
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _login(page: Any, live_server: Any) -> None:
-    get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    director_account()
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("td")
     page.get_by_label("Password").fill("secret-td-pw")

@@ -1,23 +1,46 @@
-"""Importing an event's results through the API (exports are in `public.PublicExportApi`)."""
+"""The director's exports and imports through the API (the public exports are
+`public.PublicExportApi`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import Club
+from tournaments import access
+from tournaments.api.views import DirectorEventApi
 from tournaments.services import exports as export_services
 
 
+class EventExportApi(DirectorEventApi):
+    """An event in any export format, the whole event's clubwhist JSON (`json`) included:
+    it carries the tablets' tokens, idempotency keys and usernames, so it is a director's."""
+
+    @extend_schema(
+        responses={
+            # One media type per format (tournaments.services.exports.FORMATS).
+            (200, "application/xml"): OpenApiTypes.STR,
+            (200, "application/x-pbn"): OpenApiTypes.STR,
+            (200, "text/csv"): OpenApiTypes.STR,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+        }
+    )
+    def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
+        from tournaments.views.exports import export_response
+
+        return export_response(self.event, fmt)
+
+
 class ImportApi(APIView):
-    """A USEBIO or PBN-with-results file as a new, closed event (201 with its id); 400 with
-    the reason, and nothing created, when any part is refused."""
+    """A USEBIO or PBN-with-results file as a new, closed event, or an event's clubwhist JSON
+    restored whole into the club (201 with its id); 400 with the reason, and nothing created,
+    when any part is refused."""
 
     class ImportIn(serializers.Serializer[Any]):
         text = serializers.CharField(trim_whitespace=False, max_length=5 * 1024 * 1024)
@@ -30,7 +53,7 @@ class ImportApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.ImportIn(data=request.data)
         data.is_valid(raise_exception=True)
-        club = get_object_or_404(Club, slug=data.validated_data["club"])
+        club = access.club_for(request.user, data.validated_data["club"])
         event = export_services.event_import(
             text=data.validated_data["text"], club=club, user=request.user
         )

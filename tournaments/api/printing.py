@@ -19,7 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.views import _event
+from tournaments import access
+from tournaments.api.views import DirectorEventApi
 from tournaments.models import Club, Event, PrintJob
 from tournaments.services import printing as print_services
 from tournaments.views.director import base_url
@@ -64,7 +65,7 @@ def _job_out(request: Request, event: Event, job: PrintJob) -> dict[str, Any]:
     return state
 
 
-class DocumentsApi(APIView):
+class DocumentsApi(DirectorEventApi):
     """The documents this event can print now, and why the others cannot yet."""
 
     @extend_schema(
@@ -77,7 +78,7 @@ class DocumentsApi(APIView):
         )
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
+        event = self.event
         return Response(
             {
                 "paper": event.club.paper,
@@ -96,10 +97,11 @@ class DocumentsApi(APIView):
         )
 
 
-class DocumentPdfApi(APIView):
+class DocumentPdfApi(DirectorEventApi):
     """One document as a PDF, drawn from the event as it is now."""
 
     @extend_schema(
+        operation_id="events_documents_pdf_retrieve",
         parameters=[
             OpenApiParameter(
                 "paper",
@@ -111,7 +113,7 @@ class DocumentPdfApi(APIView):
         responses={(200, "application/pdf"): OpenApiTypes.BINARY},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
-        event = _event(pk)
+        event = self.event
         if kind not in print_services.KINDS:
             raise Http404(f"There is no document {kind!r}.")
         pdf = print_services.document_pdf(
@@ -120,12 +122,12 @@ class DocumentPdfApi(APIView):
         return _pdf(pdf, print_services.document_filename(event, kind))
 
 
-class PrintPackApi(APIView):
+class PrintPackApi(DirectorEventApi):
     """Start building the print pack (or get the one being built): 202 with the job."""
 
     @extend_schema(request=None, responses={202: JobOut})
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
+        event = self.event
         job = print_services.print_pack_request(
             event=event, user=request.user, base_url=base_url(request)
         )
@@ -133,18 +135,21 @@ class PrintPackApi(APIView):
         return Response(_job_out(request, event, job), status=status.HTTP_202_ACCEPTED)
 
 
-class PrintPackStateApi(APIView):
+class PrintPackStateApi(DirectorEventApi):
     @extend_schema(responses=JobOut)
     def get(self, request: Request, pk: int, job_id: int) -> Response:
-        event = _event(pk)
+        event = self.event
         job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, event=event)
         return Response(_job_out(request, event, job))
 
 
-class PrintPackPdfApi(APIView):
-    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+class PrintPackPdfApi(DirectorEventApi):
+    @extend_schema(
+        operation_id="events_print_pack_pdf_retrieve",
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+    )
     def get(self, request: Request, pk: int, job_id: int) -> HttpResponse:
-        event = _event(pk)
+        event = self.event
         job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
         return _pdf(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))
 
@@ -158,6 +163,10 @@ class ClubSettingsApi(APIView):
             min_value=1, max_value=print_services.MAX_MINUTES_PER_BOARD, required=False
         )
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.club = access.club_for(request.user, kwargs["slug"])  # before reading the body
+
     @extend_schema(
         responses=inline_serializer(
             "ClubSettings",
@@ -168,12 +177,12 @@ class ClubSettingsApi(APIView):
         )
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = get_object_or_404(Club, slug=slug)
+        club = self.club
         return Response({"paper": club.paper, "minutes_per_board": club.minutes_per_board})
 
     @extend_schema(request=SettingsIn, responses=inline_serializer("ClubSettingsOut", {}))
     def patch(self, request: Request, slug: str) -> Response:
-        club = get_object_or_404(Club, slug=slug)
+        club = self.club
         data = self.SettingsIn(data=request.data)
         data.is_valid(raise_exception=True)
         if "paper" in data.validated_data:

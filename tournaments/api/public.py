@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from engine import pbn
 from engine.dd.analysis import par_summary
 from engine.publishing import board_frequencies, pair_card, row_for
-from tournaments import selectors_public
+from tournaments import access, selectors_public
 from tournaments.models import Club, Event
 
 
@@ -31,7 +31,7 @@ class PublicView(APIView):
     permission_classes = [AllowAny]
 
     def reader_event(self, request: Request, pk: int) -> tuple[Event, Any]:
-        event = selectors_public.event_for_reader(pk, director=request.user.is_authenticated)
+        event = selectors_public.event_for_reader(pk, request.user)
         return event, selectors_public.published(event)
 
 
@@ -67,7 +67,11 @@ class PublicStandingsApi(PublicView):
     @extend_schema(
         responses=inline_serializer(
             "PublicStandings",
-            {"version": serializers.IntegerField(), "document": serializers.DictField()},
+            {
+                "version": serializers.IntegerField(),
+                # null until the first standings are stored
+                "document": serializers.DictField(allow_null=True),
+            },
         )
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -162,13 +166,21 @@ class PublicPairApi(PublicView):
 
 class PublicExportApi(PublicView):
     """An event's results as USEBIO, PBN with results or CSV: published events for anyone,
-    every event for directors (a live event's results are not final, so not exported)."""
+    every event for directors (a live event's results are not final, so not exported). The
+    whole event's JSON is not here (404): it is the director's (`EventExportApi`)."""
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(
+        responses={
+            # One media type per format (tournaments.services.exports.FORMATS).
+            (200, "application/xml"): OpenApiTypes.STR,
+            (200, "application/x-pbn"): OpenApiTypes.STR,
+            (200, "text/csv"): OpenApiTypes.STR,
+        }
+    )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
         from tournaments.views.exports import export_response
 
         event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-        if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+        if event.status != Event.Status.PUBLISHED and not access.directs(request.user, event):
             raise NotFound("No published results here.")
-        return export_response(event, fmt)
+        return export_response(event, fmt, public=True)

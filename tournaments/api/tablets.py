@@ -8,6 +8,7 @@ message), 403 a board this table does not play now (or a replaced link), 404 an 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -31,8 +32,11 @@ class TableTokenThrottle(SimpleRateThrottle):
     scope = "table"
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
+        # A digest, not the token as typed: a URL can hold any character, a cache key should
+        # not (memcached refuses spaces and control characters).
         token = view.kwargs.get("token", "")
-        return self.cache_format % {"scope": self.scope, "ident": token[:64]}
+        ident = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 def _access(token: str) -> TableAccess:
@@ -51,13 +55,21 @@ class TabletView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [TableTokenThrottle]
 
+    table: TableAccess
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """The link is checked before anything else: an unknown or replaced link learns
+        nothing about what a valid request would look like."""
+        super().initial(request, *args, **kwargs)
+        self.table = _access(kwargs["token"])
+
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, tablets.TableForbidden):
             return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
         return super().handle_exception(exc)
 
 
-class ResultOut(serializers.ModelSerializer[Result]):
+class TableResultOut(serializers.ModelSerializer[Result]):
     class Meta:
         model = Result
         fields = [
@@ -89,7 +101,7 @@ class TableStateApi(TabletView):
         )
     )
     def get(self, request: Request, token: str) -> Response:
-        return Response(table_cache.table_state_cached(_access(token)))
+        return Response(table_cache.table_state_cached(self.table))
 
 
 class TablePreviewApi(TabletView):
@@ -115,7 +127,7 @@ class TablePreviewApi(TabletView):
         data = self.PreviewIn(data=request.data)
         data.is_valid(raise_exception=True)
         preview = tablets.tablet_preview(
-            access=_access(token),
+            access=self.table,
             board_number=data.validated_data["board"],
             entry=data.validated_data["entry"],
         )
@@ -130,19 +142,19 @@ class TableResultsApi(TabletView):
         entry = EntryJsonField()
         idempotency_key = serializers.CharField(min_length=8, max_length=80)
 
-    @extend_schema(request=SubmitIn, responses={201: ResultOut, 200: ResultOut})
+    @extend_schema(request=SubmitIn, responses={201: TableResultOut, 200: TableResultOut})
     def post(self, request: Request, token: str) -> Response:
         data = self.SubmitIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         result, created = tablets.tablet_submit(
-            access=_access(token),
+            access=self.table,
             board_number=v["board"],
             entry=v["entry"],
             key=v["idempotency_key"],
         )
         return Response(
-            ResultOut(result).data,
+            TableResultOut(result).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -150,26 +162,26 @@ class TableResultsApi(TabletView):
 class TableConfirmApi(TabletView):
     """The other pair accepts the result."""
 
-    @extend_schema(request=None, responses=ResultOut)
+    @extend_schema(request=None, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:
-        result = tablets.tablet_confirm(access=_access(token), result_id=result_id)
-        return Response(ResultOut(result).data)
+        result = tablets.tablet_confirm(access=self.table, result_id=result_id)
+        return Response(TableResultOut(result).data)
 
 
 class TableDisputeApi(TabletView):
     """The other pair does not accept the result: the director is called."""
 
-    class DisputeIn(serializers.Serializer[Any]):
+    class TableDisputeIn(serializers.Serializer[Any]):
         note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
 
-    @extend_schema(request=DisputeIn, responses=ResultOut)
+    @extend_schema(request=TableDisputeIn, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:
-        data = self.DisputeIn(data=request.data)
+        data = self.TableDisputeIn(data=request.data)
         data.is_valid(raise_exception=True)
         result = tablets.tablet_dispute(
-            access=_access(token), result_id=result_id, note=data.validated_data["note"]
+            access=self.table, result_id=result_id, note=data.validated_data["note"]
         )
-        return Response(ResultOut(result).data)
+        return Response(TableResultOut(result).data)
 
 
 class TableCallApi(TabletView):
@@ -184,7 +196,7 @@ class TableCallApi(TabletView):
     def post(self, request: Request, token: str) -> Response:
         data = self.CallIn(data=request.data)
         data.is_valid(raise_exception=True)
-        access = _access(token)
+        access = self.table
         call = tablets.director_call(
             section=access.section,
             table=access.table,

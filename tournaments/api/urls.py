@@ -23,6 +23,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-public-export",
     ),
     path("events/import", exports.ImportApi.as_view(), name="api-import-event"),
+    path(
+        "events/<int:pk>/export/<slug:fmt>",
+        exports.EventExportApi.as_view(),
+        name="api-event-export",
+    ),
     path("t/<str:token>/", tablets.TableStateApi.as_view(), name="api-table"),
     path("t/<str:token>/preview/", tablets.TablePreviewApi.as_view(), name="api-table-preview"),
     path("t/<str:token>/results/", tablets.TableResultsApi.as_view(), name="api-table-results"),

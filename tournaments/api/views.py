@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.movements import advise
-from tournaments import selectors
+from tournaments import access, selectors
 from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import closing as closing_services
@@ -91,6 +91,12 @@ class EventOut(serializers.ModelSerializer[Event]):
 class ResultOut(serializers.ModelSerializer[Result]):
     ns_pair = serializers.IntegerField(source="ns_pair.number")
     ew_pair = serializers.IntegerField(source="ew_pair.number")
+    revision = serializers.SerializerMethodField(
+        help_text="What a correction replaces, fingerprinted: send it back as `seen`."
+    )
+
+    def get_revision(self, result: Result) -> str:
+        return result_services.result_revision(result)
 
     class Meta:
         model = Result
@@ -108,6 +114,7 @@ class ResultOut(serializers.ModelSerializer[Result]):
             "idempotency_key",
             "created_at",
             "updated_at",
+            "revision",
         ]
 
 
@@ -116,8 +123,20 @@ def _events() -> QuerySet[Event]:
     return Event.objects.select_related("club").prefetch_related("sections")
 
 
-def _event(pk: int) -> Event:
-    return get_object_or_404(_events(), pk=pk)
+def _event(request: Request, pk: int) -> Event:
+    """The event if the caller directs its club; another club's answers 404 (see `access`)."""
+    return access.event_for(request.user, pk, _events())
+
+
+class DirectorEventApi(APIView):
+    """An API view about one event: the caller's right to it is checked before the request's
+    body is even read, so another club's director learns nothing from a validation error."""
+
+    event: Event
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.event = _event(request, kwargs["pk"])
 
 
 class EventListApi(APIView):
@@ -131,12 +150,16 @@ class EventListApi(APIView):
         movement_kind = serializers.CharField(max_length=30)
         movement_params = serializers.DictField()
         seed = serializers.CharField(required=False, allow_blank=False, max_length=64)
-        club = serializers.CharField(required=False, max_length=120, default="My whist club")
+        club = serializers.CharField(
+            required=False,
+            max_length=120,
+            help_text="The club's name or slug; may be left out by a director of one club.",
+        )
         advance = serializers.ChoiceField(choices=Event.Advance.choices, default="table")
 
     @extend_schema(responses=EventOut(many=True))
     def get(self, request: Request) -> Response:
-        events = _events()[:200]
+        events = access.events_for(request.user, _events())[:200]
         return Response(EventOut(events, many=True).data)
 
     @extend_schema(request=CreateIn, responses={201: EventOut})
@@ -144,15 +167,15 @@ class EventListApi(APIView):
         data = self.CreateIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        club = event_services.club_get_or_create(name=values.pop("club"))
+        club = access.club_for_new_event(request.user, values.pop("club", None))
         event = event_services.event_create(club=club, user=request.user, **values)
         return Response(EventOut(event).data, status=status.HTTP_201_CREATED)
 
 
-class EventDetailApi(APIView):
+class EventDetailApi(DirectorEventApi):
     @extend_schema(responses=EventOut)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(EventOut(_event(pk)).data)
+        return Response(EventOut(self.event).data)
 
 
 class AdviceApi(APIView):
@@ -200,16 +223,16 @@ class ReasonIn(serializers.Serializer[Any]):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class EventStartApi(APIView):
+class EventStartApi(DirectorEventApi):
     """Lock the movement and boards and open result entry."""
 
     @extend_schema(request=None, responses=EventOut)
     def post(self, request: Request, pk: int) -> Response:
-        event = event_services.event_start(event=_event(pk), user=request.user)
-        return Response(EventOut(_event(event.pk)).data)
+        event = event_services.event_start(event=self.event, user=request.user)
+        return Response(EventOut(_event(request, event.pk)).data)
 
 
-class EventFinishApi(APIView):
+class EventFinishApi(DirectorEventApi):
     """Close result entry; the final standings are computed at once. While boards have no
     result, results wait for confirmation or are disputed, or calls are open, the answer is
     400 saying so: send `missing` ("not-played" or "average") for boards with no result and
@@ -226,24 +249,24 @@ class EventFinishApi(APIView):
         data = self.FinishIn(data=request.data)
         data.is_valid(raise_exception=True)
         event = closing_services.event_close(
-            event=_event(pk),
+            event=self.event,
             missing=data.validated_data.get("missing"),
             confirm=data.validated_data["confirm"],
             user=request.user,
         )
-        return Response(EventOut(_event(event.pk)).data)
+        return Response(EventOut(_event(request, event.pk)).data)
 
 
-class EventPublishApi(APIView):
+class EventPublishApi(DirectorEventApi):
     """Make the final standings public."""
 
     @extend_schema(request=None, responses=EventOut)
     def post(self, request: Request, pk: int) -> Response:
-        event = event_services.event_publish(event=_event(pk), user=request.user)
-        return Response(EventOut(_event(event.pk)).data)
+        event = event_services.event_publish(event=self.event, user=request.user)
+        return Response(EventOut(_event(request, event.pk)).data)
 
 
-class EventReopenApi(APIView):
+class EventReopenApi(DirectorEventApi):
     """Open a closed or published event again, with the reason for the audit trail."""
 
     @extend_schema(request=ReasonIn, responses=EventOut)
@@ -251,12 +274,12 @@ class EventReopenApi(APIView):
         data = ReasonIn(data=request.data)
         data.is_valid(raise_exception=True)
         event = event_services.event_reopen(
-            event=_event(pk), reason=data.validated_data["reason"], user=request.user
+            event=self.event, reason=data.validated_data["reason"], user=request.user
         )
-        return Response(EventOut(_event(event.pk)).data)
+        return Response(EventOut(_event(request, event.pk)).data)
 
 
-class PairsApi(APIView):
+class PairsApi(DirectorEventApi):
     class NamesIn(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         player1 = serializers.CharField(max_length=120, allow_blank=True)
@@ -264,12 +287,12 @@ class PairsApi(APIView):
 
     @extend_schema(responses=PairOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        pairs = Pair.objects.filter(section__event=_event(pk))
+        pairs = Pair.objects.filter(section__event=self.event)
         return Response(PairOut(pairs, many=True).data)
 
     @extend_schema(request=NamesIn(many=True), responses=PairOut(many=True))
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
+        event = self.event
         data = self.NamesIn(data=request.data, many=True)
         data.is_valid(raise_exception=True)
         names = {row["id"]: (row["player1"], row["player2"]) for row in data.validated_data}
@@ -277,7 +300,7 @@ class PairsApi(APIView):
         return Response(PairOut(Pair.objects.filter(section__event=event), many=True).data)
 
 
-class BoardsImportApi(APIView):
+class BoardsImportApi(DirectorEventApi):
     class BoardsImportIn(serializers.Serializer[Any]):
         pbn = serializers.CharField()
 
@@ -292,12 +315,12 @@ class BoardsImportApi(APIView):
         data = self.BoardsImportIn(data=request.data)
         data.is_valid(raise_exception=True)
         boards, unused = event_services.boards_import_counted(
-            event=_event(pk), pbn_text=data.validated_data["pbn"], user=request.user
+            event=self.event, pbn_text=data.validated_data["pbn"], user=request.user
         )
         return Response({"boards": len(boards), "unused": unused})
 
 
-class BoardFouledApi(APIView):
+class BoardFouledApi(DirectorEventApi):
     class BoardFouledIn(serializers.Serializer[Any]):
         fouled = serializers.BooleanField()
         reason = serializers.CharField()
@@ -309,14 +332,14 @@ class BoardFouledApi(APIView):
     def post(self, request: Request, pk: int, number: int) -> Response:
         data = self.BoardFouledIn(data=request.data)
         data.is_valid(raise_exception=True)
-        board = get_object_or_404(Board, event=_event(pk), number=number)
+        board = get_object_or_404(Board, event=self.event, number=number)
         board = result_services.board_mark_fouled(
             board=board, user=request.user, **data.validated_data
         )
         return Response({"fouled": board.fouled})
 
 
-class ResultsApi(APIView):
+class ResultsApi(DirectorEventApi):
     class ResultsIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1)
         table = serializers.IntegerField(min_value=1)
@@ -328,14 +351,14 @@ class ResultsApi(APIView):
 
     @extend_schema(responses=ResultOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        results = Result.objects.filter(section__event=_event(pk)).select_related(
+        results = Result.objects.filter(section__event=self.event).select_related(
             "ns_pair", "ew_pair"
         )
         return Response(ResultOut(results, many=True).data)
 
     @extend_schema(request=ResultsIn, responses={201: ResultOut, 200: ResultOut})
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
+        event = self.event
         data = self.ResultsIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -356,8 +379,8 @@ class ResultsApi(APIView):
         )
 
 
-def _result(pk: int, result_id: int) -> Result:
-    return get_object_or_404(Result, pk=result_id, section__event=_event(pk))
+def _result(event: Event, result_id: int) -> Result:
+    return get_object_or_404(Result, pk=result_id, section__event=event)
 
 
 def _result_out(result: Result) -> Response:
@@ -365,16 +388,18 @@ def _result_out(result: Result) -> Response:
     return Response(ResultOut(fresh).data)
 
 
-class ResultConfirmApi(APIView):
+class ResultConfirmApi(DirectorEventApi):
     """The opponents agree: the result counts from now on."""
 
     @extend_schema(request=None, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int) -> Response:
-        result = result_services.result_confirm(result=_result(pk, result_id), user=request.user)
+        result = result_services.result_confirm(
+            result=_result(self.event, result_id), user=request.user
+        )
         return _result_out(result)
 
 
-class ResultDisputeApi(APIView):
+class ResultDisputeApi(DirectorEventApi):
     """The opponents do not agree: the result waits for the director, who is called."""
 
     class DisputeIn(serializers.Serializer[Any]):
@@ -385,17 +410,24 @@ class ResultDisputeApi(APIView):
         data = self.DisputeIn(data=request.data)
         data.is_valid(raise_exception=True)
         result = result_services.result_dispute(
-            result=_result(pk, result_id), note=data.validated_data["note"]
+            result=_result(self.event, result_id), note=data.validated_data["note"]
         )
         return _result_out(result)
 
 
-class ResultCorrectApi(APIView):
+class ResultCorrectApi(DirectorEventApi):
     """The director replaces a result's entry, saying why (kept in the audit trail)."""
 
     class CorrectIn(serializers.Serializer[Any]):
         entry = EntryJsonField()
         reason = serializers.CharField(required=False, allow_blank=True, default="")
+        seen = serializers.CharField(
+            required=False,
+            max_length=40,
+            help_text="The result's `revision` this correction was decided from: if the "
+            "result has changed since, nothing is saved and the answer is 409 with the "
+            "stored result. Without it corrections apply one after the other.",
+        )
 
     @extend_schema(request=CorrectIn, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int) -> Response:
@@ -404,15 +436,16 @@ class ResultCorrectApi(APIView):
             raise serializers.ValidationError({"entry": "A correction needs the new entry."})
         data.is_valid(raise_exception=True)
         result = result_services.result_correct(
-            result=_result(pk, result_id),
+            result=_result(self.event, result_id),
             entry=data.validated_data["entry"],
             reason=data.validated_data["reason"],
             user=request.user,
+            seen=data.validated_data.get("seen"),
         )
         return _result_out(result)
 
 
-class ArtificialApi(APIView):
+class ArtificialApi(DirectorEventApi):
     class ArtificialIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1)
         table = serializers.IntegerField(min_value=1)
@@ -422,7 +455,7 @@ class ArtificialApi(APIView):
 
     @extend_schema(request=ArtificialIn, responses=ResultOut)
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
+        event = self.event
         data = self.ArtificialIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -459,20 +492,21 @@ class StandingsApi(APIView):
         )
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = _event(pk)
-        if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
-            return Response({"detail": "These results are not published yet."}, status=403)
+        event = get_object_or_404(_events(), pk=pk)
+        director = access.directs(request.user, event)
+        if not director and event.status != Event.Status.PUBLISHED:
+            return Response({"detail": "No published results here."}, status=404)
         stored = selectors.latest_standings(event)
-        if stored is None and not request.user.is_authenticated:
+        if stored is None and not director:
             return Response({"detail": "No standings yet."}, status=404)
         data = stored.data if stored is not None else standings_compute(event=event)
         return Response({**data, "behind": data["version"] < event.results_version})
 
 
-class RoomApi(APIView):
+class RoomApi(DirectorEventApi):
     @extend_schema(responses=inline_serializer("Room", {"tables": serializers.ListField()}))
     def get(self, request: Request, pk: int) -> Response:
-        room = selectors.room_view(_event(pk))
+        room = selectors.room_view(self.event)
         return Response(
             {
                 "results_in": room["results_in"],

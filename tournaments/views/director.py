@@ -21,7 +21,7 @@ from engine.diagrams import board_facts, diagram
 from engine.games import find_variant, variant_names
 from engine.games.base import values_from_entry
 from engine.movements import advise, why
-from tournaments import selectors
+from tournaments import access, selectors
 from tournaments.forms import (
     ArtificialForm,
     EventSetupForm,
@@ -31,13 +31,19 @@ from tournaments.forms import (
     option_fields,
     options_from_post,
 )
-from tournaments.models import Board, Club, Event, Pair, Result
+from tournaments.models import Board, Event, Pair, Result
 from tournaments.services import analysis as analysis_services
 from tournaments.services import closing as closing_services
 from tournaments.services import events as event_services
 from tournaments.services import results as result_services
 from tournaments.services import tablets as tablet_services
 from tournaments.services.engine_bridge import engine_board, rules_for
+
+
+def no_club(request: HttpRequest) -> HttpResponse:
+    """An account that directs no club has nothing to set up: say what to do about it."""
+    context = {"message": access.NO_CLUB}
+    return render(request, "tournaments/director/no_club.html", context, status=403)
 
 
 def _games_with_options(posted: Any = None) -> list[dict[str, Any]]:
@@ -52,7 +58,12 @@ def event_new(request: HttpRequest) -> HttpResponse:
     """Two steps on one page: the event's details, then the advisor's movements to pick from."""
     suggestions = []
     error = ""
-    form = EventSetupForm(request.POST or None)
+    clubs = access.clubs_for(request.user)
+    if not clubs.exists():
+        if not access.is_admin(request.user):
+            return no_club(request)
+        event_services.club_get_or_create(name="My whist club")
+    form = EventSetupForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         game = data["game"]
@@ -65,9 +76,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 error = "That movement is not offered for this number of pairs; pick again."
             else:
                 try:
-                    club = event_services.club_get_or_create(name=selectors.default_club_name())
                     event = event_services.event_create(
-                        club=club,
+                        club=data["club"],
                         name=data["name"],
                         date=data["date"],
                         game=game,
@@ -98,15 +108,18 @@ def event_new(request: HttpRequest) -> HttpResponse:
             "form": form,
             "games": _games_with_options(request.POST if request.method == "POST" else None),
             "suggestions": [(_suggestion_id(s), s) for s in suggestions],
-            "why": why(suggestions[0], minutes_per_board=_club_pace()) if suggestions else "",
+            "why": why(suggestions[0], minutes_per_board=_club_pace(form, clubs))
+            if suggestions
+            else "",
             "error": error,
         },
     )
 
 
-def _club_pace() -> int:
-    """The club's minutes a board (the default club: the one new events go to)."""
-    club = Club.objects.filter(name=selectors.default_club_name()).first()
+def _club_pace(form: EventSetupForm, clubs: Any) -> int:
+    """The minutes a board of the club the event is for (the advisor's timings use it)."""
+    club = form.cleaned_data.get("club") if hasattr(form, "cleaned_data") else None
+    club = club or clubs.first()
     return club.minutes_per_board if club is not None else 7
 
 
@@ -115,15 +128,16 @@ def _suggestion_id(s: Any) -> str:
     return f"{s.kind}:{params}"
 
 
-def _event_for_director(pk: int) -> Event:
-    return get_object_or_404(
-        Event.objects.select_related("club").prefetch_related("sections"), pk=pk
+def _event_for_director(request: HttpRequest, pk: int) -> Event:
+    """The event if the signed-in account directs its club; another club's answers 404."""
+    return access.event_for(
+        request.user, pk, Event.objects.select_related("club").prefetch_related("sections")
     )
 
 
 @login_required
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     section = event.section
     pairs = sorted(
         Pair.objects.filter(section=section),
@@ -163,7 +177,7 @@ def _act(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> bool
 @login_required
 @require_POST
 def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     names = {}
     absent = {}
     for pair_id in Pair.objects.filter(section__event=event).values_list("pk", flat=True):
@@ -186,7 +200,7 @@ def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_move_pair(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     pairs = Pair.objects.filter(section__event=event)
     try:
         first = pairs.get(pk=int(request.POST.get("first", "0")))
@@ -209,13 +223,18 @@ def event_move_pair(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     form = ImportBoardsForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose a PBN file to import.")
         return redirect(event)
+    upload = form.cleaned_data["file"]
+    if upload.size > event_services.MAX_FILE_BYTES:  # refused before it is read
+        limit = event_services.MAX_FILE_BYTES // (1024 * 1024)
+        messages.error(request, f"The file is over {limit} MB: that is not a board file.")
+        return redirect(event)
     try:
-        text = form.cleaned_data["file"].read().decode("utf-8-sig")
+        text = upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:
         messages.error(request, "The file is not a text PBN file (it is not UTF-8).")
         return redirect(event)
@@ -234,7 +253,7 @@ def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_boards_pbn(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     # One file: one header, the games separated by blank lines (as other PBN readers expect),
     # not the stored records one after another (each carries its own header).
     text = pbn.dumps([engine_board(b) for b in event.boards.order_by("number")])
@@ -246,7 +265,7 @@ def event_boards_pbn(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     actions = {
         "start": (event_services.event_start, "The event has started: result entry is open."),
         "publish": (event_services.event_publish, "The results are published."),
@@ -288,7 +307,7 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 @require_GET
 def event_close_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Before closing: what is still missing, and the director's decisions about it."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     if event.status != Event.Status.RUNNING:
         return redirect(event)
     return render(
@@ -305,7 +324,7 @@ def event_close_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_analyse(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     queued = analysis_services.boards_analyse_request(event=event, user=request.user)
     if queued:
         messages.success(request, f"Par is being computed for {queued} board(s).")
@@ -317,13 +336,13 @@ def event_analyse(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_analysis_progress(request: HttpRequest, pk: int) -> JsonResponse:
-    return JsonResponse(analysis_services.analysis_progress(_event_for_director(pk)))
+    return JsonResponse(analysis_services.analysis_progress(_event_for_director(request, pk)))
 
 
 @login_required
 @require_GET
 def event_room(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     links = {link.table: link for link in selectors.tablet_links(event, base_url(request))}
     return render(
         request,
@@ -347,7 +366,7 @@ def base_url(request: HttpRequest) -> str:
 @require_POST
 def event_tablet_links(request: HttpRequest, pk: int) -> HttpResponse:
     """Give every table a tablet link (events started before tablets existed)."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     _act(request, tablet_services.table_links_ensure_for, "Tablet links are ready.", event=event)
     return redirect(event)
 
@@ -355,7 +374,7 @@ def event_tablet_links(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_tablet_replace(request: HttpRequest, pk: int, table: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     _act(
         request,
         tablet_services.table_link_replace,
@@ -369,7 +388,7 @@ def event_tablet_replace(request: HttpRequest, pk: int, table: int) -> HttpRespo
 @login_required
 @require_POST
 def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     try:
         number = int(request.POST.get("round", ""))
     except ValueError:
@@ -389,7 +408,7 @@ def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def event_round_clock(request: HttpRequest, pk: int) -> HttpResponse:
     """Start, restart or stop the round clock the room shows."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     if request.POST.get("stop"):
         _act(request, tablet_services.round_clock_stop, "The round clock is stopped.", event=event)
         return redirect("event-room", pk=event.pk)
@@ -411,7 +430,7 @@ def event_round_clock(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def call_handled(request: HttpRequest, pk: int, call_id: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     result_services.call_mark_handled(event=event, call_id=call_id, user=request.user)
     return redirect("event-room", pk=event.pk)
 
@@ -419,7 +438,7 @@ def call_handled(request: HttpRequest, pk: int, call_id: int) -> HttpResponse:
 @login_required
 def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick a board to enter from its paper traveller."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     number = request.GET.get("board")
     if number and number.isdigit() and event.boards.filter(number=int(number)).exists():
         return redirect("event-traveller", pk=event.pk, number=int(number))
@@ -443,7 +462,7 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     the correction form (with a reason), or by choosing the second of two entries typed at
     once. All new lines are saved together or not at all.
     """
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     section = event.section
     board = get_object_or_404(Board, event=event, number=number)
     rules = rules_for(event)
@@ -526,6 +545,7 @@ def _second_entries(
         parsed = rules.parse_entry(played, dict(typed[i]))
         shown[i] = {
             "stored": stored,
+            "seen": result_services.result_revision(stored),
             "describe": rules.describe(parsed),
             "ns_score": int(rules.ns_score(played, parsed)),
             "values": values_from_entry(rules.entry_fields(), rules.entry_to_dict(parsed)),
@@ -537,7 +557,7 @@ def _second_entries(
 @require_POST
 def board_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
     """Validate and score one traveller line as it is typed (JSON for the page's script)."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     entry = entry_from_post(rules_for(event), request.POST)
     if entry is None:
         return JsonResponse({"valid": False, "error": ""})
@@ -551,7 +571,7 @@ def board_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
 @login_required
 @require_POST
 def board_fouled(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     board = get_object_or_404(Board, event=event, number=number)
     fouled = request.POST.get("fouled") == "1"
     _act(
@@ -567,16 +587,28 @@ def board_fouled(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     result = get_object_or_404(Result, pk=result_id, section__event=event)
     error = ""
     rules = rules_for(event)
+    # The result as the form shows it; a correction posted from an older view is refused.
+    seen = request.POST.get("seen") or result_services.result_revision(result)
     if request.method == "POST":
         entry = entry_from_post(rules, request.POST) or {}
         try:
             result_services.result_correct(
-                result=result, entry=entry, reason=request.POST.get("reason", ""), user=request.user
+                result=result,
+                entry=entry,
+                reason=request.POST.get("reason", ""),
+                user=request.user,
+                # Another director's change since the form was shown is shown to this
+                # director, never silently undone.
+                seen=request.POST.get("seen") or None,
             )
+        except result_services.CorrectionConflict as exc:
+            error = str(exc)
+            result.refresh_from_db()  # what is stored now, to show and to decide from
+            seen = result_services.result_revision(result)
         except ValueError as exc:
             error = str(exc)
         else:
@@ -592,6 +624,7 @@ def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpRespons
             "current": request.POST
             if request.method == "POST"
             else values_from_entry(rules.entry_fields(), result.entry),
+            "seen": seen,
             "error": error,
         },
     )
@@ -601,7 +634,7 @@ def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpRespons
 def result_artificial(
     request: HttpRequest, pk: int, number: int, round: int, table: int
 ) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     section = event.section
     form = ArtificialForm(request.POST or None)
     error = ""
@@ -644,7 +677,7 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
     import csv
     import io
 
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     query = request.GET.get("q", "").strip()
     lines = selectors.audit_lines(event, query)
     if request.GET.get("format") == "csv":
@@ -668,7 +701,7 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_live_public(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     live = request.POST.get("live") == "1"
     _act(
         request,

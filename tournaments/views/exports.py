@@ -8,6 +8,8 @@ like the results pages; directors get every event's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,16 +17,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from engine.exports import ExportError
+from tournaments import access
 from tournaments.models import Club, Event
+from tournaments.services import backup
 from tournaments.services import exports as export_services
+from tournaments.services.events import MAX_FILE_BYTES, club_get_or_create
 
 #: Files bigger than this are not results files (a 30-table evening's USEBIO is under 0.5 MB).
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
+MAX_IMPORT_BYTES = MAX_FILE_BYTES
 
 
-def export_response(event: Event, fmt: str) -> HttpResponse:
-    if fmt not in export_services.FORMATS:
-        raise Http404(f"There is no export format {fmt!r}.")
+def export_response(event: Event, fmt: str, *, public: bool = False) -> HttpResponse:
+    """The export as a download; at a public address (`public`) only the public formats."""
+    chosen = export_services.FORMATS.get(fmt)
+    if chosen is None or (public and not chosen.public):
+        raise Http404(f"There is no export format {fmt!r} here.")
     try:
         made = export_services.event_export(event, fmt)
     except ExportError as exc:  # an event the format cannot hold: say so, plainly
@@ -38,28 +45,42 @@ def export_response(event: Event, fmt: str) -> HttpResponse:
 @login_required
 @require_GET
 def event_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    return export_response(get_object_or_404(Event, pk=pk), fmt)
+    return export_response(access.event_for(request.user, pk), fmt)
 
 
 @require_GET
 def public_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+    if event.status != Event.Status.PUBLISHED and not access.directs(request.user, event):
         raise Http404("No published results here.")
-    return export_response(event, fmt)
+    return export_response(event, fmt, public=True)
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
         label="Results file",
-        help_text="USEBIO 1.2 (.xml) or PBN with results (.pbn), as clubwhist exports them.",
+        help_text="USEBIO 1.2 (.xml) or PBN with results (.pbn), as clubwhist exports them, "
+        "or an event's clubwhist JSON (.clubwhist.json), restored whole.",
     )
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = clubs  # only the clubs this director directs
 
 
 @login_required
 def event_import(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None)
+    clubs = access.clubs_for(request.user)
+    if not clubs.exists():
+        if not access.is_admin(request.user):
+            from tournaments.views.director import no_club
+
+            return no_club(request)
+        club_get_or_create(name="My whist club")
+    form = ImportForm(request.POST or None, request.FILES or None, clubs=clubs)
     error = ""
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -69,7 +90,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                error = "The file is not text in UTF-8: export it again as USEBIO or PBN."
+                error = "The file is not text in UTF-8: export it again as USEBIO, PBN or JSON."
             else:
                 try:
                     event = export_services.event_import(
@@ -80,11 +101,17 @@ def event_import(request: HttpRequest) -> HttpResponse:
                 else:
                     from django.contrib import messages
 
-                    messages.success(
-                        request,
-                        f"Imported: {event.name}. The standings are scored again here; "
-                        "compare them with the program that wrote the file.",
-                    )
+                    if backup.looks_like_json(text):
+                        said = (
+                            f"Restored whole: {event.name}. Scored again here, its standings "
+                            "are exactly those stored in the file."
+                        )
+                    else:
+                        said = (
+                            f"Imported: {event.name}. The standings are scored again here; "
+                            "compare them with the program that wrote the file."
+                        )
+                    messages.success(request, said)
                     return redirect(event)
     return render(
         request,

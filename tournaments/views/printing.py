@@ -42,7 +42,7 @@ def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, ob
 @login_required
 @require_GET
 def event_print(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     job = print_services.latest_print_job(event)
     documents = [
         {"doc": doc, "reason": reason} for doc, reason in print_services.print_documents(event)
@@ -65,7 +65,7 @@ def event_print(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     if kind not in print_services.KINDS:
         raise Http404(kind)
     try:
@@ -80,7 +80,7 @@ def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpRespon
 @require_POST
 def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
     """The club's settings on this page: its paper, and its pace (minutes a board)."""
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     if "minutes_per_board" in request.POST:
         try:
             minutes = int(request.POST["minutes_per_board"])
@@ -111,7 +111,7 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     print_services.print_pack_request(event=event, user=request.user, base_url=base_url(request))
     return redirect(reverse("event-print", args=[event.pk]) + "#pack")
 
@@ -119,7 +119,7 @@ def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, event=event)
     return JsonResponse(_job_json(request, event, job))
 
@@ -127,6 +127,6 @@ def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonRe
 @login_required
 @require_GET
 def event_print_pack_pdf(request: HttpRequest, pk: int, job_id: int) -> HttpResponse:
-    event = _event_for_director(pk)
+    event = _event_for_director(request, pk)
     job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
     return pdf_response(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))

@@ -24,7 +24,7 @@ from engine.dd.analysis import par_summary
 from engine.diagrams import board_facts, jokers_of, suit_rows
 from engine.publishing import board_frequencies, pair_card, percentage_spread, row_for
 from engine.scoring.document import StandingsDocument
-from tournaments import selectors, selectors_public
+from tournaments import access, selectors, selectors_public
 from tournaments.health import run_checks
 from tournaments.models import Club, Event
 from tournaments.services import live
@@ -33,18 +33,20 @@ from tournaments.services.scoring import scored_version
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    events = selectors.events_visible(signed_in=request.user.is_authenticated)
+    events = selectors.events_visible(request.user)
     return render(request, "home.html", {"events": events})
 
 
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
+    """ok/down for each part, for monitors; the details for staff only (tournaments/health.py)."""
     checks = run_checks()
     healthy = not any(check.failing for check in checks)
+    staff = request.user.is_authenticated and request.user.is_staff
     body = {
         "status": "ok" if healthy else "down",
-        "checks": {check.name: check.as_dict() for check in checks},
+        "checks": {check.name: check.as_dict(detail=staff) for check in checks},
     }
     return JsonResponse(body, status=200 if healthy else 503)
 
@@ -54,7 +56,9 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     """Directors see live standings, updating themselves as results are scored (the page's
     live part, `?part=1`); everyone else only once the results are published."""
     event = get_object_or_404(Event, pk=pk)
-    if not request.user.is_authenticated and event.status != Event.Status.PUBLISHED:
+    if event.status != Event.Status.PUBLISHED and not access.directs(request.user, event):
+        if request.user.is_authenticated:
+            raise Http404("No published results here.")
         return redirect(f"{reverse('login')}?next={request.path}")
     standings = selectors.latest_standings(event)
     document = StandingsDocument.from_dict(standings.data) if standings else None
@@ -87,7 +91,7 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _reader_event(request: HttpRequest, pk: int) -> Event:
-    return selectors_public.event_for_reader(pk, director=request.user.is_authenticated)
+    return selectors_public.event_for_reader(pk, request.user)
 
 
 @require_GET

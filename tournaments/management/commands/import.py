@@ -8,7 +8,6 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import selectors
 from tournaments.models import Club
 from tournaments.services import exports as export_services
 from tournaments.services.events import club_get_or_create
@@ -19,7 +18,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
-        parser.add_argument("--club", help="the club's slug (default: the site's club)")
+        parser.add_argument("--club", help="the club's slug (needed when there are several)")
         parser.add_argument("--json", action="store_true", help='print {"event": ID}')
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -32,8 +31,14 @@ class Command(BaseCommand):
             club = Club.objects.filter(slug=options["club"]).first()
             if club is None:
                 raise CommandError(f"There is no club {options['club']!r}.")
+        elif Club.objects.count() > 1:
+            raise CommandError(
+                "There are several clubs: say which with --club SLUG ("
+                + ", ".join(Club.objects.values_list("slug", flat=True))
+                + ")."
+            )
         else:
-            club = club_get_or_create(name=selectors.default_club_name())
+            club = Club.objects.first() or club_get_or_create(name="My whist club")
         try:
             event = export_services.event_import(text=text, club=club)
         except ValueError as exc:

@@ -1,0 +1,125 @@
+"""Who may see and change what: the one place the app answers that question.
+
+The rules (the README's "Who can do what" says the same in words):
+- an administrator (a superuser) directs every club;
+- a director (any other signed-in account) directs the clubs whose `directors` include them,
+  and sees and changes only those clubs' events, on the pages, the API and the exports;
+- a table's link reaches only that table's meetings (see `services.tablets`);
+- everyone else, signed in or not, reads only published events, and running ones whose director
+  switched live results on.
+
+Another club's event answers 404, not 403: a director has no business learning which event ids
+exist elsewhere. The Django admin is for administrators only (`ClubAdminSite`), so it needs no
+per-club filtering of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from tournaments.models import Club, Event
+
+NO_CLUB = (
+    "Your account does not direct any club yet. Ask your club's administrator to add you to "
+    "the club's directors (in the admin, or with the command: python manage.py clubs "
+    "add-director CLUB YOUR-USERNAME)."
+)
+
+
+def is_admin(user: Any) -> bool:
+    return bool(getattr(user, "is_active", False) and getattr(user, "is_superuser", False))
+
+
+def _signed_in(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_active)
+
+
+def clubs_for(user: Any) -> QuerySet[Club]:
+    """The clubs this account directs (all of them for an administrator)."""
+    if is_admin(user):
+        return Club.objects.all()
+    if not _signed_in(user):
+        return Club.objects.none()
+    return Club.objects.filter(directors=user)
+
+
+def events_for(user: Any, queryset: QuerySet[Event] | None = None) -> QuerySet[Event]:
+    """The events this account may direct."""
+    events = Event.objects.all() if queryset is None else queryset
+    if is_admin(user):
+        return events
+    if not _signed_in(user):
+        return events.none()
+    return events.filter(club__directors=user)
+
+
+def directs(user: Any, event: Event) -> bool:
+    if is_admin(user):
+        return True
+    if not _signed_in(user):
+        return False
+    return Club.directors.through.objects.filter(club_id=event.club_id, user_id=user.pk).exists()
+
+
+def event_for(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Event:
+    """The event `pk` if this account directs its club; 404 otherwise (also for another club's)."""
+    try:
+        return events_for(user, queryset).get(pk=pk)
+    except Event.DoesNotExist:
+        raise Http404("No such event among your clubs' events.") from None
+
+
+def club_for(user: Any, slug: str) -> Club:
+    try:
+        return clubs_for(user).get(slug=slug)
+    except Club.DoesNotExist:
+        raise Http404("No such club among the clubs you direct.") from None
+
+
+def readable_events(user: Any) -> QuerySet[Event]:
+    """The events whose public pages this reader may open: their clubs' events for a director
+    (to check the pages before publishing), published or live ones for everyone."""
+    public = Q(status=Event.Status.PUBLISHED) | Q(status=Event.Status.RUNNING, live_public=True)
+    if is_admin(user):
+        return Event.objects.all()
+    if _signed_in(user):
+        return Event.objects.filter(public | Q(club__directors=user)).distinct()
+    return Event.objects.filter(public)
+
+
+def club_for_new_event(user: Any, name: str | None = None) -> Club:
+    """The club a new event (or an imported one) goes to.
+
+    A director names one of their clubs (by name or slug) or, directing exactly one, may leave
+    it out. An administrator may name a club that does not exist yet: it is created. Anyone
+    else is refused with what to do about it.
+    """
+    from tournaments.services.events import club_get_or_create
+
+    clubs = clubs_for(user)
+    if name:
+        club = clubs.filter(Q(name=name) | Q(slug=name)).first()
+        if club is not None:
+            return club
+        if is_admin(user):
+            return club_get_or_create(name=name)
+        mine = ", ".join(clubs.values_list("name", flat=True)) or "none"
+        raise PermissionDenied(
+            f"You do not direct a club called {name!r}. The clubs you direct: {mine}."
+        )
+    count = clubs.count()
+    if count == 1:
+        return clubs.get()
+    if count == 0:
+        if is_admin(user):
+            return club_get_or_create(name="My whist club")
+        raise PermissionDenied(NO_CLUB)
+    raise PermissionDenied(
+        "You direct several clubs: say which club the event is for ("
+        + ", ".join(clubs.values_list("name", flat=True))
+        + ")."
+    )
