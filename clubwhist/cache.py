@@ -1,19 +1,52 @@
-"""Django's Redis cache, keeping one client per connection pool.
+"""Django's Redis cache, keeping one client per connection pool, and carrying on without Redis.
 
-Django's `RedisCacheClient.get_client` builds a new `redis.Redis` object for every cache call
-(each construction fills a table of some 170 response callbacks: about 0.4 ms here), and a
-tablet's request makes five cache calls (its request limit, the state's versions, the state).
-A `redis.Redis` object is safe to share between threads (it takes a connection from its pool
-for each command), so one per pool is kept and reused. Behaviour is otherwise Django's.
+One client per pool: Django's `RedisCacheClient.get_client` builds a new `redis.Redis` object
+for every cache call (each construction fills a table of some 170 response callbacks: about
+0.4 ms here), and a tablet's request makes five cache calls (its request limit, the state's
+versions, the state). A `redis.Redis` object is safe to share between threads (it takes a
+connection from its pool for each command), so one per pool is kept and reused.
+
+Without Redis: the cache holds only copies (tablets' states, published pages, versions) and
+request counts, never anything that exists nowhere else, so a Redis that is down or
+restarting must not turn a tablet's result into an error. While Redis cannot be reached a
+cache call behaves as a miss: a read returns its default, a write does nothing (`incr`, which
+cannot be answered without the stored count, still raises). Each process logs the outage
+once, and the first call once Redis answers again logs its return.
+
+A write lost that way may leave a copy that should have been retired, if Redis kept its data
+across the outage (snapshots, or Redis was reachable from elsewhere): a table's state cached
+before a result arrived during the outage would be served after it. So a process that lost a
+write first deletes, before its next cache call, every key matching the patterns registered
+with `retire_after_outage` (the version keys those copies hang on), and only then carries on.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: What a cache call raises when Redis is unreachable, restarting or not answering in time
+#: (BusyLoadingError, a Redis still loading its snapshot, is a ConnectionError).
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
+
+_RETIRED: set[str] = set()
+
+
+def retire_after_outage(*patterns: str) -> None:
+    """Keys (glob patterns, before the cache's prefix) whose values go stale when a write to
+    them is lost: deleted by any process that lost a write, once Redis is back."""
+    _RETIRED.update(patterns)
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -35,7 +68,114 @@ class RedisCacheClient(DjangoRedisCacheClient):
         return found
 
 
+class _Outage:
+    """What this process knows of its cache's Redis being away. Django makes a cache object
+    per thread, so this is kept per process (per server), shared by all of them: a write lost
+    by one thread is retired before any thread reads again."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.down = False  # an outage logged and not yet seen to end
+        self.lost_writes = False  # a write lost since the last retirement
+
+
+_OUTAGES: dict[str, _Outage] = {}
+_OUTAGES_LOCK = threading.Lock()
+
+
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+        with _OUTAGES_LOCK:
+            self._outage = _OUTAGES.setdefault(str(server), _Outage())
+
+    def _guard(self, call: Callable[[], T], default: T, *, write: bool) -> T:
+        outage = self._outage
+        if outage.lost_writes and not self._retire_stale():
+            return default
+        try:
+            found = call()
+        except UNREACHABLE as exc:
+            self._note_outage(exc, write=write)
+            return default
+        if outage.down:
+            with outage.lock:
+                if outage.down:
+                    outage.down = False
+                    log.warning("Redis (the cache) answers again")
+        return found
+
+    def _note_outage(self, exc: Exception, *, write: bool) -> None:
+        outage = self._outage
+        with outage.lock:
+            if write:
+                outage.lost_writes = True
+            if not outage.down:
+                outage.down = True
+                log.warning("Redis (the cache) is unreachable (%s): carrying on without it", exc)
+
+    def _retire_stale(self) -> bool:
+        """Delete the registered keys after lost writes; False while Redis is still away."""
+        with self._outage.lock:
+            self._outage.lost_writes = False  # a write lost from now on asks for another round
+        try:
+            client = self._cache.get_client(write=True)
+            retired = 0
+            for pattern in sorted(_RETIRED):
+                keys = list(client.scan_iter(match=self.make_key(pattern), count=500))
+                for start in range(0, len(keys), 500):
+                    retired += client.delete(*keys[start : start + 500])
+        except UNREACHABLE as exc:
+            self._note_outage(exc, write=True)
+            return False
+        log.warning("Redis (the cache) is back: %d versions retired after lost writes", retired)
+        return True
+
+    # Every call Django's cache API makes, guarded (incr is not: a count cannot be made up).
+
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> bool:
+        return self._guard(
+            lambda: super(RedisCache, self).add(key, value, timeout, version), False, write=True
+        )
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        return self._guard(
+            lambda: super(RedisCache, self).get(key, default, version), default, write=False
+        )
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        self._guard(
+            lambda: super(RedisCache, self).set(key, value, timeout, version), None, write=True
+        )
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
+        return self._guard(
+            lambda: super(RedisCache, self).touch(key, timeout, version), False, write=True
+        )
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        return self._guard(lambda: super(RedisCache, self).delete(key, version), False, write=True)
+
+    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        return self._guard(lambda: super(RedisCache, self).get_many(keys, version), {}, write=False)
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        return self._guard(
+            lambda: super(RedisCache, self).has_key(key, version), False, write=False
+        )
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list[Any]:
+        return self._guard(
+            lambda: super(RedisCache, self).set_many(data, timeout, version), list(data), write=True
+        )
+
+    def delete_many(self, keys: Any, version: Any = None) -> None:
+        self._guard(lambda: super(RedisCache, self).delete_many(keys, version), None, write=True)
+
+    def clear(self) -> None:
+        self._guard(lambda: super(RedisCache, self).clear(), None, write=True)

@@ -4,12 +4,36 @@ Configuration comes from Django settings (the CELERY_ namespace), so the broker 
 REDIS_URL is set and tasks run eagerly in-process when it is not.
 """
 
+import logging
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
+log = logging.getLogger(__name__)
 
 app = Celery("clubwhist")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class SweepOnConnect(bootsteps.StartStopStep):
+    """Each time a worker's consumer connects to the broker (at start, and again after the
+    broker was away) it queues a sweep that reclaims every event whose standings are behind:
+    work left by a worker that died, or results saved while Redis was down, is scored at once
+    rather than at the next result or at beat's next sweep (`tournaments/services/scoring.py`).
+    It runs after the task consumer is set up, so the broker is reachable when it sends."""
+
+    requires = ("celery.worker.consumer.tasks:Tasks",)
+
+    def start(self, parent: Any) -> None:
+        from tournaments.tasks import rescore_sweep
+
+        try:
+            rescore_sweep.apply_async(kwargs={"reclaim": True})
+        except Exception as exc:  # gone again already: the next connection sweeps
+            log.warning("could not queue the sweep on connecting: %s", exc)
+
+
+app.steps["consumer"].add(SweepOnConnect)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.support.services import CHROMIUM, missing_reason, require_services
 
@@ -17,6 +18,14 @@ from tests.support.services import CHROMIUM, missing_reason, require_services
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SERVICE_MARKERS = ("postgres", "redis", "browser")
+
+# Hypothesis profiles: `ci` (the default, what `make test` and CI run) and `deep` for a long
+# hunt before a release or after a change to a reader: `pytest --hypothesis-profile=deep ...`.
+# Tests that set their own max_examples keep it; the fuzz tests take a share of the profile's
+# (tests/fuzzing.py, `examples`). No deadline: two shared cores make timings noisy.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("deep", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
@@ -30,6 +39,25 @@ def _services_gate(request: pytest.FixtureRequest) -> None:
         if require_services():
             pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
         pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The figures a run is judged by, together at its end where CI shows them: the load and
+    fault tests' (results sent, lost, duplicated; how long the standings took to converge)
+    and how many fuzz cases ran (tests/fuzzing.py counts them)."""
+    from tests.fuzzing import ACCEPTED, RUN
+    from tests.support.figures import FIGURES
+
+    if FIGURES:
+        terminalreporter.section("club night: results and convergence")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
+    if RUN:
+        terminalreporter.section("fuzz cases run")
+        for name, count in sorted(RUN.items()):
+            accepted = f" ({ACCEPTED[name]} accepted)" if name in ACCEPTED else ""
+            terminalreporter.write_line(f"{name}: {count}{accepted}")
+        terminalreporter.write_line(f"total: {sum(RUN.values())}")
 
 
 def _database_url_for_workers() -> str:
@@ -46,7 +74,15 @@ def _database_url_for_workers() -> str:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Any]:
+def processes_database_url(django_db_setup: Any, django_db_blocker: Any) -> str:
+    """The test database as a URL, for processes of their own (a worker, gunicorn): they see
+    what a `django_db(transaction=True)` test commits."""
+    with django_db_blocker.unblock():
+        return _database_url_for_workers()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(processes_database_url: str) -> Iterator[Any]:
     """A worker process on a queue of its own, pointed at the test database."""
     reason = missing_reason("redis")
     if reason is not None:
@@ -56,9 +92,7 @@ def celery_worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Any]
     from clubwhist.celery import app
     from tests.support.celery_worker import WorkerProcess
 
-    with django_db_blocker.unblock():
-        database_url = _database_url_for_workers()
-    worker = WorkerProcess(database_url=database_url, redis_url=os.environ["REDIS_URL"])
+    worker = WorkerProcess(database_url=processes_database_url, redis_url=os.environ["REDIS_URL"])
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = worker.queue
     worker.start()

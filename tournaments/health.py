@@ -1,6 +1,9 @@
 """Health checks for /health: the database, the broker and the workers.
 
 A check never raises: it reports what it found so an operator sees every failing part at once.
+Anyone (an uptime monitor) is told each part's status; only a signed-in staff member also gets
+the details (the database's kind, worker host names, error texts), which would tell an
+attacker what the server runs.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ class Check:
     def failing(self) -> bool:
         return self.required and self.status == "down"
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "required": self.required, "detail": self.detail}
+    def as_dict(self, *, detail: bool = True) -> dict[str, Any]:
+        shown: dict[str, Any] = {"status": self.status, "required": self.required}
+        if detail:
+            shown["detail"] = self.detail
+        return shown
 
 
 def check_database() -> Check:

@@ -2,17 +2,16 @@
 
 They are queued with `transaction.on_commit` by the services, so a worker never sees an id
 before its row is committed. Reruns are harmless (the services are idempotent), which is what
-makes `acks_late` safe here: a task lost with its worker runs again.
+makes `acks_late` safe here: a task lost with its worker runs again (and the sweep a worker
+runs when it connects to the broker, `clubwhist.celery.SweepOnConnect`, does not wait for it).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +30,10 @@ def rescore_event(event_id: int) -> None:
 
 
 @shared_task(name="clubwhist.rescore_sweep", acks_late=True, ignore_result=True)
-def rescore_sweep() -> None:
+def rescore_sweep(reclaim: bool = False) -> None:
     from tournaments.services.scoring import rescore_sweep as sweep
 
-    queued = sweep()
+    queued = sweep(reclaim=reclaim)
     if queued:
         log.info("rescore sweep queued events %s", queued)
 
@@ -51,9 +50,3 @@ def build_print_pack(job_id: int) -> None:
     from tournaments.services.printing import print_pack_build
 
     print_pack_build(job_id=job_id)
-
-
-@worker_ready.connect
-def _sweep_when_a_worker_starts(**kwargs: Any) -> None:
-    """Work left behind while no worker (or no broker) was up is picked up at once."""
-    rescore_sweep.delay()

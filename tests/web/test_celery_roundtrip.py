@@ -17,8 +17,8 @@ def test_a_task_runs_in_the_worker_process(celery_worker) -> None:
     assert answer["pid"] != str(os.getpid()), "the task ran in the test process, not the worker"
 
 
-def test_health_sees_the_worker(celery_worker, client: Client) -> None:
-    response = client.get("/health")
+def test_health_sees_the_worker(celery_worker, admin_client: Client) -> None:
+    response = admin_client.get("/health")  # staff: with the details
     body = response.json()
     assert response.status_code == 200, body
     assert body["checks"]["broker"]["status"] == "ok"

@@ -392,7 +392,7 @@ def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> Non
 
     sent: list[int] = []
     monkeypatch.setattr(
-        tasks.rescore_event, "apply_async", lambda args, countdown: sent.append(args[0])
+        tasks.rescore_event, "apply_async", lambda args, **options: sent.append(args[0])
     )
     assert request_rescore(event_id=running_event.pk) is True
     assert request_rescore(event_id=running_event.pk) is False  # the slot is taken
@@ -403,3 +403,8 @@ def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> Non
     # A lost queue slot (broker down when sending) is picked up by the sweep.
     Event.objects.filter(pk=running_event.pk).update(results_version=5, rescore_queued_at=None)
     assert rescore_sweep() == [running_event.pk]
+    # A slot claimed moments ago by a task that may have died with its worker: the periodic
+    # sweep leaves it (for a minute), a worker connecting reclaims it at once.
+    assert rescore_sweep() == []
+    assert rescore_sweep(reclaim=True) == [running_event.pk]
+    assert sent[-2:] == [running_event.pk, running_event.pk]

@@ -4,6 +4,8 @@ artificial. Every accepted result is kept; a director's change is audited with b
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ from django.utils import timezone
 
 from engine.games import Entry
 from engine.scoring import parse_artificial
-from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
+from tournaments.models import AuditEntry, Board, DirectorCall, Event, Pair, Result, Section
 from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.engine_bridge import (
     MeetingRow,
@@ -309,6 +311,7 @@ def result_summary(result: Result) -> dict[str, Any]:
         "entry": result.entry,
         "ns_score": result.ns_score,
         "status": result.status,
+        "revision": result_revision(result),  # a director's correction of it sends it back
     }
 
 
@@ -368,17 +371,47 @@ def _snapshot(result: Result) -> dict[str, Any]:
     }
 
 
+class CorrectionConflict(ResultConflict):
+    """A correction made from a result that another change has replaced since the director
+    looked at it (HTTP 409, with the stored result): applying it would silently undo that
+    change, so nothing is saved and the director is shown what is stored now."""
+
+
+def result_revision(result: Result) -> str:
+    """A short fingerprint of what a correction replaces (the entry, or the artificial
+    score). A correction form or API call sends back the revision it was made from
+    (`seen`); if the result has changed since, the correction is refused. A confirmation or a
+    dispute does not change it: they leave the entry alone."""
+    content = json.dumps([result.entry, result.artificial_code], sort_keys=True)
+    return hashlib.sha256(content.encode()).hexdigest()[:12]
+
+
 @transaction.atomic
 def result_correct(
-    *, result: Result, entry: Mapping[str, Any], reason: str, user: User = None
+    *,
+    result: Result,
+    entry: Mapping[str, Any],
+    reason: str,
+    user: User = None,
+    seen: str | None = None,
 ) -> Result:
-    """The director replaces a result's entry; the old one stays in the audit trail."""
+    """The director replaces a result's entry; the old one stays in the audit trail.
+
+    Two directors correcting one result at once are taken one after the other (the row is
+    locked for the whole change). With `seen`, the `result_revision` the director's form was
+    made from, the second is refused with CorrectionConflict if the first changed the result
+    meanwhile: its director decided from an entry that is no longer there. Without `seen`
+    (scripts, older API clients) both apply in that order, each audited with the entry it
+    replaced, so the trail shows both.
+    """
     if not reason.strip():
         raise ResultError("Say why the result is being corrected.")
     result = Result.objects.select_for_update().select_related("section__event").get(pk=result.pk)
     event = result.section.event
     if event.status == Event.Status.DRAFT:
         raise ResultError("The event has not started.")
+    if seen is not None and seen != result_revision(result):
+        raise CorrectionConflict(_changed_since(result, event), result)
     board = Board.objects.get(event=event, number=result.board_number)
     rules = rules_for(event)
     parsed = rules.parse_entry(engine_board(board), dict(entry))
@@ -390,6 +423,36 @@ def result_correct(
     return _save_directors_change(result, event, user, "result corrected", before, reason)
 
 
+def _changed_since(result: Result, event: Event) -> str:
+    """What a refused correction's director is told: what the result reads now, and who
+    changed it, when and why (its newest audit entry)."""
+    now = (
+        f"NS {_signed(result.ns_score)}"
+        if result.entry is not None
+        else (f"artificial {result.artificial_code}")
+    )
+    change = (
+        AuditEntry.objects.filter(event=event, target=_audit_target(result))
+        .select_related("user")
+        .order_by("-at", "-id")
+        .first()
+    )
+    by = ""
+    if change is not None:
+        who = change.user.get_username() if change.user else "someone"
+        when = timezone.localtime(change.at).strftime("%H:%M:%S")
+        by = f" by {who} at {when}" + (f" ({change.reason})" if change.reason else "")
+    return (
+        f"Board {result.board_number} was changed{by} after you opened it; it now reads "
+        f"{now}. Nothing was saved: look at the result as it is now and correct it again "
+        "if it still needs it."
+    )
+
+
+def _audit_target(result: Result) -> str:
+    return f"board {result.board_number}, {result.ns_pair.label} v {result.ew_pair.label}"
+
+
 def _save_directors_change(
     result: Result, event: Event, user: User, action: str, before: Any, reason: str
 ) -> Result:
@@ -399,7 +462,7 @@ def _save_directors_change(
         event=event,
         user=user,
         action=action,
-        target=f"board {result.board_number}, {result.ns_pair.label} v {result.ew_pair.label}",
+        target=_audit_target(result),
         before=before,
         after=_snapshot(result),
         reason=reason,
