@@ -86,7 +86,16 @@ def database_from_env() -> dict[str, Any]:
     try:
         # A pool shares a few connections among a process's threads (threaded gunicorn
         # workers, live-result streams); without one every thread would keep its own.
-        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0 if pool else 60))
+        # Health checks: a connection the server dropped while it sat idle (a restart, a
+        # failover, pg_terminate_backend, a firewall's timeout) is found out before a request
+        # uses it, at the cost of one round trip, and replaced: the request never notices.
+        # With a pool, the backend clubwhist/postgresql does it (Django's check is too slow
+        # there when the server dropped several connections at once).
+        config: dict[str, Any] = dict(
+            dj_database_url.parse(url, conn_max_age=0 if pool else 60, conn_health_checks=not pool)
+        )
+        if scheme != "sqlite":
+            config["ENGINE"] = "clubwhist.postgresql"
     except ValueError as exc:
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {exc}") from None
     if pool < 0:
@@ -103,15 +112,25 @@ def redis_url_from_env() -> str:
     return url
 
 
-def secret_key_from_env(production: bool) -> str:
-    """SECRET_KEY; in development a random key is made once and kept in var/."""
+_MAKE_A_KEY = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def secret_key_from_env(required: bool) -> str:
+    """SECRET_KEY from the environment, required in production and whenever DEBUG is off (a
+    key in a file beside the code is a development convenience, never a deployment's secret);
+    in development a random key is made once and kept in var/."""
     key = os.environ.get("SECRET_KEY", "").strip()
     if key:
-        if production and len(key) < 32:
-            raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters in production")
+        if required and (len(key) < 50 or len(set(key)) < 5):
+            raise ImproperlyConfigured(
+                "SECRET_KEY must be at least 50 random characters in production; " + _MAKE_A_KEY
+            )
         return key
-    if production:
-        raise ImproperlyConfigured("SECRET_KEY is required when DJANGO_ENV=production")
+    if required:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is required when DJANGO_ENV=production or DEBUG is off: set it in the "
+            "environment (never in a file in the code); " + _MAKE_A_KEY
+        )
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -123,7 +142,7 @@ def secret_key_from_env(production: bool) -> str:
 DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production"))
 PRODUCTION = DJANGO_ENV == "production"
 DEBUG = env_bool("DEBUG", not PRODUCTION)
-SECRET_KEY = secret_key_from_env(PRODUCTION)
+SECRET_KEY = secret_key_from_env(PRODUCTION or not DEBUG)
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
 )
@@ -132,7 +151,7 @@ if PRODUCTION and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "clubwhist.admin.AdministratorsAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -223,10 +242,27 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# HTTPS. In production everything is served over HTTPS by default (a TLS-terminating proxy in
+# front, which says so in X-Forwarded-Proto): plain HTTP is redirected, browsers are told to
+# come back only over HTTPS (HSTS) and cookies are sent only over HTTPS. A club laptop that
+# serves the tablets over the venue's Wi-Fi at http://192.168.x.y runs production with
+# HTTPS=0, which turns all of that off (`manage.py check --deploy` then warns, rightly).
+# `make run` (development) never uses HTTPS.
+HTTPS = env_bool("HTTPS", PRODUCTION)
 if PRODUCTION:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# An uptime monitor may ask the app server directly over plain HTTP (it answers ok/down only).
+SECURE_REDIRECT_EXEMPT = [r"^health$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# Preloading asks browser makers to hard-code HTTPS for the whole domain, subdomains included,
+# for months after any change of mind: the domain's owner decides that, not a default. Until
+# SECURE_HSTS_PRELOAD=1, Django's reminder about it (security.W021) is silenced.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 # The largest request body (an import of a big evening's USEBIO file is under 1 MB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -256,6 +292,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Three models have a `status` with its own choices: each enum is named for its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "ResultStatusEnum": "tournaments.models.Result.Status",
+        "PrintJobStatusEnum": "tournaments.models.PrintJob.Status",
+    },
 }
 
 # Celery. Without REDIS_URL every task runs in-process at once (eager), so `make run` needs
@@ -280,6 +322,9 @@ CACHES = {
         {
             "BACKEND": "clubwhist.cache.RedisCache",
             "LOCATION": os.environ.get("CACHE_REDIS_URL") or cache_url(REDIS_URL),
+            # A Redis that does not answer must cost a request a moment, not hang it: the
+            # cache then carries on without it (clubwhist/cache.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
