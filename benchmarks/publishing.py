@@ -122,7 +122,7 @@ def part_pages(event: Any) -> None:
         )
     from tournaments.services.exports import FORMATS
 
-    for fmt in FORMATS:
+    for fmt in (key for key, spec in FORMATS.items() if spec.public):
         url = f"/results/{event.pk}/export.{fmt}"
         answer = client.get(url)
         assert answer.status_code == 200, url

@@ -23,6 +23,13 @@ POLL_SECONDS and records when it first reached each value. A result's latency is
 moment scored_version >= its version minus its commit moment; the poll interval bounds the
 measurement error (it can only add to the figure).
 
+The live page (issue "Publishing": from a confirmed result to the updated live page, p95
+under 300 ms): the event's live results are switched on and READERS members follow its public
+standings page over HTTP, as a browser does (gunicorn with 2 gthread workers on the same
+database and Redis, one server-sent-events stream each; each new version arrives as the page's
+new live part). A result's live latency, per reader, is the moment the first part of a version
+at least its own has wholly arrived minus its commit moment.
+
 A service that cannot be reached is reported loudly and the script exits 0: a benchmark that
 cannot run is not a failed build.
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import http.client
 import os
 import queue
 import random
@@ -47,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,6 +69,8 @@ ROUND_SECONDS = 4.0
 SUBMITTERS = 6
 POLL_SECONDS = 0.01
 TARGET_P95 = 1.0
+READERS = 5
+TARGET_LIVE_P95 = 0.3
 
 
 def loud(message: str) -> None:
@@ -180,6 +190,60 @@ class Monitor(threading.Thread):
         versions = [v for _, v in self.seen]
         i = bisect.bisect_left(versions, version)
         return self.seen[i][0] if i < len(self.seen) else None
+
+
+class Reader(threading.Thread):
+    """A member with the live standings page open: one stream, each new version arriving as
+    the page's live part; keeps (moment the part had wholly arrived, version)."""
+
+    def __init__(self, port: int, event_id: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.event_id = port, event_id
+        self.parts: list[tuple[float, int]] = []
+        self.errors: list[str] = []
+        self.kinds: dict[str, int] = {}
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.follow()
+            except (OSError, http.client.HTTPException) as exc:
+                self.errors.append(type(exc).__name__)
+                time.sleep(0.2)
+
+    def follow(self) -> None:
+        stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        page = quote(f"/results/{self.event_id}/")
+        stream.request("GET", f"/results/{self.event_id}/stream?page={page}")
+        answer = stream.getresponse()
+        if answer.status != 200:
+            self.errors.append(f"HTTP {answer.status}")
+            time.sleep(0.2)
+            return
+        kind, ident, has_table = "", "", False
+        while not self.stopping.is_set():
+            line = answer.fp.readline().decode()
+            if not line:
+                return  # the stream ended (after a minute): reconnect, as a browser does
+            line = line.rstrip("\n")
+            if line.startswith("event:"):
+                kind = line.split(":", 1)[1].strip()
+            elif line.startswith("id:"):
+                ident = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                has_table = has_table or "<table" in line
+            elif not line:
+                self.kinds[kind] = self.kinds.get(kind, 0) + 1
+                if kind == "part":
+                    if has_table:
+                        self.parts.append((time.perf_counter(), int(ident)))
+                    else:
+                        self.errors.append("part without standings")
+                kind, ident, has_table = "", "", False
+
+    def first_at_least(self, version: int) -> float | None:
+        return next((at for at, v in self.parts if v >= version), None)
 
 
 def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[Submission]:
@@ -321,7 +385,8 @@ def terminate_as_exit() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def benchmark(worker: Any, seed: int) -> None:
+def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> int:
+    """Runs the session and prints its figures; returns the event's id."""
     from tournaments.models import Event, Standings
     from tournaments.services.engine_bridge import engine_board
     from tournaments.services.events import club_get_or_create, event_create, event_start
@@ -337,6 +402,14 @@ def benchmark(worker: Any, seed: int) -> None:
         seed=seed,
     )
     event = event_start(event=event)
+    if readers is not None:
+        from tournaments.services.events import event_set_live_public
+
+        event = event_set_live_public(event=event, live=True)
+        for reader in readers:
+            reader.event_id = event.pk
+            reader.start()
+        time.sleep(1.0)  # every reader connected
     section = event.sections.get()
     boards = {b.number: engine_board(b) for b in event.boards.all()}
     plan = schedule(section, boards, random.Random(seed))
@@ -357,9 +430,12 @@ def benchmark(worker: Any, seed: int) -> None:
         committed, length = run_session(event, plan)
         wait_caught_up(event.pk)
         time.sleep(3 * POLL_SECONDS)
+        time.sleep(0.5)  # the last parts on their way
     finally:
         monitor.stopping.set()
         monitor.join(10)
+        for reader in readers or []:
+            reader.stopping.set()
 
     latencies = []
     for c in committed:
@@ -404,6 +480,45 @@ def benchmark(worker: Any, seed: int) -> None:
         f"{ms(statistics.median(timings))}"
     )
     print(f"target p95 < {TARGET_P95:g} s: {'met' if met else 'NOT met'}", flush=True)
+    if readers:
+        live = []
+        for reader in readers:
+            for c in committed:
+                at = reader.first_at_least(c.version)
+                if at is not None:
+                    live.append(at - c.at)
+        missing = len(readers) * len(committed) - len(live)
+        errors = [e for r in readers for e in r.errors]
+        if not live:
+            kinds = [r.kinds for r in readers]
+            print(f"live page: no reader saw a part; errors: {errors[:10]}; events: {kinds}")
+            return int(event.pk)
+        print(
+            f"live page, {len(readers)} readers: {len(live)} result-readings, median "
+            f"{ms(statistics.median(live))}, p95 {ms(p95(live))}, max {ms(max(live))}"
+            f"{f', {missing} never shown' if missing else ''}; reader errors: {len(errors)}"
+        )
+        verdict = "met" if p95(live) < TARGET_LIVE_P95 and not missing else "NOT met"
+        print(f"target: confirmed -> live page p95 < {TARGET_LIVE_P95 * 1000:g} ms: {verdict}")
+    return int(event.pk)
+
+
+@contextmanager
+def live_server(database_url: str, redis_url: str, queue: str) -> Iterator[int]:
+    """gunicorn on the benchmark's database and Redis for the live readers; yields its port."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from serving import gunicorn
+
+    env = {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CELERY_QUEUE": queue,
+        "DJANGO_SETTINGS_MODULE": "clubwhist.settings",
+    }
+    (ROOT / "var").mkdir(exist_ok=True)
+    log_path = ROOT / "var" / "pipeline-bench-gunicorn.log"
+    with log_path.open("w") as log, gunicorn(env, threads=16, log=log) as (port, _master):
+        yield port
 
 
 def worker_debounce() -> float:
@@ -418,6 +533,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--round-seconds", type=float, default=ROUND_SECONDS)
     parser.add_argument("--submitters", type=int, default=SUBMITTERS)
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument(
+        "--readers", type=int, default=READERS, help="live page readers (0: none, no web server)"
+    )
     args = parser.parse_args(argv)
     ROUND_SECONDS, SUBMITTERS = args.round_seconds, args.submitters
 
@@ -452,6 +570,11 @@ def main(argv: list[str] | None = None) -> int:
             from clubwhist.celery import app
 
             app.conf.task_default_queue = worker.queue
+            from django.core.cache import cache
+
+            # A fresh database numbers its events from 1 again: versions an earlier run left in
+            # the cache (its own Redis database) would hold the live pages back.
+            cache.clear()
             begin = time.perf_counter()
             call_command("migrate", verbosity=0, interactive=False)
             print(f"migrated in {time.perf_counter() - begin:.1f} s", flush=True)
@@ -459,7 +582,11 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 worker.start()
                 print(f"worker up in {time.perf_counter() - begin:.1f} s (log {worker.log_path})")
-                benchmark(worker, args.seed)
+                if args.readers:
+                    with live_server(database_url, redis_url, worker.queue) as port:
+                        benchmark(worker, args.seed, [Reader(port, 0) for _ in range(args.readers)])
+                else:
+                    benchmark(worker, args.seed)
             finally:
                 worker.stop()
                 forget_queue(redis_url, worker.queue)

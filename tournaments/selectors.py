@@ -6,11 +6,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from tournaments.models import (
     Board,
-    Club,
     DirectorCall,
     Event,
     MovementRow,
@@ -210,18 +209,16 @@ def traveller_counts(event: Event) -> dict[int, int]:
     return dict(rows)
 
 
-def default_club_name() -> str:
-    """The club new events belong to (one club per installation, until clubs have members)."""
-    club = Club.objects.order_by("pk").first()
-    return club.name if club else "My whist club"
+def events_visible(user: Any) -> list[Event]:
+    """The home page's list: a director's own clubs' events (each marked `directed`, linking
+    to the director's page) and everyone's published results."""
+    from tournaments import access
 
-
-def events_visible(*, signed_in: bool) -> list[Event]:
-    """The home page's list: every event for a director, published ones for anyone else."""
-    events = Event.objects.select_related("club")
-    if not signed_in:
-        events = events.filter(status=Event.Status.PUBLISHED)
-    return list(events[:50])
+    mine = set(access.events_for(user).values_list("pk", flat=True)[:200])
+    events = list(access.readable_events(user).select_related("club").order_by("-date", "-id")[:50])
+    for event in events:
+        event.directed = event.pk in mine  # type: ignore[attr-defined]
+    return events
 
 
 # ---- tablets --------------------------------------------------------------------------------
@@ -236,17 +233,26 @@ class _RoomProgress:
     sit_out: set[tuple[int, int]]
 
 
-def _progress(section: Section, absent: set[tuple[int, str]] | None = None) -> _RoomProgress:
+def _progress(
+    section: Section, absent: set[tuple[int, str]] | None = None, *, table: int | None = None
+) -> _RoomProgress:
+    """Which meetings have settled their boards. With `table`, only what `table_round` needs
+    for that table: its own results, and the whole room's only in the rounds it sits out (it
+    moves on when the room has played); a tablet's write asks this on every result, and the
+    room's results would be every row of the evening."""
     rows = meeting_rows(section)
+    sit_out = sit_outs(section, absent)
+    results = Result.objects.filter(section=section)
+    if table is not None:
+        waits_for_room = sorted({rnd for (rnd, t) in sit_out if t == table})
+        results = results.filter(Q(table=table) | Q(round__in=waits_for_room))
     settled: dict[tuple[int, int], int] = defaultdict(int)
     # .order_by(): the models' default orderings join the section and event tables, which
     # costs more than the rows here; these reads need no order.
-    for rnd, table, status in (
-        Result.objects.filter(section=section).order_by().values_list("round", "table", "status")
-    ):
+    for rnd, at, status in results.order_by().values_list("round", "table", "status"):
         if status in _SETTLED:
-            settled[(rnd, table)] += 1
-    return _RoomProgress(rows, settled, sit_outs(section, absent))
+            settled[(rnd, at)] += 1
+    return _RoomProgress(rows, settled, sit_out)
 
 
 def _round_done(section: Section, progress: _RoomProgress, rnd: int, table: int) -> bool:
@@ -264,7 +270,7 @@ def table_round(section: Section, table: int, progress: _RoomProgress | None = N
     """The round a table's tablet shows: its first round not yet played through, held back to
     the round the director has started when the event moves on the director's word; None
     when the table has played every round."""
-    progress = progress or _progress(section)
+    progress = progress or _progress(section, table=table)
     rounds = sorted(r for (r, t) in progress.rows if t == table)
     current = next((r for r in rounds if not _round_done(section, progress, r, table)), None)
     if current is None:

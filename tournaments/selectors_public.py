@@ -32,10 +32,13 @@ from tournaments.services.engine_bridge import (
 CACHE_SECONDS = 15 * 60
 
 
-def event_for_reader(pk: int, *, director: bool) -> Event:
-    """The event if this reader may see it (directors: every event; anyone: public ones)."""
+def event_for_reader(pk: int, user: Any) -> Event:
+    """The event if this reader may see it (its club's directors: always, to check the pages
+    before publishing; anyone: public ones)."""
+    from tournaments import access
+
     event = Event.objects.select_related("club").prefetch_related("sections").filter(pk=pk).first()
-    if event is None or not (director or event.is_public):
+    if event is None or not (event.is_public or access.directs(user, event)):
         raise Http404("No published results here.")
     return event
 

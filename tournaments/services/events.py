@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from engine import pbn
 from engine.dealing import deal_boards
@@ -22,10 +22,23 @@ class EventError(ValueError):
 
 
 def club_get_or_create(*, name: str) -> Club:
+    """The club called `name`, made if new, with a slug of its own: two names can make the
+    same slug ("Riverside!" and "riverside", or any two without a letter), which once ended
+    in a 500 from the unique constraint (found by the API fuzzing)."""
     from django.utils.text import slugify
 
-    club, _ = Club.objects.get_or_create(name=name, defaults={"slug": slugify(name)[:60] or "club"})
-    return club
+    name = name.strip()
+    club = Club.objects.filter(name=name).first()
+    if club is not None:
+        return club
+    base = slugify(name)[:54] or "club"
+    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug = next(s for s in (base, *(f"{base}-{n}" for n in range(2, 10**6))) if s not in taken)
+    try:
+        with transaction.atomic():
+            return Club.objects.create(name=name, slug=slug)
+    except IntegrityError:  # made meanwhile by another request: that one is the club
+        return Club.objects.get(name=name)
 
 
 @transaction.atomic
@@ -250,6 +263,19 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
 
 #: A board file bigger than this is refused before it is read (counted by its Board tags).
 MAX_IMPORT_BOARDS = 200
+#: The largest file a director imports (a board file, a results file), refused unread above
+#: it: a 200-board PBN file is under 100 KB, a 30-table evening's USEBIO under 0.5 MB.
+MAX_FILE_BYTES = 5 * 1024 * 1024
+
+
+def file_size_check(*, text: str, what: str) -> None:
+    """EventError before a file is read when it is larger than any real one (`what` names
+    it for the message: "board file", "results file")."""
+    if len(text) > MAX_FILE_BYTES:
+        raise EventError(
+            f"The {what} is over {MAX_FILE_BYTES // (1024 * 1024)} MB, far more than one "
+            "event's: check that it is the right file."
+        )
 
 
 def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Board]:
@@ -264,6 +290,7 @@ def boards_import_counted(
     """`boards_import`, also saying how many of the file's boards the movement does not play
     (they are not stored; the director is told, not left to wonder)."""
     _require_status(event, "draft", doing="replace the boards")
+    file_size_check(text=pbn_text, what="board file")
     games = pbn_text.count("[Board ")
     if games > MAX_IMPORT_BOARDS:
         raise EventError(

@@ -40,6 +40,7 @@ from tournaments.services.events import (
     event_create,
     event_finish,
     event_start,
+    file_size_check,
     pair_set_absent,
     pairs_register,
 )
@@ -56,6 +57,9 @@ class ExportFormat:
     title: str
     extension: str
     content_type: str
+    # Offered at the public addresses of a published event; the whole event's JSON is not:
+    # it carries the tablets' tokens, idempotency keys and the director's usernames.
+    public: bool = True
 
 
 #: The formats, by the name the command, the API and the page use.
@@ -67,6 +71,13 @@ FORMATS: dict[str, ExportFormat] = {
         ExportFormat("csv", "Standings (CSV)", "csv", "text/csv; charset=utf-8"),
         ExportFormat(
             "travellers-csv", "Travellers (CSV)", "travellers.csv", "text/csv; charset=utf-8"
+        ),
+        ExportFormat(
+            "json",
+            "The whole event (clubwhist JSON)",
+            "clubwhist.json",
+            "application/json",
+            public=False,
         ),
     )
 }
@@ -138,6 +149,13 @@ def event_export(event: Event, fmt: str) -> Export:
     chosen = FORMATS.get(fmt)
     if chosen is None:
         raise ExportError(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
+    if chosen.key == "json":
+        from tournaments.services import backup
+
+        with backup.consistent_read():
+            text = backup.dumps(backup.event_document(event))
+        name = slugify(event.name) or "event"
+        return Export(text, f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}", chosen.content_type)
     record = event_record(event)
     if chosen.key == "usebio":
         text = dumps_usebio(record, _document(event))
@@ -188,7 +206,13 @@ def _meeting(event: Event, result: ResultRecord) -> tuple[int, int]:
 
 def event_import(*, text: str, club: Club, user: User = None) -> Event:
     """Create a finished event from a USEBIO or PBN file written by clubwhist (or by any
-    program, when it carries the whist result of every line and the movement)."""
+    program, when it carries the whist result of every line and the movement); an event's
+    clubwhist JSON is restored whole instead, as it was (`backup.event_import_text`)."""
+    from tournaments.services import backup
+
+    file_size_check(text=text, what="results file")
+    if backup.looks_like_json(text):
+        return backup.event_import_text(text=text, club=club, user=user)
     try:
         record = read_record(text)
         check_record(record)

@@ -15,12 +15,22 @@ import logging
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "clubwhist:scored:"
+
+
+def _channel(url: str) -> str:
+    """The channels' prefix for this installation. Pub/sub ignores Redis database numbers, so
+    two installations sharing one Redis server (each on databases of its own) would wake each
+    other's streams with their own events' versions: the cache's database number tells them
+    apart, as it does for everything else they keep in Redis."""
+    number = urlsplit(url).path.strip("/") or "0"
+    return f"{CHANNEL}{number}:"
 
 
 def _redis_url() -> str | None:
@@ -37,7 +47,7 @@ def publish(event_id: int, version: int) -> None:
     if url is None:
         return
     try:
-        _client(url).publish(f"{CHANNEL}{event_id}", str(version))
+        _client(url).publish(f"{_channel(url)}{event_id}", str(version))
     except Exception:  # a missed wake-up costs a poll interval, never an update
         log.warning("could not publish standings version %s of event %s", version, event_id)
 
@@ -77,7 +87,7 @@ class _Listener:
         while True:
             try:
                 pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(f"{CHANNEL}*")
+                pubsub.psubscribe(f"{_channel(url)}*")
                 self.connected = True
                 for message in pubsub.listen():  # type: ignore[no-untyped-call]
                     self._heard(message)
@@ -90,7 +100,7 @@ class _Listener:
         try:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            event_id = int(channel.removeprefix(CHANNEL))
+            event_id = int(channel.rsplit(":", 1)[1])  # ours: subscribed to our prefix only
             version = int(message["data"])
         except (KeyError, ValueError, TypeError):
             return

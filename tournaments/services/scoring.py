@@ -16,15 +16,25 @@ How a change reaches the standings, and why it cannot be lost:
    stores `Standings(version=...)` and `scored_version`. Rerunning it is harmless: when
    `scored_version` has caught up it returns at once.
 4. If the broker is down when the task is sent, the slot is released and the gap between
-   `results_version` and `scored_version` remains; `rescore_sweep` (run by the worker at start
-   and every few seconds by beat) finds every such event and queues it again.
+   `results_version` and `scored_version` remains (the send is tried twice within a few
+   milliseconds, not for most of a second as Celery would); `rescore_sweep` finds every such
+   event and queues it again. Beat runs it every 15 s, and every worker runs it each
+   time it connects to the broker (at start, and again after Redis was away).
+5. A worker killed mid-task (SIGKILL, a power cut, the out-of-memory killer) leaves the gap
+   too: `standings_refresh` freed the slot before it started and its transaction is rolled
+   back. The task, acknowledged late, comes back only after the broker's visibility timeout
+   (10 minutes), and tasks the dead worker had taken ahead (a debounced one waiting for its
+   countdown) keep their claim on the slot. So the sweep a worker runs when it connects
+   reclaims every behind event's slot whatever its age: the next worker to start scores what
+   the dead one left at once, without waiting for a new result. A task queued twice that way
+   finds the event up to date and returns.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -33,6 +43,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from clubwhist.cache import retire_after_outage
 from engine.cards import Side
 from engine.games import Entry, GameRules
 from engine.games.base import SessionTally
@@ -55,20 +66,53 @@ def results_changed(*, event: Event) -> None:
     transaction.on_commit(lambda: request_rescore(event_id=event.pk), robust=True)
 
 
-def request_rescore(*, event_id: int) -> bool:
-    """Queue one rescore unless one is already queued; True when this call queued it."""
+# One quick second try (a pooled connection to a Redis that restarted), then give up: Celery's
+# default policy retries for most of a second, which an unreachable broker would add to every
+# result's request; the version gap and the sweep keep the work instead.
+PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.05, "interval_max": 0.05}
+
+
+def request_rescore(*, event_id: int, reclaim: bool = False) -> bool:
+    """Queue one rescore unless one is already queued; True when this call queued it.
+
+    `reclaim` takes the event's slot even if a task claimed it (see the module's note 5)."""
     from tournaments import tasks
 
     now = timezone.now()
-    claimed = (
-        Event.objects.filter(pk=event_id)
-        .filter(
+    slot = Event.objects.filter(pk=event_id)
+    if not reclaim:
+        slot = slot.filter(
             Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=now - RESCORE_SLOT_TIMEOUT)
         )
-        .update(rescore_queued_at=now)
-    )
+    claimed = slot.update(rescore_queued_at=now)
     if not claimed:
         return False
+    try:
+        countdown = _countdown(event_id, now)
+    except Exception as exc:
+        # The database connection failed after the claim (dropped in the middle of the
+        # request): send the task all the same, or the claim would hold the slot for nothing.
+        log.warning("rescore of event %s queued without its debounce: %s", event_id, exc)
+        countdown = settings.RESCORE_DEBOUNCE_SECONDS
+    try:
+        tasks.rescore_event.apply_async(
+            (event_id,), countdown=countdown, retry_policy=PUBLISH_RETRY
+        )
+    except Exception as exc:
+        # The broker is unreachable. Free the slot so the sweep can queue it later; the
+        # results themselves are committed and the version gap remembers the work.
+        log.warning(
+            "could not queue a rescore for event %s (%s); the sweep will, once the broker is back",
+            event_id,
+            exc,
+        )
+        Event.objects.filter(pk=event_id, rescore_queued_at=now).update(rescore_queued_at=None)
+        return False
+    return True
+
+
+def _countdown(event_id: int, now: datetime) -> float:
+    """How long a rescore asked for now should wait (seconds)."""
     # After a quiet spell score at once, so a lone result (or the first of a burst) is in the
     # standings as soon as possible. Within a burst (standings stored moments ago, or other
     # changes still waiting to be scored, as while a rescore runs) wait the debounce, so the
@@ -84,31 +128,28 @@ def request_rescore(*, event_id: int) -> bool:
         Event.objects.filter(pk=event_id).values_list("results_version", "scored_version").first()
     )
     waiting = versions[0] - versions[1] if versions else 0
-    quiet = waiting <= 1 and (last is None or now - last >= debounce)
+    if waiting <= 1 and (last is None or now - last >= debounce):
+        return 0
     # Within a burst wait the debounce, or as long as the last rescore took if that is longer:
     # rescoring a big event back to back would take a whole core from the web workers, while
     # a rescore every other moment keeps the standings as fresh and the tablets quick.
-    countdown = (
-        0 if quiet else max(settings.RESCORE_DEBOUNCE_SECONDS, last_rescore_seconds(event_id))
-    )
-    try:
-        tasks.rescore_event.apply_async((event_id,), countdown=countdown)
-    except Exception:
-        # The broker is unreachable. Free the slot so the sweep can queue it later; the
-        # results themselves are committed and the version gap remembers the work.
-        log.exception("could not queue a rescore for event %s; the sweep will retry", event_id)
-        Event.objects.filter(pk=event_id, rescore_queued_at=now).update(rescore_queued_at=None)
-        return False
-    return True
+    return max(settings.RESCORE_DEBOUNCE_SECONDS, last_rescore_seconds(event_id))
 
 
-def rescore_sweep() -> list[int]:
-    """Queue a rescore for every event whose standings are behind its results."""
+def rescore_sweep(*, reclaim: bool = False) -> list[int]:
+    """Queue a rescore for every event whose standings are behind its results; the ids.
+
+    `reclaim` (a worker connecting) queues them even where a task holds the slot: that task
+    may have died with a worker."""
     stale = timezone.now() - RESCORE_SLOT_TIMEOUT
-    behind = Event.objects.filter(scored_version__lt=F("results_version")).filter(
-        Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=stale)
-    )
-    return [pk for pk in behind.values_list("pk", flat=True) if request_rescore(event_id=pk)]
+    behind = Event.objects.filter(scored_version__lt=F("results_version"))
+    if not reclaim:
+        behind = behind.filter(Q(rescore_queued_at__isnull=True) | Q(rescore_queued_at__lt=stale))
+    return [
+        pk
+        for pk in behind.values_list("pk", flat=True)
+        if request_rescore(event_id=pk, reclaim=reclaim)
+    ]
 
 
 def lock_sections(*, event_id: int) -> list[Section]:
@@ -163,6 +204,11 @@ def last_rescore_seconds(event_id: int) -> float:
     one-off never holds the standings back long)."""
     found = cache.get(_duration_key(event_id))
     return min(float(found), 2.0) if found is not None else 0.0
+
+
+# A version announced while Redis was away never reached the cache: streams would wait on
+# the older one until the next results.
+retire_after_outage("scored-version:*")
 
 
 def version_key(event_id: int) -> str:

@@ -27,10 +27,14 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from clubwhist.cache import retire_after_outage
 from tournaments.models import Section, TableAccess
 
 #: How long an unchanged table's state is kept (it is retired sooner by any change).
 STATE_SECONDS = 15 * 60
+
+# A version bump lost while Redis was away would leave the states cached before it in use.
+retire_after_outage("tablet-version:*")
 
 
 def _version_key(section_id: int, table: int | None = None) -> str:
@@ -42,7 +46,10 @@ def shared() -> bool:
 
 
 def _version(section_id: int, table: int | None = None) -> str:
-    key = _version_key(section_id, table)
+    return _version_from_key(_version_key(section_id, table))
+
+
+def _version_from_key(key: str) -> str:
     found = cache.get(key)
     if found is None:
         cache.add(key, secrets.token_hex(8), timeout=None)
@@ -57,7 +64,10 @@ def table_state_cached(access: TableAccess) -> dict[str, Any]:
     if not shared():
         return table_state(access)
     section, table = access.section_id, access.table
-    key = f"tablet-state:{access.pk}:{_version(section)}:{_version(section, table)}"
+    keys = [_version_key(section), _version_key(section, table)]
+    found = cache.get_many(keys)  # one round trip while both exist (nearly always)
+    versions = [str(found[k]) if k in found else _version_from_key(k) for k in keys]
+    key = f"tablet-state:{access.pk}:{versions[0]}:{versions[1]}"
     state = cache.get(key)
     if state is None:
         state = table_state(access)
