@@ -58,7 +58,7 @@ pytest: $(VENV)/.dev
 test: lint types pytest
 
 bench: $(VENV)/.dev
-	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@for script in benchmarks/[!_]*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 pins: $(VENV)/.dev
 	$(VENV)/bin/pip-compile --quiet --strip-extras --no-header --no-emit-index-url --no-emit-find-links -o requirements/base.txt pyproject.toml
