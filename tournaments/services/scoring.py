@@ -181,15 +181,24 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
         if event is None or not sections:
             return None  # deleted meanwhile: nothing to do
         target = event.results_version
-        latest = Standings.objects.filter(event=event).order_by("-version").first()
+        # The stored document (170 KB for 30 tables) is neither loaded nor parsed here: the
+        # task only needs to know whether one exists (a caller reading .data loads it then).
+        latest = Standings.objects.filter(event=event).order_by("-version").defer("data").first()
         if not force and event.scored_version >= target and latest is not None:
             return latest
         started = time.perf_counter()
         data = standings_compute(event=event)
         cache.set(_duration_key(event_id), time.perf_counter() - started, timeout=3600)
-        standings, _ = Standings.objects.update_or_create(
-            event=event, version=target, defaults={"data": data, "computed_at": timezone.now()}
-        )
+        now = timezone.now()
+        # An UPDATE (a forced rescore of a version already stored) else an INSERT: two round
+        # trips, where update_or_create takes a savepoint and reads the old document first.
+        if Standings.objects.filter(event=event, version=target).update(data=data, computed_at=now):
+            standings = Standings.objects.defer("data").get(event=event, version=target)
+            standings.data = data
+        else:
+            standings = Standings.objects.create(
+                event=event, version=target, data=data, computed_at=now
+            )
         Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
         transaction.on_commit(lambda: announce_version(event_id=event_id, version=target))
         return standings
