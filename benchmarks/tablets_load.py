@@ -5,7 +5,8 @@ load and fault tests drive):
 - a PostgreSQL database of its own (`clubwhist_bench_<random>`, dropped at the end), classic
   whist two-winner Mitchells with one table per tablet (up to 100 tables an event: N = 300 is
   three events of 100 at once, as three clubs on one server), 2 boards a round, cut to ROUNDS
-  rounds so a run stays within a couple of minutes on this 2-core machine;
+  rounds by default so a run stays within a minute on this 2-core machine (`--rounds 9`: a
+  whole club night's Mitchell, about three minutes);
 - gunicorn (2 workers, gthread, 16 threads each), a real Celery worker (`--pool solo`) on a
   queue of its own, Redis as broker and shared cache; the per-link request limit is lifted;
 - N tablet threads (at most 300), each with its own keep-alive connection, one per table,
@@ -67,7 +68,7 @@ from results_pipeline import (
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 ROUNDS = 3
-TIME_LIMIT = 150.0
+SECONDS_A_ROUND = 50.0  # the time limit: a round takes about 18 s at this load model
 DEFAULT_TABLES = [100, 300]
 
 
@@ -76,7 +77,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def report(tablets: list[Tablet], events: list[int], played: float, paced: bool) -> None:
+def report(
+    tablets: list[Tablet], events: list[int], played: float, paced: bool, rounds: int
+) -> None:
     from tournaments.models import Event
 
     last = max(t.confirmed_at for t in tablets)
@@ -88,7 +91,7 @@ def report(tablets: list[Tablet], events: list[int], played: float, paced: bool)
     mode = "club night, compressed" if paced else "flat out (no pauses)"
     shape = f"{len(events)} event{'s' if len(events) > 1 else ''}"
     print(
-        f"\nN = {len(tablets)} tablets ({shape}), {ROUNDS} rounds of 2 boards, {mode}: "
+        f"\nN = {len(tablets)} tablets ({shape}), {rounds} rounds of 2 boards, {mode}: "
         f"played in {played:.1f} s, {sum(t.finished for t in tablets)} tablets finished"
     )
     everything = []
@@ -121,8 +124,9 @@ def report(tablets: list[Tablet], events: list[int], played: float, paced: bool)
         print(f"  standings equal a from-scratch rescore: {same}")
 
 
-def run(tables: int, database_url: str, queue: str, paced: bool) -> None:
-    events = club_events(tables, rounds=ROUNDS)
+def run(tables: int, database_url: str, queue: str, paced: bool, rounds: int) -> None:
+    events = club_events(tables, rounds=rounds)
+    limit = SECONDS_A_ROUND * rounds
     tokens = tokens_of(events)
     env = {
         "DATABASE_URL": database_url,
@@ -137,9 +141,9 @@ def run(tables: int, database_url: str, queue: str, paced: bool) -> None:
     ):
         warm_up(web.port, tokens)
         started = time.perf_counter()
-        tablets = play(web.port, tokens, paced=paced, time_limit=TIME_LIMIT)
-        finish(tablets, TIME_LIMIT + 30)
-        report(tablets, [e.pk for e in events], time.perf_counter() - started, paced)
+        tablets = play(web.port, tokens, paced=paced, time_limit=limit)
+        finish(tablets, limit + 30)
+        report(tablets, [e.pk for e in events], time.perf_counter() - started, paced, rounds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--flat-out", action="store_true", help="no players' pauses: the most the server takes"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help=f"rounds of the event, 1 to 12 (default {ROUNDS}; 9 is a whole club night's "
+        "Mitchell, about 3 minutes a run)",
+    )
     args = parser.parse_args(argv)
+    if not 1 <= args.rounds <= 12:
+        parser.error(f"--rounds {args.rounds}: give 1 to 12 rounds. Nothing was run.")
     for tables in args.tables or []:
         if not 1 <= tables <= MAX_TABLETS:
             parser.error(
@@ -187,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         worker.start()
         try:
             for tables in args.tables or DEFAULT_TABLES:
-                run(tables, database_url, worker.queue, paced=not args.flat_out)
+                run(tables, database_url, worker.queue, paced=not args.flat_out, rounds=args.rounds)
         finally:
             worker.stop()
             forget_queue(REDIS_URL, worker.queue)
