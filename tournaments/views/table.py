@@ -8,6 +8,10 @@ screens from that state and from the game's entry fields, and talks to the table
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
+
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -16,8 +20,22 @@ from django.views.decorators.http import require_GET
 
 from tournaments.services import table_cache, tablets
 
-#: Bump when the cached files change shape, so tablets drop their old copies.
-CACHE_NAME = "clubwhist-table-v1"
+TABLE_FILES = ("js/table.js", "css/table.css")
+
+
+@lru_cache(maxsize=1)
+def cache_name() -> str:
+    """The service worker's cache, named after what is in the page's files: an upgraded
+    clubwhist changes the name, so every tablet's worker is replaced and drops its old copies
+    (it serves those files from its cache first, and `make run` serves them unhashed)."""
+    digest = hashlib.sha256()
+    for name in TABLE_FILES:
+        found = finders.find(name)
+        path = found[0] if isinstance(found, list) else found
+        if path:
+            with open(path, "rb") as handle:
+                digest.update(handle.read())
+    return f"clubwhist-table-{digest.hexdigest()[:12]}"
 
 
 @never_cache
@@ -34,9 +52,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "tournaments/table/table.html",
         {
             "token": token,
-            "state": table_cache.table_state_cached(access),
+            "state": table_cache.table_state_now(access),
             "api": f"/api/t/{token}/",
-            "cache_name": CACHE_NAME,
+            "cache_name": cache_name(),
         },
     )
 
@@ -45,11 +63,11 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker lives under /t/ so that it may serve every table page from its copy
     when a tablet reloads without a network (browsers allow this on HTTPS and localhost)."""
-    files = [static("js/table.js"), static("css/table.css")]
+    files = [static(name) for name in TABLE_FILES]
     response = render(
         request,
         "tournaments/table/sw.js",
-        {"cache_name": CACHE_NAME, "files": files},
+        {"cache_name": cache_name(), "files": files},
         content_type="application/javascript",
     )
     response["Service-Worker-Allowed"] = "/t/"

@@ -4,7 +4,10 @@
 var CACHE = '{{ cache_name }}';
 var FILES = [{% for f in files %}'{{ f|escapejs }}'{% if not forloop.last %}, {% endif %}{% endfor %}];
 self.addEventListener('install', function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(FILES); }));
+  // 'reload': the files themselves, not an older copy from the browser's HTTP cache.
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return cache.addAll(FILES.map(function (f) { return new Request(f, {cache: 'reload'}); }));
+  }));
   self.skipWaiting();
 });
 self.addEventListener('activate', function (event) {
