@@ -408,6 +408,16 @@ def table_state(access: TableAccess) -> dict[str, Any]:
         ),
         "current": now,
         "previous": previous,
+        # The director's round clock (the room view's), while the event runs: the page counts
+        # down to `ends_at` against the server's clock (`server_time`, added to every answer).
+        "clock": (
+            {
+                "ends_at": section.clock_ends_at.isoformat(timespec="seconds"),
+                "minutes": section.clock_minutes,
+            }
+            if section.clock_ends_at is not None and event.status == Event.Status.RUNNING
+            else None
+        ),
         "calls_open": DirectorCall.objects.filter(
             section=section, table=access.table, handled_at__isnull=True
         ).exists(),

@@ -13,6 +13,7 @@
   var QKEY = 'clubwhist-queue-' + cfg.token;
   var IDKEY = 'clubwhist-ids-' + cfg.token;
   var SEENKEY = 'clubwhist-seen-' + cfg.token;
+  var OFFSETKEY = 'clubwhist-clock-offset';
   var view = {name: 'boards', board: null, values: {}, preview: null, sure: false, note: ''};
   var problems = {};   // board -> message shown on the board (a conflict, a refusal)
   var failing = false; // the last request could not reach the server
@@ -28,6 +29,11 @@
   }
   var queue = load(QKEY, []);
   var ids = load(IDKEY, {});
+  // The server's clock minus this tablet's (ms), learnt from each fresh answer and kept, so the
+  // round clock is right on a tablet whose own clock is wrong. Not from the page itself: a
+  // copy the service worker kept carries the time it was first sent.
+  var offset = load(OFFSETKEY, null);
+  if (offset === null) { offset = (Date.parse(state.server_time) - Date.now()) || 0; }
 
   function newKey() {
     var bytes = new Uint8Array(16), out = '';
@@ -61,7 +67,11 @@
     var asked = epoch;
     request('GET', '', null, function (status, data) {
       if (status === 200 && data && asked !== epoch) { refresh(); return; }
-      if (status === 200 && data) { failing = false; state = data; quietly(); }
+      if (status === 200 && data) {
+        var server = Date.parse(data.server_time);
+        if (!isNaN(server)) { offset = server - Date.now(); save(OFFSETKEY, offset); }
+        failing = false; state = data; tick(); quietly();
+      }
       else if (status === 0) { failing = true; showBanner(); }
       else if (status === 403 || status === 404) { location.reload(); }
     });
@@ -219,7 +229,26 @@
     render();
   }
 
+  // The director's round clock: minutes and seconds left, then "Time is up" (the director
+  // decides what happens then; the page only tells the table).
+  var clock = document.getElementById('clock');
+  function tick() {
+    var c = state.clock, ends = c ? Date.parse(c.ends_at) : NaN;
+    if (!c || state.finished || isNaN(ends)) { clock.hidden = true; return; }
+    var left = Math.round((ends - (Date.now() + offset)) / 1000);
+    clock.hidden = false;
+    if (left > 0) {
+      var minutes = Math.floor(left / 60), seconds = left % 60;
+      clock.textContent = minutes + ':' + (seconds < 10 ? '0' : '') + seconds + ' left';
+      clock.className = 'clock' + (left <= 120 ? ' soon' : '');
+    } else {
+      clock.textContent = 'Time is up';
+      clock.className = 'clock up';
+    }
+  }
+
   function render() {
+    tick();
     var cur = state.current;
     document.getElementById('round-label').textContent =
       state.finished ? '· all rounds played' : '· round ' + cur.round + ' of ' + state.rounds;
@@ -484,6 +513,7 @@
   window.addEventListener('offline', function () { failing = true; showBanner(); });
   document.addEventListener('visibilitychange', function () { if (!document.hidden) { refresh(); } });
   setInterval(function () { if (!queue.length) { refresh(); } else { flush(); } }, 10000);
+  setInterval(tick, 1000);
   if ('serviceWorker' in navigator) {
     // The first load did not pass through the worker: put this page in its cache ourselves,
     // so a reload without a network still finds it.
@@ -496,5 +526,7 @@
     }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
   }
   render();
-  flush();
+  // A fresh state at once (the embedded one may be the service worker's old copy), after
+  // sending whatever waits in the queue.
+  if (queue.length) { flush(); } else { refresh(); }
 })();

@@ -255,3 +255,43 @@ def test_a_replaced_link_shows_the_replacement_page(live_server, browser, club) 
     assert response.status == 410
     assert "replaced by the director" in page.inner_text("body")
     context.close()
+
+
+def test_the_table_counts_the_directors_round_clock_down_by_the_servers_time(
+    live_server, browser, club
+) -> None:
+    """A tablet whose own clock is an hour fast still shows the minutes the director gave
+    (counted from the server's time), then "Time is up" when the clock has run out."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Section
+    from tournaments.services import table_cache
+    from tournaments.services.tablets import round_clock_start
+
+    event = make_event(club)
+    token = _tables(event)[1]
+    round_clock_start(event=event, minutes=14)
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context.clock.install(time=(timezone.now() + timedelta(hours=1)).timestamp())
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{token}/")
+    page.wait_for_selector("#screen ul.boards")
+    clock = page.locator("#clock")
+    page.wait_for_function("() => /left$/.test(document.getElementById('clock').textContent)")
+    minutes = int(clock.inner_text().split(":")[0])
+    assert minutes in (13, 14), clock.inner_text()
+    assert clock.is_visible()
+    # the clock about to run out (a second left; the service's least is a minute)
+    Section.objects.filter(pk=event.section.pk).update(
+        clock_ends_at=timezone.now() + timedelta(seconds=1)
+    )
+    table_cache.tables_changed([event.section.pk])  # what saving the section does
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # what a refresh does
+    page.wait_for_function(
+        "() => document.getElementById('clock').textContent.indexOf('Time is up') >= 0"
+    )
+    assert "up" in (clock.get_attribute("class") or "")
+    context.close()

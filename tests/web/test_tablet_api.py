@@ -257,7 +257,9 @@ def test_a_cached_table_state_never_outlives_a_change(running_event, links, dire
     def state() -> dict[str, Any]:
         answer = client.get(url)
         assert answer.status_code == 200
-        return dict(answer.json())
+        found = dict(answer.json())
+        del found["server_time"]  # the moment of each answer, never cached
+        return found
 
     first = state()
     assert first == state()
@@ -303,3 +305,54 @@ def test_a_sitting_out_table_moves_on_with_the_room_through_the_cache(
     assert client.get(url).json()["current"]["round"] == 1
     event_simulate(event=running_event, rounds=1, seed=2)  # tables 1 and 2 play round 1
     assert client.get(url).json()["current"]["round"] == 2
+
+
+def test_the_round_clock_reaches_the_tables_with_the_servers_time(running_event, links) -> None:
+    """The director's round clock is in every table's state while it runs, with the moment it
+    ends; each answer carries the server's time so a tablet counts down by the server's
+    clock, not its own (a tablet's clock can be minutes out)."""
+    from datetime import datetime, timedelta
+
+    from django.utils import timezone
+
+    client = Client()
+    before = client.get(f"/api/t/{links[1]}/").json()
+    assert before["clock"] is None
+    asked = timezone.now()
+    tablets.round_clock_start(event=running_event, minutes=14)
+    state = client.get(f"/api/t/{links[2]}/").json()
+    ends = datetime.fromisoformat(state["clock"]["ends_at"])
+    server = datetime.fromisoformat(state["server_time"])
+    assert state["clock"]["minutes"] == 14
+    assert (
+        timedelta(minutes=14) - timedelta(seconds=2)
+        <= ends - asked
+        <= timedelta(minutes=14, seconds=2)
+    )
+    assert abs(server - timezone.now()) < timedelta(seconds=2)
+    # the first table's state was cached without the clock: starting it retired that copy
+    assert client.get(f"/api/t/{links[1]}/").json()["clock"]["ends_at"] == state["clock"]["ends_at"]
+    tablets.round_clock_stop(event=running_event)
+    assert client.get(f"/api/t/{links[1]}/").json()["clock"] is None
+
+
+def test_the_tablets_cached_files_are_named_after_their_content(monkeypatch, tmp_path) -> None:
+    """An upgraded table.js must replace every tablet's copy: the service worker's cache is
+    named after the files' content, so new files mean a new worker and a new cache."""
+    from tournaments.views import table as table_views
+
+    script, style = tmp_path / "table.js", tmp_path / "table.css"
+    style.write_text(".bar {}")
+    monkeypatch.setattr(
+        table_views.finders, "find", lambda name: str(script if name.endswith(".js") else style)
+    )
+    names = []
+    for version in ("var a = 1;", "var a = 2;"):
+        script.write_text(version)
+        table_views.cache_name.cache_clear()
+        names.append(table_views.cache_name())
+    table_views.cache_name.cache_clear()
+    assert names[0] != names[1]
+    assert all(n.startswith("clubwhist-table-") for n in names)
+    worker = Client().get("/t/sw.js")
+    assert worker.status_code == 200 and table_views.cache_name() in worker.content.decode()

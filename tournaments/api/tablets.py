@@ -96,12 +96,21 @@ class TableStateApi(TabletView):
                 "table": serializers.IntegerField(),
                 "current": serializers.DictField(),
                 "previous": serializers.DictField(allow_null=True),
+                "clock": inline_serializer(
+                    "TableRoundClock",
+                    {
+                        "ends_at": serializers.DateTimeField(),
+                        "minutes": serializers.IntegerField(),
+                    },
+                    allow_null=True,
+                ),
+                "server_time": serializers.DateTimeField(),
                 "fields": serializers.ListField(child=serializers.DictField()),
             },
         )
     )
     def get(self, request: Request, token: str) -> Response:
-        return Response(table_cache.table_state_cached(self.table))
+        return Response(table_cache.table_state_now(self.table))
 
 
 class TablePreviewApi(TabletView):

@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
 from tournaments.models import Section, TableAccess
@@ -74,6 +75,16 @@ def table_state_cached(access: TableAccess) -> dict[str, Any]:
         if not state["current"]["sit_out"]:  # a sitting-out table follows the whole room
             cache.set(key, state, timeout=STATE_SECONDS)
     return state  # type: ignore[no-any-return]
+
+
+def table_state_now(access: TableAccess) -> dict[str, Any]:
+    """The table's state as the page is sent it: the cached state with the server's time of
+    this answer (never cached), so a tablet whose own clock is wrong still counts the round
+    clock down right."""
+    return {
+        **table_state_cached(access),
+        "server_time": timezone.now().isoformat(timespec="seconds"),
+    }
 
 
 def tables_changed(section_ids: Iterable[int]) -> None:
