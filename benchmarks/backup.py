@@ -20,7 +20,6 @@ from __future__ import annotations
 import gzip
 import os
 import secrets
-import statistics
 import sys
 import tempfile
 import time
@@ -32,45 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _events import median_ms, played_event  # noqa: E402
 from results_pipeline import admin_execute, loud, postgres_problem, server_url, with_database  # noqa: E402
 
 
 def make_event() -> Any:
+    """The 30-table evening with what a backup must also carry: tablet links, a dispute, a
+    director's call, then finished."""
     from tournaments.models import Event, Result
-    from tournaments.services.events import (
-        club_get_or_create,
-        event_create,
-        event_finish,
-        event_start,
-    )
+    from tournaments.services.events import event_finish
     from tournaments.services.results import result_dispute
-    from tournaments.services.simulation import event_simulate
-    from tournaments.services.tablets import director_call, table_links_ensure
+    from tournaments.services.tablets import director_call
 
-    club = club_get_or_create(name="Benchmark club")
-    event = event_create(
-        club=club,
-        name="Backup benchmark",
-        game="classic",
-        movement_kind="mitchell",
-        movement_params={"tables": 30, "boards_per_round": 3, "rounds": 9},
-        seed=3,
-    )
-    event = event_start(event=event)
-    table_links_ensure(event=event)
-    event_simulate(event=event, seed=4, batch=True)
+    event = played_event("Backup benchmark", links=True)
     result_dispute(result=Result.objects.filter(section__event=event).first())  # type: ignore[arg-type]
     director_call(section=event.section, table=4, round=9, note="a revoke")
     return event_finish(event=Event.objects.get(pk=event.pk))
-
-
-def median_ms(run: Any, times: int) -> float:
-    found = []
-    for _ in range(times):
-        started = time.perf_counter()
-        run()
-        found.append((time.perf_counter() - started) * 1000)
-    return statistics.median(found)
 
 
 def measure(folder: Path) -> None:

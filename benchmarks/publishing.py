@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _events import median_ms, played_event  # noqa: E402
 from results_pipeline import (  # noqa: E402
     admin_execute,
     loud,
@@ -56,40 +57,14 @@ TARGET_EXPORT_MS = 500
 TARGET_PAGE_MS = 50.0
 
 
-def median_ms(run: Any, times: int) -> float:
-    found = []
-    for _ in range(times):
-        started = time.perf_counter()
-        run()
-        found.append((time.perf_counter() - started) * 1000)
-    return statistics.median(found)
-
-
 def verdict(value: float, target: float) -> str:
     return "met" if value < target else "NOT met"
 
 
 def make_event() -> Any:
-    from tournaments.services.events import (
-        club_get_or_create,
-        event_create,
-        event_finish,
-        event_publish,
-        event_start,
-    )
-    from tournaments.services.simulation import event_simulate
+    from tournaments.services.events import event_finish, event_publish
 
-    club = club_get_or_create(name="Benchmark club")
-    event = event_create(
-        club=club,
-        name="Publishing benchmark",
-        game="classic",
-        movement_kind="mitchell",
-        movement_params={"tables": 30, "boards_per_round": 3, "rounds": 9},
-        seed=3,
-    )
-    event = event_start(event=event)
-    event_simulate(event=event, seed=4, batch=True)
+    event = played_event("Publishing benchmark")
     return event_publish(event=event_finish(event=event))
 
 
