@@ -11,12 +11,13 @@ Targets on the project's 2-core machine: 30 tables under 100 ms, 100 tables unde
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _events import median_ms
 
 from engine.movements import mitchell
 from engine.scoring import TravellerLine, score_session
@@ -49,22 +50,15 @@ def copies_case(tables: int) -> list[TravellerLine]:
     ]
 
 
-def median_ms(run) -> float:
-    timings = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        timings.append((time.perf_counter() - start) * 1000)
-    return statistics.median(timings)
-
-
 def main() -> int:
     print(f"median of {REPEATS} full rescores (matchpoints, EBU scale)")
     all_met = True
     for tables, target in ((30, 100.0), (100, 1000.0)):
         for one in (False, True):
             lines, movement = movement_case(tables, one)
-            ms = median_ms(lambda lines=lines, m=movement: score_session(lines, movement=m))
+            ms = median_ms(
+                lambda lines=lines, m=movement: score_session(lines, movement=m), REPEATS
+            )
             met = ms < target
             all_met &= met
             winners = "one-winner" if one else "two-winner"
@@ -73,7 +67,7 @@ def main() -> int:
                 f"{ms:8.1f} ms (target {target:.0f} ms: {'met' if met else 'NOT met'})"
             )
         lines = copies_case(tables)
-        ms = median_ms(lambda lines=lines: score_session(lines))
+        ms = median_ms(lambda lines=lines: score_session(lines), REPEATS)
         met = ms < target
         all_met &= met
         print(
