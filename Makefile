@@ -6,10 +6,11 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint types pytest bench pins migrate demo worker clean
+.PHONY: help run club test lint types pytest bench pins migrate demo worker clean
 
 help:
 	@echo "make run    - set up .venv, migrate, load the demo and serve on http://$(HOST):$(PORT)/"
+	@echo "make club   - club night: serve the tablets on the venue's Wi-Fi from this laptop"
 	@echo "make test   - set up .venv with dev tools, then lint, type-check and run every test"
 	@echo "make bench  - run the benchmarks in benchmarks/ and print their figures"
 	@echo "make pins   - regenerate requirements/*.txt from pyproject.toml"
@@ -42,8 +43,14 @@ run: demo
 	@echo "  health:  http://$(HOST):$(PORT)/health"
 	@echo "  API:     http://$(HOST):$(PORT)/api/schema/"
 	@echo "  Stop it with Ctrl-C."
+	@echo "  Only this computer can open it: for a club night with tablets, use make club."
 	@echo
 	$(PY) manage.py runserver --noreload $(HOST):$(PORT)
+
+# Club night: the laptop serves the tablets on the venue's Wi-Fi (see manage.py club).
+# ADDRESS=192.168.1.50 names the laptop's address when it has several.
+club: migrate
+	$(PY) manage.py club --port $(PORT) $(if $(ADDRESS),--address $(ADDRESS))
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

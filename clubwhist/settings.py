@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -139,13 +140,45 @@ def secret_key_from_env(required: bool) -> str:
     return key_file.read_text().strip()
 
 
-DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production"))
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "club", "production"))
 PRODUCTION = DJANGO_ENV == "production"
-DEBUG = env_bool("DEBUG", not PRODUCTION)
-SECRET_KEY = secret_key_from_env(PRODUCTION or not DEBUG)
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
-)
+# The club laptop (`make club`, `manage.py club`): the director's laptop at the venue serving
+# the tablets over the venue's Wi-Fi. Like production it runs without debug pages, on a real
+# WSGI server, with hashed and compressed static files; like development it needs nothing else
+# running (SQLite, jobs in-process) and keeps its generated secret key in var/, because the
+# laptop is the whole installation. See clubwhist/lan.py and docs/directors/club-night.md.
+CLUB = DJANGO_ENV == "club"
+DEBUG = env_bool("DEBUG", DJANGO_ENV == "development")
+SECRET_KEY = secret_key_from_env(PRODUCTION or (not DEBUG and not CLUB))
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+
+def club_address() -> str:
+    """The laptop's address on the venue's network: CLUBWHIST_ADDRESS, else the best one found."""
+    named = os.environ.get("CLUBWHIST_ADDRESS", "").strip()
+    if named:
+        return named
+    from clubwhist.lan import lan_addresses
+
+    found = lan_addresses()
+    if not found:
+        raise ImproperlyConfigured(
+            "The club laptop has no network address: join the venue's Wi-Fi (or plug in its "
+            "router) and start again, or name the address with CLUBWHIST_ADDRESS=192.168.1.50"
+        )
+    return found[0].address
+
+
+if CLUB:
+    from clubwhist.lan import lan_addresses, url_for
+
+    CLUB_ADDRESS = club_address()
+    CLUB_PORT = env_int("CLUBWHIST_PORT", 8000)
+    _club_hosts = [CLUB_ADDRESS, *(a.address for a in lan_addresses())]
+    _club_hosts += [socket.gethostname(), f"{socket.gethostname()}.local"]
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", list(dict.fromkeys(_club_hosts + LOOPBACK_HOSTS)))
+else:
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else [*LOOPBACK_HOSTS, "testserver"])
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS is required when DJANGO_ENV=production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -222,9 +255,12 @@ STATIC_URL = "static/"
 # `collectstatic` writes here for production; in development WhiteNoise serves from the app
 # folders directly (finders), so the folder only has to exist.
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-WHITENOISE_USE_FINDERS = not PRODUCTION
+# The club laptop collects its own copy (`manage.py club` runs collectstatic) so that, as in
+# production, every file is served under a name that changes with its content.
+COLLECTED_STATIC = PRODUCTION or CLUB
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
 if not PRODUCTION:
-    STATIC_ROOT = VAR_DIR / "static"
+    STATIC_ROOT = VAR_DIR / ("static-club" if CLUB else "static")
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -232,7 +268,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if PRODUCTION
+            if COLLECTED_STATIC
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
@@ -285,8 +321,10 @@ REST_FRAMEWORK = {
 
 # The address players' tablets use to reach this server (table links and QR codes); when
 # unset, pages use the address the director's browser used, and `manage.py tablets`
-# http://127.0.0.1:8000.
+# http://127.0.0.1:8000. The club laptop sets it to its address on the venue's network.
 BASE_URL = os.environ.get("CLUBWHIST_BASE_URL", "").rstrip("/")
+if CLUB and not BASE_URL:
+    BASE_URL = url_for(CLUB_ADDRESS, CLUB_PORT)
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubwhist API",
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",

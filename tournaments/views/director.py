@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from clubwhist.lan import loopback_warning
 from engine import pbn
 from engine.diagrams import board_facts, diagram
 from engine.games import find_variant, variant_names
@@ -156,6 +157,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "import_form": ImportBoardsForm(),
             "standings": selectors.latest_standings(event),
             "links": selectors.tablet_links(event, base_url(request)),
+            "links_warning": links_warning(request, event),
             "audit": event.audit.select_related("user")[:8],
             "closing": closing_services.closing_report(event)
             if event.status == Event.Status.FINISHED
@@ -360,6 +362,14 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
 def base_url(request: HttpRequest) -> str:
     """Where the tablets reach this server: the setting, else the address the director used."""
     return settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
+
+
+def links_warning(request: HttpRequest, event: Event) -> str | None:
+    """A warning for the event and print pages when the event's table links and QR codes would
+    name the laptop itself (127.0.0.1, localhost), which no tablet can open."""
+    if event.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+        return None
+    return loopback_warning(base_url(request))
 
 
 @login_required

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Event, PrintJob
 from tournaments.services import printing as print_services
-from tournaments.views.director import _act, _event_for_director, base_url
+from tournaments.views.director import _act, _event_for_director, base_url, links_warning
 
 
 def pdf_response(pdf: bytes, filename: str, *, disposition: str = "inline") -> HttpResponse:
@@ -58,6 +58,7 @@ def event_print(request: HttpRequest, pk: int) -> HttpResponse:
             "pack": job,
             "papers": event.club.Paper.choices,
             "has_links": event.status != Event.Status.DRAFT,
+            "links_warning": links_warning(request, event),
         },
     )
 
