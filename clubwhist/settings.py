@@ -403,5 +403,9 @@ LOGGING = {
         "celery.app.trace": {"level": "WARNING" if CELERY_EAGER else "INFO"},
         # django-axes logs every successful login at INFO; lockouts are WARNINGs.
         "axes": {"level": "WARNING"},
+        # On the club laptop any device on the venue's Wi-Fi may knock with a wrong Host
+        # (captive-portal probes, a phone's old bookmark): refused, but no traceback on the
+        # director's screen each time.
+        **({"django.security.DisallowedHost": {"level": "CRITICAL"}} if CLUB else {}),
     },
 }

@@ -32,6 +32,7 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubwhist.lan import is_loopback_host, lan_addresses, url_for
@@ -89,6 +90,9 @@ class Command(BaseCommand):
         if options["check"]:
             self.stdout.write(url)
             return
+        if not get_user_model().objects.exists() and sys.stdin.isatty():
+            self.stdout.write("No director login yet: make one now (you log in with it).")
+            call_command("createsuperuser")
         env = {
             **os.environ,
             "DJANGO_ENV": "club",
