@@ -115,8 +115,8 @@ def loopback_warning(base_url: str) -> str | None:
     return (
         f"Table links and QR codes point at {host or 'this computer'}, which only this computer "
         "can open: a tablet or phone that scans them gets nothing. For a club night, stop "
-        "clubwhist and start it with `make club`: it serves the venue's Wi-Fi and puts the "
-        "laptop's address in every link and code."
+        "clubwhist and start it with the command make club instead: it serves the venue's "
+        "Wi-Fi and puts the laptop's address in every link, code and printed card."
     )
 
 
