@@ -160,6 +160,36 @@ def sit_outs(section: Section, absent: set[tuple[int, str]] | None = None) -> se
     }
 
 
+def boards_finished(section: Section) -> frozenset[int]:
+    """The boards every table that plays them has finished: each meeting of the movement that
+    plays the board (sit-outs and absent pairs' meetings aside) has a result on it that counts
+    (confirmed, corrected or an artificial score). Entered-but-unconfirmed and disputed results
+    do not finish a board: the table may still be at it, and its players must not learn the
+    other tables' results before they have agreed their own.
+
+    This is the card-secrecy rule (docs/directors/secrecy.md): while an event runs, the public
+    sees a board's hands and results only once it is in this set; in a Howell, or a Mitchell
+    with a relay, that may be late in the evening."""
+    no_game = sit_outs(section)
+    counted = {
+        (number, rnd, table)
+        for number, rnd, table, status in Result.objects.filter(section=section)
+        .order_by()
+        .values_list("board_number", "round", "table", "status")
+        if status in Result.COUNTING
+    }
+    pending: set[int] = set()
+    played: set[int] = set()
+    for (rnd, table), row in meeting_rows(section).items():
+        if (rnd, table) in no_game or not row.board_set:
+            continue
+        for number in boards_of_set(section, row.board_set):
+            played.add(number)
+            if (number, rnd, table) not in counted:
+                pending.add(number)
+    return frozenset(played - pending)
+
+
 @dataclass(frozen=True)
 class TravellerRow:
     round: int
@@ -331,7 +361,8 @@ def _board_views(
                 "short": rules.describe_short(parsed) if parsed else result.artificial_code,
                 "ns_score": result.ns_score,
                 "ew_score": None if result.ns_score is None else -result.ns_score,
-                "flag": result.flag,
+                # Only that it looks unusual: the reason names other tables' results.
+                "unusual": bool(result.flag),
             }
         views.append(view)
     return views
@@ -533,7 +564,7 @@ def audit_lines(event: Event, query: str = "", limit: int = 2000) -> list[AuditL
                 "Result entered and confirmed" if at_once else "Result entered",
                 where,
                 said,
-                r.flag and f"players were asked: {r.flag}",
+                r.flag and f"looked unusual: {r.flag}",
             )
         )
         if r.confirmed_at is not None and not at_once:

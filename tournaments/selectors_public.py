@@ -21,7 +21,7 @@ from engine.games import GameRules
 from engine.publishing import ResultInfo, row_for
 from engine.scoring.document import StandingRow, StandingsDocument
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
-from tournaments.selectors import latest_standings
+from tournaments.selectors import boards_finished, latest_standings
 from tournaments.services.engine_bridge import (
     board_from_record,
     engine_board,
@@ -43,6 +43,40 @@ def event_for_reader(pk: int, user: Any) -> Event:
     return event
 
 
+def sees_everything(event: Event, user: Any) -> bool:
+    """Published results are whole for everyone; the event's directors see every board of a
+    running event (to check it); everyone else sees only finished boards (`boards_shown`)."""
+    from tournaments import access
+
+    return event.status == Event.Status.PUBLISHED or access.directs(user, event)
+
+
+def boards_shown(event: Event, user: Any, results: PublishedEvent) -> frozenset[int]:
+    """The boards whose hands and results this reader may see now.
+
+    Cards are secret until played: while an event runs (or is being checked before it is
+    published), a board's hands, par, results, frequencies and each pair's line on it reach
+    the public only once every table that plays it has finished it (`boards_finished`).
+    Standings totals stay live: that is what following an evening live means."""
+    if sees_everything(event, user):
+        return frozenset(results.boards)
+    return results.finished & frozenset(results.boards)
+
+
+def document_for(results: PublishedEvent, shown: frozenset[int]) -> dict[str, Any] | None:
+    """The standings document as a dict with only the shown boards' lines."""
+    if results.document is None:
+        return None
+    data = results.document.to_dict()
+    for section in data.get("sections", []):
+        section["boards"] = {
+            number: lines
+            for number, lines in section.get("boards", {}).items()
+            if int(number) in shown
+        }
+    return data
+
+
 def club_events(club: Club) -> list[Event]:
     """A club's results page: published events and those followed live, newest first."""
     candidates = Event.objects.filter(club=club).exclude(status=Event.Status.DRAFT)
@@ -62,6 +96,9 @@ class PublishedEvent:
     info: dict[tuple[int, int], ResultInfo] = field(default_factory=dict)
     boards: dict[int, str] = field(default_factory=dict)  # number -> PBN record
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)  # number -> par data
+    # The boards every table has finished when the snapshot was made: what the public may see
+    # of a running event (`boards_shown`).
+    finished: frozenset[int] = frozenset()
 
     @property
     def rules(self) -> GameRules:
@@ -193,6 +230,7 @@ def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) ->
         info=info,
         boards={number: b.record for number, b in boards.items()},
         analyses=analyses,
+        finished=boards_finished(event.section),
     )
 
 

@@ -374,6 +374,13 @@ class GameRules:
     #: Par is read off the full double-dummy table (every declarer and strain); the other games
     #: ask the solver only what par needs, and leave the table to the hand records.
     par_uses_table: ClassVar[bool] = False
+    #: The "are you sure?" check (`unlikely`) compares a result with double dummy in its
+    #: contract, read off the stored table: the analysis keeps the table for these games even
+    #: when par does not need it (auction games whose contract varies from table to table).
+    check_uses_table: ClassVar[bool] = False
+    #: What the players count and enter, for messages about a result: "trick", or "book"
+    #: where the game counts books (Bid Whist: the declaring side's tricks plus the kitty).
+    count_word: ClassVar[str] = "trick"
     #: The per-pair session figures `session_tally` fills in, as (key, heading), in order.
     session_columns: ClassVar[tuple[tuple[str, str], ...]] = ()
 
@@ -605,19 +612,34 @@ class GameRules:
         ns = self.ns_tricks(board, entry)
         if ns is None:
             return None
+        ns = self.ns_count(entry, ns)
+        word = self.count_word
         if analysis:
             dd = self.dd_ns_tricks(board, entry, analysis)
+            if dd is not None:
+                dd = self.ns_count(entry, dd)
             if dd is not None and abs(ns - dd) > 2:
-                return f"NS took {_tricks(ns)}, but double dummy gives NS {dd} in this contract"
-        known = [n for n in (self.ns_tricks(board, other) for other in others) if n is not None]
+                return (
+                    f"NS took {_count(ns, word)}, but double dummy gives NS {dd} in this contract"
+                )
+        known = []
+        for other in others:
+            tricks = self.ns_tricks(board, other)
+            if tricks is not None:
+                known.append(self.ns_count(other, tricks))
         if len(known) >= 3:
             low, high = min(known), max(known)
             margin = max(2, high - low)
             if ns > high + margin or ns < low - margin:
-                return f"NS took {_tricks(ns)}; at the other tables NS took " + (
+                return f"NS took {_count(ns, word)}; at the other tables NS took " + (
                     f"{low}" if low == high else f"{low} to {high}"
                 )
         return None
+
+    def ns_count(self, entry: Entry, ns_tricks: int) -> int:
+        """NS's tricks in play as the players count them (`count_word`): the same number,
+        except in games that add something to the tricks (Bid Whist's kitty book)."""
+        return ns_tricks
 
     def session_tally(self, played: Sequence[tuple[Entry, Side]]) -> SessionTally | None:
         """A pair's session figures from its results in play order (entry, its side on that
@@ -684,8 +706,8 @@ def expect_entry(entry: Entry, kind: type[E], title: str) -> E:
     return entry
 
 
-def _tricks(count: int) -> str:
-    return f"{count} trick" if count == 1 else f"{count} tricks"
+def _count(count: int, word: str = "trick") -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 _HCP = {14: 4, 13: 3, 12: 2, 11: 1}

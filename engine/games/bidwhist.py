@@ -271,6 +271,8 @@ class BidWhistRules(GameRules):
     name = "bidwhist"
     title = "Bid Whist"
     has_auction = True
+    check_uses_table = True
+    count_word = "book"
     option_specs = (
         OptionSpec(
             "scoring",
@@ -548,8 +550,15 @@ class BidWhistRules(GameRules):
         tricks = entry.books - 1
         return tricks if entry.declarer.side is Side.NS else 12 - tricks
 
+    def ns_count(self, entry: Entry, ns_tricks: int) -> int:
+        """NS's books: their tricks, plus the kitty book when NS declared (players enter the
+        declaring side's books, kitty included, so messages speak of books too)."""
+        declared = isinstance(entry, BidWhistEntry) and entry.declarer.side is Side.NS
+        return ns_tricks + 1 if declared else ns_tricks
+
     def dd_ns_tricks(self, board: Board, entry: Entry, analysis: Mapping[str, Any]) -> int | None:
-        """From a stored table, where one was computed (the analysis job keeps only par)."""
+        """From the stored double-dummy table (the analysis keeps it for Bid Whist:
+        `check_uses_table`); None while it is not there yet."""
         if not isinstance(entry, BidWhistEntry):
             return None
         row = (analysis.get("table") or {}).get(str(entry.declarer)) or {}

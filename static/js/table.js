@@ -14,7 +14,7 @@
   var IDKEY = 'clubwhist-ids-' + cfg.token;
   var SEENKEY = 'clubwhist-seen-' + cfg.token;
   var OFFSETKEY = 'clubwhist-clock-offset';
-  var view = {name: 'boards', board: null, values: {}, preview: null, sure: false, note: ''};
+  var view = {name: 'boards', board: null, values: {}, preview: null, note: ''};
   var problems = {};   // board -> message shown on the board (a conflict, a refusal)
   var failing = false; // the last request could not reach the server
   var retryIn = 1000, retryTimer = null;
@@ -137,7 +137,7 @@
       b.result = {id: result.id, key: result.idempotency_key, entry: result.entry,
                   describe: old.describe || item.describe || '', short: old.short || '',
                   ns_score: result.ns_score, ew_score: result.ns_score === null ? null : -result.ns_score,
-                  flag: result.flag || ''};
+                  unusual: !!result.unusual};
     });
   }
 
@@ -184,7 +184,7 @@
     var p = pending(board.number), r = board.result;
     var v = {number: board.number, dealer: board.dealer, trumps: board.trumps,
              state: board.state, describe: r ? r.describe : '', ns: r ? r.ns_score : null,
-             key: r ? r.key : null, id: r ? r.id : null, local: false};
+             key: r ? r.key : null, id: r ? r.id : null, unusual: !!(r && r.unusual), local: false};
     if (!r && p.submit) {
       v.state = 'waiting'; v.describe = p.submit.describe; v.ns = p.submit.ns;
       v.key = p.submit.key; v.local = true;
@@ -340,7 +340,7 @@
   }
 
   function openEntry(number) {
-    view = {name: 'entry', board: number, values: {}, preview: null, sure: false};
+    view = {name: 'entry', board: number, values: {}, preview: null};
     render();
   }
 
@@ -363,7 +363,7 @@
           'aria-pressed': on ? 'true' : 'false', 'data-field': f.key, text: c.label,
           onclick: function () {
             view.values[f.key] = (f.kind === 'flag' && on) ? false : c.value;
-            view.preview = null; view.sure = false; render(); check();
+            view.preview = null; render(); check();
           }}));
       });
       if (f.help) { box.appendChild(el('p', {class: 'help', text: f.help})); }
@@ -380,14 +380,6 @@
     else {
       out.appendChild(el('p', {class: 'scores', text: p.describe}));
       out.appendChild(el('p', {class: 'scores big', text: 'NS ' + signed(p.ns_score) + ' · EW ' + signed(p.ew_score)}));
-      if (p.unlikely) {
-        out.appendChild(el('p', {class: 'unlikely', role: 'alert', text: 'Are you sure? ' + p.unlikely}));
-        var sure = el('input', {type: 'checkbox', id: 'sure'});
-        sure.checked = view.sure;
-        sure.onchange = function () { view.sure = sure.checked; render(); };
-        out.appendChild(el('label', {class: 'sure', 'for': 'sure'}, [sure, text(' Yes, we checked: this is the result')]));
-        if (!view.sure) { canSend = false; }
-      }
     }
     screen.appendChild(out);
     var send = el('button', {type: 'button', class: 'primary send', text: 'Send to East-West',
@@ -447,21 +439,39 @@
     if (board.ns !== null) {
       screen.appendChild(el('p', {class: 'big', text: 'EW: ' + signed(-board.ns) + ' to you'}));
     }
+    if (board.unusual) {
+      // Checked once the result was sent: the reason (other tables, double dummy) is the
+      // director's; the players are only asked to look again.
+      screen.appendChild(el('p', {class: 'unlikely', role: 'alert',
+        text: 'This result looks unusual: please check it together. If it is wrong, tap ' +
+              '\u201cWe do not agree\u201d and the director will put it right.'}));
+    }
     var want = ew ? String(ew.number) : '';
     var input = el('input', {type: 'text', inputmode: 'numeric', autocomplete: 'off', id: 'pair-number',
       'aria-label': 'Your pair number', value: view.typed || ''});
-    input.oninput = function () { view.typed = input.value.replace(/\D/g, ''); ok.disabled = view.typed !== want; };
+    var wrong = el('p', {class: 'problem', role: 'alert', id: 'pair-number-problem'});
+    function judge() {
+      ok.disabled = view.typed !== want;
+      // A whole wrong number says so, and what the right one is, instead of a grey button.
+      var mistaken = view.typed.length >= want.length && view.typed !== want;
+      wrong.textContent = mistaken ? 'Pair ' + view.typed + ' is not the East-West pair at this table: ' +
+        'East-West here are pair ' + want + (ew && ew.names ? ' (' + ew.names + ')' : '') +
+        '. Type that number to confirm.' : '';
+      wrong.hidden = !mistaken;
+    }
+    input.oninput = function () { view.typed = input.value.replace(/\D/g, ''); judge(); };
     var ok = el('button', {type: 'button', class: 'confirm-button', text: 'Confirm',
       onclick: function () {
         if (view.typed !== want) { return; }
         enqueue({kind: 'confirm', board: board.number, key: board.key});
         view = {name: 'boards'}; render();
       }});
-    ok.disabled = view.typed !== want;
     screen.appendChild(el('label', {class: 'type-number', 'for': 'pair-number'},
       [text('To confirm, type your pair number (' + (ew ? ew.label : 'EW') + ')')]));
     screen.appendChild(input);
+    screen.appendChild(wrong);
     screen.appendChild(ok);
+    judge();
     if (view.disputing) {
       var note = el('textarea', {id: 'dispute-note', rows: '2', 'aria-label': 'What is wrong'});
       screen.appendChild(el('label', {'for': 'dispute-note', text: 'What is wrong? (optional)'}));

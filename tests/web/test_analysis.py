@@ -67,4 +67,9 @@ def test_bid_whist_boards_get_their_par_from_the_auction(club) -> None:
         # "4 uptown S by N", "5 notrump downtown by E" or "passed out"
         assert " by " in contract or contract == "passed out", contract
         assert board.par["summary"].startswith(contract)
-        assert board.par["table"] is None  # par needs no table; hand records will ask
+        # Par needs no table, but the "are you sure?" check reads the declarer's books in
+        # the contract played off it: a second pass adds it (boards_tables_fill).
+        table = board.par["table"]
+        assert set(table) >= {"N", "E", "S", "W"}
+        assert set(table["N"]) >= {"uptown S", "downtown C", "notrump uptown"}
+        assert all(1 <= books <= 13 for books in table["N"].values())

@@ -200,8 +200,6 @@ def test_a_phone_on_the_venue_network_plays_a_round_from_the_code(
             'button.pick[data-field="ns_tricks"]', has_text=re.compile(f"^{tricks}$")
         ).click()
         phone.wait_for_selector(".preview .scores")  # checked by the laptop, score shown
-        if phone.locator("#sure").count():
-            phone.locator("#sure").check()
         phone.get_by_role("button", name="Send to East-West").click()
         phone.wait_for_selector("#screen.confirm")
         phone.locator("#pair-number").fill(str(ew))

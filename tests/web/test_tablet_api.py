@@ -170,22 +170,32 @@ def test_events_that_move_on_the_directors_word_wait_for_it(club, director) -> N
     assert moved["current"]["round"] == 2 and moved["waiting_for_director"] is False
 
 
-def test_an_unlikely_result_is_flagged_for_the_players_and_the_director(
+def test_an_unlikely_result_is_checked_on_submission_and_its_reason_kept_for_the_director(
     running_event, links
 ) -> None:
+    """The preview tells the table nothing of other tables or double dummy (the board is still
+    being played); the submitted result is marked unusual for the players to check, and the
+    reason with its figures goes to the director only."""
     board = Board.objects.get(event=running_event, number=1)
     board.par = {"tricks": {"ns": 6, "ew": 7, "trumps": "H", "leader": "E"}}
     board.par_status = Board.ParStatus.DONE
     board.save()
     client = Client()
     preview = _post(client, f"/api/t/{links[1]}/preview/", {"board": 1, "entry": {"ns_tricks": 11}})
-    assert preview.json()["unlikely"] == (
-        "NS took 11 tricks, but double dummy gives NS 6 in this contract"
-    )
+    assert preview.status_code == 200
+    assert set(preview.json()) == {"ns_score", "ew_score", "describe"}
+    assert "double dummy" not in preview.content.decode()
     stored = _submit(client, links[1], 1, {"ns_tricks": 11}, "k-unlikely-1").json()
-    assert stored["flag"].startswith("NS took 11 tricks")
+    assert stored["unusual"] is True
+    assert "flag" not in stored and "double dummy" not in str(stored)
+    state = client.get(f"/api/t/{links[1]}/").json()
+    shown = {b["number"]: b["result"] for b in state["current"]["boards"]}
+    assert shown[1]["unusual"] is True
+    assert "double dummy" not in str(state)
+    flagged = Result.objects.get(pk=stored["id"]).flag
+    assert flagged == "NS took 11 tricks, but double dummy gives NS 6 in this contract"
     plain = _submit(client, links[1], 2, {"ns_tricks": 7}, "k-likely-1").json()
-    assert plain["flag"] == ""
+    assert plain["unusual"] is False
 
 
 def test_each_link_is_throttled_on_its_own(links, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,6 +33,11 @@ class PublicView(APIView):
     def reader_event(self, request: Request, pk: int) -> tuple[Event, Any]:
         event = selectors_public.event_for_reader(pk, request.user)
         return event, selectors_public.published(event)
+
+    def shown(self, request: Request, event: Event, results: Any) -> frozenset[int]:
+        """The boards this reader may see (cards are secret until played: see
+        `selectors_public.boards_shown`)."""
+        return selectors_public.boards_shown(event, request.user, results)
 
 
 class ClubEventsApi(PublicView):
@@ -76,7 +81,7 @@ class PublicStandingsApi(PublicView):
     )
     def get(self, request: Request, pk: int) -> Response:
         event, results = self.reader_event(request, pk)
-        document = results.document.to_dict() if results.document else None
+        document = selectors_public.document_for(results, self.shown(request, event, results))
         return Response({"version": event.scored_version, "document": document})
 
 
@@ -95,9 +100,14 @@ class PublicBoardApi(PublicView):
         )
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
-        _, results = self.reader_event(request, pk)
+        event, results = self.reader_event(request, pk)
         if number not in results.boards:
             raise NotFound(f"There is no board {number} in this event.")
+        if number not in self.shown(request, event, results):
+            raise PermissionDenied(
+                f"Board {number} is still being played: its hands and results are shown once "
+                "every table has played it."
+            )
         rows = (
             board_frequencies(results.document.sections[0], number, results.info)
             if results.document
@@ -135,11 +145,12 @@ class PublicPairApi(PublicView):
         )
     )
     def get(self, request: Request, pk: int, key: str) -> Response:
-        _, results = self.reader_event(request, pk)
+        event, results = self.reader_event(request, pk)
+        shown = self.shown(request, event, results)
         for section in results.document.sections if results.document else ():
             row = row_for(section, key)
             if row is not None:
-                card = pair_card(section, row, results.info)
+                card = [r for r in pair_card(section, row, results.info) if r.board in shown]
                 return Response(
                     {
                         "pair": row.to_dict(),

@@ -70,6 +70,14 @@ class TabletView(APIView):
 
 
 class TableResultOut(serializers.ModelSerializer[Result]):
+    unusual = serializers.SerializerMethodField(
+        help_text="The result looks like a slip: the players are asked to check it (the "
+        "reason, with the other tables' figures, is the director's)."
+    )
+
+    def get_unusual(self, result: Result) -> bool:
+        return bool(result.flag)
+
     class Meta:
         model = Result
         fields = [
@@ -80,7 +88,7 @@ class TableResultOut(serializers.ModelSerializer[Result]):
             "entry",
             "ns_score",
             "status",
-            "flag",
+            "unusual",
             "idempotency_key",
         ]
 
@@ -114,7 +122,8 @@ class TableStateApi(TabletView):
 
 
 class TablePreviewApi(TabletView):
-    """Check and score an entry without saving it (and say if it looks unlikely)."""
+    """Check and score an entry without saving it; the "are you sure?" check comes with the
+    submission, once the result is the table's own."""
 
     class PreviewIn(serializers.Serializer[Any]):
         board = serializers.IntegerField(min_value=1)
@@ -128,7 +137,6 @@ class TablePreviewApi(TabletView):
                 "ns_score": serializers.IntegerField(),
                 "ew_score": serializers.IntegerField(),
                 "describe": serializers.CharField(),
-                "unlikely": serializers.CharField(),
             },
         ),
     )

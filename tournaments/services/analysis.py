@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 
 from engine.dd.analysis import analyse_boards, par_summary
+from engine.dd.analysis import table as dd_table
+from engine.dd.position import DDInputError
 from tournaments.models import Board, Event
 from tournaments.services.audit import User, audit_record
 from tournaments.services.engine_bridge import engine_board, rules_for
@@ -88,7 +90,34 @@ def boards_analyse(*, event_id: int) -> int:
             par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
         )
         done += 1
+    if rules.check_uses_table and not rules.par_uses_table:
+        boards_tables_fill(event=event)
     return done
+
+
+def boards_tables_fill(*, event: Event) -> int:
+    """Add the double-dummy table to analysed boards that lack it, for the games whose "are
+    you sure?" check reads it (`GameRules.check_uses_table`: Bid Whist, where the contract
+    played differs from table to table). A second pass after par, so the director has every
+    board's par first; a Bid Whist table costs several times its par (the solver's work is
+    shared through the deal cache). Returns how many tables were added; safe to rerun."""
+    rules = rules_for(event)
+    added = 0
+    for board in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).order_by(
+        "number"
+    ):
+        if not isinstance(board.par, dict) or board.par.get("table"):
+            continue
+        try:
+            found = dd_table(engine_board(board), rules)
+        except DDInputError:
+            continue
+        fresh = Board.objects.filter(pk=board.pk).values_list("par", flat=True).first()
+        if not isinstance(fresh, dict) or fresh.get("table"):
+            continue  # another job filled it meanwhile
+        Board.objects.filter(pk=board.pk).update(par={**fresh, "table": found})
+        added += 1
+    return added
 
 
 def analysis_progress(event: Event) -> dict[str, int]:

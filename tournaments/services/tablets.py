@@ -143,8 +143,12 @@ def _check_board(access: TableAccess, board_number: int) -> int:
 def tablet_preview(
     *, access: TableAccess, board_number: int, entry: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Check and score an entry without saving it: what the page shows before it is sent,
-    with the "are you sure?" reason when the result looks unlikely."""
+    """Check and score an entry without saving it: what the page shows before it is sent.
+
+    No comparison here: before the table's result is its own, a comparison with the board's
+    other results or with double dummy would tell the players something about a board they are
+    still playing ("at the other tables NS took 6 to 8"). The "are you sure?" check runs when
+    the result is submitted (`tablet_submit`); the table is told only that it looks unusual."""
     _check_board(access, board_number)
     event = access.section.event
     rules = rules_for(event)
@@ -156,14 +160,16 @@ def tablet_preview(
         "ns_score": score,
         "ew_score": -score,
         "describe": rules.describe(parsed),
-        "unlikely": unlikely_reason(access.section, board, parsed, exclude_table=access.table),
     }
 
 
 def unlikely_reason(
     section: Section, board: Board, parsed: Entry, *, exclude_table: int | None = None
 ) -> str:
-    """Why this result looks like a slip, against par and the board's other results; ""."""
+    """Why this result looks like a slip, against double dummy in its contract and the board's
+    other results; "". The reason carries figures the table must not see: it is stored on the
+    result for the director (room, audit trail), and the table is told only that its result
+    looks unusual."""
     rules = rules_for(section.event)
     played = engine_board(board)
     others = [

@@ -119,6 +119,12 @@ def _cached_part(key: str, lock: str, render: Callable[[], str]) -> str:
     return str(found)
 
 
+def _scope(request: HttpRequest, event: Event) -> str:
+    """Which copy of a page part this reader gets: the whole one, or the public one that hides
+    unfinished boards. Part of every cache key, so no reader is served the other's copy."""
+    return "all" if selectors_public.sees_everything(event, request.user) else "public"
+
+
 def _live_part(
     request: HttpRequest,
     event: Event,
@@ -126,9 +132,10 @@ def _live_part(
     context: Callable[[selectors_public.PublishedEvent], dict[str, Any]],
 ) -> HttpResponse:
     """A page's live part (what an open page fetches when new results are stored), rendered
-    once per results snapshot; when it is cached the snapshot is not even loaded."""
+    once per results snapshot and reader scope; when it is cached the snapshot is not even
+    loaded."""
     snapshot = selectors_public.snapshot_key(event)
-    key = f"part:{snapshot}:{request.path}"
+    key = f"part:{snapshot}:{_scope(request, event)}:{request.path}"
     return HttpResponse(
         _cached_part(
             key,
@@ -140,14 +147,25 @@ def _live_part(
     )
 
 
-def _common(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
+def _common(
+    event: Event, results: selectors_public.PublishedEvent, shown: frozenset[int]
+) -> dict[str, Any]:
     return {
         "event": event,
         "results": results,
         "document": results.document,
         "rules": results.rules,
         "live": event.status != Event.Status.PUBLISHED,
+        "shown": shown,
+        "shown_boards": sorted(shown),
+        "hidden_boards": len(results.boards) - len(shown),
     }
+
+
+def _shown(
+    request: HttpRequest, event: Event, results: selectors_public.PublishedEvent
+) -> frozenset[int]:
+    return selectors_public.boards_shown(event, request.user, results)
 
 
 @require_GET
@@ -159,13 +177,19 @@ def results_page(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             event,
             "tournaments/public/_standings.html",
-            lambda results: _results_context(event, results),
+            lambda results: _results_context(event, results, _shown(request, event, results)),
         )
     results = selectors_public.published(event)
-    return render(request, "tournaments/public/results.html", _results_context(event, results))
+    return render(
+        request,
+        "tournaments/public/results.html",
+        _results_context(event, results, _shown(request, event, results)),
+    )
 
 
-def _results_context(event: Event, results: selectors_public.PublishedEvent) -> dict[str, Any]:
+def _results_context(
+    event: Event, results: selectors_public.PublishedEvent, shown: frozenset[int]
+) -> dict[str, Any]:
     sections: list[dict[str, Any]] = []
     for section in results.document.sections if results.document else ():
         spread = percentage_spread(section)
@@ -186,7 +210,7 @@ def _results_context(event: Event, results: selectors_public.PublishedEvent) -> 
     )
     # A pair that played under half the boards the others did is marked: its percentage
     # rests on few boards (a late arrival, a pair that left early).
-    return {**_common(event, results), "sections": sections, "few_boards": most / 2}
+    return {**_common(event, results, shown), "sections": sections, "few_boards": most / 2}
 
 
 @require_GET
@@ -201,15 +225,24 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             request,
             event,
             "tournaments/public/_board_results.html",
-            lambda results: _board_context(event, results, number),
+            lambda results: _board_context(event, results, number, _shown(request, event, results)),
         )
     results = selectors_public.published(event)
-    return render(request, "tournaments/public/board.html", _board_context(event, results, number))
+    context = _board_context(event, results, number, _shown(request, event, results))
+    return render(request, "tournaments/public/board.html", context)
 
 
 def _board_context(
-    event: Event, results: selectors_public.PublishedEvent, number: int
+    event: Event, results: selectors_public.PublishedEvent, number: int, shown: frozenset[int]
 ) -> dict[str, Any]:
+    numbers = sorted(shown)
+    around = {
+        "previous": max((n for n in numbers if n < number), default=None),
+        "next": min((n for n in numbers if n > number), default=None),
+    }
+    if number not in shown:
+        # Still being played somewhere: nothing of the board, not even its par.
+        return {**_common(event, results, shown), **around, "number": number, "hidden": True}
     played = results.board(number)
     rows = []
     chart = ""
@@ -222,9 +255,10 @@ def _board_context(
             if row.ns_score is not None or row.artificial
         ]
         chart = bar_chart(bars, title=f"Board {number}: NS scores") if bars else ""
-    numbers = sorted(results.boards)
     return {
-        **_common(event, results),
+        **_common(event, results, shown),
+        **around,
+        "hidden": False,
         "number": number,
         "facts": board_facts(played),
         "hands": _hands(played),
@@ -235,8 +269,6 @@ def _board_context(
         "par_text": par_summary(results.analyses[number]) if number in results.analyses else "",
         "rows": rows,
         "chart": chart,
-        "previous": max((n for n in numbers if n < number), default=None),
-        "next": min((n for n in numbers if n > number), default=None),
     }
 
 
@@ -274,7 +306,8 @@ def pair_page(request: HttpRequest, pk: int, key: str) -> HttpResponse:
             break
     else:
         raise Http404(f"There is no pair {key} in this event.")
-    card = pair_card(section, row, results.info)
+    shown = _shown(request, event, results)
+    card = [line for line in pair_card(section, row, results.info) if line.board in shown]
     running = [
         (str(r.board), float(r.running_percentage.value))
         for r in card
@@ -285,7 +318,7 @@ def pair_page(request: HttpRequest, pk: int, key: str) -> HttpResponse:
         request,
         "tournaments/public/pair.html",
         {
-            **_common(event, results),
+            **_common(event, results, shown),
             "row": row,
             "key": key,
             "card": card,
@@ -301,12 +334,13 @@ def room_display(request: HttpRequest, pk: int) -> HttpResponse:
     through the fields and the latest boards, updating itself."""
     event = _reader_event(request, pk)
     results = selectors_public.published(event)
+    shown = _shown(request, event, results)
     latest: list[int] = []
     if results.document:
         played = [
             (info.round or 0, number)
             for (number, _ns), info in results.info.items()
-            if str(number) in results.document.sections[0].boards
+            if str(number) in results.document.sections[0].boards and number in shown
         ]
         latest = sorted({n for _, n in sorted(played)[-12:]})
     frequencies = (
@@ -320,7 +354,7 @@ def room_display(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/public/display.html",
-        {**_common(event, results), "latest": frequencies},
+        {**_common(event, results, shown), "latest": frequencies},
     )
 
 
@@ -350,23 +384,24 @@ def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int
         template = "tournaments/public/_standings.html"
 
         def context(results: selectors_public.PublishedEvent) -> dict[str, Any]:
-            return _results_context(event, results)
+            return _results_context(event, results, _shown(request, event, results))
 
     elif match.url_name == "public-board":
         number = int(match.kwargs["number"])
         template = "tournaments/public/_board_results.html"
 
         def context(results: selectors_public.PublishedEvent) -> dict[str, Any]:
-            return _board_context(event, results, number)
+            return _board_context(event, results, number, _shown(request, event, results))
 
     else:
         return None
+    scope = _scope(request, event)
 
     def html(version: int) -> str:
         # Keyed by the version the stream was told of, so no database is asked to find it.
         return _cached_part(
-            f"livepart:{event.pk}:{version}:{page}",
-            f"livepart:{event.pk}:{page}",
+            f"livepart:{event.pk}:{version}:{scope}:{page}",
+            f"livepart:{event.pk}:{scope}:{page}",
             lambda: render_to_string(
                 template, context(selectors_public.published(event)), request=request
             ),
