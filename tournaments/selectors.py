@@ -41,6 +41,9 @@ class TableStatus:
     missing: int = 0
     sit_out: bool = False
     calls: list[DirectorCall] = field(default_factory=list)
+    # Played its round through; the next starts on the director's word (or, for a table that
+    # sits out, when the rest of the room has played the round).
+    waiting: bool = False
 
     @property
     def state(self) -> str:
@@ -48,6 +51,8 @@ class TableStatus:
             return "attention"
         if self.round is None:
             return "done"
+        if self.waiting:
+            return "waiting-next"
         if self.entered:
             return "waiting"
         return "playing"
@@ -76,17 +81,33 @@ def room_view(event: Event) -> dict[str, Any]:
     per_table: dict[int, list[MeetingRow]] = defaultdict(list)
     for row in rows:
         per_table[row.table].append(row)
+
+    def played(row: MeetingRow) -> bool:
+        statuses = results[(row.round, row.table)]
+        settled = sum(s in Result.COUNTING for s in statuses)
+        return settled >= section.boards_per_round and Result.Status.DISPUTED not in statuses
+
+    # A meeting with no game (the phantom's table, an absent pair's) is over when every game
+    # of its round is: that table waits for the room, as its tablet does.
+    round_over = {
+        rnd: all(played(r) for r in rows if r.round == rnd and not sits_out(r))
+        for rnd in {r.round for r in rows}
+    }
+    held = event.advance == Event.Advance.DIRECTOR
     tables = []
     done_rounds = 0
     for table, table_rows in sorted(per_table.items()):
         current = None
         for row in table_rows:
-            statuses = results[(row.round, row.table)]
-            need = 0 if sits_out(row) else section.boards_per_round
-            settled = sum(s in Result.COUNTING for s in statuses)
-            if settled < need or Result.Status.DISPUTED in statuses:
+            if not (round_over[row.round] if sits_out(row) else played(row)):
                 current = row
                 break
+        waiting = current is not None and sits_out(current)
+        if held and current is not None and current.round > section.released_round:
+            # The next round has not been started: the card shows the round just played.
+            shown = [r for r in table_rows if r.round <= section.released_round]
+            if shown:
+                current, waiting = shown[-1], True
         row = current or table_rows[-1]
         statuses = results[(row.round, row.table)]
         status = TableStatus(
@@ -100,6 +121,7 @@ def room_view(event: Event) -> dict[str, Any]:
             disputed=statuses.count(Result.Status.DISPUTED),
             sit_out=sits_out(row),
             calls=calls.get(table, []),
+            waiting=waiting,
         )
         status.missing = (
             0
@@ -111,14 +133,24 @@ def room_view(event: Event) -> dict[str, Any]:
         if current is None:
             done_rounds += 1
         tables.append(status)
-    total = Result.objects.filter(section=section).count()
-    expected = sum(section.boards_per_round for row in rows if not sits_out(row))
+    total = sum(len(statuses) for statuses in results.values())
+    # Results stay expected from the meetings that have a game, and count where they were
+    # played before a pair was marked absent (a pair that left mid-evening): so "x of y" never
+    # shows more results in than expected.
+    expected = sum(
+        section.boards_per_round if not sits_out(row) else len(results[(row.round, row.table)])
+        for row in rows
+    )
     # Each round's progress: how many tables have played it through (a table on round r has
     # played every round before r; a table with no round left has played them all).
     progress = [
         {
             "round": rnd,
-            "done": sum(1 for t in tables if t.round is None or t.round > rnd),
+            "done": sum(
+                1
+                for t in tables
+                if t.round is None or t.round > rnd or (t.waiting and t.round == rnd)
+            ),
             "tables": len(tables),
         }
         for rnd in range(1, section.rounds + 1)

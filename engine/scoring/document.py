@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -85,6 +85,9 @@ class StandingRow:
     adjustments: Points | None
     versus_average: Points | None
     session: Mapping[str, int] = field(default_factory=dict)
+    #: Marked absent after playing some boards (left during the evening): listed with its
+    #: boards, unranked, after the ranked pairs.
+    withdrew: bool = False
 
     @property
     def key(self) -> str:
@@ -103,6 +106,7 @@ class StandingRow:
             "adjustments": _points(self.adjustments),
             "versus_average": _points(self.versus_average),
             **self.session,
+            **({"withdrew": True} if self.withdrew else {}),
         }
 
     @classmethod
@@ -119,6 +123,7 @@ class StandingRow:
             adjustments=Points.from_dict(data.get("adjustments")),
             versus_average=Points.from_dict(data.get("versus_average")),
             session={key: int(data[key]) for key in session_keys if data.get(key) is not None},
+            withdrew=bool(data.get("withdrew", False)),
         )
 
 
@@ -250,6 +255,22 @@ class StandingsDocument:
         )
 
 
+def _withdrawn_last(rows: list[StandingRow]) -> tuple[StandingRow, ...]:
+    """Rank the pairs that stayed 1, 2, 3... in their order (pairs that shared a rank still
+    share one, "2="), then the withdrawn pairs, unranked."""
+    stayed = [row for row in rows if not row.withdrew]
+    if len(stayed) == len(rows):
+        return tuple(rows)
+    ranked: list[StandingRow] = []
+    position = 0
+    while position < len(stayed):
+        tied = [r for r in stayed[position:] if r.rank == stayed[position].rank]
+        label = f"{position + 1}=" if len(tied) > 1 else str(position + 1)
+        ranked += [replace(r, rank=label) for r in tied]
+        position += len(tied)
+    return (*ranked, *(row for row in rows if row.withdrew))
+
+
 def section_standings(
     name: str,
     score: SessionScore,
@@ -263,8 +284,11 @@ def section_standings(
     """A scored section as a document section.
 
     Pairs are keyed by `pair_key` ("3" in one field, "NS3"/"EW3" in two): `names` gives their
-    players, `absent` the pairs that never came (left out of the ranking when they played no
-    board), `session` each pair's session figures (see `GameRules.session_tally`).
+    players, `absent` the pairs marked absent: one that played no board never came and is left
+    out; one that played some left during the evening: it is listed with its name and boards,
+    marked `withdrew`, unranked, after the ranked pairs, and the others are ranked without it
+    (ties among them stay ties). `session` is each pair's session figures (see
+    `GameRules.session_tally`).
     """
     names = names or {}
     session = session or {}
@@ -279,7 +303,8 @@ def section_standings(
                 pair=row.pair,
                 direction=row.direction or "",
                 names=names.get(key, ""),
-                rank=row.rank,
+                rank="" if key in absent else row.rank,
+                withdrew=key in absent,
                 total=Points.of(row.total),
                 max=Points.of(row.max_total),
                 percentage=Points.of(row.percentage),
@@ -306,7 +331,7 @@ def section_standings(
     return SectionStandings(
         name=name,
         one_winner=one_winner,
-        fields=tuple(FieldStandings(n, tuple(rows)) for n, rows in fields.items()),
+        fields=tuple(FieldStandings(n, _withdrawn_last(rows)) for n, rows in fields.items()),
         boards={number: tuple(lines) for number, lines in boards.items()},
         session_columns=session_columns,
     )

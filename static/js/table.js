@@ -199,7 +199,7 @@
     var node = document.createElement(tag);
     for (var k in attrs || {}) {
       if (!attrs.hasOwnProperty(k)) { continue; }
-      if (k === 'text') { node.textContent = attrs[k]; }
+      if (k === 'text') { withSuits(node, String(attrs[k])); }
       else if (k === 'onclick') { node.onclick = attrs[k]; }
       else if (k === 'class') { node.className = attrs[k]; }
       else { node.setAttribute(k, attrs[k]); }
@@ -208,6 +208,18 @@
     return node;
   }
   function text(t) { return document.createTextNode(t); }
+  function withSuits(node, t) {
+    // Hearts and diamonds in red, as on the cards: each suit symbol gets a span of its own.
+    t.split(/([\u2665\u2666\u2660\u2663])/).forEach(function (part) {
+      if (!part) { return; }
+      if (part === '\u2665' || part === '\u2666') {
+        var mark = document.createElement('span');
+        mark.className = 'suit red';
+        mark.textContent = part;
+        node.appendChild(mark);
+      } else { node.appendChild(text(part)); }
+    });
+  }
   function signed(n) { return n === null || n === undefined ? '' : (n > 0 ? '+' + n : String(n)); }
   function pairLabel(p) { return p ? p.label + (p.names ? ': ' + p.names : '') : 'sit-out'; }
 

@@ -334,9 +334,12 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
         for pair in Pair.objects.filter(section=section):
             key = pair_key(pair.number, pair.direction or None)
             if pair.is_phantom:
-                absent.add(key)
-            else:
-                names[key] = pair.names
+                absent.add(key)  # its players' names still show if it played (it withdrew)
+            names[key] = (
+                " & ".join(n for n in (pair.player1, pair.player2) if n)
+                if pair.is_phantom
+                else pair.names
+            )
         sections.append(
             section_standings(
                 section.name,

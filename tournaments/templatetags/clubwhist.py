@@ -7,7 +7,18 @@ import segno
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from engine.games import UnknownVariantError, find_variant
+
 register = template.Library()
+
+
+@register.filter
+def game_title(name: str) -> str:
+    """A game's name for people ("Bid Whist"), from its rules class, for a stored game code."""
+    try:
+        return find_variant(name).title
+    except UnknownVariantError:
+        return name
 
 
 @register.filter

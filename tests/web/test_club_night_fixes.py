@@ -1,0 +1,74 @@
+"""What a club night on a laptop showed was wrong on the director's and members' screens: a
+pair that leaves mid-evening, the room's table cards and counts, game names, wording."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.web.conftest import make_event
+from tournaments.models import Event, Pair
+from tournaments.selectors import room_view
+from tournaments.services import events as ev
+from tournaments.services import tablets
+from tournaments.services.scoring import standings_refresh
+from tournaments.services.simulation import event_simulate
+
+from .test_services import field_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_pair_that_leaves_mid_evening_is_listed_by_name_unranked_after_the_others(
+    running_event: Event, director: Any
+) -> None:
+    event_simulate(event=running_event, seed=4, rounds=1)
+    ew2 = Pair.objects.get(section__event=running_event, direction="EW", number=2)
+    ew2.player1, ew2.player2 = "Dorothy Pike", "Cyril Green"
+    ew2.save()
+    ev.pair_set_absent(event=running_event, pair=ew2, absent=True, user=director)
+    standings = standings_refresh(event_id=running_event.pk, force=True)
+    assert standings is not None
+    rows = field_rows(standings, "EW")
+    assert rows[2]["names"] == "Dorothy Pike & Cyril Green"
+    assert rows[2]["withdrew"] is True and rows[2]["rank"] == ""
+    assert rows[2]["boards"] == 2
+    section = standings.data["sections"][0]
+    ew = next(f["rows"] for f in section["fields"] if f["name"] == "EW")
+    assert ew[-1]["pair"] == 2  # listed last
+    assert sorted(r["rank"].rstrip("=") for r in ew[:-1]) in (["1", "2"], ["1", "1"])
+    page = Client().get(f"/events/{running_event.pk}/standings/")
+    assert page.status_code in (200, 302)
+    # The room's counts agree: the results it played count, its later meetings are not due.
+    room = room_view(running_event)
+    assert room["results_in"] <= room["results_expected"]
+    assert room["results_in"] == 6
+    assert room["results_expected"] == 3 * 3 * 2 - 2 * 2  # its two later meetings: no game
+
+
+def test_a_room_that_moves_on_the_directors_word_shows_the_round_being_played(
+    club: Any, director: Any
+) -> None:
+    event = make_event(club, user=director, advance="director")
+    event_simulate(event=event, seed=2, rounds=1)
+    tables = room_view(event)["tables"]
+    assert {(t.round, t.state) for t in tables} == {(1, "waiting-next")}
+    assert room_view(event)["rounds"][0] == {"round": 1, "done": 3, "tables": 3}
+    tablets.round_start(event=event, round=2)
+    assert {(t.round, t.state) for t in room_view(Event.objects.get(pk=event.pk))["tables"]} == {
+        (2, "playing")
+    }
+
+
+def test_lists_name_the_game_not_its_code(club: Any, director_client: Client) -> None:
+    make_event(club, game="bidwhist")
+    page = director_client.get("/").content.decode()
+    assert "<td>Bid Whist</td>" in page and "<td>bidwhist</td>" not in page
+
+
+def test_the_room_clock_reads_as_a_sentence(running_event: Event, director_client: Client) -> None:
+    tablets.round_clock_start(event=running_event, minutes=1)
+    page = director_client.get(f"/events/{running_event.pk}/room/").content.decode()
+    assert "(1-minute round)" in page and "of 1 minutes" not in page
