@@ -41,6 +41,14 @@ def test_a_director_creates_runs_and_publishes_an_event(live_server, page, brows
     page.get_by_label("NS 1 second player").fill("Bill Bennett")
     page.get_by_role("button", name="Save names").click()
     assert "Pair names saved" in page.locator(".messages").inner_text()
+    # Starting asks first, and names the pairs still without names.
+    assert "pairs have no names yet" in page.locator("#unnamed-pairs").inner_text()
+    page.get_by_role("button", name="Start the event").click()
+    assert (
+        page.locator(".messages").count() == 0
+        or "started" not in page.locator(".messages").inner_text()
+    )  # the browser asks for the tick first: nothing was sent
+    page.locator("input[name=confirm]").check()  # "Start now, with 5 pairs unnamed"
     page.get_by_role("button", name="Start the event").click()
     assert "result entry is open" in page.locator(".messages").inner_text()
 
@@ -73,6 +81,10 @@ def test_a_director_creates_runs_and_publishes_an_event(live_server, page, brows
     # The rest of the evening is played by the simulator (the tablets' service).
     event_simulate(event=event, seed=4)
     page.goto(live_server.url + event.get_absolute_url())
+    page.get_by_role("button", name="Close the event").click()
+    page.wait_for_url(re.compile(r"/close/$"))  # closing asks first, even with all results in
+    assert "Every result is in" in page.locator("#closing").inner_text()
+    page.get_by_label("Close the event: the scores become final").check()
     page.get_by_role("button", name="Close the event").click()
     assert "scores are final" in page.locator(".messages").inner_text()
     page.get_by_label("I have checked the standings").check()

@@ -72,3 +72,16 @@ def test_the_room_clock_reads_as_a_sentence(running_event: Event, director_clien
     tablets.round_clock_start(event=running_event, minutes=1)
     page = director_client.get(f"/events/{running_event.pk}/room/").content.decode()
     assert "(1-minute round)" in page and "of 1 minutes" not in page
+
+
+def test_reopening_does_not_make_the_public_page_live_again(
+    running_event: Event, director: Any
+) -> None:
+    ev.event_set_live_public(event=running_event, live=True, user=director)
+    event_simulate(event=running_event, seed=3)
+    event = ev.event_publish(event=ev.event_finish(event=running_event), user=director)
+    assert Client().get(f"/results/{event.pk}/").status_code == 200
+    ev.event_reopen(event=event, reason="late correction", user=director)
+    reopened = Event.objects.get(pk=event.pk)
+    assert reopened.status == Event.Status.RUNNING and not reopened.is_public
+    assert Client().get(f"/results/{event.pk}/").status_code == 404

@@ -375,14 +375,18 @@ def event_finish(*, event: Event, user: User = None) -> Event:
 
 @transaction.atomic
 def event_reopen(*, event: Event, reason: str, user: User = None) -> Event:
-    """Reopen a finished or published event for late corrections (audited)."""
+    """Reopen a finished or published event for late corrections (audited). Live results are
+    switched off: the public does not watch corrections half-made."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     _require_status(event, "finished", "published", doing="reopen the event")
     if not reason.strip():
         raise EventError("Say why the event is being reopened.")
     before = event.status
     event.status = Event.Status.RUNNING
-    event.save(update_fields=["status"])
+    # Corrections are not for the public to watch: an event reopened is not "live" again
+    # (members see it once it is published again; the director may open it live on purpose).
+    event.live_public = False
+    event.save(update_fields=["status", "live_public"])
     audit_record(
         event=event,
         user=user,

@@ -158,6 +158,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": selectors.latest_standings(event),
             "links": selectors.tablet_links(event, base_url(request)),
             "links_warning": links_warning(request, event),
+            "unnamed": [p for p in pairs if not p.is_phantom and not (p.player1 or p.player2)],
             "audit": event.audit.select_related("user")[:8],
             "closing": closing_services.closing_report(event)
             if event.status == Event.Status.FINISHED
@@ -275,10 +276,19 @@ def event_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if action == "publish" and request.POST.get("confirm") != "yes":
         messages.error(request, "Tick “I have checked the standings” to publish them.")
         return redirect(event)
+    if action == "start" and request.POST.get("confirm") != "yes":
+        # Starting fixes the movement and the boards: asked for, not done on one stray click.
+        messages.error(
+            request,
+            "Tick “Start now” to start the event: the pairs, movement and boards are then fixed.",
+        )
+        return redirect(event)
     if action == "finish":
         decided = "missing" in request.POST or "confirm" in request.POST
-        if not decided and not closing_services.closing_report(event).clear:
-            return redirect("event-close", pk=event.pk)  # show what is missing first
+        if not decided:
+            # Closing makes the scores final: the close page says what is still missing (or
+            # that nothing is) and asks first.
+            return redirect("event-close", pk=event.pk)
         done = _act(
             request,
             closing_services.event_close,
