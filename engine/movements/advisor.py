@@ -140,7 +140,9 @@ def why(suggestion: Suggestion, *, minutes_per_board: int = 7) -> str:
     """The suggestion in one sentence, for the director choosing: what each pair plays, how
     long it takes at the club's pace, how many winners, and the sit-out."""
     s = suggestion
-    minutes = s.boards_per_pair * minutes_per_board + (s.rounds - 1) * 2  # moving tables
+    # The room plays every round, whoever sits out: a pair that sits out a round waits it out,
+    # so the evening lasts all its rounds (not the boards one pair plays), plus the moves.
+    minutes = s.rounds * s.boards_per_round * minutes_per_board + (s.rounds - 1) * 2
     hours, rest = divmod(minutes, 60)
     length = f"{hours} h {rest:02d}" if hours else f"{rest} minutes"
     winners = "one winner" if s.winners == 1 else "two winners (North-South and East-West)"
