@@ -416,9 +416,23 @@ class DirectorCall(models.Model):
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="calls")
     table = models.PositiveSmallIntegerField()
     round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Reason(models.TextChoices):
+        REVOKE = "revoke", "Revoke"
+        BOARD = "board", "Wrong board or cards"
+        CLAIM = "claim", "Claim or play disputed"
+        RESULT = "result", "Result disputed"
+        OTHER = "other", "Something else"
+
     note = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.OTHER)
+    # The board of the disputed result this call is about (same table and round): the call
+    # is settled when the director corrects that result.
+    board_number = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     handled_at = models.DateTimeField(null=True, blank=True)
+    # The table took the call back before the director came (a tap by mistake).
+    cancelled = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["handled_at", "-created_at"]

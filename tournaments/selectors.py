@@ -339,7 +339,47 @@ def table_round(section: Section, table: int, progress: _RoomProgress | None = N
         return None
     if section.event.advance == Event.Advance.DIRECTOR:
         current = min(current, max(section.released_round, rounds[0] if rounds else 1))
+    if current > rounds[0] and tables_holding(section, table, current, progress):
+        current = max(r for r in rounds if r < current)
     return current
+
+
+def tables_holding(
+    section: Section, table: int, rnd: int, progress: _RoomProgress | None = None
+) -> list[int]:
+    """The tables still playing round `rnd - 1` that send `table` its pairs or boards for
+    round `rnd`. A table that moves on by itself must wait for them: otherwise it would start
+    a round whose players are still at another table (or whose boards are still in play
+    there), and a pair would be at two tables at once."""
+    from tournaments.services.engine_bridge import movement_for
+
+    if rnd <= 1:
+        return []
+    progress = progress or _progress(section, table=table)
+    movement = movement_for(section)
+    sources = []
+    for r, t in progress.rows:
+        if r != rnd - 1 or t == table or (r, t) in progress.sit_out:
+            continue
+        after = movement.next_places(r, t)
+        goes_to = {
+            after.boards,
+            after.ns[0] if after.ns else None,
+            after.ew[0] if after.ew else None,
+        }
+        if table in goes_to:
+            sources.append(t)
+    if not sources:
+        return []
+    settled: dict[int, int] = defaultdict(int)
+    for t, status in (
+        Result.objects.filter(section=section, round=rnd - 1, table__in=sources)
+        .order_by()
+        .values_list("table", "status")
+    ):
+        if status in _SETTLED:
+            settled[t] += 1
+    return sorted(t for t in sources if settled[t] < section.boards_per_round)
 
 
 def table_round_boards(section: Section, table: int, rnd: int) -> range:
@@ -353,7 +393,12 @@ def _pair_view(
     pair = pairs.get((number, section.direction_of(seat)))
     if pair is None:
         return None
-    return {"number": pair.number, "label": pair.label, "names": pair.names}
+    return {
+        "number": pair.number,
+        "label": pair.label,
+        "names": pair.names,
+        "absent": pair.is_phantom,  # the phantom, or a pair marked absent
+    }
 
 
 def _board_views(
@@ -428,6 +473,11 @@ def _round_view(
             "ns": None if after.ns is None else {"table": after.ns[0], "seat": after.ns[1]},
             "ew": None if after.ew is None else {"table": after.ew[0], "seat": after.ew[1]},
             "boards_to": after.boards,
+            # boards not played next round: where and when they are played again
+            "boards_later": None
+            if after.boards_later is None
+            else {"round": after.boards_later[0], "table": after.boards_later[1]},
+            "last_round": rnd >= section.rounds,
         },
     }
 
@@ -448,6 +498,11 @@ def table_state(access: TableAccess) -> dict[str, Any]:
     shown = current if current is not None else rounds[-1]
     now = _round_view(section, progress, rules, shown, access.table, pairs)
     earlier = [r for r in rounds if r < shown]
+    call = (
+        DirectorCall.objects.filter(section=section, table=access.table, handled_at__isnull=True)
+        .order_by("-created_at")
+        .first()
+    )
     previous = (
         _round_view(section, progress, rules, earlier[-1], access.table, pairs) if earlier else None
     )
@@ -463,6 +518,11 @@ def table_state(access: TableAccess) -> dict[str, Any]:
         "rounds": section.rounds,
         "finished": current is None,
         "accepting": event.status == Event.Status.RUNNING and current is not None,
+        "waiting_for_tables": (
+            tables_holding(section, access.table, shown + 1, progress)
+            if current is not None and now["done"] and shown < section.rounds
+            else []
+        ),
         "waiting_for_director": bool(
             now["done"]
             and current is not None
@@ -481,9 +541,12 @@ def table_state(access: TableAccess) -> dict[str, Any]:
             if section.clock_ends_at is not None and event.status == Event.Status.RUNNING
             else None
         ),
-        "calls_open": DirectorCall.objects.filter(
-            section=section, table=access.table, handled_at__isnull=True
-        ).exists(),
+        "calls_open": call is not None,
+        # The table's open call: why, and whether the table may take it back (a dispute's
+        # call waits for the director).
+        "call": None
+        if call is None
+        else {"reason": call.get_reason_display(), "cancellable": call.board_number is None},
         "fields": [entry_field_view(f) for f in rules.entry_fields()],
     }
 
@@ -603,11 +666,16 @@ def audit_lines(event: Event, query: str = "", limit: int = 2000) -> list[AuditL
             lines.append(AuditLine(r.confirmed_at, who, "Result confirmed", where, ""))
     for call in DirectorCall.objects.filter(section=section).order_by():
         target = f"table {call.table}" + (f", round {call.round}" if call.round else "")
+        said = call.get_reason_display() + (f": {call.note}" if call.note else "")
         lines.append(
-            AuditLine(call.created_at, f"table {call.table}", "Director called", target, call.note)
+            AuditLine(call.created_at, f"table {call.table}", "Director called", target, said)
         )
-        if call.handled_at is not None:
-            lines.append(AuditLine(call.handled_at, "director", "Call handled", target, call.note))
+        if call.handled_at is not None and call.cancelled:
+            lines.append(
+                AuditLine(call.handled_at, f"table {call.table}", "Call taken back", target, said)
+            )
+        elif call.handled_at is not None:
+            lines.append(AuditLine(call.handled_at, "director", "Call handled", target, said))
     if query:
         lines = [line for line in lines if line.mentions(query)]
     lines.sort(key=lambda line: line.at, reverse=True)

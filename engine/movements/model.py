@@ -101,6 +101,9 @@ class NextPlaces:
     ns: tuple[int, str] | None
     ew: tuple[int, str] | None
     boards: int | None
+    #: When the boards are not played next round (a relay or bye stand, a Howell set that
+    #: rests): the (round, table) where they are played next; None when never again.
+    boards_later: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -263,9 +266,18 @@ class Movement:
             following = self._pair_rounds(self._pair_key(m, seat)).get(round + 1)
             return (following[0].table, following[1]) if following else None
 
-        return NextPlaces(
-            ns=after("NS"), ew=after("EW"), boards=self._set_places.get((round + 1, m.set))
-        )
+        boards = self._set_places.get((round + 1, m.set))
+        later = None
+        if boards is None:
+            later = next(
+                (
+                    (r, self._set_places[(r, m.set)])
+                    for r in range(round + 2, self.rounds + 1)
+                    if (r, m.set) in self._set_places
+                ),
+                None,
+            )
+        return NextPlaces(ns=after("NS"), ew=after("EW"), boards=boards, boards_later=later)
 
     def guide_for_table(self, table: int) -> list[GuideRow]:
         """The card left on a table: each round's pairs and set, where EW and the boards go."""

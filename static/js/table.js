@@ -208,6 +208,12 @@
     return node;
   }
   function text(t) { return document.createTextNode(t); }
+  var SYMBOLS = {hearts: '\u2665', diamonds: '\u2666', spades: '\u2660', clubs: '\u2663'};
+  function withSymbol(t) {
+    // "hearts" -> "♥ hearts": the symbol players look for, in its colour (withSuits)
+    if (/[\u2665\u2666\u2660\u2663]/.test(t)) { return t; }
+    return String(t).replace(/\b(hearts|diamonds|spades|clubs)\b/, function (w) { return SYMBOLS[w] + ' ' + w; });
+  }
   function withSuits(node, t) {
     // Hearts and diamonds in red, as on the cards: each suit symbol gets a span of its own.
     t.split(/([\u2665\u2666\u2660\u2663])/).forEach(function (part) {
@@ -229,13 +235,20 @@
     // list and recaps, never a screen someone is tapping or typing on, unless its board has
     // moved on meanwhile (confirmed from another device, say).
     if (view.name === 'entry' || view.name === 'confirm') {
-      var still = false;
+      var still = false, warn = false;
       state.current.boards.forEach(function (b) {
         if (b.number === view.board) {
-          var now = boardView(b).state;
-          still = view.name === 'entry' ? now === 'to enter' : now === 'waiting';
+          var now = boardView(b);
+          still = view.name === 'entry' ? now.state === 'to enter' : now.state === 'waiting';
+          // the server's check came back: East-West must see it before they confirm
+          warn = view.name === 'confirm' && now.unusual && !view.warned;
         }
       });
+      if (still && warn) {
+        // Add the note to the screen as it is: redrawing it would lose what East-West type.
+        var anchor = screen.querySelector('label.type-number');
+        if (anchor) { anchor.parentNode.insertBefore(unusualNote(), anchor); view.warned = true; }
+      }
       if (still) { showBanner(); return; }
     }
     render();
@@ -261,6 +274,7 @@
 
   function render() {
     tick();
+    showCall();
     var cur = state.current;
     document.getElementById('round-label').textContent =
       state.finished ? '· all rounds played' : '· round ' + cur.round + ' of ' + state.rounds;
@@ -268,12 +282,23 @@
     screen.innerHTML = '';
     screen.className = '';
     var seen = load(SEENKEY, null);
-    if (state.previous && seen === state.previous.round && cur.round > seen && !state.finished) {
+    // A tablet that forgot what it showed (reloaded in a private window, another device)
+    // shows the recap while nothing of the new round is entered yet: the players leaving
+    // still need "where next".
+    var fresh = seen === null && !cur.boards.some(function (b) { return b.result; });
+    if (state.previous && (seen === state.previous.round || fresh) && cur.round > state.previous.round && !state.finished) {
       return recap(state.previous, 'Round ' + state.previous.round + ' is over',
         'Start round ' + cur.round, function () { save(SEENKEY, cur.round); render(); });
     }
     if (seen !== cur.round) { save(SEENKEY, cur.round); }
     if (state.finished) { return recap(cur, 'All rounds played: thank you!', null, null); }
+    if (state.waiting_for_tables && state.waiting_for_tables.length) {
+      var them = state.waiting_for_tables;
+      return recap(cur, 'Round ' + cur.round + ' is over', null, null,
+        'Waiting for table' + (them.length > 1 ? 's ' : ' ') + them.join(' and ') + ' to finish round ' +
+        cur.round + ': your next players or boards are still there. Round ' + (cur.round + 1) +
+        ' starts here by itself when they have finished.');
+    }
     if (state.waiting_for_director) {
       return recap(cur, 'Round ' + cur.round + ' is over',
         null, null, 'Waiting for the director to start round ' + (cur.round + 1) + '…');
@@ -291,7 +316,14 @@
       el('p', {}, [el('strong', {text: 'East-West '}), text(pairLabel(cur.ew))])
     ]));
     if (cur.sit_out) {
-      screen.appendChild(el('p', {class: 'big', text: 'No game at this table this round: a sit-out.'}));
+      var here = [cur.ns, cur.ew].filter(function (p) { return p && !p.absent; })[0];
+      screen.appendChild(el('p', {class: 'big', text: here ?
+        here.label + (here.names ? ' (' + here.names + ')' : '') + ' sit out this round: no game at this table.' :
+        'No game at this table this round.'}));
+      var after = cur.next || {}, go = el('ul', {class: 'moves'});
+      if (cur.ns && !cur.ns.absent && after.ns) { go.appendChild(el('li', {text: cur.ns.label + ': next round, go to table ' + after.ns.table + ', sit ' + after.ns.seat})); }
+      if (cur.ew && !cur.ew.absent && after.ew) { go.appendChild(el('li', {text: cur.ew.label + ': next round, go to table ' + after.ew.table + ', sit ' + after.ew.seat})); }
+      if (go.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(go); }
       return;
     }
     if (!state.accepting) {
@@ -303,7 +335,7 @@
       var item = el('li', {class: 'board state-' + v.state.replace(' ', '-')});
       item.appendChild(el('div', {class: 'board-head'}, [
         el('strong', {text: 'Board ' + v.number}),
-        el('span', {class: 'facts', text: 'Dealer ' + v.dealer + ' · trumps ' + v.trumps})
+        el('span', {class: 'facts', text: 'Dealer ' + v.dealer + ' · trumps ' + withSymbol(v.trumps)})
       ]));
       var line = {'to enter': 'To enter', waiting: 'Waiting for East-West to confirm',
                   confirmed: 'Confirmed', disputed: 'Disputed: the director is called'}[v.state];
@@ -361,7 +393,7 @@
     state.current.boards.forEach(function (b) { if (b.number === view.board) { board = b; } });
     screen.className = 'entry';
     screen.appendChild(el('h1', {text: 'Board ' + view.board}));
-    screen.appendChild(el('p', {class: 'facts', text: 'Dealer ' + board.dealer + ' · trumps ' + board.trumps}));
+    screen.appendChild(el('p', {class: 'facts', text: 'Dealer ' + board.dealer + ' · trumps ' + withSymbol(board.trumps)}));
     state.fields.forEach(function (f) {
       if (!applies(f, view.values)) { return; }
       var box = el('fieldset', {class: 'picker'}, [el('legend', {text: f.label})]);
@@ -439,6 +471,14 @@
     render();
   }
 
+  function unusualNote() {
+    // Checked once the result was sent: the reason (other tables, double dummy) is the
+    // director's; the players are only asked to look again.
+    return el('p', {class: 'unlikely', role: 'alert',
+      text: 'This result looks unusual: please check it together. If it is wrong, tap ' +
+            '\u201cWe do not agree\u201d and the director will put it right.'});
+  }
+
   function confirmScreen() {
     var board = null;
     state.current.boards.forEach(function (b) { if (b.number === view.board) { board = boardView(b); } });
@@ -450,13 +490,14 @@
     screen.appendChild(el('p', {class: 'big', text: board.describe}));
     if (board.ns !== null) {
       screen.appendChild(el('p', {class: 'big', text: 'EW: ' + signed(-board.ns) + ' to you'}));
+    } else {
+      // Offline the tablet cannot score: say so rather than show nothing.
+      screen.appendChild(el('p', {class: 'muted', text: 'The score shows here when the tablet is back online; ' +
+        'check the result above and confirm now.'}));
     }
     if (board.unusual) {
-      // Checked once the result was sent: the reason (other tables, double dummy) is the
-      // director's; the players are only asked to look again.
-      screen.appendChild(el('p', {class: 'unlikely', role: 'alert',
-        text: 'This result looks unusual: please check it together. If it is wrong, tap ' +
-              '\u201cWe do not agree\u201d and the director will put it right.'}));
+      view.warned = true;
+      screen.appendChild(unusualNote());
     }
     var want = ew ? String(ew.number) : '';
     var input = el('input', {type: 'text', inputmode: 'numeric', autocomplete: 'off', id: 'pair-number',
@@ -516,20 +557,87 @@
     var next = round.next, moves = el('ul', {class: 'moves'});
     if (next.ns) { moves.appendChild(el('li', {text: (round.ns ? round.ns.label : 'NS') + ': go to table ' + next.ns.table + ', sit ' + next.ns.seat})); }
     if (next.ew) { moves.appendChild(el('li', {text: (round.ew ? round.ew.label : 'EW') + ': go to table ' + next.ew.table + ', sit ' + next.ew.seat})); }
-    if (next.boards_to) { moves.appendChild(el('li', {text: 'Boards: take them to table ' + next.boards_to})); }
+    var numbers = round.boards.map(function (b) { return b.number; });
+    var which = numbers.length === 1 ? 'Board ' + numbers[0] :
+      'Boards ' + numbers[0] + '-' + numbers[numbers.length - 1];
+    if (next.boards_to) { moves.appendChild(el('li', {text: which + ': take them to table ' + next.boards_to})); }
+    else if (next.boards_later) {
+      moves.appendChild(el('li', {text: which + ': not played next round: put them on the relay (bye) stand; ' +
+        'in round ' + next.boards_later.round + ' they go to table ' + next.boards_later.table}));
+    } else if (!next.last_round && numbers.length) {
+      moves.appendChild(el('li', {text: which + ': not played again: give them to the director'}));
+    }
     if (moves.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(moves); }
     if (waiting) { screen.appendChild(el('p', {class: 'big', text: waiting})); }
     if (button) { screen.appendChild(el('button', {type: 'button', class: 'primary', text: button, onclick: onStart})); }
   }
 
-  document.getElementById('call').onclick = function () {
-    var button = this;
-    button.disabled = true;
-    request('POST', 'call-director/', {note: ''}, function (status) {
-      button.disabled = false;
-      button.textContent = status === 201 ? 'Director called' : 'Could not call: try again';
-    });
-  };
+  // Calling the director: the players say why (the director comes knowing what to look at),
+  // and may take the call back before the director comes (a tap by mistake).
+  var callButton = document.getElementById('call');
+  var REASONS = [['revoke', 'Revoke'], ['board', 'Wrong board or cards'],
+                 ['claim', 'Claim or play disputed'], ['other', 'Something else']];
+  function showCall() {
+    var c = state.call;
+    callButton.textContent = c ? 'Director called' : 'Call the director';
+    callButton.className = 'call' + (c ? ' called' : '');
+  }
+  function closePanel() {
+    var old = document.getElementById('call-panel');
+    if (old) { old.parentNode.removeChild(old); }
+  }
+  function callPanel() {
+    closePanel();
+    var panel = el('div', {id: 'call-panel', class: 'call-panel', role: 'dialog', 'aria-label': 'Call the director'});
+    var c = state.call;
+    function done(message) { closePanel(); refresh(); if (message) { callButton.textContent = message; } }
+    if (c) {
+      panel.appendChild(el('h2', {text: 'The director is called: ' + c.reason}));
+      if (c.cancellable) {
+        panel.appendChild(el('button', {type: 'button', class: 'secondary', text: 'Cancel the call',
+          onclick: function () {
+            request('DELETE', 'call-director/', {}, function (status) {
+              if (status === 200) { state.call = null; state.calls_open = false; showCall(); done(); }
+              else { done('Could not cancel: try again'); }
+            });
+          }}));
+      } else {
+        panel.appendChild(el('p', {text: 'A disputed result waits for the director.'}));
+      }
+    } else {
+      panel.appendChild(el('h2', {text: 'Why do you need the director?'}));
+      var chosen = {reason: null};
+      var choices = el('div', {class: 'reasons'});
+      REASONS.forEach(function (r) {
+        choices.appendChild(el('button', {type: 'button', class: 'pick', 'data-reason': r[0], text: r[1],
+          'aria-pressed': 'false', onclick: function () {
+            chosen.reason = r[0];
+            Array.prototype.forEach.call(choices.children, function (b) {
+              var on = b.getAttribute('data-reason') === r[0];
+              b.className = 'pick' + (on ? ' on' : '');
+              b.setAttribute('aria-pressed', on ? 'true' : 'false');
+            });
+            send.disabled = false;
+          }}));
+      });
+      panel.appendChild(choices);
+      var note = el('input', {type: 'text', id: 'call-note', maxlength: '150', 'aria-label': 'A word for the director (optional)',
+        placeholder: 'A word for the director (optional)'});
+      panel.appendChild(note);
+      var send = el('button', {type: 'button', class: 'primary', text: 'Call the director', onclick: function () {
+        send.disabled = true;
+        request('POST', 'call-director/', {reason: chosen.reason, note: note.value}, function (status) {
+          if (status === 201) { state.call = {reason: '', cancellable: true}; showCall(); done('Director called'); }
+          else { send.disabled = false; done('Could not call: try again'); }
+        });
+      }});
+      send.disabled = true;
+      panel.appendChild(send);
+    }
+    panel.appendChild(el('button', {type: 'button', class: 'link-button', text: 'Close', onclick: closePanel}));
+    document.body.appendChild(panel);
+  }
+  callButton.onclick = callPanel;
 
   window.addEventListener('online', function () { failing = false; retryIn = 1000; flush(); refresh(); });
   window.addEventListener('offline', function () { failing = true; showBanner(); });

@@ -213,3 +213,31 @@ def test_advisor_lists_movements_that_fit_best_first():
     assert all(s.sit_out for s in odd)
     with pytest.raises(MovementError):
         advise(2, 20)
+
+
+def test_boards_going_to_the_relay_stand_say_where_they_are_played_next():
+    movement = mitchell(6, even="relay")
+    resting = dict(movement.relay_sets)
+    checked = 0
+    for m in movement.meetings:
+        if m.round >= movement.rounds or m.sit_out:
+            continue
+        after = movement.next_places(m.round, m.table)
+        if resting.get(m.round + 1) == m.set:
+            # not played next round: the relay stand, then a table in a later round
+            assert after.boards is None
+            played_later = [
+                x for x in movement.meetings if x.set == m.set and x.round > m.round + 1
+            ]
+            if not played_later:  # rests in the last round: not played again
+                assert after.boards_later is None
+                continue
+            assert after.boards_later is not None
+            later_round, later_table = after.boards_later
+            assert later_round == min(x.round for x in played_later)
+            assert later_round > m.round + 1
+            assert movement.meeting(later_round, later_table).set == m.set
+            checked += 1
+        else:
+            assert after.boards is not None and after.boards_later is None
+    assert checked > 0

@@ -85,3 +85,91 @@ def test_reopening_does_not_make_the_public_page_live_again(
     reopened = Event.objects.get(pk=event.pk)
     assert reopened.status == Event.Status.RUNNING and not reopened.is_public
     assert Client().get(f"/results/{event.pk}/").status_code == 404
+
+
+def test_a_table_calls_the_director_with_a_reason_and_can_take_it_back(
+    running_event: Event, director_client: Client
+) -> None:
+    from tournaments.models import DirectorCall
+
+    token = {a.table: a.token for a in tablets.table_links_ensure(event=running_event)}[2]
+    tablet = Client()
+    bad = tablet.post(f"/api/t/{token}/call-director/", {"reason": "bored"}, "application/json")
+    assert bad.status_code == 400 and not DirectorCall.objects.exists()
+    made = tablet.post(
+        f"/api/t/{token}/call-director/", {"reason": "revoke", "note": "spades"}, "application/json"
+    )
+    assert made.status_code == 201
+    state = tablet.get(f"/api/t/{token}/").json()
+    assert state["call"] == {"reason": "Revoke", "cancellable": True}
+    room = director_client.get(f"/events/{running_event.pk}/room/").content.decode()
+    assert "<strong>Revoke</strong>: spades" in room
+    taken_back = tablet.delete(f"/api/t/{token}/call-director/")
+    assert taken_back.json() == {"cancelled": True}
+    call = DirectorCall.objects.get()
+    assert call.cancelled and call.handled_at is not None
+    assert tablet.get(f"/api/t/{token}/").json()["call"] is None
+    assert "Revoke" not in director_client.get(f"/events/{running_event.pk}/room/").content.decode()
+
+
+def test_correcting_a_disputed_result_settles_its_call(running_event: Event, director) -> None:
+    from tournaments.models import DirectorCall
+    from tournaments.services import results as rs
+
+    result, _ = rs.result_submit(
+        section=running_event.section, round=1, table=1, board_number=1, entry={"ns_tricks": 7}
+    )
+    rs.result_dispute(result=result, note="they revoked")
+    call = DirectorCall.objects.get()
+    assert call.board_number == 1 and call.handled_at is None
+    # the table cannot take a dispute's call back: the result waits for the director
+    assert tablets.director_call_cancel(section=running_event.section, table=1) is None
+    rs.result_correct(
+        result=result, entry={"ns_tricks": 6}, reason="revoke: 1 trick", user=director
+    )
+    call.refresh_from_db()
+    assert call.handled_at is not None and not call.cancelled
+    result.refresh_from_db()
+    assert result.status == "corrected"
+
+
+def test_a_table_waits_for_the_tables_that_send_it_players_or_boards(
+    running_event: Event,
+) -> None:
+    """Mitchell, 3 tables: after round 1, table 1 gets its EW pair from table 3 and its boards
+    from table 2. Table 1 finishing first must not start round 2 before they have finished."""
+    from tournaments.models import Result
+    from tournaments.services import results as rs
+
+    section = running_event.section
+    links = {a.table: a.token for a in tablets.table_links_ensure(event=running_event)}
+    tablet = Client()
+    for board in (1, 2):  # table 1 plays set 1 in round 1
+        rs.result_submit(
+            section=section,
+            round=1,
+            table=1,
+            board_number=board,
+            entry={"ns_tricks": 7},
+            confirm=True,
+        )
+    state = tablet.get(f"/api/t/{links[1]}/").json()
+    assert state["current"]["round"] == 1 and state["waiting_for_tables"] == [2, 3]
+    refused = tablet.post(
+        f"/api/t/{links[1]}/results/",
+        {"board": 3, "entry": {"ns_tricks": 7}, "idempotency_key": "early-bird-1"},
+        "application/json",
+    )
+    assert refused.status_code == 403 and not Result.objects.filter(board_number=3).exists()
+    for table, boards in ((2, (3, 4)), (3, (5, 6))):
+        for board in boards:
+            rs.result_submit(
+                section=section,
+                round=1,
+                table=table,
+                board_number=board,
+                entry={"ns_tricks": 7},
+                confirm=True,
+            )
+    moved = tablet.get(f"/api/t/{links[1]}/").json()
+    assert moved["current"]["round"] == 2 and moved["waiting_for_tables"] == []

@@ -144,6 +144,10 @@ def test_a_table_moves_on_when_its_round_is_played_and_shows_the_recap(links) ->
         assert state["current"]["round"] == 1  # entered but not confirmed: still round 1
         _post(client, f"/api/t/{links[1]}/results/{made['id']}/confirm/")
     state = client.get(f"/api/t/{links[1]}/").json()
+    # played through, but its next EW pair and boards are still at tables 3 and 2
+    assert state["current"]["round"] == 1 and state["waiting_for_tables"] == [2, 3]
+    _finish_round_one_elsewhere(client, links)
+    state = client.get(f"/api/t/{links[1]}/").json()
     assert state["current"]["round"] == 2
     recap = state["previous"]
     assert recap["round"] == 1 and [b["state"] for b in recap["boards"]] == ["confirmed"] * 2
@@ -152,7 +156,18 @@ def test_a_table_moves_on_when_its_round_is_played_and_shows_the_recap(links) ->
         "ns": {"table": 1, "seat": "NS"},
         "ew": {"table": 2, "seat": "EW"},
         "boards_to": 3,
+        "boards_later": None,  # played next round: no wait on the relay stand
+        "last_round": False,
     }
+
+
+def _finish_round_one_elsewhere(client: Client, links: dict[int, str]) -> None:
+    for table, boards in ((2, (3, 4)), (3, (5, 6))):
+        for board in boards:
+            made = _submit(
+                client, links[table], board, {"ns_tricks": 7}, f"key-round1-t{table}-b{board}"
+            )
+            _post(client, f"/api/t/{links[table]}/results/{made.json()['id']}/confirm/")
 
 
 def test_events_that_move_on_the_directors_word_wait_for_it(club, director) -> None:
@@ -166,6 +181,7 @@ def test_events_that_move_on_the_directors_word_wait_for_it(club, director) -> N
     assert waiting["current"]["round"] == 1 and waiting["waiting_for_director"] is True
     assert _submit(client, token, 3, {"ns_tricks": 7}, "k-dir-early").status_code == 403
     tablets.round_start(event=event, round=2)
+    _finish_round_one_elsewhere(client, _links(event))
     moved = client.get(f"/api/t/{token}/").json()
     assert moved["current"]["round"] == 2 and moved["waiting_for_director"] is False
 

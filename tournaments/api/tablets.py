@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from tournaments import selectors
 from tournaments.api.entry_schema import EntryJsonField
-from tournaments.models import Result, TableAccess
+from tournaments.models import DirectorCall, Result, TableAccess
 from tournaments.services import table_cache, tablets
 
 
@@ -109,6 +109,14 @@ class TableStateApi(TabletView):
                     {
                         "ends_at": serializers.DateTimeField(),
                         "minutes": serializers.IntegerField(),
+                    },
+                    allow_null=True,
+                ),
+                "call": inline_serializer(
+                    "TableCall",
+                    {
+                        "reason": serializers.CharField(),
+                        "cancellable": serializers.BooleanField(),
                     },
                     allow_null=True,
                 ),
@@ -206,6 +214,9 @@ class TableCallApi(TabletView):
 
     class CallIn(serializers.Serializer[Any]):
         note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+        reason = serializers.ChoiceField(
+            choices=DirectorCall.Reason.choices, default=DirectorCall.Reason.OTHER
+        )
 
     @extend_schema(
         request=CallIn, responses=inline_serializer("Called", {"call": serializers.IntegerField()})
@@ -218,6 +229,17 @@ class TableCallApi(TabletView):
             section=access.section,
             table=access.table,
             round=selectors.table_round(access.section, access.table),
-            note=data.validated_data["note"] or "Called from the table's tablet.",
+            note=data.validated_data["note"],
+            reason=data.validated_data["reason"],
         )
         return Response({"call": call.pk}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses=inline_serializer("CallCancelled", {"cancelled": serializers.BooleanField()}),
+    )
+    def delete(self, request: Request, token: str) -> Response:
+        """Take back the table's open call (not a dispute's: that waits for the director)."""
+        access = self.table
+        call = tablets.director_call_cancel(section=access.section, table=access.table)
+        return Response({"cancelled": call is not None})

@@ -142,7 +142,23 @@ FIELDS: dict[Model, tuple[str, ...]] = {
     AuditEntry: ("id", "user", "at", "action", "target", "before", "after", "reason"),
     Standings: ("id", "version", "computed_at", "data"),
     TableAccess: ("id", "table", "token", "created_at", "revoked_at"),
-    DirectorCall: ("id", "table", "round", "note", "created_at", "handled_at"),
+    DirectorCall: (
+        "id",
+        "table",
+        "round",
+        "note",
+        "reason",
+        "cancelled",
+        "board_number",
+        "created_at",
+        "handled_at",
+    ),
+}
+
+#: Fields added after documents were first written: an older document without them is read
+#: with these values (what the field meant before it existed).
+ADDED_LATER: dict[Model, dict[str, Any]] = {
+    DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
 }
 
 #: Relations a row does not carry: where it sits in the document says them.
@@ -551,6 +567,7 @@ def _load(
     not have are refused: they would otherwise be dropped without a word."""
     data = _object(data, where)
     names = FIELDS[model]
+    data = {**ADDED_LATER.get(model, {}), **data}
     for name in names:
         if name not in data:
             raise RestoreRefused(f"{where} has no {name!r}.")

@@ -358,6 +358,8 @@ def result_dispute(*, result: Result, note: str = "", device: str = "") -> Resul
         table=result.table,
         round=result.round,
         note=f"Board {result.board_number} disputed. {note}".strip(),
+        reason=DirectorCall.Reason.RESULT,
+        board_number=result.board_number,
     )
     return result
 
@@ -456,8 +458,16 @@ def _audit_target(result: Result) -> str:
 def _save_directors_change(
     result: Result, event: Event, user: User, action: str, before: Any, reason: str
 ) -> Result:
-    """Save a result the director changed, audit it with before and after, rescore."""
+    """Save a result the director changed, audit it with before and after, rescore. A
+    dispute's director call is settled by the change: the director has ruled on it."""
     result.save()
+    DirectorCall.objects.filter(
+        section_id=result.section_id,
+        table=result.table,
+        round=result.round,
+        board_number=result.board_number,
+        handled_at__isnull=True,
+    ).update(handled_at=timezone.now())
     audit_record(
         event=event,
         user=user,

@@ -224,15 +224,44 @@ def tablet_dispute(*, access: TableAccess, result_id: int, note: str = "") -> Re
 
 
 def director_call(
-    *, section: Section, table: int, round: int | None, note: str = ""
+    *,
+    section: Section,
+    table: int,
+    round: int | None,
+    note: str = "",
+    reason: str = DirectorCall.Reason.OTHER,
 ) -> DirectorCall:
-    """A table asks for the director; one open call per table is enough."""
+    """A table asks for the director, saying why; one open call per table is enough (a second
+    tap adds nothing)."""
+    if reason not in DirectorCall.Reason.values:
+        choices = ", ".join(DirectorCall.Reason.values)
+        raise ResultError(f"The reason must be one of {choices}; got {reason!r}.")
     open_call = DirectorCall.objects.filter(
         section=section, table=table, handled_at__isnull=True
     ).first()
     if open_call is not None:
         return open_call
-    return DirectorCall.objects.create(section=section, table=table, round=round, note=note[:200])
+    return DirectorCall.objects.create(
+        section=section, table=table, round=round, note=note[:200], reason=reason
+    )
+
+
+@transaction.atomic
+def director_call_cancel(*, section: Section, table: int) -> DirectorCall | None:
+    """The table takes back its open call (tapped by mistake, or settled among the players)
+    before the director has handled it; the call stays in the audit trail, marked cancelled.
+    A dispute's call is not the table's to take back: the result waits for the director."""
+    call = (
+        DirectorCall.objects.select_for_update()
+        .filter(section=section, table=table, handled_at__isnull=True, board_number__isnull=True)
+        .first()
+    )
+    if call is None:
+        return None
+    call.handled_at = timezone.now()
+    call.cancelled = True
+    call.save(update_fields=["handled_at", "cancelled"])
+    return call
 
 
 @transaction.atomic
