@@ -9,13 +9,17 @@ True
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from html import escape
 
-__all__ = ["bar_chart", "line_chart"]
+__all__ = ["bar_chart", "filled_bins", "line_chart"]
 
-WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 28, 36
+# Narrow enough that the type stays readable when a phone draws the chart 350 px wide.
+WIDTH, HEIGHT = 480, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 30, 36
+FONT = 14
 INK, MUTED, ACCENT, GRID = "#1f2937", "#6b7280", "#1d4ed8", "#e5e7eb"
 
 
@@ -26,7 +30,7 @@ def _frame(title: str, description: str, body: list[str]) -> str:
         f'<title id="chart-title">{escape(title)}</title>'
         f'<desc id="chart-desc">{escape(description)}</desc>'
         f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>'
-        f'<text x="{LEFT}" y="18" font-size="14" font-weight="bold" fill="{INK}">'
+        f'<text x="{LEFT}" y="18" font-size="{FONT + 1}" font-weight="bold" fill="{INK}">'
         f"{escape(title)}</text>" + "".join(body) + "</svg>"
     )
 
@@ -39,7 +43,7 @@ def _y_axis(low: float, high: float, ticks: Sequence[float], unit: str) -> list[
         out.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
             f'stroke="{GRID}"/>'
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end" '
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="{FONT}" text-anchor="end" '
             f'fill="{MUTED}">{tick:g}{escape(unit)}</text>'
         )
     return out
@@ -85,11 +89,36 @@ def line_chart(
         )
         if i % every == 0 or i == len(coords) - 1:
             body.append(
-                f'<text x="{x:.1f}" y="{HEIGHT - 14}" font-size="11" text-anchor="middle" '
+                f'<text x="{x:.1f}" y="{HEIGHT - 14}" font-size="{FONT}" text-anchor="middle" '
                 f'fill="{MUTED}">{escape(label)}</text>'
             )
     last = f"{points[-1][1]:.2f}{unit}" if points else "no boards yet"
     return _frame(title, f"{len(points)} points; last {last}", body)
+
+
+def filled_bins(bars: Sequence[tuple[str, float]], *, most: int = 30) -> list[tuple[str, float]]:
+    """Bars labelled with whole numbers ("+2", "-1"), with the missing ones in between shown
+    as empty bars, so the spread of scores reads true: -2, +1, +2 become -2, -1, 0, +1, +2.
+    Steps follow the scores' own (a game scoring in tens gets bars ten apart); left as they
+    are when a label is not a number or more than `most` bars would be needed.
+
+    >>> filled_bins([("-2", 1), ("+1", 2), ("+2", 1)])
+    [('-2', 1), ('-1', 0), ('0', 0), ('+1', 2), ('+2', 1)]
+    """
+    try:
+        numbers = [int(label) for label, _ in bars]
+    except ValueError:
+        return list(bars)
+    if len(numbers) < 2:
+        return list(bars)
+    step = 0
+    for a, b in itertools.pairwise(numbers):
+        step = math.gcd(step, abs(b - a))
+    low, high = min(numbers), max(numbers)
+    if step == 0 or (high - low) // step + 1 > most:
+        return list(bars)
+    counts = dict(zip(numbers, (value for _, value in bars), strict=True))
+    return [(f"{n:+d}" if n else "0", counts.get(n, 0)) for n in range(low, high + 1, step)]
 
 
 def bar_chart(
@@ -100,10 +129,17 @@ def bar_chart(
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     high = max((value for _, value in bars), default=0) or 1
-    ticks = sorted({0.0, float(high), float(high) / 2})
+    if all(float(value).is_integer() for _, value in bars):
+        # Counts: whole-number ticks only (no "0.5 tables"), at most five of them.
+        step = max(1, math.ceil(high / 4))
+        high = step * math.ceil(high / step)
+        ticks = [float(t) for t in range(0, int(high) + 1, step)]
+    else:
+        ticks = sorted({0.0, float(high), float(high) / 2})
     body = _y_axis(0, high, ticks, unit)
     slot = plot_w / max(1, len(bars))
     width = max(4.0, slot * 0.7)
+    every = max(1, math.ceil(len(bars) * 34 / plot_w))  # labels that do not overlap
     for i, (label, value) in enumerate(bars):
         x = LEFT + slot * i + (slot - width) / 2
         h = plot_h * value / high
@@ -112,8 +148,11 @@ def bar_chart(
         body.append(
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{h:.1f}" '
             f'fill="{colour}"><title>{escape(label)}: {value:g}{escape(unit)}</title></rect>'
-            f'<text x="{x + width / 2:.1f}" y="{HEIGHT - 14}" font-size="11" '
-            f'text-anchor="middle" fill="{MUTED}">{escape(label)}</text>'
         )
+        if i % every == 0 or i == len(bars) - 1:
+            body.append(
+                f'<text x="{x + width / 2:.1f}" y="{HEIGHT - 14}" font-size="{FONT}" '
+                f'text-anchor="middle" fill="{MUTED}">{escape(label)}</text>'
+            )
     total = sum(value for _, value in bars)
     return _frame(title, f"{len(bars)} bars, {total:g} in all", body)

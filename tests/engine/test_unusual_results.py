@@ -52,3 +52,22 @@ def test_classic_whist_still_speaks_of_tricks() -> None:
     assert CLASSIC.unlikely(board, entry, analysis=analysis) == (
         "NS took 11 tricks, but double dummy gives NS 6 in this contract"
     )
+
+
+def test_histograms_have_whole_number_ticks_and_keep_empty_bins() -> None:
+    from engine.charts import bar_chart, filled_bins
+
+    bars = filled_bins([("-2", 1), ("+1", 1), ("+2", 1)])
+    assert [label for label, _ in bars] == ["-2", "-1", "0", "+1", "+2"]
+    svg = bar_chart(bars, title="Board 1: NS scores")
+    assert "0.5" not in svg and ">1<" in svg and ">0<" in svg
+    assert svg.count("<rect") == 1 + 5  # the background and every bin, empty ones too
+    # the scores' own step: tens stay tens
+    assert filled_bins([("+10", 1), ("+20", 1), ("+50", 2)]) == [
+        ("+10", 1),
+        ("+20", 1),
+        ("+30", 0),
+        ("+40", 0),
+        ("+50", 2),
+    ]
+    assert filled_bins([("A", 1), ("+1", 1)]) == [("A", 1), ("+1", 1)]

@@ -21,6 +21,7 @@ from engine.dd.position import DDInputError
 from tournaments.models import Board, Event
 from tournaments.services.audit import User, audit_record
 from tournaments.services.engine_bridge import engine_board, rules_for
+from tournaments.services.scoring import results_changed
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +80,11 @@ def boards_analyse(*, event_id: int) -> int:
     ):
         if not Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).exists():
             continue  # another job finished it meanwhile
-        # The table is kept only where par is read off it (so it costs nothing more); other
-        # games ask the solver only what par needs and leave tables to the hand records.
-        analysis = analyse_boards([engine_board(board)], rules, with_table=rules.par_uses_table)[0]
+        # Every board keeps its double-dummy table for the board page and the "are you sure?"
+        # check; a Bid Whist table costs several times its par, so it comes in a second pass
+        # (boards_tables_fill) once every board has its par.
+        later = rules.check_uses_table and not rules.par_uses_table
+        analysis = analyse_boards([engine_board(board)], rules, with_table=not later)[0]
         data = analysis.to_dict()
         failed = analysis.error is not None or analysis.par is None
         data["summary"] = par_summary(data) if not failed else analysis.error
@@ -117,6 +120,11 @@ def boards_tables_fill(*, event: Event) -> int:
             continue  # another job filled it meanwhile
         Board.objects.filter(pk=board.pk).update(par={**fresh, "table": found})
         added += 1
+    if added:
+        # The pages' snapshots are keyed by the results version and the count of analysed
+        # boards, which a table does not change: move the version on, so the boards' double-
+        # dummy tables and the score cards' "v par" appear.
+        results_changed(event=event)
     return added
 
 

@@ -72,7 +72,9 @@ def table_state_cached(access: TableAccess) -> dict[str, Any]:
     state = cache.get(key)
     if state is None:
         state = table_state(access)
-        if not state["current"]["sit_out"]:  # a sitting-out table follows the whole room
+        # A sitting-out table follows the whole room, and a table waiting for the tables that
+        # send it players or boards follows theirs: neither changes by its own results alone.
+        if not state["current"]["sit_out"] and not state.get("waiting_for_tables"):
             cache.set(key, state, timeout=STATE_SECONDS)
     return state  # type: ignore[no-any-return]
 

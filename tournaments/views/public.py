@@ -19,7 +19,7 @@ from django.urls import Resolver404, resolve, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from engine.charts import bar_chart, line_chart
+from engine.charts import bar_chart, filled_bins, line_chart
 from engine.dd.analysis import par_summary
 from engine.diagrams import board_facts, jokers_of, suit_rows
 from engine.publishing import board_frequencies, pair_card, percentage_spread, row_for
@@ -249,10 +249,10 @@ def _board_context(
     if results.document:
         section = results.document.sections[0]
         rows = board_frequencies(section, number, results.info)
-        bars = [
-            (row.artificial or f"{row.ns_score:+d}", row.count)
-            for row in reversed(rows)
-            if row.ns_score is not None or row.artificial
+        scored = [(f"{row.ns_score:+d}", row.count) for row in rows if row.ns_score is not None]
+        scored.sort(key=lambda bar: int(bar[0]))
+        bars = filled_bins(scored) + [
+            (row.artificial, row.count) for row in rows if row.ns_score is None and row.artificial
         ]
         chart = bar_chart(bars, title=f"Board {number}: NS scores") if bars else ""
     return {
