@@ -19,6 +19,7 @@ Par (see README "Engine: double dummy and par"):
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -398,6 +399,44 @@ def par_summary(data: dict[str, Any]) -> str:
     if found.get("approximate"):
         text += " (approximate)"
     return text
+
+
+_SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+_CONTRACT = re.compile(r"\b(\d+)([CDHS])(?= by )")
+_KIND_SUIT = re.compile(r"\b(uptown|downtown) ([CDHS])\b")
+_TRUMPS = re.compile(r"(^|\()([CDHS])(?=( trumps|, ))")
+
+
+def par_line(data: dict[str, Any]) -> str:
+    """`par_summary` for people reading a hand record or a board page: suit symbols for the
+    suit letters ("9♥ by N", "4 uptown ♠ by N", "♥ trumps"), and, where par is a contract
+    that fails (a sacrifice), by how much: "9♥ by N, down 2; NS -20"."""
+    text = par_summary(data)
+    if data.get("error"):
+        return text
+    found = data.get("par") or {}
+    tricks = found.get("tricks") or {}
+    contracts = found.get("contracts") or []
+    if len(contracts) == 1:
+        target = _target(contracts[0])
+        made = tricks.get("declarer_tricks", tricks.get("books"))
+        if target is not None and isinstance(made, int) and made < target:
+            text = text.replace(contracts[0], f"{contracts[0]}, down {target - made}", 1)
+    text = _CONTRACT.sub(lambda m: m.group(1) + _SUIT_SYMBOLS[m.group(2)], text)
+    text = _KIND_SUIT.sub(lambda m: f"{m.group(1)} {_SUIT_SYMBOLS[m.group(2)]}", text)
+    return _TRUMPS.sub(lambda m: m.group(1) + _SUIT_SYMBOLS[m.group(2)], text)
+
+
+def _target(contract: str) -> int | None:
+    """The tricks (Candid: "9H by N" -> 9) or books (Bid Whist: "4 uptown S by N" -> 10,
+    six plus the bid) a par contract needs; None when the text names no contract."""
+    first = contract.split(" ", 1)[0]
+    digits = "".join(ch for ch in first if ch.isdigit())
+    if not digits:
+        return None
+    if first.isdigit():  # Bid Whist: "4 uptown S", a bid of books over six
+        return 6 + int(digits)
+    return int(digits)
 
 
 def analyse_boards(

@@ -178,7 +178,7 @@ def table_card_table(movement: Movement, table: int, travel: Travel | None = Non
         Column("NS", "center", bold=True),
         Column("EW", "center", bold=True),
         Column("Boards", "center"),
-        Column("Boards go to", "center"),
+        Column("Boards go to", "center", flex=True),  # "rest, round 3: table 2": never cut
     ]
     if ns_moves:
         columns.append(Column("NS go to", "center"))

@@ -318,7 +318,7 @@ def _bidwhist_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[st
 def analysis_block(data: Mapping[str, Any], rules: GameRules, size: float = 8) -> Block:
     """The double-dummy table and the par line of one board's stored analysis
     (`BoardAnalysis.to_dict()`); a failed analysis prints its error instead."""
-    from engine.dd.analysis import par_summary
+    from engine.dd.analysis import par_line
 
     if data.get("error"):
         return text_block(f"Analysis: {data['error']}", size, color=GREY)
@@ -342,7 +342,7 @@ def analysis_block(data: Mapping[str, Any], rules: GameRules, size: float = 8) -
     if rows:
         parts.append(text_block(heading, size, bold=True))
         parts.append(table_block(Table(columns, rows, size=size, row_height=size * 1.5)))
-    parts.append(text_block(f"Par: {par_summary(dict(data))}", size, bold=True))
+    parts.append(text_block(f"Par: {par_line(dict(data))}", size, bold=True))
     return vstack(parts, gap=size * 0.4)
 
 

@@ -38,6 +38,8 @@ def print_pack(
     title: str = "",
     paper: str = "a4",
     progress: Progress | None = None,
+    contracts: Mapping[tuple[int, int], str] | None = None,
+    printed: str = "",
 ) -> bytes:
     """Every document for the event as one PDF: curtain cards, hand records, board slips,
     the duplication sheet, travellers, table cards, pair cards, and the results sheet when a
@@ -57,7 +59,16 @@ def print_pack(
         parts.append(
             (
                 "results sheet",
-                lambda: draw_results_sheet(sheet, document, boards, rules, analyses, title),
+                lambda: draw_results_sheet(
+                    sheet,
+                    document,
+                    boards,
+                    rules,
+                    analyses,
+                    title,
+                    contracts=contracts,
+                    printed=printed,
+                ),
             )
         )
     for done, (label, draw) in enumerate(parts, start=1):

@@ -9,6 +9,7 @@ the document already holds each line's NS score and the points each side earned.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -80,11 +81,21 @@ def standings_table(field: FieldStandings, session_columns: Sequence[tuple[str, 
     return Table(columns, body, size=SIZE, row_height=SIZE * 1.7)
 
 
-def board_table(lines: Sequence[BoardLine]) -> Table:
-    """A board's results: the pairs, NS's score (or the artificial score) and the points."""
+Contracts = Mapping[tuple[int, int], str]
+"""(board number, NS pair number) -> the result as the players entered it, in short
+("4♠ N 10", "NS 8"), from the game's own `describe_short`."""
+
+
+def board_table(lines: Sequence[BoardLine], contracts: Mapping[int, str] | None = None) -> Table:
+    """A board's results: the pairs, the result played (when `contracts`, NS pair number ->
+    its short text, is given), NS's score (or the artificial score) and the points."""
     columns = [
         Column("NS", "center", bold=True),
         Column("EW", "center", bold=True),
+    ]
+    if contracts:
+        columns.append(Column("Result", "left"))
+    columns += [
         Column("NS score", "right"),
         Column("NS pts", "right", bold=True),
         Column("EW pts", "right", bold=True),
@@ -93,6 +104,7 @@ def board_table(lines: Sequence[BoardLine]) -> Table:
         [
             str(line.ns),
             str(line.ew),
+            *([contracts.get(line.ns, "") if line.artificial == "" else ""] if contracts else []),
             line.artificial or ("" if line.ns_score is None else str(line.ns_score)),
             line.ns_points.display if line.ns_points is not None else "",
             line.ew_points.display if line.ew_points is not None else "",
@@ -120,9 +132,10 @@ def _board_block(
     lines: Sequence[BoardLine],
     analysis: Mapping[str, Any] | None,
     width: float,
+    contracts: Mapping[int, str] | None = None,
 ) -> Block:
     """The hand record on the left, the board's results on the right."""
-    results = _table_block(board_table(lines))
+    results = _table_block(board_table(lines, contracts))
     top = next((line.top.display for line in lines if line.top is not None), "")
     label = "Results" if board is not None else f"Board {number}"
     heading = text_block(label + (f" · top {top}" if top else ""), 10, bold=True)
@@ -147,6 +160,7 @@ def _section(
     rules: GameRules,
     analyses: Mapping[int, Mapping[str, Any]],
     several: bool,
+    contracts: Contracts,
 ) -> None:
     if several:
         flow.need(30 * MM)
@@ -164,7 +178,14 @@ def _section(
     for number in numbers:
         board = boards.get(int(number)) if number.isdigit() else None
         analysis = analyses.get(int(number)) if number.isdigit() else None
-        block = _board_block(board, number, rules, section.boards[number], analysis, flow.width)
+        played = (
+            {ns: text for (n, ns), text in contracts.items() if str(n) == number}
+            if contracts
+            else None
+        )
+        block = _board_block(
+            board, number, rules, section.boards[number], analysis, flow.width, played
+        )
         flow.block(block)
         flow.rule()
 
@@ -176,20 +197,43 @@ def draw_results_sheet(
     rules: GameRules,
     analyses: Mapping[int, Mapping[str, Any]] | None,
     title: str,
+    *,
+    contracts: Contracts | None = None,
+    printed: str = "",
 ) -> None:
+    """`printed`: when the standings were scored, in words for people ("24 November 2026,
+    21:43"); without it the document's time is shown the same way, in UTC."""
     sheet.begin_part("Results")
     flow = Flow(sheet, gap=4 * MM)
     method = METHODS.get(document.method, document.method)
     facts = f"{rules.title} · {method}"
     if document.method == "mp":
         facts += f", {document.scale.upper()} scale"
-    facts += f" · results version {document.version} · {document.computed_at}"
+    facts += f" · results version {document.version} · {printed or _when(document.computed_at)}"
     flow.block(
         vstack([text_block(title or "Results", 18, bold=True), text_block(facts, 9, color=GREY)])
     )
     by_number = {b.number: b for b in boards}
     for section in document.sections:
-        _section(flow, section, by_number, rules, analyses or {}, len(document.sections) > 1)
+        _section(
+            flow,
+            section,
+            by_number,
+            rules,
+            analyses or {},
+            len(document.sections) > 1,
+            contracts or {},
+        )
+
+
+def _when(stamp: str) -> str:
+    """An ISO time stamp as people write it: "24 November 2026, 21:43 UTC"."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    zone = " UTC" if moment.utcoffset() == timedelta(0) else ""
+    return f"{moment.day} {moment:%B %Y, %H:%M}{zone}"
 
 
 def results_sheet(
@@ -200,9 +244,14 @@ def results_sheet(
     analyses: Mapping[int, Mapping[str, Any]] | None = None,
     title: str = "",
     paper: str = "a4",
+    contracts: Contracts | None = None,
+    printed: str = "",
 ) -> bytes:
     """The results sheet as PDF bytes: standings per field, then every board's hand record
-    and results; `analyses` (board number -> `BoardAnalysis.to_dict()`) adds par."""
+    and results; `analyses` (board number -> `BoardAnalysis.to_dict()`) adds par,
+    `contracts` the result each table played, `printed` the time in the club's words."""
     sheet = Sheet(paper, title=title or "Results")
-    draw_results_sheet(sheet, document, boards, rules, analyses, title)
+    draw_results_sheet(
+        sheet, document, boards, rules, analyses, title, contracts=contracts, printed=printed
+    )
     return sheet.finish()

@@ -626,10 +626,26 @@ class Table:
     def _cell(
         c: Canvas, x: float, width: float, y: float, text: str, size: float, bold: bool, col: Column
     ) -> None:
-        """One cell: shrunk to fit (to 70 % at most), and beyond that cut short with '…'."""
+        """One cell: shrunk to fit (to 70 % at most). A name (a `flex` column) that still does
+        not fit goes on two lines, split between the players ("Ann Smith &" / "Bob Jones"),
+        or shrinks further: names are never cut short. Anything else is then cut short
+        with '…'."""
         pad = size * 0.4
         room = width - 2 * pad
         measured = text_width(text, size, bold)
+        if measured > room and col.flex:
+            if text_width(text, size * 0.7, bold) > room and " & " in text:
+                first, second = text.split(" & ", 1)
+                lines = [f"{first} &", second]
+                widest = max(text_width(line, size, bold) for line in lines)
+                small = min(size * 0.62, size * room / widest)
+                x += pad
+                for k, line in enumerate(lines):
+                    shift = small * 0.55 * (1 if k == 0 else -1)
+                    draw_text(c, x, y + shift, line, small, bold=bold, align="left")
+                return
+            size = max(size * 0.45, size * room / measured)
+            measured = text_width(text, size, bold)
         if measured > room:
             size = max(size * 0.7, size * room / measured)
             measured = text_width(text, size, bold)

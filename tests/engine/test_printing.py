@@ -242,14 +242,14 @@ def test_hand_records_show_every_hand_and_the_analysis(variant, options):
     assert text.count("Par: ") == len(boards) - 1
     assert "Analysis: cut" in text
     if variant == "candid":
-        assert "Par: 9C by N; NS +90" in text
+        assert "Par: 9♣ by N; NS +90" in text  # suit symbols, not letters
         assert "N 9 8 5 6 7" in text  # declarer x strain: C D H S NT
     if variant == "bidwhist":
         # a row per trump suit and no-trump; each seat's uptown and downtown books
         assert "N up N dn E up E dn S up S dn W up W dn" in text
         assert "♣ 4 8 4 8 4 8 4 8\n" in text
         assert "♠ 7~ 6 7 6 7 6 7 6\nNT 7 8 7 8 7 8 7 8" in text  # ~: approximate
-        assert "Par: 4 uptown S by N; NS +4" in text
+        assert "Par: 4 uptown ♠ by N; NS +4" in text
     if variant == "classic":
         assert "Tricks at ♥ 7 6" in text  # NS, EW
     if options.get("players") == 3:
@@ -658,3 +658,52 @@ def test_layouts_can_be_measured_in_a_fresh_process_before_any_pdf():
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "2"
+
+
+def test_results_sheet_prints_each_tables_result_and_a_time_people_read():
+    document, boards, rules, _, _ = scored_event(one_winner=False)
+    section = document.sections[0]
+    contracts = {
+        (int(number), line.ns): f"NS {7 + line.ns % 3}"
+        for number, lines in section.boards.items()
+        for line in lines
+    }
+    pdf = results_sheet(
+        document, boards, rules, contracts=contracts, printed="24 November 2026, 21:43"
+    )
+    _, text = read(pdf)
+    assert "24 November 2026, 21:43" in text and document.computed_at not in text
+    for number, lines in section.boards.items():
+        segment = text.split(f"Board {number} · Dealer", 1)[1].split("Board ", 1)[0]
+        assert "Result" in segment
+        for line in lines:
+            assert (
+                f"{line.ns} {line.ew} {contracts[(int(number), line.ns)]} {line.ns_score}"
+                in segment
+            )
+    # without a time given, the document's own in words: no raw ISO stamp
+    _, plain = read(results_sheet(document, boards, rules))
+    assert "T" not in plain.split("results version", 1)[1].split("\n", 1)[0]
+
+
+def test_travellers_print_long_names_whole_on_two_lines():
+    rules = rules_for("classic", {"scoring": "tricks"})
+    movement = build("mitchell", tables=3, boards_per_round=2)
+    boards = deal_boards("classic", range(1, 7), seed=3)
+    long = "Cyril Greenhalgh-Worthington & Dorothy Pike-Montgomery"
+    names = {f"{side}{n}": long for side in ("NS", "EW") for n in (1, 2, 3)}
+    _, text = read(travellers(boards, rules, movement, names=names))
+    assert "…" not in text
+    assert text.count("Cyril Greenhalgh-Worthington &") == text.count("Dorothy Pike-Montgomery")
+    assert text.count("Dorothy Pike-Montgomery") == 6 * 3 * 2  # every line, both pairs
+
+
+@pytest.mark.parametrize("tables", [4, 5, 6])
+def test_table_cards_say_in_full_where_resting_boards_go(tables):
+    """A Howell's sets rest some rounds: the card says when and where they come back, beside
+    the table's QR code, without cutting it short."""
+    movement = build("howell", tables=tables)
+    links = {t: f"http://192.168.1.50:8000/t/{'x' * 32}/" for t in range(1, tables + 1)}
+    _, text = read(table_cards(movement, links=links))
+    assert re.search(r"rest, round \d+: table \d+", text)
+    assert "…" not in text

@@ -71,3 +71,16 @@ def test_histograms_have_whole_number_ticks_and_keep_empty_bins() -> None:
         ("+50", 2),
     ]
     assert filled_bins([("A", 1), ("+1", 1)]) == [("A", 1), ("+1", 1)]
+
+
+def test_par_lines_print_suit_symbols_and_say_down() -> None:
+    from engine.dd.analysis import par_line
+
+    fixed = {"tricks": {"ns": 7, "ew": 6, "trumps": "H", "leader": "E"}}
+    assert par_line(fixed) == "NS 7, EW 6 tricks (♥ trumps, E leads)"
+    sacrifice = {
+        "par": {"contracts": ["9H by N"], "ns_score": -20, "tricks": {"declarer_tricks": 7}}
+    }
+    assert par_line(sacrifice) == "9♥ by N, down 2; NS -20"
+    made = {"par": {"contracts": ["4 uptown S by N"], "ns_score": 4, "tricks": {"books": 11}}}
+    assert par_line(made) == "4 uptown ♠ by N; NS +4"

@@ -90,7 +90,7 @@ def test_a_board_page_shows_the_deal_the_results_and_par(club, director) -> None
     page = Client().get(f"/results/{event.pk}/boards/1/").content.decode()
     for seat in ("North", "East", "South", "West"):
         assert seat in page
-    assert "Par: NS 7, EW 6 tricks (H trumps, E leads)" in page
+    assert "Par: NS 7, EW 6 tricks (♥ trumps, E leads)" in page
     assert page.count('class="suit') >= 16
     data = Client().get(f"/api/public/events/{event.pk}/boards/1/").json()
     assert sum(row["count"] for row in data["frequencies"]) == 3  # played at 3 tables

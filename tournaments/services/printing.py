@@ -20,8 +20,8 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -108,6 +108,8 @@ class PrintInputs:
     document: StandingsDocument | None
     records: tuple[str, ...]  # the boards as stored (PBN), for the fingerprint
     results_version: int
+    contracts: dict[tuple[int, int], str] = field(default_factory=dict)
+    printed: str = ""  # when the standings were scored, in the club's time zone, for people
 
     def fingerprint(self, paper: str) -> str:
         """A digest of what the documents show: equal fingerprints, equal pages."""
@@ -160,10 +162,25 @@ def print_inputs(event: Event, *, base_url: str, with_standings: bool = True) ->
         else:
             data = standings_compute(event=event)
         document = StandingsDocument.from_dict(data)
+    rules = rules_for(event)
+    by_number = {b.number: b for b in stored}
+    contracts = {}
+    for number, ns, entry in (
+        Result.objects.filter(section=section, status__in=Result.COUNTING)
+        .exclude(entry=None)
+        .values_list("board_number", "ns_pair__number", "entry")
+    ):
+        if isinstance(entry, dict) and number in by_number:
+            played = engine_board(by_number[number])
+            contracts[(number, ns)] = rules.describe_short(rules.parse_entry(played, entry))
+    printed = ""
+    if document is not None:
+        moment = timezone.localtime(datetime.fromisoformat(document.computed_at))
+        printed = f"{moment.day} {moment:%B %Y, %H:%M}"
     return PrintInputs(
         title=event_title(event),
         boards=[engine_board(b) for b in stored],
-        rules=rules_for(event),
+        rules=rules,
         movement=movement_for(section),
         names=names,
         links={link.table: link.url for link in tablet_links(event, base_url)},
@@ -171,6 +188,8 @@ def print_inputs(event: Event, *, base_url: str, with_standings: bool = True) ->
         document=document,
         records=tuple(b.record for b in stored),
         results_version=version,
+        contracts=contracts,
+        printed=printed,
     )
 
 
@@ -232,7 +251,14 @@ def document_pdf(event: Event, kind: str, *, base_url: str, paper: str | None = 
             "The results sheet needs results: it can be printed once the first results count."
         )
     return printing.results_sheet(
-        r.document, r.boards, r.rules, analyses=r.analyses, title=r.title, paper=paper
+        r.document,
+        r.boards,
+        r.rules,
+        analyses=r.analyses,
+        title=r.title,
+        paper=paper,
+        contracts=r.contracts,
+        printed=r.printed,
     )
 
 
@@ -391,6 +417,8 @@ def _pack(
         title=inputs.title,
         paper=paper,
         progress=progress,
+        contracts=inputs.contracts,
+        printed=inputs.printed,
     )
 
 

@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from engine.charts import bar_chart, filled_bins, line_chart
-from engine.dd.analysis import par_summary
+from engine.dd.analysis import par_line
 from engine.diagrams import board_facts, jokers_of, suit_rows
 from engine.publishing import board_frequencies, pair_card, percentage_spread, row_for
 from engine.scoring.document import StandingsDocument
@@ -266,7 +266,7 @@ def _board_context(
         "kitty_jokers": jokers_of(played.kitty),
         "turned": played.turned_card.pretty() if played.turned_card else "",
         "analysis": results.analyses.get(number),
-        "par_text": par_summary(results.analyses[number]) if number in results.analyses else "",
+        "par_text": par_line(results.analyses[number]) if number in results.analyses else "",
         "rows": rows,
         "chart": chart,
     }
