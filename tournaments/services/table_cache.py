@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
 from tournaments.models import Section, TableAccess
+from tournaments.services.engine_bridge import movement_for
 
 #: How long an unchanged table's state is kept (it is retired sooner by any change).
 STATE_SECONDS = 15 * 60
@@ -72,9 +73,10 @@ def table_state_cached(access: TableAccess) -> dict[str, Any]:
     state = cache.get(key)
     if state is None:
         state = table_state(access)
-        # A sitting-out table follows the whole room, and a table waiting for the tables that
-        # send it players or boards follows theirs: neither changes by its own results alone.
-        if not state["current"]["sit_out"] and not state.get("waiting_for_tables"):
+        # A sitting-out table follows the whole room: never kept. A table waiting for the
+        # tables that send it players or boards is kept: their results retire its state too
+        # (`_on_change`).
+        if not state["current"]["sit_out"]:
             cache.set(key, state, timeout=STATE_SECONDS)
     return state  # type: ignore[no-any-return]
 
@@ -120,8 +122,16 @@ def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
     """Signal receiver: which sections' tablets show this row."""
     from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
 
-    if isinstance(instance, Result | DirectorCall):
+    if isinstance(instance, Result):
         # The section is at hand when the services made the row; read it once otherwise.
+        # A result also moves on the tables this one sends its pairs and boards to next
+        # round: they may be waiting for it (`selectors.tables_holding`).
+        section = instance.section
+        after = movement_for(section).next_places(instance.round, instance.table)
+        tables = {instance.table, after.boards}
+        tables |= {place[0] for place in (after.ns, after.ew) if place is not None}
+        _bump([_version_key(section.pk, t) for t in tables if t])
+    elif isinstance(instance, DirectorCall):
         table_changed(instance.section, instance.table)
     elif isinstance(instance, Pair):
         tables_changed([instance.section_id])
