@@ -703,7 +703,7 @@ def test_table_cards_say_in_full_where_resting_boards_go(tables):
     """A Howell's sets rest some rounds: the card says when and where they come back, beside
     the table's QR code, without cutting it short."""
     movement = build("howell", tables=tables)
-    links = {t: f"http://192.168.1.50:8000/t/{'x' * 32}/" for t in range(1, tables + 1)}
+    links = dict.fromkeys(range(1, tables + 1), f"http://192.168.1.50:8000/t/{'x' * 32}/")
     _, text = read(table_cards(movement, links=links))
     assert re.search(r"rest, round \d+: table \d+", text)
     assert "…" not in text
