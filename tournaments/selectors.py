@@ -44,6 +44,7 @@ class TableStatus:
     # Played its round through; the next starts on the director's word (or, for a table that
     # sits out, when the rest of the room has played the round).
     waiting: bool = False
+    waiting_room: bool = False  # a table with no game this round, until the room has played it
 
     @property
     def state(self) -> str:
@@ -102,12 +103,12 @@ def room_view(event: Event) -> dict[str, Any]:
             if not (round_over[row.round] if sits_out(row) else played(row)):
                 current = row
                 break
-        waiting = current is not None and sits_out(current)
+        waiting = waiting_room = current is not None and sits_out(current)
         if held and current is not None and current.round > section.released_round:
             # The next round has not been started: the card shows the round just played.
             shown = [r for r in table_rows if r.round <= section.released_round]
             if shown:
-                current, waiting = shown[-1], True
+                current, waiting, waiting_room = shown[-1], True, False
         row = current or table_rows[-1]
         statuses = results[(row.round, row.table)]
         status = TableStatus(
@@ -122,6 +123,7 @@ def room_view(event: Event) -> dict[str, Any]:
             sit_out=sits_out(row),
             calls=calls.get(table, []),
             waiting=waiting,
+            waiting_room=waiting_room,
         )
         status.missing = (
             0

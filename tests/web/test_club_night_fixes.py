@@ -173,3 +173,22 @@ def test_a_table_waits_for_the_tables_that_send_it_players_or_boards(
             )
     moved = tablet.get(f"/api/t/{links[1]}/").json()
     assert moved["current"]["round"] == 2 and moved["waiting_for_tables"] == []
+
+
+def test_a_sit_out_table_waits_for_the_room_then_for_the_directors_next_round(
+    club: Any, director_client: Client
+) -> None:
+    event = make_event(
+        club,
+        kind="howell",
+        params={"tables": 5, "phantom": True, "boards_per_round": 1, "rounds": 3},
+        advance="director",
+    )
+    sitting = next(t for t in room_view(event)["tables"] if t.sit_out)
+    assert (sitting.round, sitting.waiting_room) == (1, True)
+    event_simulate(event=event, seed=1, rounds=1)
+    after = next(t for t in room_view(event)["tables"] if t.table == sitting.table)
+    assert (after.round, after.waiting, after.waiting_room) == (1, True, False)
+    page = director_client.get(f"/events/{event.pk}/room/").content.decode()
+    assert "Round over: waiting for the next round" in page
+    assert "Waiting for the room to finish" not in page
