@@ -1,4 +1,4 @@
-"""`python -m engine ...`: the engine's command line (see README, "Command-line tools")."""
+"""`python -m engine ...`: the engine's command line (docs/reference/command-line.md)."""
 
 from engine.cli import main
 

@@ -3,7 +3,8 @@
 A `Board` carries everything a table needs to play it and everything a director needs to
 check a result: the number (which fixes the dealer), the variant, the four hands, the fixed
 trump suit for whist drives, and the variant's extra parts (the Bid Whist kitty, the card
-turned to set trumps, the Open Whist column layout).
+turned to set trumps, the Open Whist column layout). What a board of each game holds is the
+game's `BoardShape` (`engine.shapes`), which the board reads by the game's name.
 
 >>> dealer_for(6), trump_rotation(5), trump_rotation(5, no_trump_every=5)
 (Seat.E, Suit.HEARTS, None)
@@ -16,26 +17,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engine import EngineError
-from engine.cards import Card, CardError, Seat, Suit, bid_whist_deck, sort_cards, standard_deck
+from engine.cards import Card, CardError, Seat, Suit, sort_cards
+from engine.pbn_text import BoardFields, board_lines, parse
 from engine.reading import quoted
+from engine.shapes import DEFAULT_ROTATION, BoardShape, Trumps, TurnedCard, shape_of
 
 __all__ = [
     "DEFAULT_ROTATION",
-    "VARIANTS",
     "Board",
     "BoardError",
     "Deal",
-    "column_sizes",
     "dealer_for",
     "trump_rotation",
 ]
-
-#: The variants the engine knows, in the order the issue lists them.
-VARIANTS = ("classic", "bidwhist", "candid", "openwhist")
-
-#: Seed 003: "for the first deal hearts are trumps, for the second deal diamonds, then spades,
-#: then clubs, then hearts again, and so on."
-DEFAULT_ROTATION: tuple[Suit | None, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)
 
 
 class BoardError(EngineError):
@@ -57,8 +51,8 @@ def trump_rotation(
     """The fixed trump of board `number` at a whist drive (None = no-trumps).
 
     With `no_trump_every=k`, boards k, 2k, 3k ... are played without trumps and the other
-    boards go through `order` without skipping a suit (seed 003: "every fifth hand is played
-    without trumps"), so k=5 with the default order gives H D S C NT H D S C NT ...
+    boards go through `order` without skipping a suit (docs/games/classic.md: "every fifth
+    hand is played without trumps"), so k=5 with the default order gives H D S C NT H D S C NT ...
     """
     dealer_for(number)  # validates the number
     if not order:
@@ -72,15 +66,6 @@ def trump_rotation(
     else:
         index = number - 1
     return order[index % len(order)]
-
-
-def column_sizes(hand_size: int) -> tuple[int, ...]:
-    """Open Whist layouts (seed 001): 13 cards in columns of 1,2,3,4,3; 17 in 1,2,3,4,5,2."""
-    if hand_size == 13:
-        return (1, 2, 3, 4, 3)
-    if hand_size == 17:
-        return (1, 2, 3, 4, 5, 2)
-    raise BoardError(f"Open Whist has no column layout for {hand_size} cards")
 
 
 def _read_cards(text: str) -> tuple[Card, ...]:
@@ -171,12 +156,11 @@ class Deal:
 class Board:
     """One pre-dealt board.
 
-    `trumps` is the fixed trump suit (None = no-trumps) for the variants that fix it by the
-    board (classic whist, Open Whist); the auction games (Bid Whist, Candid Whist) choose
-    trumps at the table and keep None here. `turned_card` is the card that set trumps when
-    trumps were turned rather than fixed by rotation. For the variants where the order of
-    dealing does not matter the hands are kept sorted, so equal boards compare equal; Open
-    Whist keeps the dealt order because it fixes the column layout (`columns`).
+    `trumps` is the fixed trump suit (None = no-trumps) for the games whose board fixes it
+    (classic whist, Open Whist); the auction games (Bid Whist, Candid Whist) choose trumps at
+    the table and keep None here. `turned_card` is the card that set trumps when trumps were
+    turned rather than fixed by rotation. Hands are kept sorted, so equal boards compare equal,
+    except in the games that lay the hands out in columns in dealt order (`columns`).
     """
 
     number: int
@@ -190,36 +174,44 @@ class Board:
 
     def __post_init__(self) -> None:
         dealer_for(self.number)
-        if self.variant not in VARIANTS:
-            raise BoardError(
-                f"unknown variant {quoted(self.variant)} (known: {', '.join(VARIANTS)})"
-            )
+        try:
+            shape = shape_of(self.variant)
+        except EngineError as exc:
+            raise BoardError(str(exc)) from None
         if not isinstance(self.dealer, Seat):
             raise BoardError(f"the dealer must be a seat, not {quoted(self.dealer)}")
         if self.trumps is not None and not isinstance(self.trumps, Suit):
             raise BoardError(f"trumps must be a suit or None, not {quoted(self.trumps)}")
         kitty = tuple(self.kitty)
-        if self.variant != "openwhist":
+        if not shape.keeps_dealt_order:
             hands = {seat: sort_cards(self.deal.hand(seat)) for seat in Seat}
             object.__setattr__(self, "deal", Deal(hands))
             kitty = sort_cards(kitty)
         object.__setattr__(self, "kitty", kitty)
-        object.__setattr__(self, "hand_size", self._check_shape())
-        self._check_extras()
+        object.__setattr__(self, "hand_size", self._check_shape(shape))
+        self._check_extras(shape)
 
-    def _check_shape(self) -> int:
+    @property
+    def shape(self) -> BoardShape:
+        """What a board of this game holds (`engine.shapes`)."""
+        return shape_of(self.variant)
+
+    def _check_shape(self, shape: BoardShape) -> int:
         sizes = {seat: len(self.deal.hand(seat)) for seat in Seat}
         playing = [seat for seat in Seat if sizes[seat]]
-        name = self.variant
-        if name == "openwhist" and len(playing) == 3:
-            if playing != [Seat.N, Seat.E, Seat.S]:
-                raise BoardError("three-player Open Whist is dealt to North, East and South")
-            expected_size = 17
-        else:
-            expected_size = 12 if name == "bidwhist" else 13
-            if len(playing) != 4:
-                missing = ", ".join(s.full_name for s in Seat if not sizes[s])
+        hands = shape.hands_for(len(playing))
+        if hands is not None and len(playing) != 4 and tuple(playing) != hands.seats:
+            words = {3: "three", 2: "two"}.get(len(playing), str(len(playing)))
+            seats = [seat.full_name for seat in hands.seats]
+            raise BoardError(
+                f"{words}-player {shape.title} is dealt to {', '.join(seats[:-1])} and {seats[-1]}"
+            )
+        if hands is None:
+            hands = shape.hands_for(4) or shape.deals[0]
+            if len(playing) != len(hands.seats):
+                missing = ", ".join(s.full_name for s in hands.seats if not sizes[s])
                 raise BoardError(f"board {self.number}: {missing} has no cards")
+        expected_size = hands.size
         for seat in playing:
             if sizes[seat] != expected_size:
                 raise BoardError(
@@ -230,15 +222,15 @@ class Board:
             raise BoardError(
                 f"board {self.number}: the dealer {self.dealer.full_name} has no cards"
             )
-        expected_kitty = 6 if name == "bidwhist" else 0
-        if len(self.kitty) != expected_kitty:
+        if len(self.kitty) != shape.kitty:
             raise BoardError(
-                f"board {self.number}: the kitty holds {len(self.kitty)} cards, "
-                f"not {expected_kitty}"
+                f"board {self.number}: the kitty holds {len(self.kitty)} cards, not {shape.kitty}"
             )
-        loose = (self.turned_card,) if expected_size == 17 and self.turned_card is not None else ()
+        loose: tuple[Card, ...] = ()
+        if self.turned_card is not None and hands.turned is TurnedCard.LOOSE:
+            loose = (self.turned_card,)  # left over after the deal, it belongs to no player
         cards = [*self.deal.cards(), *self.kitty, *loose]
-        deck = bid_whist_deck() if name == "bidwhist" else standard_deck()
+        deck = shape.deck()
         seen: set[Card] = set()
         for card in cards:
             if card in seen:
@@ -252,35 +244,43 @@ class Board:
             raise BoardError(f"board {self.number}: {', '.join(missing_cards)} not dealt")
         return expected_size
 
-    def _check_extras(self) -> None:
+    def _check_extras(self, shape: BoardShape) -> None:
         n = self.number
-        if self.variant in ("bidwhist", "candid"):
+        if shape.trumps is Trumps.AUCTION:
             if self.trumps is not None:
                 raise BoardError(f"board {n}: {self.variant} chooses trumps in the auction")
             if self.turned_card is not None:
                 raise BoardError(f"board {n}: {self.variant} does not turn a trump card")
             return
+        hands = shape.hands_for(len(self.seats))
+        turned = TurnedCard.NONE if hands is None else hands.turned
         card = self.turned_card
         if card is None:
-            if self.hand_size == 17:
-                raise BoardError(f"board {n}: three-player Open Whist needs its turned trump card")
+            if turned is TurnedCard.LOOSE:
+                raise BoardError(
+                    f"board {n}: {self._players_title(shape)} needs its turned trump card"
+                )
             return
         if card.suit is None:
             raise BoardError(f"board {n}: a joker cannot be the turned trump card")
-        if self.variant == "classic" and card not in self.deal.hand(self.dealer):
+        if turned is TurnedCard.DEALERS and card not in self.deal.hand(self.dealer):
             raise BoardError(f"board {n}: the turned card {card} must be the dealer's card")
-        if self.hand_size == 13 and self.trumps is not card.suit:
+        if turned is not TurnedCard.LOOSE and self.trumps is not card.suit:
             raise BoardError(
                 f"board {n}: the turned card {card} makes {card.suit} trumps, "
                 f"not {self.trumps or 'no-trumps'}"
             )
-        if self.variant == "openwhist" and self.hand_size == 13:
+        if turned is TurnedCard.FIRST_OF_LAYOUT:
             first = self.deal.hand(self.dealer)[0]
             if card != first:
                 raise BoardError(
                     f"board {n}: the trump card must be the first card of the dealer's "
                     f"layout ({first}), not {card}"
                 )
+
+    def _players_title(self, shape: BoardShape) -> str:
+        words = {3: "three", 2: "two"}.get(len(self.seats))
+        return f"{words}-player {shape.title}" if words else shape.title
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -289,37 +289,48 @@ class Board:
 
     @property
     def columns(self) -> Mapping[Seat, tuple[tuple[Card, ...], ...]]:
-        """The Open Whist layout: each seat's columns left to right, each bottom card first.
+        """The column layout (Open Whist): each seat's columns left to right, each bottom card
+        first; empty for the games whose hands are held as usual.
 
-        Seed 001: each player turns the cards up "one at a time ... without rearranging them"
-        into columns of 1, 2, 3, 4, 3 (17 cards: 1, 2, 3, 4, 5, 2). We fill the columns left
-        to right in dealt order; the last card placed in a column is its exposed top card.
-        Empty for the other variants.
+        docs/games/openwhist.md: each player turns the cards up one at a time, without
+        rearranging them, into columns of 1, 2, 3, 4, 3 (17 cards: 1, 2, 3, 4, 5, 2). We fill
+        the columns left to right in dealt order; the last card placed in a column is its
+        exposed top card.
         """
-        if self.variant != "openwhist":
+        shape = self.shape
+        if not shape.keeps_dealt_order:
             return MappingProxyType({})
         layout: dict[Seat, tuple[tuple[Card, ...], ...]] = {}
         for seat in self.seats:
             hand = self.deal.hand(seat)
             cols: list[tuple[Card, ...]] = []
             start = 0
-            for size in column_sizes(len(hand)):
+            for size in shape.column_sizes(len(hand)):
                 cols.append(hand[start : start + size])
                 start += size
             layout[seat] = tuple(cols)
         return MappingProxyType(layout)
 
     @classmethod
+    def from_fields(cls, fields: BoardFields) -> Board:
+        """The board a PBN game describes (`engine.pbn_text`)."""
+        return cls(
+            fields.number,
+            fields.variant,
+            fields.dealer,
+            Deal(fields.hands),
+            fields.trumps,
+            fields.kitty,
+            fields.turned_card,
+        )
+
+    @classmethod
     def from_str(cls, text: str) -> Board:
         """Read one board from its PBN text (see `engine.pbn`)."""
-        from engine.pbn import loads
-
-        boards = loads(text)
+        boards = parse(text, variant="classic", make=cls.from_fields)
         if len(boards) != 1:
             raise BoardError(f"expected one board, the text holds {len(boards)}")
         return boards[0]
 
     def __str__(self) -> str:
-        from engine.pbn import dumps
-
-        return dumps([self], header=False).strip()
+        return "\n".join(board_lines(self))

@@ -40,7 +40,7 @@ class CardError(EngineError):
 
 
 class Suit(enum.Enum):
-    """The four suits, in the bidding order of Candid Whist (clubs lowest, seed 000)."""
+    """The four suits, in the bidding order of Candid Whist (clubs lowest, docs/games/candid.md)."""
 
     CLUBS = "C"
     DIAMONDS = "D"
@@ -297,5 +297,6 @@ def standard_deck() -> tuple[Card, ...]:
 
 
 def bid_whist_deck() -> tuple[Card, ...]:
-    """The 54 cards of Bid Whist: the standard deck plus the Big and Little Joker (seed 002)."""
+    """The 54 cards of Bid Whist: the standard deck plus the Big and Little Joker
+    (docs/games/bidwhist.md)."""
     return (*standard_deck(), Card.BIG_JOKER, Card.LITTLE_JOKER)

@@ -1,16 +1,18 @@
 """Everything that differs between games lives on the game's rules class in `engine/games/`
-(and its par in `engine/dd/`); the web app, the diagrams and the engine's commands ask the rules
-and never which game this is. Only the board formats (`engine/boards.py`, `engine/pbn.py`),
-which say what a board of each game holds, name games too."""
+(with its board shape) and its par in `engine/dd/`; the web app, the rest of the engine (boards,
+PBN, exports, printing, the analysis, the commands) and the scripts of the pages ask the rules
+or the shape and never which game this is."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from engine.games import variant_names
+
 ROOT = Path(__file__).resolve().parents[1]
 
-GAMES = ("classic", "bidwhist", "candid", "openwhist")
+GAMES = variant_names()
 # A choice made on a game's name: `event.game == "candid"`, `board.variant in (...)`,
 # `game != ...`, `if variant == ...`, or a comparison with a game's name literal, in Python or
 # in a template (`{% if event.game == "candid" %}`).
@@ -18,11 +20,13 @@ BRANCH = re.compile(
     r"""(?<!for )\b(game|variant)\s*(==(?!=)|!=(?!=)|\bnot\s+in\b|\bin\b)"""
     r"""|(==|!=)\s*["'](?:""" + "|".join(GAMES) + r""")["']"""
 )
+# A game's own modules: its rules (`engine/games/<game>.py`) and its par (`engine/dd/<game>.py`).
+OWN = {ROOT / "engine" / folder / f"{game}.py" for game in GAMES for folder in ("games", "dd")}
 WATCHED = [
     *sorted((ROOT / "tournaments").rglob("*.py")),
     *sorted((ROOT / "templates").rglob("*.html")),
-    ROOT / "engine" / "diagrams.py",
-    *sorted((ROOT / "engine" / "commands").rglob("*.py")),
+    *sorted(path for path in (ROOT / "engine").rglob("*.py") if path not in OWN),
+    *sorted((ROOT / "static" / "js").glob("*.js")),
 ]
 
 
@@ -40,6 +44,15 @@ def test_no_code_outside_the_games_chooses_by_the_games_name() -> None:
     }
     assert found == {}, "ask the game's rules instead of its name: " + repr(found)
     assert len(WATCHED) > 40  # the walk really covers the app, the templates and the commands
+    watched = set(WATCHED)
+    # ... the whole engine but the games' own modules, and the pages' scripts
+    assert ROOT / "engine" / "boards.py" in watched
+    assert ROOT / "engine" / "dd" / "analysis.py" in watched
+    assert ROOT / "engine" / "printing" / "hands.py" in watched
+    assert ROOT / "engine" / "games" / "base.py" in watched
+    assert ROOT / "engine" / "games" / "candid.py" not in watched
+    assert any(path.suffix == ".js" for path in WATCHED)
+    assert len(GAMES) >= 4
 
 
 def test_the_check_would_notice_a_branch() -> None:

@@ -1,147 +1,93 @@
-"""Double-dummy analysis of clubwhist boards: trick tables, par per game, a cache by deal and
-a progress-reporting batch function for background jobs.
+"""Double-dummy analysis of clubwhist boards: trick tables and par per game, and a
+progress-reporting batch function for background jobs.
 
 Boards are translated into solver positions with the games' own rules (`engine.games`): the
 suit a card counts as (`effective_suit`), its strength (`strength`, which knows downtown and
 the jokers), the starting hands and the Open Whist columns, so the solver plays exactly the
-game's legal plays.
+game's legal plays (`engine.dd.base`).
 
-Par (see README "Engine: double dummy and par"):
-- classic whist and Open Whist: the double-dummy tricks for the board's trumps, with the
-  player on the dealer's left leading;
-- three-player Open Whist: each player's paranoid value (that player against the other two);
-- Candid Whist: the auction equilibrium over the table of every declarer and strain;
-- Bid Whist: the auction equilibrium of the single round of bidding over the best books of
-  every seat and contract type, each a maximum over the declarer's discards
-  (`engine.dd.bidwhist`, which documents the search, the rule and its budget).
+Each game's questions are answered by its `GameAnalysis`, found by its rules class (see
+docs/development/double-dummy.md for par game by game):
+- games whose board fixes trumps (classic whist, Open Whist): `engine.dd.base`, par is the
+  double-dummy tricks for the board's trumps, the player on the dealer's left leading (three
+  players: each player's paranoid value, that player against the other two);
+- Candid Whist: `engine.dd.candid`, the auction equilibrium over the table of every declarer
+  and strain;
+- Bid Whist: `engine.dd.bidwhist`, the auction equilibrium of the single round of bidding over
+  the best books of every seat and contract type, each a maximum over the declarer's discards
+  (that module documents the search, the rule and its budget).
+A game with a par of its own declares it in `engine/dd/<game>.py` and is entered in
+`ANALYSES` (or, for a while, with `register_analysis`).
 """
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.boards import Board
-from engine.cards import Card, Seat, Side, Suit
-from engine.dd import Backend, solver_for
-from engine.dd.position import NO_SUIT, DDInputError, Position
-from engine.games import GameRules, PlayContext
+from engine.dd import Backend
+from engine.dd.base import (
+    STRAINS,
+    GameAnalysis,
+    Par,
+    cached,
+    clear_cache,
+    deal_key,
+    position_for,
+    strain_name,
+)
+from engine.dd.bidwhist import BidWhistAnalysis
+from engine.dd.candid import CandidAnalysis
+from engine.dd.position import DDInputError
+from engine.games.base import GameRules
+from engine.games.bidwhist import BidWhistRules
+from engine.games.candid import CandidRules
 
-STRAINS: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
+__all__ = [
+    "ANALYSES",
+    "STRAINS",
+    "BoardAnalysis",
+    "Par",
+    "analyse_boards",
+    "analysis_for",
+    "board_tricks",
+    "clear_cache",
+    "par",
+    "par_line",
+    "par_summary",
+    "position_for",
+    "register_analysis",
+    "strain_name",
+    "table",
+    "unregister_analysis",
+]
 
-
-def strain_name(strain: Suit | None) -> str:
-    return "NT" if strain is None else strain.letter
-
-
-def _context(board: Board, trumps: Suit | None, leader: Seat, rules: GameRules) -> PlayContext:
-    return PlayContext(trumps=trumps, leader=leader, seats=board.seats)
-
-
-def position_for(
-    rules: GameRules,
-    board: Board,
-    hands: dict[Seat, tuple[Card, ...]],
-    context: PlayContext,
-    *,
-    tricks: int | None = None,
-) -> Position:
-    """The solver position of a board under `rules` with these hands and this context
-    (`tricks`: play only that many tricks; hands may then hold spare cards, see Position).
-
-    Ranks are renumbered per suit by the game's own `strength`, so any rank order (downtown,
-    jokers on top of trumps) reaches the solver as plain indices; cards with no suit in this
-    context (jokers at no-trump) become no-suit cards that cannot win.
-    """
-    seats = context.seats
-    suit_of: dict[Card, int] = {}
-    for seat in seats:
-        for card in hands[seat]:
-            suit = rules.effective_suit(card, context)
-            suit_of[card] = NO_SUIT if suit is None else suit.index
-    index: dict[Card, tuple[int, int]] = {}
-    for suit_index in range(NO_SUIT + 1):
-        cards = [c for c, s in suit_of.items() if s == suit_index]
-        cards.sort(key=lambda c: (rules.strength(c, context), str(c)))
-        for rank, card in enumerate(cards):
-            index[card] = (suit_index, rank)
-    columns = None
-    layout = board.columns
-    if layout:
-        columns = tuple(
-            tuple(tuple(index[c] for c in column if c in index) for column in layout[seat])
-            for seat in seats
-        )
-    return Position(
-        hands=tuple(tuple(sorted(index[c] for c in hands[seat])) for seat in seats),
-        trump=None if context.trumps is None else context.trumps.index,
-        leader=seats.index(context.leader),
-        columns=columns,
-        tricks=tricks,
-    )
+#: The games with double-dummy questions answered their own way, by rules class; every other
+#: game (its trumps fixed by the board) is answered by `GameAnalysis` itself.
+ANALYSES: dict[type[GameRules], GameAnalysis] = {
+    BidWhistRules: BidWhistAnalysis(),
+    CandidRules: CandidAnalysis(),
+}
+_DEFAULT = GameAnalysis()
 
 
-# ---- cache -------------------------------------------------------------------------------
-
-_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 4096
+def register_analysis(rules: type[GameRules], analysis: GameAnalysis) -> None:
+    """Answer game `rules`'s double-dummy questions with `analysis` (a game added for a while)."""
+    ANALYSES[rules] = analysis
 
 
-def _deal_key(board: Board, rules: GameRules, what: str) -> tuple[Any, ...]:
-    # The board number only matters through the dealer (who leads), so equal deals under
-    # equal rules share their analysis.
-    return (
-        what,
-        repr(rules),
-        board.variant,
-        str(board.deal),
-        board.dealer,
-        board.trumps,
-        tuple(board.kitty),
-        board.turned_card,
-    )
+def unregister_analysis(rules: type[GameRules]) -> None:
+    ANALYSES.pop(rules, None)
 
 
-def _cached(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    value = compute()
-    with _CACHE_LOCK:
-        _CACHE[key] = value
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return value
-
-
-def clear_cache() -> None:
-    with _CACHE_LOCK:
-        _CACHE.clear()
-
-
-# ---- tables ------------------------------------------------------------------------------
-
-
-def _check_solvable(board: Board, rules: GameRules) -> None:
-    rules.check_board(board)
-
-
-def _bidwhist(board: Board, rules: GameRules, backend: Backend | None) -> Any:
-    """The board's Bid Whist solver, cached by deal so par and the table share their work."""
-    from engine.dd.bidwhist import BoardSolver
-    from engine.games.bidwhist import BidWhistRules
-
-    assert isinstance(rules, BidWhistRules)
-    return _cached(
-        _deal_key(board, rules, "bidwhist-solver"), lambda: BoardSolver(rules, board, backend)
-    )
+def analysis_for(rules: GameRules) -> GameAnalysis:
+    """The analysis of `rules`'s game: its own, or its nearest parent game's, or the default."""
+    mro = type(rules).__mro__
+    own = [game for game in ANALYSES if isinstance(rules, game)]
+    return ANALYSES[min(own, key=mro.index)] if own else _DEFAULT
 
 
 def board_tricks(
@@ -150,42 +96,10 @@ def board_tricks(
     """The double-dummy result of the board as dealt: its trumps, the dealer's left leading.
 
     Returns {"trumps", "leader", "ns", "ew"} (4 seats) or {"trumps", "leader", "tricks":
-    {seat: paranoid value}} (three-player Open Whist).
+    {seat: paranoid value}} (three-player Open Whist). DDInputError for the auction games.
     """
-    _check_solvable(board, rules)
-    if board.variant == "bidwhist":
-        raise DDInputError(
-            f"board {board.number}: in Bid Whist the declarer names trumps or the ranking "
-            "after the auction and discards six cards from hand and kitty, so the board has "
-            "no tricks of its own: use the table (every seat and contract type) or par"
-        )
-    if board.variant not in ("classic", "openwhist"):
-        raise DDInputError(
-            f"board {board.number}: {rules.title} chooses trumps in the auction; "
-            "use the table or par"
-        )
-
-    def compute() -> dict[str, Any]:
-        context = rules.play_context(board)
-        hands = {seat: board.deal.hand(seat) for seat in board.seats}
-        position = position_for(rules, board, hands, context)
-        solver = solver_for(position, backend=backend)
-        out: dict[str, Any] = {
-            "trumps": strain_name(context.trumps),
-            "leader": str(context.leader),
-        }
-        if position.seats == 4:
-            lead_side = solver.solve(position.leader, position.leader)
-            ns = lead_side if context.leader.side is Side.NS else board.hand_size - lead_side
-            out.update(ns=ns, ew=board.hand_size - ns)
-        else:
-            out["tricks"] = {
-                str(seat): solver.solve(position.leader, i) for i, seat in enumerate(board.seats)
-            }
-        return out
-
-    result: dict[str, Any] = _cached(_deal_key(board, rules, "tricks"), compute)
-    return result
+    rules.check_board(board)
+    return analysis_for(rules).tricks(board, rules, backend)
 
 
 def table(board: Board, rules: GameRules, *, backend: Backend | None = None) -> dict[str, Any]:
@@ -193,7 +107,7 @@ def table(board: Board, rules: GameRules, *, backend: Backend | None = None) -> 
     left-hand opponent leading (Candid Whist's lead rule, the bridge convention).
 
     Three-player Open Whist: for each player and strain, that player's paranoid value when the
-    player on its left leads. One solver (and its table) serves the four leaders of a strain.
+    player on its left leads.
 
     Bid Whist: for every seat, the declaring side's best books (kitty book included) for each
     of the ten contract types ("uptown C" .. "uptown S", "downtown C" .. "downtown S",
@@ -201,154 +115,15 @@ def table(board: Board, rules: GameRules, *, backend: Backend | None = None) -> 
     plus "approximate": the cells ("N uptown S") the table budget left at the best discard
     found rather than proven best.
     """
-    _check_solvable(board, rules)
-    if board.variant == "bidwhist":
-
-        def bidwhist_table() -> dict[str, Any]:
-            rows, rough = _bidwhist(board, rules, backend).table()
-            return {**rows, "approximate": rough}
-
-        found: dict[str, Any] = _cached(_deal_key(board, rules, "table"), bidwhist_table)
-        return found
-
-    def compute() -> dict[str, dict[str, int]]:
-        hands = {seat: board.deal.hand(seat) for seat in board.seats}
-        seats = board.seats
-        out: dict[str, dict[str, int]] = {str(seat): {} for seat in seats}
-        for strain in STRAINS:
-            context = _context(board, strain, seats[0], rules)
-            position = position_for(rules, board, hands, context)
-            solver = solver_for(position, backend=backend)
-            for i, declarer in enumerate(seats):
-                leader = (i + 1) % len(seats)
-                out[str(declarer)][strain_name(strain)] = solver.solve(leader, i)
-        return out
-
-    result: dict[str, dict[str, int]] = _cached(_deal_key(board, rules, "table"), compute)
-    return result
-
-
-# ---- par ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Par:
-    """Par of one board: the contract(s) reached with perfect bidding and play, NS's score.
-
-    `contracts` are strings such as "9H by N" (auction games) or "H, E leads" (trick games);
-    `approximate` is true when a search budget cut the analysis short.
-    """
-
-    board: int
-    contracts: tuple[str, ...]
-    ns_score: int | None
-    tricks: dict[str, int] = field(default_factory=dict)
-    approximate: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "board": self.board,
-            "contracts": list(self.contracts),
-            "ns_score": self.ns_score,
-            "tricks": dict(self.tricks),
-            "approximate": self.approximate,
-        }
-
-
-def _candid_par(board: Board, rules: GameRules, tab: dict[str, dict[str, int]]) -> Par:
-    """Candid Whist par: the two sides outbid each other in turn (the idea of bridge par, as
-    in DDS's Par.cpp) until neither gains; no doubles, a made contract scores 10 x bid + 1 per
-    overtrick, a failed one -10 x bid (seed 000). Solved exactly by backward induction over
-    the 35 contracts 7C < 7D < ... < 13NT; a side plays a contract with its better declarer.
-    The side of the opening bidder (`opener`: lowest HCP) acts first; if both pass the board
-    is passed out and scores 0. On equal scores a side prefers to pass (the lower contract).
-    """
-
-    from engine.games.candid import CandidEntry, opener
-
-    ladder = [(bid, strain) for bid in range(7, 14) for strain in STRAINS]
-
-    def played(k: int, side: Side) -> tuple[int, Seat]:
-        """NS score of contract k played by `side`'s better declarer, and that declarer."""
-        bid, strain = ladder[k]
-        options = []
-        for seat in side.seats:
-            tricks = tab[str(seat)][strain_name(strain)]
-            entry = CandidEntry(seat, bid, strain, tricks)
-            options.append((int(rules.side_points(board, entry)[side]), seat))
-        own, seat = max(options, key=lambda o: o[0])
-        return (own if side is Side.NS else -own), seat
-
-    def prefers(side: Side, a: int, b: int) -> bool:
-        return a > b if side is Side.NS else a < b
-
-    Outcome = tuple[int, int, Side]  # NS score, contract index (-1 all pass), declaring side
-
-    @functools.cache
-    def after_bid(k: int, holder: Side) -> Outcome:
-        """Contract k by `holder` is the highest bid; the other side acts."""
-        actor = holder.other
-        best: Outcome = (played(k, holder)[0], k, holder)
-        for higher in range(k + 1, len(ladder)):
-            reply = after_bid(higher, actor)
-            if prefers(actor, reply[0], best[0]):
-                best = reply
-        return best
-
-    def opening(actor: Side, passes: int) -> Outcome:
-        best: Outcome = (0, -1, actor) if passes == 1 else opening(actor.other, passes + 1)
-        for k in range(len(ladder)):
-            reply = after_bid(k, actor)
-            if prefers(actor, reply[0], best[0]):
-                best = reply
-        return best
-
-    score, k, side = opening(opener(board).side, 0)
-    if k < 0:
-        return Par(board.number, ("all pass",), 0)
-    bid, strain = ladder[k]
-    _, declarer = played(k, side)
-    return Par(
-        board.number,
-        (f"{bid}{strain_name(strain)} by {declarer}",),
-        score,
-        {"declarer_tricks": tab[str(declarer)][strain_name(strain)]},
-    )
-
-
-def _bidwhist_par(board: Board, rules: GameRules, backend: Backend | None) -> Par:
-    from engine.dd.bidwhist import describe_par
-
-    outcome, approximate, span = _bidwhist(board, rules, backend).par()
-    contracts, books = describe_par(outcome, span)
-    return Par(board.number, contracts, int(outcome.ns_score), books, approximate)
+    rules.check_board(board)
+    return analysis_for(rules).table(board, rules, backend)
 
 
 def par(board: Board, rules: GameRules, *, backend: Backend | None = None) -> Par:
     """Par of one board under `rules` (see the module docstring for each game)."""
-    _check_solvable(board, rules)
-
-    def compute() -> Par:
-        if board.variant == "bidwhist":
-            return _bidwhist_par(board, rules, backend)
-        if board.variant == "candid":
-            return _candid_par(board, rules, table(board, rules, backend=backend))
-        result = board_tricks(board, rules, backend=backend)
-        contract = f"{result['trumps']}, {result['leader']} leads"
-        if "tricks" in result:
-            return Par(board.number, (contract,), None, dict(result["tricks"]))
-        from engine.games.base import Entry
-
-        entry: Entry = rules.parse_entry(board, {"ns_tricks": result["ns"]})
-        score = rules.ns_score(board, entry)
-        return Par(
-            board.number,
-            (contract,),
-            int(score),
-            {"ns": result["ns"], "ew": result["ew"]},
-        )
-
-    value: Par = _cached(_deal_key(board, rules, "par"), compute)
+    rules.check_board(board)
+    analysis = analysis_for(rules)
+    value: Par = cached(deal_key(board, rules, "par"), lambda: analysis.par(board, rules, backend))
     if value.board != board.number:
         value = Par(board.number, value.contracts, value.ns_score, value.tricks, value.approximate)
     return value

@@ -2,7 +2,7 @@
 
 A Bid Whist declarer wins the auction, names trumps or the ranking (one of ten contract
 types: uptown or downtown with one of four trump suits, no-trump uptown or downtown), takes
-the six-card kitty and discards six of the 18 cards before leading (seeds 002 and 004). So the
+the six-card kitty and discards six of the 18 cards before leading (docs/games/bidwhist.md). So the
 value of a contract type for a seat is a maximum over discards:
 
     B(seat, type) = 1 + max over legal discards of the double-dummy tricks of seat's side in
@@ -68,13 +68,14 @@ import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Side, Suit
 from engine.dd import Backend, NodeLimitError, SolverLike, solver_for
+from engine.dd.base import GameAnalysis, Par, cached, deal_key, position_for
 from engine.dd.position import NO_SUIT, DDInputError, Position
-from engine.games.base import PlayContext, Score
+from engine.games.base import GameRules
 from engine.games.bidwhist import (
     BidKind,
     BidWhistBid,
@@ -82,12 +83,15 @@ from engine.games.bidwhist import (
     BidWhistEntry,
     BidWhistRules,
 )
+from engine.games.entry import Score
+from engine.games.play import PlayContext
 
 __all__ = [
     "CONTRACT_TYPES",
     "PAR_BOOKS",
     "PAR_BUDGET",
     "TABLE_BUDGET",
+    "BidWhistAnalysis",
     "BoardSolver",
     "Budget",
     "ContractType",
@@ -636,8 +640,6 @@ class BoardSolver:
         return found
 
     def _new_search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
-        from engine.dd.analysis import position_for
-
         board, rules = self.board, self.rules
         pool = [*board.deal.hand(seat), *board.kitty]
         forced = (
@@ -835,3 +837,45 @@ def describe_par(
     else:
         books = {"books_at_least": low, "books_at_most": high}
     return (contract_text(outcome.entry, outcome.ctype),), books
+
+
+# ---- the game's analysis -------------------------------------------------------------------
+
+
+def _solver(board: Board, rules: GameRules, backend: Backend | None) -> BoardSolver:
+    """The board's solver, cached by deal so par and the table share their work."""
+    assert isinstance(rules, BidWhistRules)
+    found: BoardSolver = cached(
+        deal_key(board, rules, "bidwhist-solver"), lambda: BoardSolver(rules, board, backend)
+    )
+    return found
+
+
+class BidWhistAnalysis(GameAnalysis):
+    """Bid Whist: no tricks of the board's own, the table of books per seat and contract type
+    (each a maximum over the declarer's discards), and par by the single round of bidding."""
+
+    def tricks(self, board: Board, rules: GameRules, backend: Backend | None) -> dict[str, Any]:
+        raise DDInputError(
+            f"board {board.number}: in Bid Whist the declarer names trumps or the ranking "
+            "after the auction and discards six cards from hand and kitty, so the board has "
+            "no tricks of its own: use the table (every seat and contract type) or par"
+        )
+
+    def table(self, board: Board, rules: GameRules, backend: Backend | None) -> dict[str, Any]:
+        """For every seat, the declaring side's best books (kitty book included) for each of
+        the ten contract types, the declarer choosing the discard and leading; plus
+        "approximate": the cells ("N uptown S") the table budget left at the best discard
+        found rather than proven best."""
+
+        def compute() -> dict[str, Any]:
+            rows, rough = _solver(board, rules, backend).table()
+            return {**rows, "approximate": rough}
+
+        found: dict[str, Any] = cached(deal_key(board, rules, "table"), compute)
+        return found
+
+    def par(self, board: Board, rules: GameRules, backend: Backend | None) -> Par:
+        outcome, approximate, span = _solver(board, rules, backend).par()
+        contracts, books = describe_par(outcome, span)
+        return Par(board.number, contracts, int(outcome.ns_score), books, approximate)

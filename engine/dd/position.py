@@ -11,12 +11,12 @@ The solver knows no game. Every clubwhist game is translated into these plain te
 - suit index 4 (:data:`NO_SUIT`) holds cards that belong to no suit and can never win a trick
   (the jokers at Bid Whist no-trump). A player may play one when void in the led suit, or at
   any time when ``jokers_follow`` is true. When one is led, the next card played that is not
-  one of them sets the suit to follow (seed 002: "the second player to the trick can play any
-  card, and the suit of that card becomes the suit led");
+  one of them sets the suit to follow (docs/games/bidwhist.md: "the second player to the
+  trick can play any card, and the suit of that card becomes the suit led");
 - ``trump`` is a suit index or None;
-- ``columns`` (Open Whist, seed 001) gives each seat's cards as ordered stacks, bottom card
-  first: only the last remaining card of each stack may be played, and a player must follow
-  suit only with a playable card of the led suit;
+- ``columns`` (Open Whist, docs/games/openwhist.md) gives each seat's cards as ordered stacks,
+  bottom card first: only the last remaining card of each stack may be played, and a player must
+  follow suit only with a playable card of the led suit;
 - ``tricks`` (optional) stops play after that many tricks; then hands may hold more cards than
   that, up to 18, and the cards left over are never played. A hand holding more cards than the
   tricks left may also put all its cards of the suit led aside, for good, and play off-suit,

@@ -62,7 +62,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import EngineError, pbn
-from engine.boards import VARIANTS, Board
+from engine.boards import Board
 from engine.exports.record import (
     EventRecord,
     ExportError,
@@ -74,6 +74,7 @@ from engine.exports.record import (
 from engine.reading import exact_number, quoted, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine
+from engine.shapes import shape_of
 
 __all__ = ["dumps_with_results", "loads_with_results"]
 
@@ -430,10 +431,12 @@ def loads_with_results(text: str) -> EventRecord:
                 event[tag.name] = tag
     variant_tag = event.get("WhistVariant")
     variant = variant_tag.value.strip().lower() if variant_tag else "classic"
-    if variant not in VARIANTS:
+    try:
+        shape_of(variant)  # the canonical name of a known game
+    except EngineError:
         raise ExportError(
             f"line {variant_tag.line if variant_tag else 0}: unknown WhistVariant {quoted(variant)}"
-        )
+        ) from None
     try:
         boards: list[Board] = pbn.loads(text, variant=variant)
     except EngineError as exc:

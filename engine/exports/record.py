@@ -36,7 +36,7 @@ from engine import EngineError
 from engine.boards import Board
 from engine.cards import Side
 from engine.games import Entry, GameRules, rules_for
-from engine.games.base import SessionTally
+from engine.games.entry import SessionTally
 from engine.movements import Movement, build
 from engine.reading import quoted
 from engine.scoring import (

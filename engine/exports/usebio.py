@@ -70,7 +70,7 @@ from typing import Any
 from xml.parsers import expat
 
 from engine import EngineError, pbn
-from engine.boards import VARIANTS, Board
+from engine.boards import Board
 from engine.cards import Card, Rank, Seat, Suit
 from engine.exports.record import (
     EventRecord,
@@ -83,6 +83,7 @@ from engine.exports.record import (
 from engine.reading import quoted, signed_number, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine, StandingRow, StandingsDocument
+from engine.shapes import shape_of
 
 __all__ = ["dumps_usebio", "loads_usebio"]
 
@@ -472,8 +473,12 @@ def loads_usebio(text: str) -> EventRecord:
         raise ExportError(f"EVENT: WINNER_TYPE {quoted(winners)} is not 1 or 2")
     one_winner = winners == "1"
     variant = (_text(event, "WHIST_VARIANT") or "classic").lower()
-    if variant not in VARIANTS:
-        raise ExportError(f"EVENT: WHIST_VARIANT {quoted(variant)} is not a game clubwhist knows")
+    try:
+        shape_of(variant)  # the canonical name of a known game
+    except EngineError:
+        raise ExportError(
+            f"EVENT: WHIST_VARIANT {quoted(variant)} is not a game clubwhist knows"
+        ) from None
     options_text = _text(event, "WHIST_OPTIONS")
     options = {} if options_text is None else _json(options_text, "WHIST_OPTIONS", "EVENT")
     movement = None

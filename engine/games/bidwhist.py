@@ -1,4 +1,4 @@
-"""Bid Whist (seeds 002_e505e888d2fb7ad2.txt, Fosdick, and 004_5ca80122d42ea7d8.txt, Andrews).
+"""Bid Whist (Fosdick's and Andrews's rules, docs/games/bidwhist.md).
 
 Cards: 54, the standard deck plus a Big and a Little Joker; 12 to each player one at a time
 from the dealer's left, the last 6 form the kitty. On a pre-dealt board the kitty is part of
@@ -7,7 +7,7 @@ the board.
 Auction: one round, starting left of the dealer; each player bids once or passes. A bid is a
 number 3..7 (books over six) and uptown, downtown or no-trump. A bid must outrank the last;
 no-trump outranks uptown and downtown of the same number, which are equal to each other (so
-"4 downtown" over "4 uptown" is not allowed). The seeds do not say what happens when all four
+"4 downtown" over "4 uptown" is not allowed). The rules do not say what happens when all four
 pass; option `all_pass` is ``redeal`` (default; at duplicate the board is recorded as passed
 out and scores 0) or ``dealer_must_bid``.
 
@@ -16,29 +16,31 @@ the kitty and discards six cards, which are the declaring side's first book, the
 Uptown ranks A K Q ... 2, downtown A 2 3 ... K (the ace stays highest). In suit contracts the
 Big and Little Joker are the two top trumps and count as trumps for following suit. At
 no-trump jokers have no suit and cannot win; they may be played only when the player cannot
-follow; a joker led lets the next card set the suit to follow (seed 002). Andrews (seed 004)
+follow; a joker led lets the next card set the suit to follow (docs/games/bidwhist.md). Andrews
 adds that the declarer must discard any jokers at no-trump (option `nt_jokers_discarded`:
-``auto``, the default, follows the chosen scoring's seed: on with Andrews, off with Fosdick,
+``auto``, the default, follows the chosen scoring's source: on with Andrews, off with Fosdick,
 whose text lets a joker be played at no-trump by a player who cannot follow; ``yes`` and
 ``no`` force it either way).
 
 Books: the declaring side's books INCLUDE the kitty book, so they run 1..13, and a bid of n is
-made with 6 + n books (seed 002: bid 5, "12 books (11 won in tricks plus the Kitty)").
+made with 6 + n books (docs/games/bidwhist.md: bid 5, "12 books (11 won in tricks plus the Kitty)").
 
 Scoring (option `scoring`):
-- ``fosdick`` (seed 002, default): only the bidders score. Made: one point per book over six,
-  so overtricks count (bid 5, 12 books: +6). Set: minus the bid (-5). No-trump hands "double
-  the normal scoring", made or set (5 no-trump, 12 books: +12; set: -10).
-- ``andrews`` (seed 004): made scores the bid ("successful bids are rewarded with their point
-  value"), doubled at no-trump; set costs the bid, doubled at no-trump. Option `overtricks`
-  ``yes`` makes every book over six count instead ("a player who bids 3 but makes 4 ...
+- ``fosdick`` (Fosdick, docs/games/bidwhist.md; the default): only the bidders score. Made: one
+  point per book over six, so overtricks count (bid 5, 12 books: +6). Set: minus the bid (-5).
+  No-trump hands "double the normal scoring", made or set (5 no-trump, 12 books: +12; set: -10).
+- ``andrews`` (Andrews, docs/games/bidwhist.md): made scores the bid ("successful bids are rewarded
+  with their point value"), doubled at no-trump; set costs the bid, doubled at no-trump. Option
+  `overtricks` ``yes`` makes every book over six count instead ("a player who bids 3 but makes 4 ...
   earns 4 points"). Option `defenders_score` on: instead of the declarers losing points, the
-  defenders score the value of the bid when they set it (seed 004, the author's preference).
+  defenders score the value of the bid when they set it (Andrews, docs/games/bidwhist.md, the
+  author's preference).
 - `overtricks` is ``auto`` by default: ``yes`` for Fosdick, ``no`` for Andrews. Fosdick with
   ``overtricks=no`` or ``defenders_score`` is refused: Fosdick's text rules both out.
 
-Bidding 7 and taking all 13 books is a Boston (seed 004); it is recorded on the entry
-(`BidWhistEntry.boston`) and shown in `describe`, and scores like any other made bid.
+Bidding 7 and taking all 13 books is a Boston (Andrews, docs/games/bidwhist.md); it is
+recorded on the entry (`BidWhistEntry.boston`) and shown in `describe`, and scores like any
+other made bid.
 
 Duplicate: `ns_score` is NS's points minus EW's, so EW's score is its negation. With
 `defenders_score` a set contract moves the same number of points either way, so matchpoints
@@ -54,20 +56,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards import Board, Deal, dealer_for
-from engine.cards import Card, CardError, Seat, Side, Suit, bid_whist_deck
-from engine.games.base import (
+from engine.cards import Card, CardError, Seat, Side, Suit
+from engine.games.base import GameRules
+from engine.games.candid import longest_suit
+from engine.games.entry import (
     SEAT_CHOICES,
     SUIT_CHOICES,
     Choice,
     Entry,
     EntryError,
     EntryField,
-    GameRules,
-    IllegalBidError,
-    IllegalPlayError,
-    OptionsError,
-    OptionSpec,
-    PlayContext,
     Score,
     check_fields,
     clip,
@@ -76,8 +74,10 @@ from engine.games.base import (
     int_field,
     seat_field,
 )
-from engine.games.candid import longest_suit
+from engine.games.options import OptionsError, OptionSpec
+from engine.games.play import IllegalBidError, IllegalPlayError, PlayContext
 from engine.reading import quoted
+from engine.shapes import BoardShape, DDTable, Hands, Trumps
 
 __all__ = [
     "BidKind",
@@ -237,7 +237,7 @@ class BidWhistEntry(Entry):
 
     @property
     def boston(self) -> bool:
-        """Bid 7 and took all 13 books (seed 004)."""
+        """Bid 7 and took all 13 books (Andrews, docs/games/bidwhist.md)."""
         return self.bid == 7 and self.books == 13
 
 
@@ -268,9 +268,16 @@ def _article(kind: BidKind) -> str:
 class BidWhistRules(GameRules):
     """Bid Whist with Fosdick's or Andrews's scoring."""
 
-    name = "bidwhist"
-    title = "Bid Whist"
-    has_auction = True
+    shape = BoardShape(
+        "bidwhist",
+        "Bid Whist",
+        (Hands(12, tuple(Seat)),),
+        jokers=True,
+        kitty=6,
+        trumps=Trumps.AUCTION,
+        dd_table=DDTable.CONTRACT_TYPES,
+    )
+    aliases = ("bid",)
     check_uses_table = True
     count_word = "book"
     option_specs = (
@@ -330,10 +337,6 @@ class BidWhistRules(GameRules):
                 )
 
     @property
-    def hand_size(self) -> int:
-        return 12
-
-    @property
     def nt_jokers_discarded(self) -> bool:
         setting = self.option("nt_jokers_discarded")
         if setting == "auto":
@@ -351,7 +354,9 @@ class BidWhistRules(GameRules):
 
     def deal_board(self, number: int, rng: random.Random) -> Board:
         dealer = dealer_for(number)
-        hands, kitty = self.deal_round(bid_whist_deck(), dealer, tuple(Seat), 12, rng)
+        hands, kitty = self.deal_round(
+            self.shape.deck(), dealer, self.hands.seats, self.hand_size, rng
+        )
         return Board(number, self.name, dealer, Deal(hands), None, kitty)
 
     def auction(self, board: Board) -> BidWhistAuction:

@@ -1,4 +1,4 @@
-"""Candid Whist (S. B. Easwaran, seed 000_cdc9c90b95a021a2.txt).
+"""Candid Whist (S. B. Easwaran, docs/games/candid.md).
 
 Announcement: from the dealer's left, clockwise, each player announces the high-card points
 in the hand (A 4, K 3, Q 2, J 1); computed here from the deal (`announcements`).
@@ -8,7 +8,7 @@ the lower combined HCP; if still tied, the one closest to the dealer's left (`op
 are 7..13 tricks (the number of tricks itself, no book of six) in a strain, strains ranking
 C < D < H < S < NT; each bid must be more tricks, or as many in a higher strain. A player may
 pass; three passes after a bid end the auction and the last bidder declares; four passes
-without a bid mean a redeal. The seed does not say whether a player who passed may bid later;
+without a bid mean a redeal. The rules do not say whether a player who passed may bid later;
 as in bridge we let them (a pass is not final).
 
 Play: the player to the left of the declarer leads; follow suit; highest trump, else highest
@@ -31,20 +31,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards import Board, Deal, dealer_for
-from engine.cards import CardError, Seat, Side, Suit, standard_deck
-from engine.games.base import (
+from engine.cards import CardError, Seat, Side, Suit
+from engine.games.base import GameRules
+from engine.games.entry import (
     SEAT_CHOICES,
     SUIT_CHOICES,
     Choice,
     Entry,
     EntryError,
     EntryField,
-    GameRules,
-    IllegalBidError,
-    IllegalPlayError,
-    OptionsError,
-    OptionSpec,
-    PlayContext,
     Score,
     SessionTally,
     check_fields,
@@ -54,7 +49,10 @@ from engine.games.base import (
     int_field,
     seat_field,
 )
+from engine.games.options import OptionsError, OptionSpec
+from engine.games.play import IllegalBidError, IllegalPlayError, PlayContext
 from engine.reading import quoted
+from engine.shapes import BoardShape, DDTable, Hands, Trumps
 
 __all__ = [
     "BagTally",
@@ -238,8 +236,8 @@ def bag_penalties(
 
     Each result is (entry, the pair's side on that board) or a plain number of bags. A pair
     earns bags only when its side declared and made; every time its running total reaches a
-    multiple of `bags_per_penalty` it is charged `penalty` (seed 000: "when a partnership
-    collects 10 bags, it immediately receives a penalty of 100 points").
+    multiple of `bags_per_penalty` it is charged `penalty` (docs/games/candid.md: "when a
+    partnership collects 10 bags, it immediately receives a penalty of 100 points").
     """
     if bags_per_penalty < 1:
         raise EntryError("bags_per_penalty must be at least 1")
@@ -269,9 +267,14 @@ def bag_penalties(
 class CandidRules(GameRules):
     """Candid Whist: HCP announcements, an auction of 7..13 tricks, Spades-style scoring."""
 
-    name = "candid"
-    title = "Candid Whist"
-    has_auction = True
+    shape = BoardShape(
+        "candid",
+        "Candid Whist",
+        (Hands(13, tuple(Seat)),),
+        trumps=Trumps.AUCTION,
+        dd_table=DDTable.STRAINS,
+    )
+    aliases = ("candidwhist",)
     par_uses_table = True
     session_columns = (("bags", "Bags"), ("bag_penalty", "Bag penalty"))
     option_specs = (
@@ -285,8 +288,12 @@ class CandidRules(GameRules):
 
     def deal_board(self, number: int, rng: random.Random) -> Board:
         dealer = dealer_for(number)
-        hands, _ = self.deal_round(standard_deck(), dealer, tuple(Seat), 13, rng)
+        hands, _ = self.deal_round(self.shape.deck(), dealer, self.hands.seats, self.hand_size, rng)
         return Board(number, self.name, dealer, Deal(hands))
+
+    def seat_note(self, board: Board, seat: Seat) -> str:
+        """Every player announces the hand's high-card points (docs/games/candid.md)."""
+        return f"{hcp(board, seat)} HCP"
 
     def auction(self, board: Board) -> CandidAuction:
         return CandidAuction(opener(board))
@@ -322,7 +329,7 @@ class CandidRules(GameRules):
         return CandidEntry(declarer, bid, strain, tricks)
 
     def declarer_score(self, entry: CandidEntry) -> int:
-        """10 x bid plus one per bag when made; -10 x bid when set (seed 000)."""
+        """10 x bid plus one per bag when made; -10 x bid when set (docs/games/candid.md)."""
         return 10 * entry.bid + entry.bags if entry.made else -10 * entry.bid
 
     def ns_score(self, board: Board, entry: Entry) -> Score:

@@ -1,4 +1,4 @@
-"""Classic whist as played at whist drives (seed 003_88d5c37f58a3b730.txt).
+"""Classic whist as played at whist drives (docs/games/classic.md).
 
 Play: the player at the dealer's left leads; follow suit if you can; the highest trump wins,
 else the highest card of the suit led. Cards rank A K Q ... 2.
@@ -7,12 +7,12 @@ Trumps (option `trumps`):
 - ``rotation`` (default): fixed per board, "for the first deal hearts are trumps, for the
   second deal diamonds, then spades, then clubs" (option `rotation`, default ``HDSC``; a letter
   ``N`` in it stands for a no-trump board), optionally no-trumps every k-th board
-  (`no_trump_every`, seed: "every fifth hand is played without trumps").
+  (`no_trump_every`, docs/games/classic.md: "every fifth hand is played without trumps").
 - ``turned``: the dealer's last card is turned face up and sets trumps; on a pre-dealt board
   that card is part of the board record (`Board.turned_card`).
 
 Scoring (option `scoring`):
-- ``odd_tricks`` (default): the seed's tournament rule, "Each player's score is the total
+- ``odd_tricks`` (default): the rules' tournament rule, "Each player's score is the total
   number of odd tricks (tricks above six) that their side has taken over the deals played",
   and its rubber rule, "the side which won more tricks scores 1 point for each trick they won
   in excess of 6": NS taking 8 score 2 and EW 0.
@@ -39,15 +39,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards import Board, BoardError, Deal, dealer_for, trump_rotation
-from engine.cards import Card, CardError, Seat, Side, Suit, standard_deck
-from engine.games.base import (
+from engine.cards import Card, CardError, Seat, Side, Suit
+from engine.games.base import GameRules
+from engine.games.entry import (
     Entry,
     EntryError,
     EntryField,
-    GameRules,
-    OptionsError,
-    OptionSpec,
-    PlayContext,
     Score,
     check_fields,
     clip,
@@ -56,7 +53,10 @@ from engine.games.base import (
     int_field,
     tricks_field,
 )
+from engine.games.options import OptionsError, OptionSpec
+from engine.games.play import PlayContext
 from engine.reading import quoted
+from engine.shapes import BoardShape, Hands, TurnedCard
 
 __all__ = [
     "ClassicEntry",
@@ -154,8 +154,12 @@ def plausible_ns_tricks(board: Board, rng: random.Random) -> dict[str, object]:
 class ClassicRules(GameRules):
     """Classic whist: no bidding, fixed or turned trumps, 13 tricks."""
 
-    name = "classic"
-    title = "Classic Whist"
+    shape = BoardShape(
+        "classic",
+        "Classic Whist",
+        (Hands(13, tuple(Seat), turned=TurnedCard.DEALERS),),
+    )
+    aliases = ("whist", "classicwhist")
     option_specs = (
         OptionSpec(
             "trumps",
@@ -193,9 +197,10 @@ class ClassicRules(GameRules):
 
     def deal_board(self, number: int, rng: random.Random) -> Board:
         dealer = dealer_for(number)
-        hands, _ = self.deal_round(standard_deck(), dealer, tuple(Seat), 13, rng)
+        hands, _ = self.deal_round(self.shape.deck(), dealer, self.hands.seats, self.hand_size, rng)
         if self.option("trumps") == "turned":
-            # Seed 003: "The final card, which will belong to the dealer, is turned face up."
+            # docs/games/classic.md: "The final card, which will belong to the dealer, is
+            # turned face up."
             turned: Card = hands[dealer][-1]
             return Board(number, self.name, dealer, Deal(hands), turned.suit, (), turned)
         return Board(number, self.name, dealer, Deal(hands), self.fixed_trumps(number))

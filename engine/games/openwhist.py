@@ -1,8 +1,8 @@
-"""Open Whist (Sid Sackson, GAMES Magazine 1985; seed 001_3e7b3ae64dfdf3ab.txt).
+"""Open Whist (Sid Sackson, GAMES Magazine 1985; docs/games/openwhist.md).
 
 Whist with every card face up. Each player lays the hand out "one at a time ... without
 rearranging them" in overlapping columns; only the fully exposed card at the top of each
-column may be played, and a player must follow suit if an exposed card allows it (the seed's
+column may be played, and a player must follow suit if an exposed card allows it (the rules'
 example: East "has no exposed spades and can play any of his five exposed cards").
 
 Forms (option `players`):
@@ -13,7 +13,7 @@ Forms (option `players`):
 - 3: North, East and South get 17 cards each in columns of 1, 2, 3, 4, 5, 2; "the last card is
   dealt face up to set trump but belongs to no player" (`Board.turned_card`). Each plays for
   himself: "one point for each trick over five". The dealer rotates N, E, S by board number
-  (our choice: the seed does not cover duplicate with three).
+  (our choice: the rules do not cover duplicate with three).
 
 We fill the columns left to right in dealt order, the last card placed in a column being its
 exposed top (`Board.columns`). The player at the dealer's left leads first.
@@ -21,7 +21,7 @@ exposed top (`Board.columns`). The player at the dealer's left leads first.
 Option `fixed_trumps` replaces the turned card by the whist-drive rotation (`rotation`,
 `no_trump_every`, as in classic whist) for clubs that prefer fixed trumps.
 
-Scoring (option `scoring`): ``odd_tricks`` (default, the seed's "one point for each trick
+Scoring (option `scoring`): ``odd_tricks`` (default, the rules' "one point for each trick
 over six") or ``tricks``. As in classic whist, `ns_score` in ``odd_tricks`` is NS's points
 minus EW's and in ``tricks`` NS's tricks. Three-player results are per seat
 (`seat_points`); there `ns_score` is North's points.
@@ -35,23 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards import Board, BoardError, Deal, dealer_for, trump_rotation
-from engine.cards import Card, Seat, Side, Suit, standard_deck
-from engine.games.base import (
-    Entry,
-    EntryError,
-    EntryField,
-    GameRules,
-    OptionsError,
-    OptionSpec,
-    Play,
-    PlayContext,
-    Score,
-    check_fields,
-    expect_entry,
-    high_card_points,
-    int_field,
-    tricks_field,
-)
+from engine.cards import Card, Seat, Side, Suit
+from engine.games.base import GameRules
 from engine.games.classic import (
     dd_board_ns_tricks,
     ns_tricks_fields,
@@ -59,6 +44,20 @@ from engine.games.classic import (
     plausible_ns_tricks,
     trick_entry,
 )
+from engine.games.entry import (
+    Entry,
+    EntryError,
+    EntryField,
+    Score,
+    check_fields,
+    expect_entry,
+    high_card_points,
+    int_field,
+    tricks_field,
+)
+from engine.games.options import OptionsError, OptionSpec
+from engine.games.play import Play, PlayContext
+from engine.shapes import BoardShape, Hands, TurnedCard
 
 __all__ = ["OpenWhistEntry", "OpenWhistRules", "OpenWhistThreeEntry", "three_player_dealer"]
 
@@ -97,8 +96,15 @@ class OpenWhistThreeEntry(Entry):
 class OpenWhistRules(GameRules):
     """Open Whist in its 4-, 3- and 2-player forms."""
 
-    name = "openwhist"
-    title = "Open Whist"
+    shape = BoardShape(
+        "openwhist",
+        "Open Whist",
+        (
+            Hands(13, tuple(Seat), turned=TurnedCard.FIRST_OF_LAYOUT, columns=(1, 2, 3, 4, 3)),
+            Hands(17, THREE_SEATS, turned=TurnedCard.LOOSE, columns=(1, 2, 3, 4, 5, 2)),
+        ),
+    )
+    aliases = ("open",)
     option_specs = (
         OptionSpec(
             "players",
@@ -132,8 +138,10 @@ class OpenWhistRules(GameRules):
         return int(self.option("players")) == 3
 
     @property
-    def hand_size(self) -> int:
-        return 17 if self.three_players else 13
+    def hands(self) -> Hands:
+        hands = self.shape.hands_for(3 if self.three_players else 4)
+        assert hands is not None
+        return hands
 
     def not_for_pairs(self) -> str | None:
         if self.three_players:
@@ -169,11 +177,15 @@ class OpenWhistRules(GameRules):
             )
         if self.three_players:
             dealer = three_player_dealer(number)
-            hands, rest = self.deal_round(standard_deck(), dealer, THREE_SEATS, 17, rng)
+            hands, rest = self.deal_round(
+                self.shape.deck(), dealer, self.hands.seats, self.hand_size, rng
+            )
             turned: Card | None = rest[0]
         else:
             dealer = dealer_for(number)
-            hands, _ = self.deal_round(standard_deck(), dealer, tuple(Seat), 13, rng)
+            hands, _ = self.deal_round(
+                self.shape.deck(), dealer, self.hands.seats, self.hand_size, rng
+            )
             turned = None if self.option("fixed_trumps") else hands[dealer][0]
         trumps = fixed if self.option("fixed_trumps") or turned is None else turned.suit
         return Board(number, self.name, dealer, Deal(hands), trumps, (), turned)
@@ -184,7 +196,7 @@ class OpenWhistRules(GameRules):
         return PlayContext(trumps=board.trumps, leader=leader, seats=seats)
 
     def available(self, play: Play, seat: Seat) -> tuple[Card, ...]:
-        """Only the exposed card of each column (seed 001)."""
+        """Only the exposed card of each column (docs/games/openwhist.md)."""
         left = set(play.hands[seat])
         tops = []
         for column in play.board.columns[seat]:

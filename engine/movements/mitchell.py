@@ -1,6 +1,6 @@
 """Mitchell movements: NS pairs stay put, EW pairs move up a table, boards move down one.
 
-Formulas (REFERENCE.md, "Movements"; seed 003_88d5c37f58a3b730.txt, "Duplicate whist": "all
+Formulas (docs/games/classic.md, "Duplicate whist": "all
 N/S pairs sit, while E/W pairs move one table up each round ... boards go down one table"),
 with n tables, round r, table t, EW pair p:
 
@@ -59,11 +59,11 @@ def mitchell(
     if phantom_seat not in ("NS", "EW"):
         raise MovementError(f"the phantom sits NS or EW, not {phantom_seat!r}")
     n = tables
-    variant = "mitchell" if n % 2 else f"{even}-mitchell"
-    full = n - 1 if variant == "skip-mitchell" else n
+    kind = "mitchell" if n % 2 else f"{even}-mitchell"
+    full = n - 1 if kind == "skip-mitchell" else n
     rounds = full if rounds is None else rounds
     if not 1 <= rounds <= full:
-        raise MovementError(f"a {n}-table {variant} has 1..{full} rounds, not {rounds}")
+        raise MovementError(f"a {n}-table {kind} has 1..{full} rounds, not {rounds}")
     switched = frozenset(arrow_switch)
     for r in switched:
         if not 1 <= r <= rounds:
@@ -73,7 +73,7 @@ def mitchell(
 
     # Board places in travel order; the boards at place q in round r: ((q + r - 2) mod n) + 1.
     relay_place = n // 2 + 1
-    if variant == "relay-mitchell":
+    if kind == "relay-mitchell":
         place_of = {t: (t if t <= n // 2 else t + 1) for t in range(1, n)}
         place_of[n] = 1
     else:
@@ -82,10 +82,10 @@ def mitchell(
     meetings = []
     relay_sets = []
     for r in range(1, rounds + 1):
-        if variant == "relay-mitchell":
+        if kind == "relay-mitchell":
             relay_sets.append((r, (relay_place + r - 2) % n + 1))
         for p in range(1, n + 1):
-            skip = 1 if variant == "skip-mitchell" and r > n // 2 else 0
+            skip = 1 if kind == "skip-mitchell" and r > n // 2 else 0
             t = (p + r - 2 + skip) % n + 1
             ns = t
             ew = p + ew_offset
@@ -102,7 +102,7 @@ def mitchell(
         missing = n if phantom_seat == "NS" else n + ew_offset
         pairs = [s for s in pairs if not (s.number == missing and s.direction == phantom_seat)]
     movement = Movement(
-        kind=variant,
+        kind=kind,
         tables=n,
         rounds=rounds,
         sets=n,
@@ -112,20 +112,20 @@ def mitchell(
         one_winner=one_winner,
         arrow_switch_rounds=switched,
         pairs=tuple(pairs),
-        shared_tables=((1, n),) if variant == "relay-mitchell" else (),
-        description=_describe(variant, n, rounds, boards_per_round, switched, phantom),
+        shared_tables=((1, n),) if kind == "relay-mitchell" else (),
+        description=_describe(kind, n, rounds, boards_per_round, switched, phantom),
     )
     return checked(movement)
 
 
 def _describe(
-    variant: str, n: int, rounds: int, k: int, switched: frozenset[int], phantom: bool
+    kind: str, n: int, rounds: int, k: int, switched: frozenset[int], phantom: bool
 ) -> str:
     text = {
         "mitchell": "Mitchell",
         "skip-mitchell": "skip Mitchell (EW skip a table after round {half})",
         "relay-mitchell": "share-and-relay Mitchell (tables 1 and {n} share, a relay stand)",
-    }[variant].format(half=n // 2, n=n)
+    }[kind].format(half=n // 2, n=n)
     text = f"{n}-table {text}, {rounds} rounds of {k} boards"
     if switched:
         text += ", arrow switch in round " + ", ".join(str(r) for r in sorted(switched))

@@ -19,7 +19,6 @@ from engine.printing.hands import (
     card_text,
     columns_block,
     hand_block,
-    seat_note,
     turned_card_text,
 )
 from engine.printing.toolkit import (
@@ -76,7 +75,7 @@ def hand_card(board: Board, rules: GameRules, seat: Seat, width: float) -> Block
     size = 12 if board.columns else 15
     header = _header(f"Board {board.number}", seat.full_name, _subline(board, rules), width, 16)
     parts = [header, spacer(2 * MM)]
-    note = seat_note(board, seat)
+    note = rules.seat_note(board, seat)
     if note:
         parts.append(text_block(f"Announce {note}", 12, bold=True))
     cards = board.deal.hand(seat)

@@ -12,6 +12,8 @@ from typing import Any
 
 from engine.boards import Board
 from engine.cards import Card, Seat, Suit
+from engine.dd.analysis import par_line
+from engine.dd.bidwhist import CONTRACT_TYPES
 from engine.games import GameRules
 from engine.printing.toolkit import (
     EMPTY,
@@ -28,6 +30,7 @@ from engine.printing.toolkit import (
     text_width,
     vstack,
 )
+from engine.shapes import DDTable
 
 __all__ = [
     "SUIT_ORDER",
@@ -129,15 +132,6 @@ def facts_line(board: Board, rules: GameRules) -> str:
     return " · ".join(parts)
 
 
-def seat_note(board: Board, seat: Seat) -> str:
-    """What a seat is told besides its cards: Candid Whist announces every hand's HCP."""
-    if board.variant == "candid":
-        from engine.games.candid import hcp
-
-        return f"{hcp(board, seat)} HCP"
-    return ""
-
-
 def turned_card_text(board: Board) -> str:
     """The card that set trumps, and whose it is (three-player Open Whist: no one's)."""
     card = board.turned_card
@@ -153,12 +147,12 @@ def _fixed(block: Block, width: float) -> Block:
     return Block(width, block.height, block.paint)
 
 
-def _compass(board: Board, size: float, corner: Block = EMPTY) -> Block:
+def _compass(board: Board, rules: GameRules, size: float, corner: Block = EMPTY) -> Block:
     """North on top, West and East either side of the compass rose, South below; `corner`
     (the kitty, the trump card) goes in the empty bottom-right corner."""
     hands = {
         seat: hand_block(
-            board.deal.hand(seat), size, label=seat.full_name, note=seat_note(board, seat)
+            board.deal.hand(seat), size, label=seat.full_name, note=rules.seat_note(board, seat)
         )
         for seat in Seat
     }
@@ -234,14 +228,14 @@ def board_diagram(board: Board, rules: GameRules, size: float = 9, *, facts: boo
         parts.append(text_block(facts_line(board, rules), size * 1.1, bold=True))
     kitty = hand_block(board.kitty, size, label="Kitty") if board.kitty else EMPTY
     turned = turned_card_text(board)
-    if board.columns:
+    if board.shape.keeps_dealt_order:
         parts.append(_column_rows(board, size))
         parts.append(kitty)
         if turned:
             parts.append(text_block(turned, size))
     else:
         note = paragraph(turned, size * 0.85, 30 * MM) if turned else EMPTY
-        parts.append(_compass(board, size, vstack([kitty, note])))
+        parts.append(_compass(board, rules, size, vstack([kitty, note])))
     return vstack(parts, gap=size * 0.6)
 
 
@@ -277,7 +271,8 @@ def _trick_rows(tricks: Mapping[str, Any]) -> tuple[list[Column], list[list[str]
 
 
 def _strain_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]]]:
-    """Candid Whist: the declaring side's tricks per declarer and strain (LHO leads)."""
+    """Auction games (Candid Whist): the declaring side's tricks per declarer and strain
+    (LHO leads)."""
     columns = [Column("")] + [Column(_STRAIN_HEADS[s], "center") for s in _STRAINS]
     rows = [
         [seat, *(str(row.get(s, "")) for s in _STRAINS)]
@@ -287,12 +282,10 @@ def _strain_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]
     return columns, rows
 
 
-def _bidwhist_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]]]:
+def _contract_type_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[str]]]:
     """Bid Whist: the declaring side's best books per seat and contract type, a row per trump
     suit (and no-trump), uptown and downtown side by side for each seat, so the table fits a
     half-page cell; '~' marks a cell the search budget left approximate."""
-    from engine.dd.bidwhist import CONTRACT_TYPES
-
     rough = set(table.get("approximate") or ())
     seats = [seat for seat, row in table.items() if isinstance(row, Mapping)]
     columns = [Column("")] + [
@@ -318,21 +311,20 @@ def _bidwhist_rows(table: Mapping[str, Any]) -> tuple[list[Column], list[list[st
 def analysis_block(data: Mapping[str, Any], rules: GameRules, size: float = 8) -> Block:
     """The double-dummy table and the par line of one board's stored analysis
     (`BoardAnalysis.to_dict()`); a failed analysis prints its error instead."""
-    from engine.dd.analysis import par_line
-
     if data.get("error"):
         return text_block(f"Analysis: {data['error']}", size, color=GREY)
     parts: list[Block] = []
     table = data.get("table")
     tricks = data.get("tricks")
     heading = "Double dummy"
-    if not rules.has_auction and isinstance(tricks, Mapping):
+    layout = rules.shape.dd_table
+    if layout is DDTable.BOARD_TRICKS and isinstance(tricks, Mapping):
         columns, rows = _trick_rows(tricks)
         lead = tricks.get("leader")
         if lead:
             heading += f" ({lead} leads)"
-    elif isinstance(table, Mapping) and "approximate" in table:
-        columns, rows = _bidwhist_rows(table)
+    elif layout is DDTable.CONTRACT_TYPES and isinstance(table, Mapping):
+        columns, rows = _contract_type_rows(table)
         heading += " (books, declarer's side; ~ approximate)"
     elif isinstance(table, Mapping):
         columns, rows = _strain_rows(table)

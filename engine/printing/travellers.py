@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.boards import Board
 from engine.games import GameRules
-from engine.games.base import EntryField
+from engine.games.entry import EntryField
 from engine.movements import Movement
 from engine.printing.hands import facts_line
 from engine.printing.movement import check_boards_fit, pair_label, plays_of_board

@@ -4,7 +4,7 @@ A scored session (`SessionScore`) holds exact fractions and engine types; the do
 same result frozen for readers, in plain values that survive JSON: every figure as its exact
 fraction (for machines) and its rounded text (for people). The tournaments app stores
 `StandingsDocument.to_dict()` and readers rebuild it with `StandingsDocument.from_dict`, so the
-shape below is the one place it is defined (the README's "The standings document" describes it).
+shape below is the one place it is defined (docs/reference/standings-document.md describes it).
 
 >>> from engine.scoring import TravellerLine, score_session
 >>> score = score_session([TravellerLine(1, 1, 1, 7), TravellerLine(1, 2, 2, 9)])

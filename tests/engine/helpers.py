@@ -15,7 +15,7 @@ ALL_VARIANT_OPTIONS = [
 
 from engine.boards import Board, Deal  # noqa: E402
 from engine.cards import Card, Seat, bid_whist_deck, standard_deck  # noqa: E402
-from engine.games.base import Play  # noqa: E402
+from engine.games.play import Play  # noqa: E402
 
 
 def cards(text):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.games import variant_names
 from engine.pbn import loads
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ def test_deal_refuses_a_bad_option(capsys):
 
 @pytest.fixture
 def board_file(tmp_path, capsys):
-    for variant in ("candid", "bidwhist", "classic"):
+    for variant in variant_names():
         main(["deal", "--variant", variant, "--boards", "1-2", "--seed", "1"])
         (tmp_path / f"{variant}.pbn").write_text(capsys.readouterr().out, encoding="utf-8")
     return tmp_path

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from engine.dealing import deal_boards
-from engine.games import EntryError, GameRules, find_variant, rules_for
-from engine.games.base import EntryField, entry_from_values, field_applies, values_from_entry
+from engine.games import EntryError, GameRules, find_variant, rules_for, variant_names
+from engine.games.entry import EntryField, entry_from_values, field_applies, values_from_entry
 
 # Every field set a game can have: options that change what is entered are listed here.
 SETTINGS = [
@@ -153,7 +153,10 @@ def test_every_stated_constraint_is_enforced_with_the_engines_message(game, opti
     assert checked >= 2
 
 
-@pytest.mark.parametrize("game", ["bidwhist", "candid"])
+@pytest.mark.parametrize(
+    "game",
+    [name for name in variant_names() if any(f.only_when for f in rules_for(name).entry_fields())],
+)
 def test_a_field_given_where_it_does_not_apply_is_refused(game) -> None:
     rules, board = _rules_and_board(game, {})
     example = _played_example(rules)

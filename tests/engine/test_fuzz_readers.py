@@ -29,14 +29,21 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine import pbn
-from engine.boards import VARIANTS
 from engine.commands.score import loads_travellers
 from engine.dealing import deal_boards
 from engine.exports import EventRecord, ExportError, loads_usebio, loads_with_results
 from engine.exports.pbn_results import dumps_with_results
 from engine.exports.record import score_record
 from engine.exports.usebio import dumps_usebio
-from engine.games import Entry, EntryError, GameRules, OptionsError, find_variant, rules_for
+from engine.games import (
+    Entry,
+    EntryError,
+    GameRules,
+    OptionsError,
+    find_variant,
+    rules_for,
+    variant_names,
+)
 from engine.movements import build, dumps_csv, loads_asc, loads_csv
 from engine.movements.model import Movement, MovementFileError
 from engine.scoring import ScoringError, TravellerLine
@@ -45,6 +52,7 @@ from tests.engine.test_exports import FOREIGN_USEBIO, simulate
 from tests.fuzzing import ACCEPTED, RUN, any_text, broken, entries, examples
 
 T = TypeVar("T")
+VARIANTS = variant_names()  # every game the registry knows
 
 # ---- documents to break ---------------------------------------------------------------------
 
@@ -402,7 +410,7 @@ def _valid_entries(label: str, rules: GameRules) -> list[dict[str, Any]]:
             except EntryError:
                 continue
             entries.append(rules.entry_to_dict(parsed))
-    if rules.name in ("bidwhist", "candid"):
+    if rules.has_auction:
         entries.append({"passed_out": True})
     return entries
 

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from engine.cards import Seat, Suit
 from engine.dealing import deal_boards
-from engine.games import rules_for
+from engine.games import find_variant, rules_for, variant_names
 from engine.games.candid import hcp
 from engine.movements import PHANTOM, build, howell, mitchell
 from engine.printing import (
@@ -45,14 +45,9 @@ from engine.scoring.document import StandingsDocument, section_standings
 
 ROOT = Path(__file__).resolve().parents[2]
 
-GAMES = [
-    ("classic", {}),
-    ("bidwhist", {}),
-    ("candid", {}),
-    ("openwhist", {}),
-    ("openwhist", {"players": 3}),
-]
-GAME_IDS = ["classic", "bidwhist", "candid", "openwhist", "openwhist3"]
+# Every game at its defaults, and three-player Open Whist (the one other board shape).
+GAMES = [*((name, {}) for name in variant_names()), ("openwhist", {"players": 3})]
+GAME_IDS = [*variant_names(), "openwhist3"]
 
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 RANKS = {14: "A", 13: "K", 12: "Q", 11: "J"}
@@ -201,7 +196,7 @@ def test_curtain_card_pages_follow_the_grid(paper):
 
 def analysis_for(board, variant):
     """A stored analysis in `BoardAnalysis.to_dict()` shape for each kind of game."""
-    if variant in ("classic", "openwhist") and board.hand_size == 13:
+    if not find_variant(variant).has_auction and board.hand_size == 13:
         tricks = {"trumps": "H", "leader": "E", "ns": 7, "ew": 6}
         return {
             "board": board.number,

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.boards import Board
 from engine.cards import Seat
 from engine.cli import main
 from engine.dd import principal_line
@@ -20,7 +21,8 @@ from engine.dd.analysis import (
 )
 from engine.dd.position import DDInputError
 from engine.dd.pysolver import legal_plays
-from engine.games import PlayContext, rules_for
+from engine.games import GameRules, PlayContext, rules_for, variant_names
+from engine.games.bidwhist import BidKind, BidWhistContract, BidWhistRules
 from engine.pbn import dumps
 
 
@@ -65,24 +67,26 @@ def _solver_card(rules, board, context, card):
     return card_
 
 
-@pytest.mark.parametrize("variant", ["classic", "openwhist", "bidwhist"])
+def _contract(rules: GameRules, board: Board) -> object:
+    """A contract to play the board in: None where the board fixes trumps, else one the
+    auction could reach (Bid Whist: no-trump downtown, jokers discarded; Candid: 7NT)."""
+    if isinstance(rules, BidWhistRules):
+        pool = [*board.deal.hand(board.dealer), *board.kitty]
+        jokers = [c for c in pool if c.is_joker]
+        discards = tuple((jokers + [c for c in pool if not c.is_joker])[:6])
+        return BidWhistContract(board.dealer, BidKind.NOTRUMP, None, BidKind.DOWNTOWN, discards)
+    if rules.has_auction:
+        return rules.parse_entry(board, {"declarer": "N", "bid": 7, "strain": "NT", "tricks": 7})
+    return None
+
+
+@pytest.mark.parametrize("variant", variant_names())
 def test_the_solver_allows_exactly_the_games_legal_first_plays(variant: str) -> None:
     rules = rules_for(variant)
     rng = random.Random(variant)
     for number in range(1, 9):
         board = rules.deal_board(number, rng)
-        if variant == "bidwhist":
-            from engine.games.bidwhist import BidKind, BidWhistContract
-
-            pool = [*board.deal.hand(board.dealer), *board.kitty]
-            jokers = [c for c in pool if c.is_joker]
-            discards = tuple((jokers + [c for c in pool if not c.is_joker])[:6])
-            contract = BidWhistContract(
-                board.dealer, BidKind.NOTRUMP, None, BidKind.DOWNTOWN, discards
-            )
-            play = rules.new_play(board, contract)
-        else:
-            play = rules.new_play(board)
+        play = rules.new_play(board, _contract(rules, board))
         context = play.context
         position = position_for(rules, board, dict(play.hands), context)
         n = len(board.seats)

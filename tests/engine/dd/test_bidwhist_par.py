@@ -26,8 +26,8 @@ from engine.dd.bidwhist import (
     par_from_books,
 )
 from engine.games import rules_for
-from engine.games.base import IllegalBidError
 from engine.games.bidwhist import BidKind, BidWhistAuction, BidWhistRules
+from engine.games.play import IllegalBidError
 from engine.pbn import dumps
 
 # ---- the discard search on small positions --------------------------------------------------
