@@ -10,6 +10,8 @@ from typing import Any
 
 from celery import Celery, bootsteps
 
+from tournaments.jobs import RESCORE_SWEEP
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
 log = logging.getLogger(__name__)
 
@@ -28,10 +30,10 @@ class SweepOnConnect(bootsteps.StartStopStep):
     requires = ("celery.worker.consumer.tasks:Tasks",)
 
     def start(self, parent: Any) -> None:
-        from tournaments.tasks import rescore_sweep
-
         try:
-            rescore_sweep.apply_async(kwargs={"reclaim": True})
+            # By name, as the app sends every task (tournaments.jobs): the worker has loaded
+            # the tasks by now, and this module is imported long before the app's models are.
+            parent.app.tasks[RESCORE_SWEEP].apply_async(kwargs={"reclaim": True})
         except Exception as exc:  # gone again already: the next connection sweeps
             log.warning("could not queue the sweep on connecting: %s", exc)
 

@@ -1,6 +1,6 @@
 """Who may see and change what: the one place the app answers that question.
 
-The rules (the README's "Who can do what" says the same in words):
+The rules (docs/directors/who-can-do-what.md says the same in words):
 - an administrator (a superuser) directs every club;
 - a director (any other signed-in account) directs the clubs whose `directors` include them,
   and sees and changes only those clubs' events, on the pages, the API and the exports;
@@ -15,6 +15,7 @@ per-club filtering of its own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -91,22 +92,28 @@ def readable_events(user: Any) -> QuerySet[Event]:
     return Event.objects.filter(public)
 
 
-def club_for_new_event(user: Any, name: str | None = None) -> Club:
-    """The club a new event (or an imported one) goes to.
+@dataclass(frozen=True)
+class NewClub:
+    """An administrator's answer for a club that does not exist yet: the services make it."""
+
+    name: str
+
+
+def club_for_new_event(user: Any, name: str | None = None) -> Club | NewClub:
+    """The club a new event (or an imported one) goes to, or the club to make for it.
 
     A director names one of their clubs (by name or slug) or, directing exactly one, may leave
-    it out. An administrator may name a club that does not exist yet: it is created. Anyone
-    else is refused with what to do about it.
+    it out. An administrator may name a club that does not exist yet (or, directing none, gets
+    "My whist club"): the answer is then a `NewClub`, which `services.events.club_for_new_event`
+    makes; this module decides and never writes. Anyone else is refused with what to do.
     """
-    from tournaments.services.events import club_get_or_create
-
     clubs = clubs_for(user)
     if name:
         club = clubs.filter(Q(name=name) | Q(slug=name)).first()
         if club is not None:
             return club
         if is_admin(user):
-            return club_get_or_create(name=name)
+            return NewClub(name)
         mine = ", ".join(clubs.values_list("name", flat=True)) or "none"
         raise PermissionDenied(
             f"You do not direct a club called {name!r}. The clubs you direct: {mine}."
@@ -116,7 +123,7 @@ def club_for_new_event(user: Any, name: str | None = None) -> Club:
         return clubs.get()
     if count == 0:
         if is_admin(user):
-            return club_get_or_create(name="My whist club")
+            return NewClub("My whist club")
         raise PermissionDenied(NO_CLUB)
     raise PermissionDenied(
         "You direct several clubs: say which club the event is for ("

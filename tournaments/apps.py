@@ -1,3 +1,5 @@
+"""The tournaments app's configuration: what it wires up as Django starts."""
+
 from django.apps import AppConfig
 
 
@@ -7,6 +9,10 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tournaments.services import table_cache
+        # Imported here, not at the top: Django loads the models before `ready`, and these
+        # modules need them. The tablets' state cache listens to the rows a tablet shows; the
+        # tasks register their names, so `tournaments.jobs` can send them.
+        from tournaments import tasks  # noqa: F401
+        from tournaments.selectors import tablet_cache
 
-        table_cache.connect()
+        tablet_cache.connect()

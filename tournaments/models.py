@@ -191,6 +191,12 @@ class Section(models.Model):
         figures are keyed by it."""
         return pair_key(number, self.direction_of(seat) or None)
 
+    def boards_of_set(self, board_set: int) -> range:
+        """The board numbers of set `board_set`: set 1 is boards 1..k, set 2 is k+1..2k, and so
+        on, k being the boards a round plays."""
+        k = self.boards_per_round
+        return range((board_set - 1) * k + 1, board_set * k + 1)
+
 
 class Pair(models.Model):
     class Direction(models.TextChoices):

@@ -11,7 +11,7 @@ same cause most likely dropped them all, and the request takes a fresh one.
 Why not `CONN_HEALTH_CHECKS`: with a pool it hands the check to psycopg's pool, which finds
 dead connections one at a time and waits 1, 2, 4, 8 ... seconds between two failed checks of
 one request, so a pool of ten dead connections keeps the request waiting past its 20 s
-timeout (found by `tests/web/test_faults.py`).
+timeout (found by `tests/web/load/test_faults.py`).
 """
 
 from __future__ import annotations

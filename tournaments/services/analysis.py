@@ -18,9 +18,10 @@ from django.db import close_old_connections, transaction
 from engine.dd.analysis import analyse_boards, par_summary
 from engine.dd.analysis import table as dd_table
 from engine.dd.position import DDInputError
+from tournaments import jobs
+from tournaments.bridge import engine_board, rules_for
 from tournaments.models import Board, Event
 from tournaments.services.audit import User, audit_record
-from tournaments.services.engine_bridge import engine_board, rules_for
 from tournaments.services.scoring import results_changed
 
 log = logging.getLogger(__name__)
@@ -43,15 +44,13 @@ def boards_analyse_request(*, event: Event, user: User = None) -> int:
 
 
 def _start(event_id: int) -> None:
-    from tournaments import tasks
-
     if settings.CELERY_EAGER:
         thread = threading.Thread(
             target=_run_in_thread, args=(event_id,), name=f"analyse-{event_id}", daemon=True
         )
         thread.start()
         return
-    tasks.analyse_event_boards.delay(event_id)
+    jobs.send(jobs.ANALYSE_EVENT_BOARDS, event_id)
 
 
 def _run_in_thread(event_id: int) -> None:

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from tournaments.bridge import meeting_rows
 from tournaments.models import DirectorCall, Event, Result
+from tournaments.selectors import sit_outs
 from tournaments.services.audit import User
-from tournaments.services.engine_bridge import meeting_rows
+from tournaments.services.corrections import result_set_artificial
 from tournaments.services.events import EventError, event_finish
-from tournaments.services.results import boards_of_set, result_set_artificial
 
 #: How a board with no result may be scored when the event closes.
 MISSING_CHOICES = {"not-played": "NP", "average": "A"}
@@ -65,8 +66,6 @@ class ClosingReport:
 
 
 def closing_report(event: Event) -> ClosingReport:
-    from tournaments.selectors import sit_outs
-
     section = event.section
     no_game = sit_outs(section)
     results = list(
@@ -77,7 +76,7 @@ def closing_report(event: Event) -> ClosingReport:
     for (rnd, table), row in sorted(meeting_rows(section).items()):
         if (rnd, table) in no_game:
             continue
-        for board in boards_of_set(section, row.board_set):
+        for board in section.boards_of_set(row.board_set):
             if (rnd, table, board) not in have:
                 report.missing.append(MissingBoard(rnd, table, board, row.ns_pair, row.ew_pair))
     report.waiting = [r for r in results if r.status == Result.Status.ENTERED]

@@ -7,26 +7,35 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.text import slugify
 
 from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import EntryError, find_variant
 from engine.movements import MovementError, check_params, validate
+from tournaments import access
+from tournaments.bridge import board_record, movement_for, rules_for
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
 from tournaments.services.audit import User, actor, audit_record
-from tournaments.services.engine_bridge import board_record, movement_for, rules_for
+from tournaments.services.scoring import lock_sections, results_changed, standings_refresh
+from tournaments.services.tablets import table_links_ensure
 
 
 class EventError(ValueError):
     """A director's request that the event's state does not allow; the message says why."""
 
 
+def club_for_new_event(*, user: User, name: str | None = None) -> Club:
+    """The club a new event (or an imported one) goes to, as `access.club_for_new_event`
+    decides, made here when an administrator names a club that does not exist yet."""
+    choice = access.club_for_new_event(user, name)
+    return club_get_or_create(name=choice.name) if isinstance(choice, access.NewClub) else choice
+
+
 def club_get_or_create(*, name: str) -> Club:
     """The club called `name`, made if new, with a slug of its own: two names can make the
     same slug ("Riverside!" and "riverside", or any two without a letter), which once ended
     in a 500 from the unique constraint (found by the API fuzzing)."""
-    from django.utils.text import slugify
-
     name = name.strip()
     club = Club.objects.filter(name=name).first()
     if club is not None:
@@ -218,8 +227,6 @@ def pair_set_absent(*, event: Event, pair: Pair, absent: bool, user: User = None
         before={"phantom": not absent},
         after={"phantom": absent},
     )
-    from tournaments.services.scoring import results_changed
-
     results_changed(event=event)
     return pair
 
@@ -256,8 +263,6 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
         after={first.label: first.names, second.label: second.names},
         reason=reason,
     )
-    from tournaments.services.scoring import results_changed
-
     results_changed(event=event)
 
 
@@ -342,8 +347,6 @@ def event_start(*, event: Event, user: User = None) -> Event:
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     audit_record(event=event, user=user, action="event started", target=f"event {event.pk}")
-    from tournaments.services.tablets import table_links_ensure
-
     table_links_ensure(event=event)  # every table's tablet link is ready when play starts
     return event
 
@@ -353,8 +356,6 @@ def _lock_for_scoring(event: Event) -> Event:
     first, as the scorer takes them (`standings_refresh`), then the event row. A rescore in
     the worker holds the sections and updates the event row at its end; taking the event row
     first and then waiting for the sections would deadlock with it."""
-    from tournaments.services.scoring import lock_sections
-
     lock_sections(event_id=event.pk)
     return Event.objects.select_for_update().get(pk=event.pk)
 
@@ -362,8 +363,6 @@ def _lock_for_scoring(event: Event) -> Event:
 @transaction.atomic
 def event_finish(*, event: Event, user: User = None) -> Event:
     """Close result entry and compute the final standings now, not in the background."""
-    from tournaments.services.scoring import standings_refresh
-
     event = _lock_for_scoring(event)
     _require_status(event, "running", doing="close the event")
     event.status = Event.Status.FINISHED
@@ -402,8 +401,6 @@ def event_reopen(*, event: Event, reason: str, user: User = None) -> Event:
 @transaction.atomic
 def event_publish(*, event: Event, user: User = None) -> Event:
     """Make the final standings public (members can read them without logging in)."""
-    from tournaments.services.scoring import standings_refresh
-
     event = _lock_for_scoring(event)
     _require_status(event, "finished", doing="publish the results")
     standings_refresh(event_id=event.pk, force=True)

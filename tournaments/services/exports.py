@@ -32,9 +32,11 @@ from engine.exports import (
     travellers_csv,
 )
 from engine.scoring.document import StandingsDocument
+from tournaments.bridge import engine_board, meeting_rows
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
+from tournaments.services import backup
 from tournaments.services.audit import User, audit_record
-from tournaments.services.engine_bridge import engine_board, meeting_rows
+from tournaments.services.corrections import result_set_artificial
 from tournaments.services.events import (
     boards_import,
     event_create,
@@ -44,7 +46,8 @@ from tournaments.services.events import (
     pair_set_absent,
     pairs_register,
 )
-from tournaments.services.results import boards_of_set, result_set_artificial, result_submit
+from tournaments.services.results import result_submit
+from tournaments.services.scoring import standings_compute
 
 
 class ImportRefused(ValueError):
@@ -136,8 +139,6 @@ def event_record(event: Event) -> EventRecord:
 
 
 def _document(event: Event) -> StandingsDocument:
-    from tournaments.services.scoring import standings_compute
-
     latest = Standings.objects.filter(event=event).order_by("-version").first()
     version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
     data = latest.data if latest is not None and latest.version >= version else None
@@ -150,8 +151,6 @@ def event_export(event: Event, fmt: str) -> Export:
     if chosen is None:
         raise ExportError(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
     if chosen.key == "json":
-        from tournaments.services import backup
-
         with backup.consistent_read():
             text = backup.dumps(backup.event_document(event))
         name = slugify(event.name) or "event"
@@ -194,9 +193,10 @@ def _meeting(event: Event, result: ResultRecord) -> tuple[int, int]:
         return result.round, result.table
     section = event.section
     for (rnd, table), row in sorted(meeting_rows(section).items()):
-        if (row.ns_pair, row.ew_pair) == (result.ns, result.ew) and result.board in boards_of_set(
-            section, row.board_set
-        ):
+        if (row.ns_pair, row.ew_pair) == (
+            result.ns,
+            result.ew,
+        ) and result.board in section.boards_of_set(row.board_set):
             return rnd, table
     raise ImportRefused(
         f"Board {result.board}: NS {result.ns} and EW {result.ew} do not meet on it in the "
@@ -208,8 +208,6 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
     """Create a finished event from a USEBIO or PBN file written by clubwhist (or by any
     program, when it carries the whist result of every line and the movement); an event's
     clubwhist JSON is restored whole instead, as it was (`backup.event_import_text`)."""
-    from tournaments.services import backup
-
     file_size_check(text=text, what="results file")
     if backup.looks_like_json(text):
         return backup.event_import_text(text=text, club=club, user=user)

@@ -35,9 +35,12 @@ from engine.games import GameRules
 from engine.movements import Movement
 from engine.scoring import pair_key
 from engine.scoring.document import StandingsDocument
+from tournaments import jobs
+from tournaments.bridge import engine_board, movement_for, rules_for
 from tournaments.models import Board, Club, Event, Pair, PrintJob, Result, Standings
+from tournaments.selectors import tablet_links
 from tournaments.services.audit import User, actor, audit_record
-from tournaments.services.engine_bridge import engine_board, movement_for, rules_for
+from tournaments.services.scoring import standings_compute
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +141,6 @@ def print_inputs(event: Event, *, base_url: str, with_standings: bool = True) ->
     """Read what the documents need. Names are the pairs' names now; an absent pair prints as
     the sit-out it is. The standings are the newest stored ones, or scored now when results
     have come in since (the results sheet must not be a version behind the tables)."""
-    from tournaments.selectors import tablet_links
-    from tournaments.services.scoring import standings_compute
 
     section = event.section
     stored = list(Board.objects.filter(event=event).order_by("number"))
@@ -347,15 +348,13 @@ def print_pack_request(*, event: Event, user: User = None, base_url: str) -> Pri
 
 
 def _start(job_id: int) -> None:
-    from tournaments import tasks
-
     if settings.CELERY_EAGER:
         thread = threading.Thread(
             target=_run_in_thread, args=(job_id,), name=f"print-pack-{job_id}", daemon=True
         )
         thread.start()
         return
-    tasks.build_print_pack.delay(job_id)
+    jobs.send(jobs.BUILD_PRINT_PACK, job_id)
 
 
 def _run_in_thread(job_id: int) -> None:

@@ -15,16 +15,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.games import Entry
-from engine.scoring import parse_artificial
-from tournaments.models import AuditEntry, Board, DirectorCall, Event, Pair, Result, Section
-from tournaments.services.audit import User, actor, audit_record
-from tournaments.services.engine_bridge import (
+from tournaments.bridge import (
     MeetingRow,
     as_int_score,
     engine_board,
     meeting_rows,
     rules_for,
 )
+from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
+from tournaments.selectors.tablet_cache import tables_changed
+from tournaments.services.audit import User, actor
 from tournaments.services.scoring import results_changed
 
 
@@ -52,11 +52,6 @@ class Seating:
     ew_pair: Pair
 
 
-def boards_of_set(section: Section, board_set: int) -> range:
-    k = section.boards_per_round
-    return range((board_set - 1) * k + 1, board_set * k + 1)
-
-
 def pair_by_number(section: Section, number: int, seat: str) -> Pair:
     try:
         return Pair.objects.get(
@@ -73,7 +68,7 @@ def seating_for(*, section: Section, round: int, table: int, board_number: int) 
             f"Round {round}, table {table} is not in this event's movement "
             f"({section.rounds} rounds, {section.tables} tables)."
         )
-    boards = boards_of_set(section, row.board_set)
+    boards = section.boards_of_set(row.board_set)
     if board_number not in boards:
         raise ResultError(
             f"Table {table} plays boards {boards.start}-{boards.stop - 1} in round {round}, "
@@ -244,8 +239,6 @@ def traveller_submit(
 
 def call_mark_handled(*, event: Event, call_id: int, user: User = None) -> bool:
     """The director has dealt with a table's call; True if it was still open."""
-    from tournaments.services.table_cache import tables_changed
-
     handled = DirectorCall.objects.filter(
         pk=call_id, section__event=event, handled_at__isnull=True
     ).update(handled_at=timezone.now())
@@ -273,7 +266,7 @@ def _existing(
         if by_key.entry != clean_entry:
             raise ResultConflict(
                 f"Board {by_key.board_number} was already sent with another result "
-                f"(NS {_signed(by_key.ns_score)}). Call the director to change it.",
+                f"(NS {signed_score(by_key.ns_score)}). Call the director to change it.",
                 by_key,
             )
         return by_key
@@ -295,7 +288,7 @@ def _existing(
         return for_meeting
     raise ResultConflict(
         f"Board {seating.board.number} already has a result for {seating.ns_pair.label} v "
-        f"{seating.ew_pair.label} (NS {_signed(for_meeting.ns_score)}). "
+        f"{seating.ew_pair.label} (NS {signed_score(for_meeting.ns_score)}). "
         "Only the director can change it.",
         for_meeting,
     )
@@ -315,7 +308,7 @@ def result_summary(result: Result) -> dict[str, Any]:
     }
 
 
-def _signed(score: int | None) -> str:
+def signed_score(score: int | None) -> str:
     return "artificial" if score is None else f"{score:+d}"
 
 
@@ -364,21 +357,6 @@ def result_dispute(*, result: Result, note: str = "", device: str = "") -> Resul
     return result
 
 
-def _snapshot(result: Result) -> dict[str, Any]:
-    return {
-        "entry": result.entry,
-        "ns_score": result.ns_score,
-        "status": result.status,
-        "artificial_code": result.artificial_code,
-    }
-
-
-class CorrectionConflict(ResultConflict):
-    """A correction made from a result that another change has replaced since the director
-    looked at it (HTTP 409, with the stored result): applying it would silently undo that
-    change, so nothing is saved and the director is shown what is stored now."""
-
-
 def result_revision(result: Result) -> str:
     """A short fingerprint of what a correction replaces (the entry, or the artificial
     score). A correction form or API call sends back the revision it was made from
@@ -386,166 +364,3 @@ def result_revision(result: Result) -> str:
     dispute does not change it: they leave the entry alone."""
     content = json.dumps([result.entry, result.artificial_code], sort_keys=True)
     return hashlib.sha256(content.encode()).hexdigest()[:12]
-
-
-@transaction.atomic
-def result_correct(
-    *,
-    result: Result,
-    entry: Mapping[str, Any],
-    reason: str,
-    user: User = None,
-    seen: str | None = None,
-) -> Result:
-    """The director replaces a result's entry; the old one stays in the audit trail.
-
-    Two directors correcting one result at once are taken one after the other (the row is
-    locked for the whole change). With `seen`, the `result_revision` the director's form was
-    made from, the second is refused with CorrectionConflict if the first changed the result
-    meanwhile: its director decided from an entry that is no longer there. Without `seen`
-    (scripts, older API clients) both apply in that order, each audited with the entry it
-    replaced, so the trail shows both.
-    """
-    if not reason.strip():
-        raise ResultError("Say why the result is being corrected.")
-    result = Result.objects.select_for_update().select_related("section__event").get(pk=result.pk)
-    event = result.section.event
-    if event.status == Event.Status.DRAFT:
-        raise ResultError("The event has not started.")
-    if seen is not None and seen != result_revision(result):
-        raise CorrectionConflict(_changed_since(result, event), result)
-    board = Board.objects.get(event=event, number=result.board_number)
-    rules = rules_for(event)
-    parsed = rules.parse_entry(engine_board(board), dict(entry))
-    before = _snapshot(result)
-    result.entry = rules.entry_to_dict(parsed)
-    result.ns_score = as_int_score(rules.ns_score(engine_board(board), parsed))
-    result.status = Result.Status.CORRECTED
-    result.artificial_code = ""
-    return _save_directors_change(result, event, user, "result corrected", before, reason)
-
-
-def _changed_since(result: Result, event: Event) -> str:
-    """What a refused correction's director is told: what the result reads now, and who
-    changed it, when and why (its newest audit entry)."""
-    now = (
-        f"NS {_signed(result.ns_score)}"
-        if result.entry is not None
-        else (f"artificial {result.artificial_code}")
-    )
-    change = (
-        AuditEntry.objects.filter(event=event, target=_audit_target(result))
-        .select_related("user")
-        .order_by("-at", "-id")
-        .first()
-    )
-    by = ""
-    if change is not None:
-        who = change.user.get_username() if change.user else "someone"
-        when = timezone.localtime(change.at).strftime("%H:%M:%S")
-        by = f" by {who} at {when}" + (f" ({change.reason})" if change.reason else "")
-    return (
-        f"Board {result.board_number} was changed{by} after you opened it; it now reads "
-        f"{now}. Nothing was saved: look at the result as it is now and correct it again "
-        "if it still needs it."
-    )
-
-
-def _audit_target(result: Result) -> str:
-    return f"board {result.board_number}, {result.ns_pair.label} v {result.ew_pair.label}"
-
-
-def _save_directors_change(
-    result: Result, event: Event, user: User, action: str, before: Any, reason: str
-) -> Result:
-    """Save a result the director changed, audit it with before and after, rescore. A
-    dispute's director call is settled by the change: the director has ruled on it."""
-    result.save()
-    DirectorCall.objects.filter(
-        section_id=result.section_id,
-        table=result.table,
-        round=result.round,
-        board_number=result.board_number,
-        handled_at__isnull=True,
-    ).update(handled_at=timezone.now())
-    audit_record(
-        event=event,
-        user=user,
-        action=action,
-        target=_audit_target(result),
-        before=before,
-        after=_snapshot(result),
-        reason=reason,
-    )
-    results_changed(event=event)
-    return result
-
-
-@transaction.atomic
-def result_set_artificial(
-    *,
-    section: Section,
-    round: int,
-    table: int,
-    board_number: int,
-    code: str,
-    reason: str,
-    user: User = None,
-) -> Result:
-    """Give an artificial score (A+, A, A-, split like A+/A-, NP for not played)."""
-    if not reason.strip():
-        raise ResultError("Say why the artificial score is given.")
-    event = Event.objects.get(pk=section.event_id)
-    if event.status == Event.Status.DRAFT:
-        raise ResultError("The event has not started.")
-    ns_code, ew_code = parse_artificial(code)
-    canonical = ns_code if ns_code == ew_code else f"{ns_code}/{ew_code}"
-    seating = seating_for(section=section, round=round, table=table, board_number=board_number)
-    result = (
-        Result.objects.select_for_update()
-        .filter(section=section, board_number=board_number, ns_pair=seating.ns_pair)
-        .first()
-    )
-    before = _snapshot(result) if result else None
-    if result is None:
-        result = Result(
-            section=section,
-            board_number=board_number,
-            round=round,
-            table=table,
-            ns_pair=seating.ns_pair,
-            ew_pair=seating.ew_pair,
-            entered_by=actor(user),
-        )
-    result.entry = None
-    result.ns_score = None
-    result.status = Result.Status.ARTIFICIAL
-    result.artificial_code = canonical
-    return _save_directors_change(result, event, user, "artificial score", before, reason)
-
-
-@transaction.atomic
-def board_mark_fouled(*, board: Board, fouled: bool, reason: str, user: User = None) -> Board:
-    """A fouled board (cards mixed between hands) is scored Average to everyone who played it.
-
-    The results entered for it are kept untouched and shown; un-marking the board brings them
-    back into the comparison.
-    """
-    if not reason.strip():
-        raise ResultError("Say why the board is marked.")
-    board = Board.objects.select_for_update().get(pk=board.pk)
-    if board.fouled == fouled:
-        return board
-    board.fouled = fouled
-    board.save(update_fields=["fouled"])
-    audit_record(
-        event=board.event,
-        user=user,
-        action="board fouled" if fouled else "board unfouled",
-        target=f"board {board.number}",
-        before={"fouled": not fouled},
-        after={"fouled": fouled},
-        reason=reason,
-    )
-    results_changed(event=board.event)
-    return board

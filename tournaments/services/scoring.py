@@ -46,11 +46,12 @@ from django.utils import timezone
 from clubwhist.cache import retire_after_outage
 from engine.cards import Side
 from engine.games import Entry, GameRules
-from engine.games.base import SessionTally
+from engine.games.entry import SessionTally
 from engine.scoring import TravellerLine, pair_key, score_session
 from engine.scoring.document import StandingsDocument, section_standings
+from tournaments import jobs, live
+from tournaments.bridge import engine_board, movement_for, rules_for
 from tournaments.models import Board, Event, Pair, Result, Section, Standings
-from tournaments.services.engine_bridge import engine_board, movement_for, rules_for
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,6 @@ def request_rescore(*, event_id: int, reclaim: bool = False) -> bool:
     """Queue one rescore unless one is already queued; True when this call queued it.
 
     `reclaim` takes the event's slot even if a task claimed it (see the module's note 5)."""
-    from tournaments import tasks
-
     now = timezone.now()
     slot = Event.objects.filter(pk=event_id)
     if not reclaim:
@@ -95,9 +94,7 @@ def request_rescore(*, event_id: int, reclaim: bool = False) -> bool:
         log.warning("rescore of event %s queued without its debounce: %s", event_id, exc)
         countdown = settings.RESCORE_DEBOUNCE_SECONDS
     try:
-        tasks.rescore_event.apply_async(
-            (event_id,), countdown=countdown, retry_policy=PUBLISH_RETRY
-        )
+        jobs.send(jobs.RESCORE_EVENT, event_id, countdown=countdown, retry_policy=PUBLISH_RETRY)
     except Exception as exc:
         # The broker is unreachable. Free the slot so the sweep can queue it later; the
         # results themselves are committed and the version gap remembers the work.
@@ -227,8 +224,6 @@ def version_key(event_id: int) -> str:
 def announce_version(*, event_id: int, version: int) -> None:
     """Tell the live pages' streams that standings of `version` are stored: a cache write
     (streams read it instead of asking the database) and a pub/sub message that wakes them."""
-    from tournaments.services import live
-
     current = cache.get(version_key(event_id))
     if current is None or int(current) < version:
         cache.set(version_key(event_id), version, timeout=6 * 3600)

@@ -14,9 +14,9 @@ from django.db import transaction
 
 from engine.boards import Board as EngineBoard
 from engine.games import EntryError, GameRules
+from tournaments.bridge import engine_board, rules_for
 from tournaments.models import Event, MovementRow, Pair, Result, Section
-from tournaments.services.engine_bridge import engine_board, rules_for
-from tournaments.services.results import boards_of_set, result_confirm, result_submit
+from tournaments.services.results import result_confirm, result_submit
 
 
 def event_simulate(
@@ -48,7 +48,7 @@ def _simulate(event: Event, rounds: int | None, rng: random.Random) -> list[Resu
             continue  # the movement's sit-out
         if (row.ns_pair, ns_seat) in absent or (row.ew_pair, ew_seat) in absent:
             continue  # a pair marked absent: its opponents sit out
-        for number in boards_of_set(section, row.board_set):
+        for number in section.boards_of_set(row.board_set):
             if Result.objects.filter(
                 section=section, board_number=number, round=row.round, table=row.table
             ).exists():

@@ -22,9 +22,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.games import Entry
+from tournaments.bridge import engine_board, rules_for
 from tournaments.models import Board, DirectorCall, Event, Result, Section, TableAccess
+from tournaments.selectors import table_round, table_round_boards
 from tournaments.services.audit import User, audit_record
-from tournaments.services.engine_bridge import engine_board, rules_for
 from tournaments.services.results import (
     ResultError,
     result_confirm,
@@ -113,8 +114,6 @@ def _result_of_table(access: TableAccess, result_id: int) -> Result:
     )
     if result is None:
         raise TableForbidden(f"Result {result_id} is not one of table {access.table}'s.")
-    from tournaments.selectors import table_round
-
     if result.round != table_round(access.section, access.table):
         raise TableForbidden(
             f"Board {result.board_number} was played in round {result.round}; this table is "
@@ -125,8 +124,6 @@ def _result_of_table(access: TableAccess, result_id: int) -> Result:
 
 def _check_board(access: TableAccess, board_number: int) -> int:
     """The round in which this table plays `board_number` now; TableForbidden otherwise."""
-    from tournaments.selectors import table_round, table_round_boards
-
     section = access.section
     current = table_round(section, access.table)
     if current is None:

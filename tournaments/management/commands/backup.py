@@ -1,7 +1,7 @@
 """`python manage.py backup [-o FILE] [--club SLUG ...] [--event ID ...]`: clubs, their events
 (each whole, as the event's JSON download has it), users and directorships in one JSON file,
 gzip-compressed when FILE ends in .gz; written beside FILE and renamed over it only when
-complete. See the README's "Backup and restore"."""
+complete. See docs/operations/backup.md."""
 
 from pathlib import Path
 from typing import Any

@@ -12,7 +12,12 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from tournaments.models import Event
-from tournaments.services.events import club_get_or_create, event_create, event_start
+from tournaments.services.events import (
+    club_get_or_create,
+    event_create,
+    event_start,
+    pairs_register,
+)
 from tournaments.services.simulation import event_simulate
 
 DEMO_CLUB = "Demo Whist Club"
@@ -125,8 +130,6 @@ LAST = [
 
 
 def _name_pairs(event: Event) -> None:
-    from tournaments.services.events import pairs_register
-
     names = {}
     for i, pair in enumerate(event.section.pairs.filter(is_phantom=False)):
         names[pair.pk] = (

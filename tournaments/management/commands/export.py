@@ -1,5 +1,5 @@
 """`python manage.py export EVENT_ID --format usebio|pbn|csv|travellers-csv -o FILE`: an
-event's results as a file for other programs (see the README's "Exports and imports").
+event's results as a file for other programs (docs/directors/results.md).
 Written beside FILE and renamed over it only when complete."""
 
 import os

@@ -1,4 +1,4 @@
-"""The one place that turns database rows into engine objects and back.
+"""The one place that turns database rows into engine objects and back (the app's engine adapters).
 
 The engine is pure Python and knows nothing of models; the services hand it plain values. Board
 records are stored as PBN text exactly as `engine.pbn` writes them, so a board read back is the

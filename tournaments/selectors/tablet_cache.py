@@ -26,11 +26,13 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
-from tournaments.models import Section, TableAccess
-from tournaments.services.engine_bridge import movement_for
+from tournaments.bridge import movement_for
+from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
+from tournaments.selectors.tablets import table_state
 
 #: How long an unchanged table's state is kept (it is retired sooner by any change).
 STATE_SECONDS = 15 * 60
@@ -61,8 +63,6 @@ def _version_from_key(key: str) -> str:
 
 def table_state_cached(access: TableAccess) -> dict[str, Any]:
     """`selectors.table_state`, from the cache while nothing the table shows has changed."""
-    from tournaments.selectors import table_state
-
     if not shared():
         return table_state(access)
     section, table = access.section_id, access.table
@@ -120,8 +120,6 @@ def _bump(keys: list[str]) -> None:
 
 def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
     """Signal receiver: which sections' tablets show this row."""
-    from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
-
     if isinstance(instance, Result):
         # The section is at hand when the services made the row; read it once otherwise.
         # A result also moves on the tables this one sends its pairs and boards to next
@@ -146,10 +144,6 @@ def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    from django.db.models.signals import post_delete, post_save
-
-    from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
-
     for model in (Result, Pair, DirectorCall, Section, Event, Board):
         post_save.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}-d")

@@ -9,25 +9,32 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404
 
+from engine import pbn
 from engine.boards import Board as EngineBoard
+from engine.dd.analysis import par_summary
 from engine.games import GameRules
-from engine.publishing import ResultInfo, row_for
+from engine.publishing import ResultInfo, board_frequencies, pair_card, row_for
 from engine.scoring.document import StandingRow, StandingsDocument
+from tournaments import access
+from tournaments.bridge import board_from_record, engine_board, rules_for, rules_named
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
-from tournaments.selectors import boards_finished, latest_standings
-from tournaments.services.engine_bridge import (
-    board_from_record,
-    engine_board,
-    rules_for,
-    rules_named,
+from tournaments.selectors.documents import (
+    ClubEvent,
+    ClubEvents,
+    PairCardLine,
+    PublicBoard,
+    PublicPair,
+    PublicStandings,
 )
+from tournaments.selectors.events import latest_standings
+from tournaments.selectors.room import boards_finished
 
 CACHE_SECONDS = 15 * 60
 
@@ -35,8 +42,6 @@ CACHE_SECONDS = 15 * 60
 def event_for_reader(pk: int, user: Any) -> Event:
     """The event if this reader may see it (its club's directors: always, to check the pages
     before publishing; anyone: public ones)."""
-    from tournaments import access
-
     event = Event.objects.select_related("club").prefetch_related("sections").filter(pk=pk).first()
     if event is None or not (event.is_public or access.directs(user, event)):
         raise Http404("No published results here.")
@@ -46,8 +51,6 @@ def event_for_reader(pk: int, user: Any) -> Event:
 def sees_everything(event: Event, user: Any) -> bool:
     """Published results are whole for everyone; the event's directors see every board of a
     running event (to check it); everyone else sees only finished boards (`boards_shown`)."""
-    from tournaments import access
-
     return event.status == Event.Status.PUBLISHED or access.directs(user, event)
 
 
@@ -81,6 +84,91 @@ def club_events(club: Club) -> list[Event]:
     """A club's results page: published events and those followed live, newest first."""
     candidates = Event.objects.filter(club=club).exclude(status=Event.Status.DRAFT)
     return [event for event in candidates.order_by("-date", "-id") if event.is_public]
+
+
+def club_events_document(club: Club) -> ClubEvents:
+    """A club's results page as data: `club_events`, each with whether it is followed live."""
+    return ClubEvents(
+        club=club.name,
+        events=tuple(
+            ClubEvent(
+                id=e.pk,
+                name=e.name,
+                date=e.date.isoformat(),
+                game=e.game,
+                status=e.status,
+                live=e.status != Event.Status.PUBLISHED,
+            )
+            for e in club_events(club)
+        ),
+    )
+
+
+def standings_document(
+    event: Event, results: PublishedEvent, shown: frozenset[int]
+) -> PublicStandings:
+    """The standings document with only the shown boards' lines (`document_for`), and the
+    version its results were scored at."""
+    document = results.document
+    if document is not None:
+        document = replace(
+            document,
+            sections=tuple(
+                replace(
+                    section,
+                    boards={n: lines for n, lines in section.boards.items() if int(n) in shown},
+                )
+                for section in document.sections
+            ),
+        )
+    return PublicStandings(version=event.scored_version, document=document)
+
+
+def board_document(results: PublishedEvent, number: int) -> PublicBoard:
+    """A board the reader may see: its deal as PBN, par when known, and the frequency of
+    every result (the caller checks `boards_shown` first: cards are secret until played)."""
+    rows = (
+        board_frequencies(results.document.sections[0], number, results.info)
+        if results.document
+        else []
+    )
+    analysis = results.analyses.get(number)
+    return PublicBoard(
+        board=number,
+        pbn=pbn.dumps([results.board(number)]),
+        par=par_summary(analysis) if analysis else None,
+        analysis=analysis,
+        frequencies=tuple(rows),
+    )
+
+
+def pair_document(results: PublishedEvent, key: str, shown: frozenset[int]) -> PublicPair | None:
+    """A pair's score card on the shown boards: every board with the opponents, result,
+    points and against par; None when no pair has that key."""
+    for section in results.document.sections if results.document else ():
+        row = row_for(section, key)
+        if row is not None:
+            card = [r for r in pair_card(section, row, results.info) if r.board in shown]
+            return PublicPair(
+                pair=row,
+                boards=tuple(
+                    PairCardLine(
+                        board=r.board,
+                        round=r.round,
+                        table=r.table,
+                        seat=r.direction,
+                        opponents=r.opponents,
+                        result=r.result,
+                        score=r.score,
+                        points=r.points,
+                        top=r.top,
+                        versus_par=r.versus_par,
+                        running_percentage=r.running_percentage,
+                    )
+                    for r in card
+                ),
+            )
+    return None
 
 
 @dataclass

@@ -1,0 +1,270 @@
+"""What a table's tablet shows: its round, pairs, boards and results, the recap and where
+everyone goes next, and the fields to enter a result with."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from tournaments.bridge import board_from_record, meeting_rows, movement_for, rules_for
+from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
+from tournaments.selectors.documents import (
+    BoardsLater,
+    EntryChoiceView,
+    EntryFieldView,
+    NextPlaces,
+    RoundClock,
+    SeatMove,
+    TabletBoard,
+    TabletCall,
+    TabletEvent,
+    TabletPair,
+    TabletResult,
+    TabletRound,
+    TabletState,
+)
+from tournaments.selectors.room import SETTLED, RoomProgress, room_progress, round_done
+
+
+def table_round(section: Section, table: int, progress: RoomProgress | None = None) -> int | None:
+    """The round a table's tablet shows: its first round not yet played through, held back to
+    the round the director has started when the event moves on the director's word; None
+    when the table has played every round."""
+    progress = progress or room_progress(section, table=table)
+    rounds = sorted(r for (r, t) in progress.rows if t == table)
+    current = next((r for r in rounds if not round_done(section, progress, r, table)), None)
+    if current is None:
+        return None
+    if section.event.advance == Event.Advance.DIRECTOR:
+        current = min(current, max(section.released_round, rounds[0] if rounds else 1))
+    if current > rounds[0] and tables_holding(section, table, current, progress):
+        current = max(r for r in rounds if r < current)
+    return current
+
+
+def tables_holding(
+    section: Section, table: int, rnd: int, progress: RoomProgress | None = None
+) -> list[int]:
+    """The tables still playing round `rnd - 1` that send `table` its pairs or boards for
+    round `rnd`. A table that moves on by itself must wait for them: otherwise it would start
+    a round whose players are still at another table (or whose boards are still in play
+    there), and a pair would be at two tables at once."""
+    if rnd <= 1:
+        return []
+    progress = progress or room_progress(section, table=table)
+    movement = movement_for(section)
+    sources = []
+    for r, t in progress.rows:
+        if r != rnd - 1 or t == table or (r, t) in progress.sit_out:
+            continue
+        after = movement.next_places(r, t)
+        goes_to = {
+            after.boards,
+            after.ns[0] if after.ns else None,
+            after.ew[0] if after.ew else None,
+        }
+        if table in goes_to:
+            sources.append(t)
+    if not sources:
+        return []
+    settled: dict[int, int] = defaultdict(int)
+    for t, status in (
+        Result.objects.filter(section=section, round=rnd - 1, table__in=sources)
+        .order_by()
+        .values_list("table", "status")
+    ):
+        if status in SETTLED:
+            settled[t] += 1
+    return sorted(t for t in sources if settled[t] < section.boards_per_round)
+
+
+def table_round_boards(section: Section, table: int, rnd: int) -> range:
+    row = meeting_rows(section).get((rnd, table))
+    return section.boards_of_set(row.board_set) if row else range(0)
+
+
+def _pair_view(
+    section: Section, pairs: dict[tuple[int, str], Pair], number: int, seat: str
+) -> TabletPair | None:
+    pair = pairs.get((number, section.direction_of(seat)))
+    if pair is None:
+        return None
+    return TabletPair(
+        number=pair.number,
+        label=pair.label,
+        names=pair.names,
+        absent=pair.is_phantom,  # the phantom, or a pair marked absent
+    )
+
+
+def _board_views(
+    section: Section, rules: Any, rnd: int, table: int, boards: range
+) -> list[TabletBoard]:
+    stored = dict(
+        Board.objects.filter(event_id=section.event_id, number__in=boards)
+        .order_by()
+        .values_list("number", "record")
+    )
+    results = {
+        r.board_number: r
+        for r in Result.objects.filter(
+            section=section, round=rnd, table=table, board_number__in=boards
+        ).order_by()
+    }
+    views = []
+    for number in boards:
+        played = board_from_record(stored[number])
+        result = results.get(number)
+        shown = None
+        if result is not None:
+            parsed = rules.parse_entry(played, result.entry) if result.entry else None
+            shown = TabletResult(
+                id=result.pk,
+                key=result.idempotency_key,
+                entry=result.entry,
+                describe=rules.describe(parsed) if parsed else result.artificial_code,
+                short=rules.describe_short(parsed) if parsed else result.artificial_code,
+                ns_score=result.ns_score,
+                ew_score=None if result.ns_score is None else -result.ns_score,
+                # Only that it looks unusual: the reason names other tables' results.
+                unusual=bool(result.flag),
+            )
+        views.append(
+            TabletBoard(
+                number=number,
+                dealer=played.dealer.full_name,
+                trumps=rules.trumps_text(played),
+                state="to enter" if result is None else _STATE[result.status],
+                result=shown,
+            )
+        )
+    return views
+
+
+_STATE: dict[str, str] = {
+    Result.Status.ENTERED: "waiting",
+    Result.Status.CONFIRMED: "confirmed",
+    Result.Status.DISPUTED: "disputed",
+    Result.Status.CORRECTED: "confirmed",
+    Result.Status.ARTIFICIAL: "confirmed",
+}
+
+
+def _round_view(
+    section: Section, progress: RoomProgress, rules: Any, rnd: int, table: int, pairs: Any
+) -> TabletRound:
+    row = progress.rows[(rnd, table)]
+    boards = section.boards_of_set(row.board_set)
+    after = movement_for(section).next_places(rnd, table)
+    return TabletRound(
+        round=rnd,
+        sit_out=(rnd, table) in progress.sit_out,
+        ns=_pair_view(section, pairs, row.ns_pair, "NS") if row.ns_pair else None,
+        ew=_pair_view(section, pairs, row.ew_pair, "EW") if row.ew_pair else None,
+        boards=tuple(_board_views(section, rules, rnd, table, boards)),
+        done=round_done(section, progress, rnd, table),
+        next=NextPlaces(
+            ns=None if after.ns is None else SeatMove(table=after.ns[0], seat=after.ns[1]),
+            ew=None if after.ew is None else SeatMove(table=after.ew[0], seat=after.ew[1]),
+            boards_to=after.boards,
+            # boards not played next round: where and when they are played again
+            boards_later=None
+            if after.boards_later is None
+            else BoardsLater(round=after.boards_later[0], table=after.boards_later[1]),
+            last_round=rnd >= section.rounds,
+        ),
+    )
+
+
+def table_state(access: TableAccess) -> dict[str, Any]:
+    """`tablet_state` as the JSON the tablet cache keeps and the pages embed."""
+    return tablet_state(access).to_dict()
+
+
+def tablet_state(access: TableAccess) -> TabletState:
+    """Everything a table's tablet shows: the round, the pairs, the boards and their results,
+    the previous round's recap and where everyone goes next, and how to enter a result."""
+    section = access.section
+    event = section.event
+    rules = rules_for(event)
+    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section).order_by()}
+    absent = {key for key, pair in pairs.items() if pair.is_phantom}
+    progress = room_progress(section, absent)
+    current = table_round(section, access.table, progress)
+    rounds = sorted(r for (r, t) in progress.rows if t == access.table)
+    shown = current if current is not None else rounds[-1]
+    now = _round_view(section, progress, rules, shown, access.table, pairs)
+    earlier = [r for r in rounds if r < shown]
+    call = (
+        DirectorCall.objects.filter(section=section, table=access.table, handled_at__isnull=True)
+        .order_by("-created_at")
+        .first()
+    )
+    previous = (
+        _round_view(section, progress, rules, earlier[-1], access.table, pairs) if earlier else None
+    )
+    return TabletState(
+        event=TabletEvent(
+            id=event.pk,
+            name=event.name,
+            game=rules.title,
+            status=event.status,
+            advance=event.advance,
+        ),
+        table=access.table,
+        rounds=section.rounds,
+        finished=current is None,
+        accepting=event.status == Event.Status.RUNNING and current is not None,
+        waiting_for_tables=tuple(
+            tables_holding(section, access.table, shown + 1, progress)
+            if current is not None and now.done and shown < section.rounds
+            else []
+        ),
+        waiting_for_director=bool(
+            now.done
+            and current is not None
+            and event.advance == Event.Advance.DIRECTOR
+            and current < section.rounds
+        ),
+        current=now,
+        previous=previous,
+        # The director's round clock (the room view's), while the event runs: the page counts
+        # down to `ends_at` against the server's clock (`server_time`, added to every answer).
+        clock=(
+            RoundClock(
+                ends_at=section.clock_ends_at.isoformat(timespec="seconds"),
+                minutes=section.clock_minutes,
+            )
+            if section.clock_ends_at is not None and event.status == Event.Status.RUNNING
+            else None
+        ),
+        calls_open=call is not None,
+        # The table's open call: why, and whether the table may take it back (a dispute's
+        # call waits for the director).
+        call=None
+        if call is None
+        else TabletCall(reason=call.get_reason_display(), cancellable=call.board_number is None),
+        fields=tuple(entry_field_document(f) for f in rules.entry_fields()),
+    )
+
+
+def entry_field_view(field: Any) -> dict[str, Any]:
+    """An engine `EntryField` as plain data for the tablet page's pickers."""
+    return entry_field_document(field).to_dict()
+
+
+def entry_field_document(field: Any) -> EntryFieldView:
+    """An engine `EntryField` as the tablet state's typed field."""
+    return EntryFieldView(
+        key=field.key,
+        kind=field.kind,
+        label=field.label,
+        short=field.short,
+        help=field.help,
+        min=field.minimum,
+        max=field.maximum,
+        choices=tuple(
+            EntryChoiceView(value=c.value, label=c.label, mark=c.mark) for c in field.choices
+        ),
+        only_when=tuple((other, tuple(values)) for other, values in field.only_when),
+    )
