@@ -1,0 +1,88 @@
+"""A whole event as one JSON document, a whole database as one backup, and restoring both.
+
+An event's document holds everything the event is: its club, its own settings, its sections
+with their movement rows, pairs, results (entries, statuses, idempotency keys, who entered
+them), tablet links and director calls, the boards exactly as stored, the audit trail and the
+newest standings (`schema` says what is carried of every model and what is left out, and why).
+
+Restoring checks the whole document before anything is written (format, version, every value
+and every reference), writes it in one transaction, scores the event again and refuses,
+rolling everything back, unless the standings come out exactly as stored. Each refusal is a
+`RestoreRefused` whose message names what is wrong and where.
+
+Rows keep their ids when the database holds none of them yet (a restore into an empty
+database: the same pages, links and ids); otherwise the event is given new ids throughout and
+keeps everything else, tablet tokens included. Users are named by username: a backup of the
+whole database carries them (password hashes included); a user an event names who exists
+neither here nor in the backup is created inactive, without a usable password.
+
+The package's modules, by job: `schema` (the format), `dump` (documents from the database),
+`text` (JSON text and files), `rows` and `parse` (checking a document), `restoring` and
+`report` (writing it back, and saying what was done). Callers use the names below.
+"""
+
+from tournaments.services.backup.dump import (
+    backup_document,
+    club_block,
+    consistent_read,
+    event_document,
+    user_block,
+)
+from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
+from tournaments.services.backup.report import RestoredEvent, RestoreReport
+from tournaments.services.backup.restoring import (
+    already_here,
+    backup_restore,
+    event_import_text,
+    event_restore,
+    restore,
+)
+from tournaments.services.backup.schema import (
+    ADDED_LATER,
+    BACKUP_FORMAT,
+    EVENT_FORMAT,
+    FIELDS,
+    IMPLIED,
+    OMITTED,
+    OMITTED_MODELS,
+    READABLE_VERSIONS,
+    SECTION_CHILDREN,
+    VERSION,
+    RestoreRefused,
+)
+from tournaments.services.backup.text import dumps, loads, looks_like_json, read_file, write_file
+
+__all__ = [
+    "ADDED_LATER",
+    "BACKUP_FORMAT",
+    "EVENT_FORMAT",
+    "FIELDS",
+    "IMPLIED",
+    "OMITTED",
+    "OMITTED_MODELS",
+    "READABLE_VERSIONS",
+    "SECTION_CHILDREN",
+    "VERSION",
+    "ClubBlock",
+    "ParsedEvent",
+    "RestoreRefused",
+    "RestoreReport",
+    "RestoredEvent",
+    "already_here",
+    "backup_document",
+    "backup_restore",
+    "club_block",
+    "consistent_read",
+    "dumps",
+    "event_document",
+    "event_import_text",
+    "event_restore",
+    "loads",
+    "looks_like_json",
+    "parse_club",
+    "parse_event",
+    "read_file",
+    "restore",
+    "user_block",
+    "write_file",
+]

@@ -1,0 +1,416 @@
+"""Writing checked documents back into the database: one event, a whole backup, users and clubs.
+
+Each restore is one transaction: the rows go in (with their own ids when the database holds
+none of them yet, else with new ones), the event is scored again, and anything short of the
+stored standings, or a row the database refuses, rolls everything back as a `RestoreRefused`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib.auth.models import User as AuthUser
+from django.core.cache import cache
+from django.db import DataError, IntegrityError, connection, models, transaction
+
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    Club,
+    Event,
+    Pair,
+    Player,
+    Result,
+    Section,
+    Standings,
+    TableAccess,
+)
+from tournaments.selectors.tablet_cache import tables_changed
+from tournaments.services.audit import User, audit_record
+from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
+from tournaments.services.backup.report import RestoredEvent, RestoreReport
+from tournaments.services.backup.rows import check_marker, check_unique, list_in, load_row
+from tournaments.services.backup.schema import (
+    BACKUP_FORMAT,
+    EVENT_FORMAT,
+    SECTION_CHILDREN,
+    Model,
+    RestoreRefused,
+)
+from tournaments.services.backup.text import loads
+from tournaments.services.scoring import standings_compute, version_key
+
+
+def _batches(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def already_here(parsed: ParsedEvent) -> str | None:
+    """Why the database cannot take this event, naming what is there; None when it can.
+
+    The event is here when an event with its name, date and creation time is (an id proves
+    nothing across databases); a copy of it shows by its tablet tokens or idempotency keys,
+    which are unique in a database."""
+    e = parsed.event
+    same = (
+        Event.objects.filter(name=e.name, date=e.date, created_at=e.created_at)
+        .select_related("club")
+        .first()
+    )
+    if same is not None:
+        return (
+            f"This database already holds {parsed.title} (event {same.pk}, club {same.club.name!r})"
+        )
+    tokens = [a.token for s in parsed.sections for a in s.table_access]
+    for chunk in _batches(tokens):
+        clash = TableAccess.objects.filter(token__in=chunk).select_related("section__event").first()
+        if clash is not None:
+            return (
+                f"Table {clash.table}'s tablet link of {parsed.title} is already used here by "
+                f"event {clash.section.event_id} ({clash.section.event.name!r}): that event is "
+                "this one or a copy of it"
+            )
+    keys = [r.idempotency_key for s in parsed.sections for r in s.results]
+    for chunk in _batches(keys):
+        taken = (
+            Result.objects.filter(idempotency_key__in=chunk)
+            .select_related("section__event")
+            .first()
+        )
+        if taken is not None:
+            return (
+                f"A result of {parsed.title} (board {taken.board_number}, table {taken.table}) "
+                f"is already here in event {taken.section.event_id} "
+                f"({taken.section.event.name!r}): that event is this one or a copy of it"
+            )
+    return None
+
+
+def _ids_free(parsed: ParsedEvent) -> bool:
+    for model, rows in parsed.rows():
+        ids = [r.pk for r in rows if r.pk is not None]
+        for chunk in _batches(ids):
+            if model._default_manager.filter(pk__in=chunk).exists():
+                return False
+    return True
+
+
+def _insert(model: Model, rows: list[Any]) -> None:
+    """Insert rows as they are: bulk_create stamps auto_now fields with the time now, so the
+    stored moments are put back afterwards."""
+    if not rows:
+        return
+    stamped = [f for f in model._meta.concrete_fields if getattr(f, "auto_now", False)]
+    kept = [[getattr(r, f.attname) for f in stamped] for r in rows]
+    model._default_manager.bulk_create(rows, batch_size=500)
+    if stamped:
+        for row, values in zip(rows, kept, strict=True):
+            for f, value in zip(stamped, values, strict=True):
+                setattr(row, f.attname, value)
+        model._default_manager.bulk_update(rows, [f.name for f in stamped], batch_size=500)
+
+
+def _move_sequences_past(rows: Iterable[tuple[Model, list[Any]]]) -> None:
+    """After rows went in with their own ids, PostgreSQL's id sequences must move past them,
+    and only forward: an id once used is never handed out again (caches and links key on
+    ids). SQLite's AUTOINCREMENT does both by itself."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model, saved in rows:
+            highest = max((r.pk for r in saved if r.pk is not None), default=None)
+            if highest is None:
+                continue
+            cursor.execute(
+                "SELECT setval(seq::regclass, %s) "
+                "FROM (SELECT pg_get_serial_sequence(%s, %s) AS seq) AS found "
+                "WHERE seq IS NOT NULL "
+                "AND coalesce(pg_sequence_last_value(seq::regclass), 0) < %s",
+                [highest, model._meta.db_table, model._meta.pk.column, highest],
+            )
+
+
+def _ensure_users(
+    names: Iterable[str], carried: Mapping[str, AuthUser], report: RestoreReport
+) -> dict[str, AuthUser]:
+    """The users by username: those here are kept as they are; the others come from the
+    backup (`carried`) or, when it does not carry them, are made inactive and without a
+    usable password, so nobody can sign in as them until an administrator says so."""
+    wanted = set(names)
+    found = {u.username: u for u in AuthUser.objects.filter(username__in=wanted)}
+    report.users_kept += sorted(set(carried) & set(found))
+    for name in sorted(wanted - set(found)):
+        if name in carried:
+            user = carried[name]
+            user.pk = None
+            user.save()
+            report.users_from_backup.append(name)
+        else:
+            user = AuthUser(username=name, is_active=False)
+            user.set_unusable_password()
+            user.save()
+            report.users_inactive.append(name)
+        found[name] = user
+    return found
+
+
+def _club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
+    club = block.club
+    if club.pk is not None and Club.objects.filter(pk=club.pk).exists():
+        club.pk = None
+    _insert(Club, [club])
+    club.directors.set([users[name] for name in block.directors])
+    for player in block.players:
+        player.club = club
+        if player.pk is not None and Player.objects.filter(pk=player.pk).exists():
+            player.pk = None
+    _insert(Player, block.players)
+    _move_sequences_past([(Club, [club]), (Player, block.players)])
+    return club
+
+
+def _club_for(block: ClubBlock, users: Mapping[str, AuthUser], report: RestoreReport) -> Club:
+    """The document's club: the one here with its slug, else a new one as the document has it."""
+    existing = Club.objects.filter(slug=block.club.slug).first()
+    if existing is not None:
+        return existing
+    if Club.objects.filter(name=block.club.name).exists():
+        raise RestoreRefused(
+            f"A club named {block.club.name!r} is already here under another web address than "
+            f"the document's ({block.club.slug!r}): import the event into that club (the "
+            "import page, or `manage.py import FILE --club SLUG`)."
+        )
+    report.clubs.append(f"{block.club.name} ({block.club.slug})")
+    return _club_create(block, users)
+
+
+def _comparable(data: Any) -> Any:
+    """A standings document without what differs between two scorings of the same results
+    (when, and under which event id)."""
+    return {k: v for k, v in data.items() if k not in ("computed_at", "event")}
+
+
+def _first_difference(stored: Any, fresh: Any) -> str:
+    stack: list[tuple[str, Any, Any]] = [("", stored, fresh)]
+    while stack:
+        path, a, b = stack.pop()
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(set(a) | set(b), key=str, reverse=True):
+                stack.append((f"{path}.{key}" if path else str(key), a.get(key), b.get(key)))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i in reversed(range(len(a))):
+                stack.append((f"{path}[{i}]", a[i], b[i]))
+        elif a != b:
+            return f"{path}: stored {a!r}, scored here {b!r}"
+    return "no difference found"
+
+
+def _restore_parsed(
+    parsed: ParsedEvent,
+    club: Club,
+    users: Mapping[str, AuthUser],
+    *,
+    imported_by: User = None,
+) -> RestoredEvent:
+    """Write a checked event under `club`, score it again and compare; call inside a
+    transaction, which a refusal rolls back."""
+    refusal = already_here(parsed)
+    if refusal is not None:
+        raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
+    original_id = parsed.event.pk
+    keep = _ids_free(parsed)
+    if not keep:
+        for _, rows in parsed.rows():
+            for row in rows:
+                row.pk = None
+    for ref in parsed.user_refs:
+        setattr(ref.obj, ref.attname, users[ref.username].pk)
+
+    event = parsed.event
+    event.club = club
+    event.rescore_queued_at = None
+    _insert(Event, [event])
+    for part in parsed.sections:
+        part.section.event = event
+    _insert(Section, [s.section for s in parsed.sections])
+    for part in parsed.sections:
+        for key, _ in SECTION_CHILDREN:
+            for child in getattr(part, key):
+                child.section = part.section
+    _insert(Pair, [p for s in parsed.sections for p in s.pairs])
+    for result in (r for s in parsed.sections for r in s.results):
+        result.ns_pair = result.ns_pair  # takes the pair's id, now that it is saved
+        result.ew_pair = result.ew_pair
+    for key, model in SECTION_CHILDREN:
+        if model is not Pair:
+            _insert(model, [c for s in parsed.sections for c in getattr(s, key)])
+    for board in parsed.boards:
+        board.event = event
+    _insert(Board, parsed.boards)
+    for entry in parsed.audit:
+        entry.event = event
+    _insert(AuditEntry, parsed.audit)
+
+    if parsed.standings is not None:
+        fresh = json.loads(json.dumps(standings_compute(event=Event.objects.get(pk=event.pk))))
+        stored = parsed.standings.data
+        if _comparable(stored) != _comparable(fresh):
+            raise RestoreRefused(
+                f"Scored again here, {parsed.title} does not come out as its stored standings "
+                f"({_first_difference(_comparable(stored), _comparable(fresh))}); nothing was "
+                "restored. The document was changed by hand, or this clubwhist scores "
+                "differently from the one that wrote it."
+            )
+        parsed.standings.data = {**stored, "event": event.pk}
+        parsed.standings.event = event
+        _insert(Standings, [parsed.standings])
+    if keep:
+        _move_sequences_past(parsed.rows())
+    # A scored version cached under this id (an event that had it before) must not stand.
+    transaction.on_commit(lambda: cache.delete(version_key(event.pk)), robust=True)
+    if imported_by is not None:
+        audit_record(
+            event=event,
+            user=imported_by,
+            action="event imported",
+            target=f"event {event.pk}",
+            after={"from": "clubwhist JSON", "event": original_id},
+        )
+    tables_changed([s.section.pk for s in parsed.sections])
+    return RestoredEvent(event, original_id, parsed.counts(), parsed.standings is not None)
+
+
+def event_restore(
+    document: Any,
+    *,
+    club: Club | None = None,
+    imported_by: User = None,
+    dry_run: bool = False,
+) -> RestoreReport:
+    """Restore one event document (`event_document`), all of it or nothing.
+
+    Into `club` when given (a director's import: the document's club settings are not
+    applied), else into the club with the document's slug, made as the document has it when
+    there is none. `imported_by` is audited as having imported it. A dry run does everything,
+    checks included, then rolls back.
+    """
+    parsed = parse_event(document)
+    report = RestoreReport(dry_run=dry_run)
+    with _database_refusals(), transaction.atomic():
+        names = parsed.usernames() | (set(parsed.club.directors) if club is None else set())
+        users = _ensure_users(names, {}, report)
+        target = club if club is not None else _club_for(parsed.club, users, report)
+        report.events.append(_restore_parsed(parsed, target, users, imported_by=imported_by))
+        _note_queued_analysis(parsed, report)
+        if dry_run:
+            transaction.set_rollback(True)
+    return report
+
+
+@contextmanager
+def _database_refusals() -> Iterator[None]:
+    """What the checks cannot see coming (another restore of the same event committing at
+    the same moment) the database's constraints refuse; said as a refusal, not a crash."""
+    try:
+        yield
+    except (IntegrityError, DataError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RestoreRefused(
+            f"The database refused a row of the document ({first}); nothing was restored. "
+            "If another restore of it ran at the same time, it is already here."
+        ) from None
+
+
+def _note_queued_analysis(parsed: ParsedEvent, report: RestoreReport) -> None:
+    waiting = [b.number for b in parsed.boards if b.par_status == Board.ParStatus.QUEUED]
+    if waiting:
+        report.notes.append(
+            f"{len(waiting)} board(s) of {parsed.title} were waiting for analysis when it was "
+            "written: ask for the analysis again on the event page."
+        )
+
+
+def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
+    """Restore a backup (`backup_document`) into a database that has none of its clubs and
+    events, all of it or nothing; refuses, naming them, when any is already here."""
+    check_marker(document, BACKUP_FORMAT, "backup")
+    carried: dict[str, AuthUser] = {}
+    for i, raw in enumerate(list_in(document, "users", "The backup")):
+        user: AuthUser = load_row(AuthUser, raw, f"User {i + 1} of the backup")
+        if user.username in carried:
+            raise RestoreRefused(f"The backup lists the user {user.username!r} twice.")
+        carried[user.username] = user
+    clubs = [
+        parse_club(raw, f"Club {i + 1} of the backup")
+        for i, raw in enumerate(list_in(document, "clubs", "The backup"))
+    ]
+    check_unique(
+        ((b.club.slug, f"club {b.club.name!r}") for b in clubs), "web address (slug)", "The backup"
+    )
+    check_unique(((b.club.name, f"club {b.club.slug!r}") for b in clubs), "name", "The backup")
+    slugs = {b.club.slug for b in clubs}
+    events: list[ParsedEvent] = []
+    for i, raw in enumerate(list_in(document, "events", "The backup")):
+        try:
+            parsed = parse_event(raw)
+        except RestoreRefused as exc:
+            name = raw.get("event", {}).get("name") if isinstance(raw, dict) else None
+            label = f" ({name!r})" if isinstance(name, str) else ""
+            raise RestoreRefused(f"Event {i + 1} of the backup{label}: {exc}") from None
+        if parsed.club.club.slug not in slugs:
+            raise RestoreRefused(
+                f"Event {i + 1} of the backup ({parsed.event.name!r}) belongs to the club "
+                f"{parsed.club.club.slug!r}, which the backup does not list."
+            )
+        events.append(parsed)
+
+    here = [
+        f"{c.name!r} ({c.slug})"
+        for c in Club.objects.filter(
+            models.Q(slug__in=slugs) | models.Q(name__in=[b.club.name for b in clubs])
+        )
+    ]
+    here += [found for found in (already_here(p) for p in events) if found]
+    if here:
+        raise RestoreRefused(
+            "This database already has what the backup would restore: "
+            + "; ".join(here)
+            + ". Restore into an empty database (a new SQLite file, or a new PostgreSQL "
+            "database, migrated), or delete those first."
+        )
+
+    report = RestoreReport(dry_run=dry_run)
+    with _database_refusals(), transaction.atomic():
+        names = set(carried)
+        for block in clubs:
+            names.update(block.directors)
+        for parsed in events:
+            names |= parsed.usernames()
+        users = _ensure_users(names, carried, report)
+        made = {}
+        for block in clubs:
+            made[block.club.slug] = _club_create(block, users)
+            report.clubs.append(f"{block.club.name} ({block.club.slug})")
+        for parsed in events:
+            report.events.append(_restore_parsed(parsed, made[parsed.club.club.slug], users))
+            _note_queued_analysis(parsed, report)
+        if dry_run:
+            transaction.set_rollback(True)
+    return report
+
+
+def restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
+    """A backup or a single event document, told apart by its format marker."""
+    if isinstance(document, dict) and document.get("format") == EVENT_FORMAT:
+        return event_restore(document, dry_run=dry_run)
+    return backup_restore(document, dry_run=dry_run)
+
+
+def event_import_text(*, text: str, club: Club, user: User = None) -> Event:
+    """A director's import of an event's JSON into `club` (the import page and API)."""
+    report = event_restore(loads(text), club=club, imported_by=user)
+    return report.events[0].event

@@ -1,0 +1,184 @@
+"""The backup format: its markers and version, what each block carries of each model, the refusal.
+
+`FIELDS` names what a document carries of every model; `IMPLIED` the relations a row's place in
+the document says; `OMITTED` and `OMITTED_MODELS` what is left out on purpose and why (a test
+checks that these account for every field of every model, so a new field cannot be forgotten).
+Writing, reading and restoring all follow these tables, so the format is said in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User as AuthUser
+from django.db import models
+
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    Club,
+    DirectorCall,
+    Event,
+    MovementRow,
+    Pair,
+    Player,
+    PrintJob,
+    Result,
+    Section,
+    Standings,
+    TableAccess,
+)
+
+EVENT_FORMAT = "clubwhist-event"
+BACKUP_FORMAT = "clubwhist-backup"
+#: The version written; a reader refuses versions it does not know, by name.
+VERSION = 1
+READABLE_VERSIONS = frozenset({1})
+
+Model = type[models.Model]
+
+#: What a document carries of each model, by the model's own field names (a relation to a user
+#: as the username, a result's pairs as their keys "NS3"/"EW2"/"3", the club's directors as
+#: usernames).
+FIELDS: dict[Model, tuple[str, ...]] = {
+    AuthUser: (
+        "username",
+        "email",
+        "password",
+        "first_name",
+        "last_name",
+        "is_active",
+        "is_staff",
+        "is_superuser",
+        "date_joined",
+        "last_login",
+    ),
+    Club: ("id", "name", "slug", "created_at", "paper", "minutes_per_board", "directors"),
+    Player: ("id", "name"),
+    Event: (
+        "id",
+        "name",
+        "date",
+        "game",
+        "options",
+        "method",
+        "scale",
+        "status",
+        "advance",
+        "live_public",
+        "created_by",
+        "created_at",
+        "results_version",
+        "scored_version",
+    ),
+    Section: (
+        "id",
+        "name",
+        "movement_kind",
+        "movement_params",
+        "tables",
+        "rounds",
+        "boards_per_round",
+        "one_winner",
+        "relay_sets",
+        "released_round",
+        "clock_ends_at",
+        "clock_minutes",
+    ),
+    Pair: ("id", "number", "direction", "player1", "player2", "is_phantom", "arrived_late"),
+    Board: ("id", "number", "record", "par", "par_status", "fouled"),
+    MovementRow: ("id", "round", "table", "ns_pair", "ew_pair", "board_set"),
+    Result: (
+        "id",
+        "board_number",
+        "round",
+        "table",
+        "ns_pair",
+        "ew_pair",
+        "entry",
+        "ns_score",
+        "status",
+        "artificial_code",
+        "entered_by_device",
+        "entered_by",
+        "idempotency_key",
+        "flag",
+        "confirmed_at",
+        "created_at",
+        "updated_at",
+    ),
+    AuditEntry: ("id", "user", "at", "action", "target", "before", "after", "reason"),
+    Standings: ("id", "version", "computed_at", "data"),
+    TableAccess: ("id", "table", "token", "created_at", "revoked_at"),
+    DirectorCall: (
+        "id",
+        "table",
+        "round",
+        "note",
+        "reason",
+        "cancelled",
+        "board_number",
+        "created_at",
+        "handled_at",
+    ),
+}
+
+#: Fields added after documents were first written: an older document without them is read
+#: with these values (what the field meant before it existed).
+ADDED_LATER: dict[Model, dict[str, Any]] = {
+    DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
+}
+
+#: Relations a row does not carry: where it sits in the document says them.
+IMPLIED: dict[Model, dict[str, str]] = {
+    Player: {"club": "listed under its club"},
+    Event: {"club": "the document's club (or the club it is imported into)"},
+    Section: {"event": "listed under its event"},
+    Pair: {"section": "listed under its section"},
+    Board: {"event": "listed under its event"},
+    MovementRow: {"section": "listed under its section"},
+    Result: {"section": "listed under its section"},
+    AuditEntry: {"event": "listed under its event"},
+    Standings: {"event": "listed under its event"},
+    TableAccess: {"section": "listed under its section"},
+    DirectorCall: {"section": "listed under its section"},
+}
+
+#: Fields left out on purpose, and why.
+OMITTED: dict[Model, dict[str, str]] = {
+    AuthUser: {
+        "id": "users are matched by username; ids differ from one database to another",
+        "groups": "clubwhist grants nothing through groups (directors are a club's directors)",
+        "user_permissions": "clubwhist grants nothing through per-user permissions",
+    },
+    Event: {
+        "rescore_queued_at": "a claim on the results-processing queue of the machine that "
+        "wrote the backup; a restored event has nothing queued (its standings are current)",
+    },
+}
+
+#: Models left out whole, and why.
+OMITTED_MODELS: dict[Model, str] = {
+    PrintJob: "print packs are PDFs made from the event on request; the print page makes "
+    "them again from the restored event",
+}
+
+#: Under each section (and the event), the children by the models' related names.
+SECTION_CHILDREN: tuple[tuple[str, Model], ...] = (
+    ("pairs", Pair),
+    ("movement_rows", MovementRow),
+    ("results", Result),
+    ("table_access", TableAccess),
+    ("calls", DirectorCall),
+)
+
+
+class RestoreRefused(ValueError):
+    """A document that cannot be restored. The message names what is wrong and where, and
+    nothing has been changed."""
+
+
+def model_field(model: Model, name: str) -> models.Field[Any, Any]:
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field), f"{model.__name__}.{name} is not a field"
+    return found
