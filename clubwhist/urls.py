@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.views import public, table
+from tournaments.views import public, tablets
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -13,8 +13,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("t/sw.js", table.service_worker, name="table-sw"),
-    path("t/<str:token>/", table.table_page, name="table-page"),
+    path("t/sw.js", tablets.service_worker, name="table-sw"),
+    path("t/<str:token>/", tablets.table_page, name="table-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),
 ]

@@ -1,5 +1,7 @@
-"""Forms for the director's pages. They check shape (required, numbers); the rules of the games
-and of events are checked by the engine and the services, whose messages are shown as they are.
+"""Forms for the director's pages: they check shape only (required fields, numbers).
+
+The rules of the games and of events are checked by the engine and the services, whose
+messages are shown as they are.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import Any
 from django import forms
 
 from engine.games import GameRules, find_variant, variant_names
-from engine.games.base import entry_from_values
+from engine.games.entry import entry_from_values
 from tournaments.models import Club, Event
 
 
@@ -48,14 +50,22 @@ class EventSetupForm(forms.Form):
     movement = forms.CharField(required=False, widget=forms.HiddenInput)
     club = forms.ModelChoiceField(queryset=Club.objects.none(), empty_label=None)
 
-    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, clubs: Any = None, first_club: bool = False, **kwargs: Any
+    ) -> None:
+        """`first_club`: no club exists yet (an administrator's first event); the view makes
+        it with the event, so, as with a single club, there is nothing to choose (the cleaned
+        club is then None)."""
         super().__init__(*args, **kwargs)
         # Only the clubs this director directs; with one there is nothing to choose.
         field = self.fields["club"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = clubs if clubs is not None else Club.objects.none()
         self._only_club = clubs.first() if clubs is not None and clubs.count() == 1 else None
-        if self._only_club is not None:
+        if first_club:
+            field.widget = forms.HiddenInput()
+            field.required = False
+        elif self._only_club is not None:
             field.widget = forms.HiddenInput()
             field.initial = self._only_club.pk
             field.required = False

@@ -1,0 +1,1 @@
+"""Template filters for clubwhist's pages (`clubwhist`: game titles, QR codes, par tables)."""

@@ -1,4 +1,4 @@
-"""Small template helpers."""
+"""Template filters the pages share: game titles, look-ups, QR codes, par tables."""
 
 import json
 from typing import Any

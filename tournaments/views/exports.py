@@ -1,5 +1,6 @@
-"""Exports and imports on the web: the director's downloads and import page, and the
-members' downloads of a published event.
+"""Results files on the web: the director's downloads and import page, members' downloads.
+
+The members download the files of a published event.
 
 An export is drawn from the database as it is now. Anonymous visitors get the files of
 published events only (a live event's results are not final), everyone else a 404, exactly
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,6 +24,7 @@ from tournaments.models import Club, Event
 from tournaments.services import backup
 from tournaments.services import exports as export_services
 from tournaments.services.events import MAX_FILE_BYTES, club_get_or_create
+from tournaments.views.director._common import FIRST_CLUB, no_club
 
 #: Files bigger than this are not results files (a 30-table evening's USEBIO is under 0.5 MB).
 MAX_IMPORT_BYTES = MAX_FILE_BYTES
@@ -64,23 +67,37 @@ class ImportForm(forms.Form):
     )
     club = forms.ModelChoiceField(queryset=Club.objects.none(), empty_label=None)
 
-    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, clubs: Any, first_club: str | None = None, **kwargs: Any
+    ) -> None:
+        """`first_club`: no club exists yet (an administrator's first import); the choice
+        shows this name, and the view makes the club with the event (the cleaned club is then
+        None)."""
         super().__init__(*args, **kwargs)
         field = self.fields["club"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = clubs  # only the clubs this director directs
+        if first_club is not None:
+            field.empty_label = first_club
+            field.required = False
 
 
 @login_required
 def event_import(request: HttpRequest) -> HttpResponse:
-    clubs = access.clubs_for(request.user)
-    if not clubs.exists():
-        if not access.is_admin(request.user):
-            from tournaments.views.director import no_club
+    """A results file (USEBIO, PBN, clubwhist JSON) becomes a closed event of the chosen club.
 
-            return no_club(request)
-        club_get_or_create(name="My whist club")
-    form = ImportForm(request.POST or None, request.FILES or None, clubs=clubs)
+    An administrator with no club yet is offered the first club by name; it is made when a
+    valid file is sent, so opening the page writes nothing."""
+    clubs = access.clubs_for(request.user)
+    first_club = not clubs.exists()
+    if first_club and not access.is_admin(request.user):
+        return no_club(request)
+    form = ImportForm(
+        request.POST or None,
+        request.FILES or None,
+        clubs=clubs,
+        first_club=FIRST_CLUB if first_club else None,
+    )
     error = ""
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -93,14 +110,11 @@ def event_import(request: HttpRequest) -> HttpResponse:
                 error = "The file is not text in UTF-8: export it again as USEBIO, PBN or JSON."
             else:
                 try:
-                    event = export_services.event_import(
-                        text=text, club=form.cleaned_data["club"], user=request.user
-                    )
+                    club = form.cleaned_data["club"] or club_get_or_create(name=FIRST_CLUB)
+                    event = export_services.event_import(text=text, club=club, user=request.user)
                 except ValueError as exc:
                     error = str(exc)
                 else:
-                    from django.contrib import messages
-
                     if backup.looks_like_json(text):
                         said = (
                             f"Restored whole: {event.name}. Scored again here, its standings "

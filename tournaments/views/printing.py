@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Event, PrintJob
 from tournaments.services import printing as print_services
-from tournaments.views.director import _act, _event_for_director, base_url, links_warning
+from tournaments.views.director._common import act, event_for_director
+from tournaments.views.director.tablet_links import base_url, links_warning
 
 
 def pdf_response(pdf: bytes, filename: str, *, disposition: str = "inline") -> HttpResponse:
@@ -42,7 +43,7 @@ def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, ob
 @login_required
 @require_GET
 def event_print(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     job = print_services.latest_print_job(event)
     documents = [
         {"doc": doc, "reason": reason} for doc, reason in print_services.print_documents(event)
@@ -66,7 +67,7 @@ def event_print(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     if kind not in print_services.KINDS:
         raise Http404(kind)
     try:
@@ -81,14 +82,14 @@ def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpRespon
 @require_POST
 def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
     """The club's settings on this page: its paper, and its pace (minutes a board)."""
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     if "minutes_per_board" in request.POST:
         try:
             minutes = int(request.POST["minutes_per_board"])
         except ValueError:
             messages.error(request, "Give the minutes a board takes as a whole number.")
             return redirect("event-print", pk=event.pk)
-        _act(
+        act(
             request,
             print_services.club_pace_set,
             f"{event.club.name} plays a board in {minutes} minutes.",
@@ -98,7 +99,7 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
         )
     paper = request.POST.get("paper", "")
     label = dict(event.club.Paper.choices).get(paper, paper)
-    _act(
+    act(
         request,
         print_services.club_paper_set,
         f"{event.club.name} prints on {label} from now on.",
@@ -112,7 +113,7 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     print_services.print_pack_request(event=event, user=request.user, base_url=base_url(request))
     return redirect(reverse("event-print", args=[event.pk]) + "#pack")
 
@@ -120,7 +121,7 @@ def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonResponse:
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, event=event)
     return JsonResponse(_job_json(request, event, job))
 
@@ -128,6 +129,6 @@ def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonRe
 @login_required
 @require_GET
 def event_print_pack_pdf(request: HttpRequest, pk: int, job_id: int) -> HttpResponse:
-    event = _event_for_director(request, pk)
+    event = event_for_director(request, pk)
     job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
     return pdf_response(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))

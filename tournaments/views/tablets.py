@@ -18,7 +18,8 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournaments.services import table_cache, tablets
+from tournaments.selectors import tablet_cache
+from tournaments.services import tablets
 
 TABLE_FILES = ("js/table.js", "css/table.css")
 
@@ -44,15 +45,15 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     try:
         access = tablets.table_access(token)
     except tablets.TableLinkReplaced as exc:
-        return render(request, "tournaments/table/gone.html", {"message": str(exc)}, status=410)
+        return render(request, "tournaments/tablets/gone.html", {"message": str(exc)}, status=410)
     except tablets.TableLinkUnknown as exc:
-        return render(request, "tournaments/table/gone.html", {"message": str(exc)}, status=404)
+        return render(request, "tournaments/tablets/gone.html", {"message": str(exc)}, status=404)
     return render(
         request,
-        "tournaments/table/table.html",
+        "tournaments/tablets/table.html",
         {
             "token": token,
-            "state": table_cache.table_state_now(access),
+            "state": tablet_cache.table_state_now(access),
             "api": f"/api/t/{token}/",
             "cache_name": cache_name(),
         },
@@ -66,7 +67,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     files = [static(name) for name in TABLE_FILES]
     response = render(
         request,
-        "tournaments/table/sw.js",
+        "tournaments/tablets/sw.js",
         {"cache_name": cache_name(), "files": files},
         content_type="application/javascript",
     )

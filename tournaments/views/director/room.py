@@ -1,0 +1,86 @@
+"""The room on the night: the tables' state, starting rounds, the round clock, the calls."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import selectors
+from tournaments.services import results as result_services
+from tournaments.services import tablets as tablet_services
+from tournaments.views.director._common import act, event_for_director
+from tournaments.views.director.tablet_links import base_url
+
+
+@login_required
+@require_GET
+def event_room(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every table's round, board and results, with the calls and the flagged results."""
+    event = event_for_director(request, pk)
+    links = {link.table: link for link in selectors.tablet_links(event, base_url(request))}
+    return render(
+        request,
+        "tournaments/director/event_room.html",
+        {
+            "event": event,
+            "room": selectors.room_view(event),
+            "links": links,
+            "default_clock": event.club.minutes_per_board * event.section.boards_per_round,
+            "flagged": selectors.flagged_results(event),
+        },
+    )
+
+
+@login_required
+@require_POST
+def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move every tablet on to the round the director names."""
+    event = event_for_director(request, pk)
+    try:
+        number = int(request.POST.get("round", ""))
+    except ValueError:
+        messages.error(request, "Say which round to start.")
+        return redirect("event-room", pk=event.pk)
+    act(
+        request,
+        tablet_services.round_start,
+        f"Round {number} has started: the tablets move on.",
+        event=event,
+        round=number,
+    )
+    return redirect("event-room", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_round_clock(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start, restart or stop the round clock the room shows."""
+    event = event_for_director(request, pk)
+    if request.POST.get("stop"):
+        act(request, tablet_services.round_clock_stop, "The round clock is stopped.", event=event)
+        return redirect("event-room", pk=event.pk)
+    try:
+        minutes = int(request.POST.get("minutes") or 0) or None
+    except ValueError:
+        messages.error(request, "Give the round's length in whole minutes.")
+        return redirect("event-room", pk=event.pk)
+    act(
+        request,
+        tablet_services.round_clock_start,
+        "The round clock is running.",
+        event=event,
+        minutes=minutes,
+    )
+    return redirect("event-room", pk=event.pk)
+
+
+@login_required
+@require_POST
+def call_handled(request: HttpRequest, pk: int, call_id: int) -> HttpResponse:
+    """A table's call for the director has been answered: off the room's list."""
+    event = event_for_director(request, pk)
+    result_services.call_mark_handled(event=event, call_id=call_id, user=request.user)
+    return redirect("event-room", pk=event.pk)
