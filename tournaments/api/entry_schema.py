@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.games import GameRules, find_variant, variant_names
-from engine.games.base import EntryField
+from engine.games.entry import EntryField
 
 
 def _property(field: EntryField) -> dict[str, Any]:
@@ -102,8 +102,8 @@ def entry_schema() -> dict[str, Any]:
                     shapes.append(shape)
     return {
         "oneOf": shapes,
-        "description": "The table result, as the event's game defines it (see README, "
-        "'The games'). The engine checks it and answers 400 with its own message.",
+        "description": "The table result, as the event's game defines it (see docs/games/ "
+        "for each game). The engine checks it and answers 400 with its own message.",
     }
 
 

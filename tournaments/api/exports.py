@@ -14,8 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import access
-from tournaments.api.views import DirectorEventApi
+from tournaments.api.director import DirectorEventApi
 from tournaments.services import exports as export_services
+from tournaments.views.exports import export_response
 
 
 class EventExportApi(DirectorEventApi):
@@ -32,8 +33,6 @@ class EventExportApi(DirectorEventApi):
         }
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
-        from tournaments.views.exports import export_response
-
         return export_response(self.event, fmt)
 
 

@@ -20,10 +20,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import access
-from tournaments.api.views import DirectorEventApi
+from tournaments.api.director import DirectorEventApi
 from tournaments.models import Club, Event, PrintJob
 from tournaments.services import printing as print_services
-from tournaments.views.director import base_url
+from tournaments.views.director.tablet_links import base_url
 from tournaments.views.printing import pdf_response
 
 JobOut = inline_serializer(

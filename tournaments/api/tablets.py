@@ -21,9 +21,11 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from tournaments import selectors
+from tournaments.api.documents import TabletAnswerOut
 from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import DirectorCall, Result, TableAccess
-from tournaments.services import table_cache, tablets
+from tournaments.selectors import tablet_cache
+from tournaments.services import tablets
 
 
 class TableTokenThrottle(SimpleRateThrottle):
@@ -97,36 +99,9 @@ class TableStateApi(TabletView):
     """Everything the table's page shows: round, pairs, boards with their states and results,
     the previous round's recap and where everyone goes next, and the game's entry fields."""
 
-    @extend_schema(
-        responses=inline_serializer(
-            "TableState",
-            {
-                "table": serializers.IntegerField(),
-                "current": serializers.DictField(),
-                "previous": serializers.DictField(allow_null=True),
-                "clock": inline_serializer(
-                    "TableRoundClock",
-                    {
-                        "ends_at": serializers.DateTimeField(),
-                        "minutes": serializers.IntegerField(),
-                    },
-                    allow_null=True,
-                ),
-                "call": inline_serializer(
-                    "TableCall",
-                    {
-                        "reason": serializers.CharField(),
-                        "cancellable": serializers.BooleanField(),
-                    },
-                    allow_null=True,
-                ),
-                "server_time": serializers.DateTimeField(),
-                "fields": serializers.ListField(child=serializers.DictField()),
-            },
-        )
-    )
+    @extend_schema(responses=TabletAnswerOut)
     def get(self, request: Request, token: str) -> Response:
-        return Response(table_cache.table_state_now(self.table))
+        return Response(tablet_cache.table_state_now(self.table))
 
 
 class TablePreviewApi(TabletView):

@@ -1,8 +1,9 @@
-"""API routes (see tournaments/api/views.py); the schema is at /api/schema/."""
+"""The API's routes, one module per job (events, results, room, tablets, public, exports,
+printing); the schema is at /api/schema/."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import exports, printing, public, tablets, views
+from tournaments.api import events, exports, printing, public, results, room, tablets
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
@@ -42,43 +43,47 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-table-dispute",
     ),
     path("t/<str:token>/call-director/", tablets.TableCallApi.as_view(), name="api-table-call"),
-    path("events/", views.EventListApi.as_view(), name="api-events"),
-    path("advice/", views.AdviceApi.as_view(), name="api-advice"),
-    path("events/<int:pk>/", views.EventDetailApi.as_view(), name="api-event"),
-    path("events/<int:pk>/actions/start", views.EventStartApi.as_view(), name="api-event-start"),
-    path("events/<int:pk>/actions/finish", views.EventFinishApi.as_view(), name="api-event-finish"),
+    path("events/", events.EventListApi.as_view(), name="api-events"),
+    path("advice/", room.AdviceApi.as_view(), name="api-advice"),
+    path("events/<int:pk>/", events.EventDetailApi.as_view(), name="api-event"),
+    path("events/<int:pk>/actions/start", events.EventStartApi.as_view(), name="api-event-start"),
+    path(
+        "events/<int:pk>/actions/finish", events.EventFinishApi.as_view(), name="api-event-finish"
+    ),
     path(
         "events/<int:pk>/actions/publish",
-        views.EventPublishApi.as_view(),
+        events.EventPublishApi.as_view(),
         name="api-event-publish",
     ),
-    path("events/<int:pk>/actions/reopen", views.EventReopenApi.as_view(), name="api-event-reopen"),
-    path("events/<int:pk>/pairs", views.PairsApi.as_view(), name="api-pairs"),
-    path("events/<int:pk>/boards/import", views.BoardsImportApi.as_view(), name="api-import"),
+    path(
+        "events/<int:pk>/actions/reopen", events.EventReopenApi.as_view(), name="api-event-reopen"
+    ),
+    path("events/<int:pk>/pairs", events.PairsApi.as_view(), name="api-pairs"),
+    path("events/<int:pk>/boards/import", events.BoardsImportApi.as_view(), name="api-import"),
     path(
         "events/<int:pk>/boards/<int:number>/fouled",
-        views.BoardFouledApi.as_view(),
+        events.BoardFouledApi.as_view(),
         name="api-board-fouled",
     ),
-    path("events/<int:pk>/results", views.ResultsApi.as_view(), name="api-results"),
+    path("events/<int:pk>/results", results.ResultsApi.as_view(), name="api-results"),
     path(
         "events/<int:pk>/results/<int:result_id>/confirm",
-        views.ResultConfirmApi.as_view(),
+        results.ResultConfirmApi.as_view(),
         name="api-result-confirm",
     ),
     path(
         "events/<int:pk>/results/<int:result_id>/dispute",
-        views.ResultDisputeApi.as_view(),
+        results.ResultDisputeApi.as_view(),
         name="api-result-dispute",
     ),
     path(
         "events/<int:pk>/results/<int:result_id>/correct",
-        views.ResultCorrectApi.as_view(),
+        results.ResultCorrectApi.as_view(),
         name="api-result-correct",
     ),
-    path("events/<int:pk>/artificial", views.ArtificialApi.as_view(), name="api-artificial"),
-    path("events/<int:pk>/standings", views.StandingsApi.as_view(), name="api-standings"),
-    path("events/<int:pk>/room", views.RoomApi.as_view(), name="api-room"),
+    path("events/<int:pk>/artificial", results.ArtificialApi.as_view(), name="api-artificial"),
+    path("events/<int:pk>/standings", room.StandingsApi.as_view(), name="api-standings"),
+    path("events/<int:pk>/room", room.RoomApi.as_view(), name="api-room"),
     path("events/<int:pk>/documents", printing.DocumentsApi.as_view(), name="api-print-documents"),
     path(
         "events/<int:pk>/documents/<slug:kind>.pdf",
