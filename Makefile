@@ -6,12 +6,13 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help run club test lint types pytest bench pins migrate demo worker clean
+.PHONY: help run club test lint types pytest docs bench pins migrate demo worker clean
 
 help:
 	@echo "make run    - set up .venv, migrate, load the demo and serve on http://$(HOST):$(PORT)/"
 	@echo "make club   - club night: serve the tablets on the venue's Wi-Fi from this laptop"
 	@echo "make test   - set up .venv with dev tools, then lint, type-check and run every test"
+	@echo "make docs   - build the documentation site into build/docs (warnings are errors)"
 	@echo "make bench  - run the benchmarks in benchmarks/ and print their figures"
 	@echo "make pins   - regenerate requirements/*.txt from pyproject.toml"
 	@echo "make worker - start a Celery worker (needs REDIS_URL)"
@@ -55,6 +56,7 @@ club: migrate
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 types: $(VENV)/.dev
 	$(VENV)/bin/mypy engine clubwhist tournaments
@@ -64,8 +66,15 @@ pytest: $(VENV)/.dev
 
 test: lint types pytest
 
+# Sphinx, strict: a warning (a broken link or reference included) fails the build.
+docs: $(VENV)/.dev
+	$(VENV)/bin/sphinx-build -W --keep-going -n -q -b html docs build/docs
+
+# Every module of benchmarks/ is a benchmark, run as a module from the root (they import
+# benchmarks.harness, the club night they share with the tests); BENCHMARKS="dd scoring" picks.
+BENCHMARKS ?= $(sort $(filter-out __init__,$(basename $(notdir $(wildcard benchmarks/*.py)))))
 bench: $(VENV)/.dev
-	@for script in benchmarks/[!_]*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@for name in $(BENCHMARKS); do echo "== python -m benchmarks.$$name"; $(PY) -m benchmarks.$$name || exit 1; done
 
 pins: $(VENV)/.dev
 	$(VENV)/bin/pip-compile --quiet --strip-extras --no-header --no-emit-index-url --no-emit-find-links -o requirements/base.txt pyproject.toml

@@ -1,5 +1,5 @@
-"""Benchmarks, run as scripts (`make bench`, or `python benchmarks/<name>.py`).
+"""Benchmarks: `make bench`, or one of them from the root with `python -m benchmarks.<name>`.
 
-A package only so that the tests can import the club night the tablets' load benchmark
-shares with them (`benchmarks._club_night`); the scripts import their siblings by name.
+Each script prints its figures against its targets and never asserts; the club night on
+loopback they share with the load and fault tests is `benchmarks.harness`.
 """

@@ -27,12 +27,14 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from _events import median_ms, played_event  # noqa: E402
-from results_pipeline import admin_execute, loud, postgres_problem, server_url, with_database  # noqa: E402
+from benchmarks.harness import median_ms, played_event
+from benchmarks.results_pipeline import (
+    admin_execute,
+    loud,
+    postgres_problem,
+    server_url,
+    with_database,
+)
 
 
 def make_event() -> Any:

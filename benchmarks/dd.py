@@ -16,9 +16,6 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.boards import Board
 from engine.dd import DDInputError, Position, solve_all_leads, solver_for

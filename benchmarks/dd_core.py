@@ -7,7 +7,7 @@ mode that values every card.
 Full table: 20 of our solves (5 strains x 4 leaders, one solver per strain so each strain's
 table serves its four leaders) against DDS's ``calc_dd_table``.
 
-    python benchmarks/dd_core.py [--deals N] [--seed S] [--no-tables] [--check]
+    python -m benchmarks.dd_core [--deals N] [--seed S] [--no-tables] [--check]
                                  [--baseline PATH/_core.so]
 
 --baseline times another build of the core (e.g. an older commit's, compiled by hand) on the
@@ -24,9 +24,6 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from endplay.dds import calc_dd_table, solve_board
 from endplay.dds.solve import SolveMode

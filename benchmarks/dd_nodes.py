@@ -3,9 +3,9 @@
 Times vary from run to run by 10% or more on a shared machine; node counts do not, so this is
 the measure to use when changing the search (a change that saves nodes without costing time
 per node saves time). Each deal is solved once (random strain and leader, as in
-benchmarks/dd.py, whose first set is the same), on a fresh solver.
+`benchmarks.dd`, whose first set is the same), on a fresh solver.
 
-    python benchmarks/dd_nodes.py [--check]
+    python -m benchmarks.dd_nodes [--check]
 
 --check also compares every value with DDS (through endplay, a benchmark dependency only).
 The figures in README.md ("Checks and speed") come from this script.
@@ -17,9 +17,6 @@ import argparse
 import random
 import statistics
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.dd import Position, solver_for
 from tests.engine.dd.bridge import random_hands

@@ -22,6 +22,7 @@ live readers under one core. A service that cannot be reached is reported loudly
 
 from __future__ import annotations
 
+import functools
 import http.client
 import os
 import secrets
@@ -34,12 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from _events import median_ms, played_event  # noqa: E402
-from results_pipeline import (  # noqa: E402
+from benchmarks.harness import ROOT, gunicorn, median_ms, played_event, server_pids
+from benchmarks.results_pipeline import (
     admin_execute,
     loud,
     postgres_problem,
@@ -47,7 +44,6 @@ from results_pipeline import (  # noqa: E402
     server_url,
     with_database,
 )
-from serving import gunicorn, server_pids  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 VIEWERS = int(os.environ.get("BENCH_VIEWERS", "200"))
@@ -72,7 +68,7 @@ def part_pages(event: Any) -> None:
     from django.core.cache import cache
     from django.test import Client
 
-    from tournaments.selectors_public import forget_snapshots
+    from tournaments.selectors.public import forget_snapshots
 
     client = Client()
     pages = {
@@ -83,7 +79,7 @@ def part_pages(event: Any) -> None:
     print(f"\npart 1: pages of a 30-table, {event.boards.count()}-board event (test client)")
     for name, url in pages.items():
         assert client.get(url).status_code == 200, url
-        warm = median_ms(lambda url=url: client.get(url), 20)
+        warm = median_ms(functools.partial(client.get, url), 20)
 
         def cold(url: str = url) -> None:
             cache.clear()
@@ -101,7 +97,7 @@ def part_pages(event: Any) -> None:
         url = f"/results/{event.pk}/export.{fmt}"
         answer = client.get(url)
         assert answer.status_code == 200, url
-        took = median_ms(lambda url=url: client.get(url), 5)
+        took = median_ms(functools.partial(client.get, url), 5)
         print(
             f"  export {fmt:<15} median {took:6.1f} ms, {len(answer.content) // 1024} KB "
             f"(target {TARGET_EXPORT_MS} ms: {verdict(took, TARGET_EXPORT_MS)})"

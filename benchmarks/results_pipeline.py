@@ -57,8 +57,9 @@ from types import FrameType
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from benchmarks.harness import CeleryWorker, gunicorn
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 DEFAULT_DATABASE_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
@@ -133,7 +134,7 @@ def admin_execute(url: str, sql: str) -> None:
     import psycopg
 
     with psycopg.connect(with_database(url, "postgres"), autocommit=True) as conn:
-        conn.execute(sql)  # type: ignore[arg-type]
+        conn.execute(sql)
 
 
 # --------------------------------------------------------------------------- measurement
@@ -248,9 +249,8 @@ class Reader(threading.Thread):
 
 def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[Submission]:
     """Every result of the session with the moment its table sends it."""
+    from tournaments.bridge import rules_for
     from tournaments.models import MovementRow
-    from tournaments.services.engine_bridge import rules_for
-    from tournaments.services.results import boards_of_set
 
     rules = rules_for(section.event)
     plan = []
@@ -258,7 +258,7 @@ def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[S
         if not (row.ns_pair and row.ew_pair):
             continue
         start = (row.round - 1) * ROUND_SECONDS
-        numbers = list(boards_of_set(section, row.board_set))
+        numbers = list(section.boards_of_set(row.board_set))
         share = ROUND_SECONDS / len(numbers)
         for k, number in enumerate(numbers):
             plan.append(
@@ -387,8 +387,8 @@ def terminate_as_exit() -> Iterator[None]:
 
 def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> int:
     """Runs the session and prints its figures; returns the event's id."""
+    from tournaments.bridge import engine_board
     from tournaments.models import Event, Standings
-    from tournaments.services.engine_bridge import engine_board
     from tournaments.services.events import club_get_or_create, event_create, event_start
     from tournaments.services.scoring import standings_compute
 
@@ -506,9 +506,6 @@ def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> in
 @contextmanager
 def live_server(database_url: str, redis_url: str, queue: str) -> Iterator[int]:
     """gunicorn on the benchmark's database and Redis for the live readers; yields its port."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from serving import gunicorn
-
     env = {
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
@@ -553,9 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
 
-    from tests.support.celery_worker import WorkerProcess
-
-    worker = WorkerProcess(database_url=database_url, redis_url=redis_url)
+    worker = CeleryWorker(database_url=database_url, redis_url=redis_url)
     os.environ["CELERY_QUEUE"] = worker.queue  # read by settings: our tasks go to our queue
 
     with terminate_as_exit():

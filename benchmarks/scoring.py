@@ -10,22 +10,17 @@ Targets on the project's 2-core machine: 30 tables under 100 ms, 100 tables unde
 
 from __future__ import annotations
 
+import functools
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _events import median_ms
-
-from engine.movements import mitchell
+from benchmarks.harness import median_ms
+from engine.movements import Movement, mitchell
 from engine.scoring import TravellerLine, score_session
 
 REPEATS = 7
 
 
-def movement_case(tables: int, one_winner: bool) -> tuple[list[TravellerLine], object]:
+def movement_case(tables: int, one_winner: bool) -> tuple[list[TravellerLine], Movement]:
     movement = mitchell(
         tables,
         rounds=9,
@@ -56,9 +51,7 @@ def main() -> int:
     for tables, target in ((30, 100.0), (100, 1000.0)):
         for one in (False, True):
             lines, movement = movement_case(tables, one)
-            ms = median_ms(
-                lambda lines=lines, m=movement: score_session(lines, movement=m), REPEATS
-            )
+            ms = median_ms(functools.partial(score_session, lines, movement=movement), REPEATS)
             met = ms < target
             all_met &= met
             winners = "one-winner" if one else "two-winner"
@@ -67,7 +60,7 @@ def main() -> int:
                 f"{ms:8.1f} ms (target {target:.0f} ms: {'met' if met else 'NOT met'})"
             )
         lines = copies_case(tables)
-        ms = median_ms(lambda lines=lines: score_session(lines), REPEATS)
+        ms = median_ms(functools.partial(score_session, lines), REPEATS)
         met = ms < target
         all_met &= met
         print(

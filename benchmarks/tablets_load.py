@@ -1,7 +1,7 @@
 """Tablets under load: N simulated tablets play an event over HTTP against the real services.
 
-What runs, on loopback only (the processes and the tablets are `_club_night`'s, the same the
-load and fault tests drive):
+What runs, on loopback only (the processes and the tablets are `benchmarks.harness`'s, the
+same the load and fault tests drive):
 - a PostgreSQL database of its own (`clubwhist_bench_<random>`, dropped at the end), classic
   whist two-winner Mitchells with one table per tablet (up to 100 tables an event: N = 300 is
   three events of 100 at once, as three clubs on one server), 2 boards a round, cut to ROUNDS
@@ -29,7 +29,7 @@ the expected ones), results sent (distinct keys) against results stored (lost, d
 the time from the last confirmation to standings that include it, and whether the standings
 then equal a from-scratch rescore. Targets (issue "Tablets"): p95 under 50 ms, 0 errors, 0
 lost, 0 duplicated, last result in the standings within 1 s. It never asserts (the test
-`tests/web/test_club_night_load.py` does, for N = 30). A service that cannot be reached is
+`tests/web/load/test_club_night_load.py` does, for N = 30). A service that cannot be reached is
 reported loudly and the script exits 0. `make bench` runs N = 100 and N = 300.
 """
 
@@ -41,7 +41,7 @@ import sys
 import time
 import uuid
 
-from _club_night import (
+from benchmarks.harness import (
     MAX_TABLETS,
     ROOT,
     CeleryWorker,
@@ -56,7 +56,7 @@ from _club_night import (
     wait_converged,
     warm_up,
 )
-from results_pipeline import (
+from benchmarks.results_pipeline import (
     admin_execute,
     forget_queue,
     loud,

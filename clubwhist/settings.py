@@ -3,7 +3,7 @@
 One module for every environment: a laptop at the venue, CI and production differ only in
 their environment variables. Every helper below fails loudly on a value it cannot read, so a
 typo in a deployment stops the process at start-up instead of running with a silent default.
-The variables are documented in README.md ("Configuration").
+The variables are documented in docs/operations/configuration.md.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
+
+from clubwhist.lan import lan_addresses, url_for
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CLUBWHIST_VAR_DIR", BASE_DIR / "var"))
@@ -158,8 +161,6 @@ def club_address() -> str:
     named = os.environ.get("CLUBWHIST_ADDRESS", "").strip()
     if named:
         return named
-    from clubwhist.lan import lan_addresses
-
     found = lan_addresses()
     if not found:
         raise ImproperlyConfigured(
@@ -170,8 +171,6 @@ def club_address() -> str:
 
 
 if CLUB:
-    from clubwhist.lan import lan_addresses, url_for
-
     CLUB_ADDRESS = club_address()
     CLUB_PORT = env_int("CLUBWHIST_PORT", 8000)
     _club_hosts = [CLUB_ADDRESS, *(a.address for a in lan_addresses())]
@@ -223,6 +222,24 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+
+
+def password_hashers(*, fast: bool) -> list[str]:
+    """Django's hashers, with MD5 first when `fast` (tests only, never in production).
+
+    CLUBWHIST_TEST_FAST_HASHER=1 asks for it: tests/conftest.py sets it, as Django's docs
+    advise for tests, because PBKDF2 costs about 0.2 s a password and every test that makes a
+    director pays it. The processes the tests start (gunicorn, Celery workers) inherit the
+    variable and so check the passwords the tests hashed; the default hashers follow MD5 so
+    any stored hash still checks. A production server ignores it and hashes with PBKDF2.
+    """
+    default = list(global_settings.PASSWORD_HASHERS)
+    return ["django.contrib.auth.hashers.MD5PasswordHasher", *default] if fast else default
+
+
+PASSWORD_HASHERS = password_hashers(
+    fast=env_bool("CLUBWHIST_TEST_FAST_HASHER", False) and not PRODUCTION
+)
 
 ROOT_URLCONF = "clubwhist.urls"
 WSGI_APPLICATION = "clubwhist.wsgi.application"

@@ -9,13 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test.utils import override_settings
 from hypothesis import settings
 
+from benchmarks.harness import CeleryWorker
+from clubwhist.settings import password_hashers
 from tests.support.services import CHROMIUM, missing_reason, require_services
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls from
 # such a thread unless told that this (test-only) use is safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Passwords hashed with MD5, as Django's docs advise for tests (PBKDF2 costs ~0.2 s a director):
+# set in the environment for the servers and workers the tests start, which must check the
+# passwords this process hashed (clubwhist/settings.py, `password_hashers`).
+os.environ["CLUBWHIST_TEST_FAST_HASHER"] = "1"
 
 SERVICE_MARKERS = ("postgres", "redis", "browser")
 
@@ -26,6 +33,12 @@ SERVICE_MARKERS = ("postgres", "redis", "browser")
 settings.register_profile("ci", max_examples=100, deadline=None)
 settings.register_profile("deep", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """This process read its settings before this file set CLUBWHIST_TEST_FAST_HASHER (pytest-
+    django loads them first): give it the same hashers its children get."""
+    override_settings(PASSWORD_HASHERS=password_hashers(fast=True)).enable()
 
 
 @pytest.fixture(autouse=True)
@@ -82,7 +95,7 @@ def processes_database_url(django_db_setup: Any, django_db_blocker: Any) -> str:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(processes_database_url: str) -> Iterator[Any]:
+def celery_worker(processes_database_url: str) -> Iterator[CeleryWorker]:
     """A worker process on a queue of its own, pointed at the test database."""
     reason = missing_reason("redis")
     if reason is not None:
@@ -90,9 +103,8 @@ def celery_worker(processes_database_url: str) -> Iterator[Any]:
             pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
         pytest.skip(reason)
     from clubwhist.celery import app
-    from tests.support.celery_worker import WorkerProcess
 
-    worker = WorkerProcess(database_url=processes_database_url, redis_url=os.environ["REDIS_URL"])
+    worker = CeleryWorker(database_url=processes_database_url, redis_url=os.environ["REDIS_URL"])
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = worker.queue
     worker.start()

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from benchmarks.harness import VAR, CeleryWorker, WebServer
 from tournaments.models import Club, Event
 from tournaments.services.events import club_get_or_create, event_create, event_start
 
@@ -22,7 +23,7 @@ def _fresh_cache() -> None:
     served to another test whose event got the same id."""
     from django.core.cache import cache
 
-    from tournaments.selectors_public import forget_snapshots
+    from tournaments.selectors.public import forget_snapshots
 
     cache.clear()
     forget_snapshots()
@@ -105,8 +106,8 @@ def club_night_env(*, database_url: str, redis_url: str, queue: str) -> dict[str
 class ClubNight:
     """gunicorn and a Celery worker on the test database and the test run's Redis."""
 
-    web: Any  # benchmarks._club_night.WebServer
-    worker: Any  # benchmarks._club_night.CeleryWorker
+    web: WebServer
+    worker: CeleryWorker
     database_url: str
     web_app_name: str  # the web processes' PostgreSQL application_name
 
@@ -115,7 +116,6 @@ class ClubNight:
 def club_night(processes_database_url: str) -> Iterator[ClubNight]:
     """One set of processes for a module's tests (starting them takes seconds); a test that
     kills or stops one starts it again before it ends."""
-    from benchmarks._club_night import VAR, CeleryWorker, WebServer
     from clubwhist.celery import app
     from tests.support.services import missing_reason, require_services
 

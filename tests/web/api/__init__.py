@@ -1,0 +1,1 @@
+"""Tests of the REST API: the director's and the tablets' operations, its shape, schemathesis."""

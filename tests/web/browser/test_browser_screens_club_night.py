@@ -1,0 +1,81 @@
+"""Screens a club night looks at, measured in a real browser: the public results fit a phone,
+the room display fits a 1280x720 projector, Send is in reach on the Bid Whist entry screen,
+and the sitting-out pair is told where it goes next."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import make_event
+from tournaments.models import Event
+from tournaments.services import events as ev
+from tournaments.services.simulation import event_simulate
+from tournaments.services.tablets import table_links_ensure
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _nine_pair_howell(club: Any, **extra: Any) -> Event:
+    return make_event(
+        club,
+        kind="howell",
+        params={"tables": 5, "phantom": True, "boards_per_round": 1, "rounds": 3},
+        **extra,
+    )
+
+
+def test_published_results_fit_a_phone_and_the_room_display_a_projector(
+    live_server: Any, browser: Any, club: Any
+) -> None:
+    event = _nine_pair_howell(club)
+    event_simulate(event=event, seed=5)
+    event = ev.event_publish(event=ev.event_finish(event=event))
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    for path in (f"/results/{event.pk}/", f"/results/{event.pk}/pairs/1/"):
+        phone.goto(live_server.url + path)
+        for table in phone.locator("table.list").all():
+            overflow = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
+            assert overflow <= 1, f"{path}: a column is off the screen by {overflow} px"
+    phone.context.close()
+    room = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    room.goto(f"{live_server.url}/results/{event.pk}/display/")
+    slide = room.locator(".slide").first
+    rows = slide.locator(".row:not(.head)")
+    assert rows.count() == 9
+    for k in range(rows.count()):
+        box = rows.nth(k).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 720, f"row {k + 1} is off screen"
+    room.context.close()
+
+
+def test_send_is_in_reach_on_the_bid_whist_entry_screen(
+    live_server: Any, browser: Any, club: Any
+) -> None:
+    event = make_event(club, game="bidwhist")
+    token = {a.table: a.token for a in table_links_ensure(event=event)}[1]
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    page.goto(f"{live_server.url}/t/{token}/")
+    page.get_by_role("button", name="Enter board 1").click()
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.get_by_role("button", name="Send to East-West").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844
+    page.context.close()
+
+
+def test_the_sitting_out_pair_is_told_where_it_goes_next(
+    live_server: Any, browser: Any, club: Any
+) -> None:
+    event = _nine_pair_howell(club)
+    state_tables = {a.table: a.token for a in table_links_ensure(event=event)}
+    from tournaments.selectors import room_view
+
+    sitting = next(t.table for t in room_view(event)["tables"] if t.sit_out)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{live_server.url}/t/{state_tables[sitting]}/")
+    page.wait_for_selector("#screen .moves")
+    text = page.locator("#screen").inner_text()
+    assert "sit out this round" in text and "NS sits out" not in text
+    assert "Where next" in text and "next round, go to table" in text
+    page.context.close()

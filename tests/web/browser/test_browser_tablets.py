@@ -1,0 +1,290 @@
+"""The tablets in a real browser: whole events played through the table pages only, the
+confirmation step, a connection that drops, a second device, a replaced link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import make_event
+from tournaments.models import Event, Result, Standings, TableAccess
+from tournaments.selectors import table_state
+from tournaments.services.scoring import standings_compute, standings_refresh
+from tournaments.services.tablets import table_link_replace, table_links_ensure
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+Entry = dict[str, Any]
+
+
+def _tables(event: Event) -> dict[int, str]:
+    return {a.table: a.token for a in table_links_ensure(event=event)}
+
+
+def _open(browser: Any, live_server: Any, token: str, width: int = 800) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{token}/")
+    page.wait_for_selector("#screen ul.boards, #screen.recap")
+    return page
+
+
+def _pick(page: Any, key: str, label: str) -> None:
+    page.locator(
+        f'button.pick[data-field="{key}"]', has_text=re.compile(f"^{re.escape(label)}$")
+    ).click()
+
+
+def _enter(page: Any, board: int, picks: list[tuple[str, str]], *, online: bool = True) -> None:
+    """NS enter a board with the pickers and send it; the page turns to East-West."""
+    page.bring_to_front()  # a page behind others gets no animation frames to settle in
+    page.get_by_role("button", name=f"Enter board {board}").click()
+    for key, label in picks:
+        _pick(page, key, label)
+    if online:
+        page.wait_for_selector(".preview .scores")
+    page.get_by_role("button", name="Send to East-West").click()
+    page.wait_for_selector("#screen.confirm")
+
+
+def _confirm(page: Any, pair: int) -> None:
+    """East-West type their pair number: the only way to confirm."""
+    page.bring_to_front()
+    button = page.get_by_role("button", name="Confirm", exact=True)
+    assert button.is_disabled()
+    page.locator("#pair-number").fill(str(pair + 1))  # the wrong number does not do
+    assert button.is_disabled()
+    page.locator("#pair-number").fill(str(pair))
+    button.click()
+    page.wait_for_selector("#screen ul.boards, #screen.recap")
+
+
+def _play_event(
+    browser: Any,
+    live_server: Any,
+    event: Event,
+    picks_for: Callable[[int, int], list[tuple[str, str]]],
+) -> int:
+    """Every table plays every round through its page; returns the results entered."""
+    links = _tables(event)
+    pages = {table: _open(browser, live_server, token) for table, token in links.items()}
+    entered = 0
+    section = event.section
+    for rnd in range(1, section.rounds + 1):
+        for table, page in pages.items():
+            state = table_state(TableAccess.objects.get(token=links[table]))
+            assert state["current"]["round"] == rnd
+            ew = state["current"]["ew"]["number"]
+            for board in state["current"]["boards"]:
+                _enter(page, board["number"], picks_for(table, board["number"]))
+                _confirm(page, ew)
+                entered += 1
+        for page in pages.values():
+            page.bring_to_front()
+            if rnd < section.rounds:
+                page.get_by_role("button", name=f"Start round {rnd + 1}").click(timeout=25_000)
+            else:
+                page.wait_for_selector("text=All rounds played", timeout=25_000)
+    for page in pages.values():
+        page.context.close()
+    return entered
+
+
+def _standings_equal_a_rescore(event: Event) -> None:
+    standings_refresh(event_id=event.pk)  # the worker's job after the last confirmation
+    stored = Standings.objects.filter(event=event).order_by("-version").first()
+    assert stored is not None
+    fresh = standings_compute(event=Event.objects.get(pk=event.pk))
+    assert stored.version == fresh["version"]
+    stored.data.pop("computed_at")
+    fresh.pop("computed_at")
+    assert stored.data == fresh
+
+
+def test_a_whole_classic_event_through_the_table_pages(live_server, browser, club) -> None:
+    event = make_event(club)
+
+    def picks(table: int, board: int) -> list[tuple[str, str]]:
+        return [("ns_tricks", str(4 + (board * 3 + table) % 6))]
+
+    entered = _play_event(browser, live_server, event, picks)
+    results = Result.objects.filter(section__event=event)
+    assert entered == results.count() == 18
+    assert set(results.values_list("status", flat=True)) == {"confirmed"}
+    for r in results:
+        assert r.entry == {"ns_tricks": 4 + (r.board_number * 3 + r.table) % 6}
+    _standings_equal_a_rescore(event)
+
+
+def test_a_whole_bid_whist_event_through_the_table_pages(live_server, browser, club) -> None:
+    event = make_event(club, game="bidwhist")
+    contracts = [
+        [
+            ("declarer", "North"),
+            ("bid", "4"),
+            ("kind", "Uptown"),
+            ("trumps", "♠ spades"),
+            ("books", "11"),
+        ],
+        [
+            ("declarer", "East"),
+            ("bid", "3"),
+            ("kind", "Downtown"),
+            ("trumps", "♥ hearts"),
+            ("books", "8"),
+        ],
+        [
+            ("declarer", "South"),
+            ("bid", "5"),
+            ("kind", "No-trump"),
+            ("ranking", "Downtown"),
+            ("books", "12"),
+        ],
+        [("passed_out", "All passed")],
+    ]
+
+    def picks(table: int, board: int) -> list[tuple[str, str]]:
+        return contracts[(board + table) % len(contracts)]
+
+    entered = _play_event(browser, live_server, event, picks)
+    results = Result.objects.filter(section__event=event)
+    assert entered == results.count() == 18
+    assert set(results.values_list("status", flat=True)) == {"confirmed"}
+    assert results.filter(entry={"passed_out": True}).exists()
+    assert results.filter(entry__kind="notrump", entry__ranking="downtown").exists()
+    _standings_equal_a_rescore(event)
+
+
+def test_results_entered_offline_arrive_once_after_a_reload(live_server, browser, club) -> None:
+    event = make_event(club)
+    links = _tables(event)
+    page = _open(browser, live_server, links[1])
+    page.wait_for_selector("body[data-offline-ready='1']")
+    page.context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    _enter(page, 1, [("ns_tricks", "8")], online=False)
+    _confirm(page, 1)
+    _enter(page, 2, [("ns_tricks", "5")], online=False)
+    _confirm(page, 1)
+    assert "Offline: 2 results waiting" in page.locator("#banner").inner_text()
+    assert not Result.objects.exists()
+    page.reload()  # still offline: the service worker's copy
+    page.wait_for_selector("#screen ul.boards, #screen.recap")
+    assert "Offline: 2 results waiting" in page.locator("#banner").inner_text()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function(
+        "() => document.getElementById('banner').hidden === true", timeout=20_000
+    )
+    stored = Result.objects.filter(section__event=event).order_by("board_number")
+    assert [(r.board_number, r.entry["ns_tricks"], r.status) for r in stored] == [
+        (1, 8, "confirmed"),
+        (2, 5, "confirmed"),
+    ]
+    page.context.close()
+
+
+def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browser, club) -> None:
+    event = make_event(club)
+    token = _tables(event)[1]
+    first = _open(browser, live_server, token)
+    second = _open(browser, live_server, token)  # opened before anything was entered
+    _enter(first, 1, [("ns_tricks", "7")])
+    first.get_by_role("button", name="Back to the boards").click()
+    second.bring_to_front()
+    # the second device, still showing board 1 to enter, enters another result: refused, and
+    # the page goes back to the boards by itself to show why
+    second.bring_to_front()
+    second.get_by_role("button", name="Enter board 1").click()
+    _pick(second, "ns_tricks", "9")
+    second.wait_for_selector(".preview .scores")
+    second.get_by_role("button", name="Send to East-West").click()
+    second.wait_for_selector("li.board [role=alert]", timeout=15_000)
+    assert "already" in second.locator("li.board").first.inner_text()
+    assert Result.objects.filter(board_number=1).count() == 1
+    assert Result.objects.get(board_number=1).entry == {"ns_tricks": 7}
+    # and after its refresh it shows the first device's result, waiting for East-West
+    second.reload()
+    second.wait_for_selector("#screen ul.boards")
+    assert "Waiting for East-West" in second.locator("li.board").first.inner_text()
+    assert "NS 7" in second.locator("li.board").first.inner_text()
+    first.context.close()
+    second.context.close()
+
+
+def test_the_engine_scores_an_entry_before_it_is_sent_and_nothing_is_stored_yet(
+    live_server, browser, club
+) -> None:
+    """The pickers offer only values the fields allow; the engine's refusal of anything else
+    (HTTP 400 with its message, nothing stored) is in test_tablet_api.py."""
+    event = make_event(club, game="candid")
+    page = _open(browser, live_server, _tables(event)[1])
+    page.get_by_role("button", name="Enter board 1").click()
+    for key, label in (
+        ("declarer", "North"),
+        ("bid", "9"),
+        ("strain", "No-trumps"),
+        ("tricks", "13"),
+    ):
+        _pick(page, key, label)
+    page.wait_for_selector(".preview .scores")
+    assert "NS +94" in page.locator(".preview").inner_text()
+    assert page.get_by_role("button", name="Send to East-West").is_enabled()
+    page.context.close()
+    assert not Result.objects.exists()  # a preview stores nothing
+
+
+def test_a_replaced_link_shows_the_replacement_page(live_server, browser, club) -> None:
+    event = make_event(club)
+    token = _tables(event)[2]
+    table_link_replace(event=event, table=2)
+    context = browser.new_context()
+    page = context.new_page()
+    response = page.goto(f"{live_server.url}/t/{token}/")
+    assert response.status == 410
+    assert "replaced by the director" in page.inner_text("body")
+    context.close()
+
+
+def test_the_table_counts_the_directors_round_clock_down_by_the_servers_time(
+    live_server, browser, club
+) -> None:
+    """A tablet whose own clock is an hour fast still shows the minutes the director gave
+    (counted from the server's time), then "Time is up" when the clock has run out."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Section
+    from tournaments.selectors import tablet_cache
+    from tournaments.services.tablets import round_clock_start
+
+    event = make_event(club)
+    token = _tables(event)[1]
+    round_clock_start(event=event, minutes=14)
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context.clock.install(time=(timezone.now() + timedelta(hours=1)).timestamp())
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{token}/")
+    page.wait_for_selector("#screen ul.boards")
+    clock = page.locator("#clock")
+    page.wait_for_function("() => /left$/.test(document.getElementById('clock').textContent)")
+    minutes = int(clock.inner_text().split(":")[0])
+    assert minutes in (13, 14), clock.inner_text()
+    assert clock.is_visible()
+    # the clock about to run out (a second left; the service's least is a minute)
+    Section.objects.filter(pk=event.section.pk).update(
+        clock_ends_at=timezone.now() + timedelta(seconds=1)
+    )
+    tablet_cache.tables_changed([event.section.pk])  # what saving the section does
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # what a refresh does
+    page.wait_for_function(
+        "() => document.getElementById('clock').textContent.indexOf('Time is up') >= 0"
+    )
+    assert "up" in (clock.get_attribute("class") or "")
+    context.close()

@@ -1,0 +1,1 @@
+"""Tests of the pages directors and members see, through Django's test client."""

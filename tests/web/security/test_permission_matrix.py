@@ -1,0 +1,538 @@
+"""Who may do what, cell by cell: every route of the URL conf and every operation of the OpenAPI
+schema, asked by each kind of caller.
+
+The routes come from the URL conf and the schema themselves, and each must be sorted into one of
+the audiences below, so an endpoint added later without a decision about who may use it fails
+here. Each caller's run also checks that nothing it was refused changed anything.
+
+Callers: anonymous; a table's tablet (holding table 1's link, no session); the club's director
+(not an administrator); a director of another club; an administrator (a superuser).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+
+from tests.web.conftest import make_event
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    Club,
+    DirectorCall,
+    Event,
+    MovementRow,
+    Pair,
+    PrintJob,
+    Result,
+    Section,
+    Standings,
+    TableAccess,
+)
+from tournaments.selectors import table_round
+from tournaments.services.events import (
+    club_get_or_create,
+    event_finish,
+    event_publish,
+)
+from tournaments.services.scoring import standings_refresh
+from tournaments.services.simulation import event_simulate
+from tournaments.services.tablets import director_call, table_links_ensure_for, tablet_submit
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "tablet", "director", "other_director", "admin")
+
+# ---- every route, sorted by who it is for ----------------------------------------------------
+
+#: Pages for a signed-in account, about one of its clubs' events.
+DIRECTOR_EVENT_PAGES = {
+    "event-detail", "event-pairs", "event-move-pair", "event-import", "event-boards-pbn",
+    "event-status", "event-close", "event-analyse", "event-analysis-progress", "event-room",
+    "event-print", "event-print-paper", "event-print-pack", "event-print-pack-state",
+    "event-print-pack-pdf", "event-print-document", "event-live-public", "event-tablet-links",
+    "event-tablet-replace", "event-round-start", "event-round-clock", "call-handled",
+    "event-enter", "event-traveller", "board-preview", "board-fouled", "result-artificial",
+    "result-correct", "event-audit", "event-export", "event-standings",
+}  # fmt: skip
+#: Pages for any signed-in account, acting on its own clubs.
+SIGNED_IN_PAGES = {"event-new", "event-import-file"}
+#: A running event's public pages: its directors only, until it is published or followed live.
+PUBLIC_EVENT_PAGES = {
+    "public-results", "public-board", "public-pair", "public-display", "public-version",
+    "public-stream", "public-export",
+}  # fmt: skip
+#: A club's public pages (published results only, for everyone).
+PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
+#: For everyone.
+OPEN_PAGES = {"home", "health", "login", "logout", "table-sw", "api-schema"}
+#: A table's own link.
+TABLE_ROUTES = {
+    "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
+    "api-table-dispute", "api-table-call",
+}  # fmt: skip
+#: The director's API about one event.
+DIRECTOR_EVENT_API = {
+    "api-event", "api-event-start", "api-event-finish", "api-event-publish", "api-event-reopen",
+    "api-pairs", "api-import", "api-board-fouled", "api-results", "api-result-confirm",
+    "api-result-dispute", "api-result-correct", "api-artificial", "api-room",
+    "api-print-documents", "api-print-document", "api-print-pack", "api-print-pack-state",
+    "api-print-pack-pdf", "api-event-export",
+}  # fmt: skip
+#: The director's API about a club, or any signed-in account's own clubs.
+CLUB_API = {"api-club-settings", "api-import-event"}
+SIGNED_IN_API = {"api-events", "api-advice"}
+#: Public reading, through the API.
+PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
+PUBLIC_CLUB_API = {"api-club"}
+#: Live results before publishing: the club's directors, or anyone once published.
+STANDINGS_API = {"api-standings"}
+
+AUDIENCES: dict[str, set[str]] = {
+    "director_event": DIRECTOR_EVENT_PAGES | DIRECTOR_EVENT_API,
+    "signed_in": SIGNED_IN_PAGES | SIGNED_IN_API,
+    "club": CLUB_API,
+    "public_event": PUBLIC_EVENT_PAGES | PUBLIC_EVENT_API | STANDINGS_API,
+    "public_club": PUBLIC_CLUB_PAGES | PUBLIC_CLUB_API,
+    "open": OPEN_PAGES,
+    "table": TABLE_ROUTES,
+}
+
+
+def audience_of(name: str) -> str:
+    found = [audience for audience, names in AUDIENCES.items() if name in names]
+    assert len(found) == 1, f"route {name!r} is in {found or 'no audience'}: decide who it is for"
+    return found[0]
+
+
+# ---- the world the callers are let loose on ---------------------------------------------------
+
+
+@dataclass
+class World:
+    club: Club
+    other_club: Club
+    event: Event  # running, live results off: only its directors see anything of it
+    published: Event
+    tokens: dict[int, str]  # table -> link of the running event
+    result: Result  # table 1's, round 1
+    call: DirectorCall
+    job: PrintJob
+    player: str
+    users: dict[str, Any]
+
+    def kwargs(self, params: list[str], *, token: str) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "pk": self.event.pk,
+            "number": self.result.board_number,
+            "result_id": self.result.pk,
+            "call_id": self.call.pk,
+            "job_id": self.job.pk,
+            "table": 1,
+            "round": 1,
+            "token": token,
+            "slug": self.club.slug,
+            "name": self.player,
+            "key": "NS1",
+            "fmt": "csv",
+            "kind": "travellers",
+            "action": "finish",
+        }
+        missing = [p for p in params if p not in values]
+        assert not missing, f"no test value for the route parameter(s) {missing}"
+        return {p: values[p] for p in params}
+
+
+@pytest.fixture(autouse=True)
+def _streams_keep_the_test_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live stream hands its database connection back before streaming; in a test that
+    runs in one transaction that would close the test's own connection."""
+    from types import SimpleNamespace
+
+    from tournaments.views import live as public
+
+    monkeypatch.setattr(public, "connection", SimpleNamespace(close=lambda: None))
+
+
+@pytest.fixture
+def world(club: Club, director: Any) -> World:
+    users = get_user_model().objects
+    other_club = club_get_or_create(name="The Other Club")
+    other = users.create_user("other-td", password="pw-for-tests", is_staff=True)
+    other_club.directors.add(other)
+    admin = users.create_user("admin", password="pw-for-tests", is_superuser=True, is_staff=True)
+
+    published = make_event(club, user=director)
+    Pair.objects.filter(section__event=published, number=1, direction="NS").update(
+        player1="Ann Archer", player2="Bill Bennett"
+    )
+    event_simulate(event=published, seed=5, batch=True)
+    event_finish(event=published, user=director)
+    event_publish(event=published, user=director)
+
+    event = make_event(club, user=director)
+    tokens = {a.table: a.token for a in table_links_ensure_for(event=event, user=director)}
+    # Round 1 is played; table 1 has entered its first board of round 2, not yet confirmed.
+    event_simulate(event=event, rounds=1, seed=3, batch=True)
+    table_1 = TableAccess.objects.get(token=tokens[1])
+    now = table_round(event.section, 1)
+    assert now == 2
+    board = MovementRow.objects.filter(section=event.section, round=now, table=1).get()
+    first = event.section.boards_of_set(board.board_set)[0]
+    result, _ = tablet_submit(
+        access=table_1, board_number=first, entry={"ns_tricks": 7}, key="matrix-key-1"
+    )
+    standings_refresh(event_id=event.pk)
+    call = director_call(section=event.section, table=2, round=1, note="help")
+    job = PrintJob.objects.create(
+        event=event, status=PrintJob.Status.DONE, pdf=b"%PDF-1.4\n%%EOF\n", pages=1, total=1
+    )
+    return World(
+        club=club,
+        other_club=other_club,
+        event=event,
+        published=published,
+        tokens=tokens,
+        result=result,
+        call=call,
+        job=job,
+        player="Ann Archer",
+        users={"director": director, "other_director": other, "admin": admin},
+    )
+
+
+def client_for(role: str, world: World, **kwargs: Any) -> Client:
+    client = Client(**kwargs)
+    if role in world.users:
+        client.force_login(world.users[role])
+    return client
+
+
+def fingerprint() -> tuple[Any, ...]:
+    """What a refused call must leave as it was."""
+    return (
+        tuple(
+            m.objects.count()
+            for m in (Club, Event, Section, Pair, Board, Result, AuditEntry, Standings)
+        ),
+        tuple(TableAccess.objects.order_by("pk").values_list("token", "revoked_at")),
+        tuple(DirectorCall.objects.order_by("pk").values_list("handled_at", flat=True)),
+        tuple(
+            Event.objects.order_by("pk").values_list(
+                "name", "status", "results_version", "live_public"
+            )
+        ),
+        tuple(Result.objects.order_by("pk").values_list("status", "ns_score", "entry")),
+        tuple(Club.objects.order_by("pk").values_list("paper", "minutes_per_board")),
+        tuple(Board.objects.order_by("pk").values_list("fouled", flat=True)),
+        tuple(Pair.objects.order_by("pk").values_list("player1", "player2", "is_phantom")),
+        PrintJob.objects.count(),
+    )
+
+
+# ---- the routes --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    template: str  # as written in the URL conf, e.g. "events/<int:pk>/"
+    params: list[str]
+
+
+def _walk(patterns: list[Any], prefix: str = "") -> Iterator[Route]:
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace == "admin":
+                continue  # the admin: one audience of its own, checked below
+            yield from _walk(entry.url_patterns, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern) and entry.name:
+            template = prefix + str(entry.pattern)
+            yield Route(entry.name, template, re.findall(r"<(?:\w+:)?(\w+)>", template))
+
+
+def url_routes() -> list[Route]:
+    """The routes outside the schema: pages, and the schema itself."""
+    return [
+        r
+        for r in _walk(get_resolver().url_patterns)
+        if not r.template.startswith("api/") or r.name == "api-schema"
+    ]
+
+
+def schema_operations() -> list[tuple[str, str]]:
+    """(path template, method) of every operation the OpenAPI schema lists."""
+    response = Client().get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    return [
+        (path, method.upper())
+        for path, operations in paths.items()
+        for method in operations
+        if method in {"get", "post", "put", "patch", "delete"}
+    ]
+
+
+def api_url(template: str, world: World, token: str) -> tuple[str, str]:
+    """A schema path filled with the world's values, and the route name it resolves to."""
+    names = re.findall(r"{(\w+)}", template)
+    probe = template
+    for name in names:  # resolve first with placeholders the URL conf accepts
+        probe = probe.replace("{" + name + "}", "1" if name in _INT_PARAMS else "x")
+    match = resolve(probe)
+    assert match.url_name, f"{template} resolves to an unnamed route"
+    kwargs = world.kwargs(list(match.kwargs), token=token)
+    path = template
+    for schema_name, (_route_name, value) in zip(names, kwargs.items(), strict=True):
+        path = path.replace("{" + schema_name + "}", str(value))
+    return path, match.url_name
+
+
+_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table"}
+
+# ---- what each caller must get -----------------------------------------------------------------
+
+LOGIN = "login"  # a redirect to the login page
+ALLOWED = "allowed"  # reached the code: any answer but a refusal or a server error
+
+
+def expected(audience: str, role: str, *, api: bool) -> str | int:
+    refused_anonymous: str | int = 403 if api else LOGIN
+    if audience == "open":
+        return ALLOWED
+    if audience == "table":
+        return ALLOWED if role == "tablet" else 404
+    if audience in {"public_event"}:
+        # The running event: live results are off, so only its club's directors read it.
+        return ALLOWED if role in {"director", "admin"} else 404
+    if audience == "public_club":
+        return ALLOWED
+    anonymous = role in {"anonymous", "tablet"}
+    if audience == "signed_in":
+        return refused_anonymous if anonymous else ALLOWED
+    if audience in {"director_event", "club"}:
+        if anonymous:
+            return refused_anonymous
+        return 404 if role == "other_director" else ALLOWED
+    raise AssertionError(audience)
+
+
+def check(response: Any, want: str | int, *, allowed_status: int | None, where: str) -> str | None:
+    code = response.status_code
+    if code == 503 and response.request["PATH_INFO"] == reverse("health"):
+        code = 200  # the health check says a service (the worker) is down: an answer, not a fault
+    if code >= 500:
+        return f"{where}: {code} server error"
+    if want == ALLOWED:
+        refused = code in {401, 403, 404} or (
+            code == 302 and "/login/" in response.get("Location", "")
+        )
+        why = response.content[:300].decode(errors="replace") if refused else ""
+        return f"{where}: refused ({code}), expected to be allowed {why}" if refused else None
+    if code == 405 and allowed_status == 405:
+        return None  # the route does not take this method at all, from anyone
+    if want == LOGIN:
+        ok = code == 302 and "/accounts/login/" in response.get("Location", "")
+        return None if ok else f"{where}: {code}, expected a redirect to the login page"
+    if code == want:
+        return None
+    return f"{where}: {code}, expected {want}"
+
+
+def calls(world: World, role: str) -> Iterator[tuple[str, str, str, Any, bool]]:
+    """(audience, method, path, body, api) for every route and operation, reads first."""
+    token = world.tokens[1] if role == "tablet" else "not-a-real-table-link-0000000000"
+    pages = []
+    for route in url_routes():
+        audience = audience_of(route.name)
+        path = reverse(route.name, kwargs=world.kwargs(route.params, token=token))
+        for method in ("GET", "POST"):
+            pages.append((audience, method, path, None, False))
+    operations = []
+    for template, method in schema_operations():
+        path, name = api_url(template, world, token)
+        body: Any = {}
+        if name == "api-events" and method == "POST":
+            body = _NEW_EVENT | {"club": world.club.name}
+        if name == "api-import-event":
+            body = {"text": "not a results file", "club": world.club.slug}
+        operations.append((audience_of(name), method, path, body, True))
+    everything = pages + operations
+    logout = [c for c in everything if c[2] == reverse("logout")]
+    yield from (c for c in everything if c[1] == "GET" and c not in logout)
+    yield from (c for c in everything if c[1] != "GET" and c not in logout)
+    yield from logout  # last: it ends the session the other calls ride on
+
+
+_NEW_EVENT = {
+    "name": "Matrix night",
+    "game": "classic",
+    "movement_kind": "mitchell",
+    "movement_params": {"tables": 3, "boards_per_round": 2},
+}
+
+
+def run_role(
+    world: World,
+    role: str,
+    allowed_director: dict[tuple[str, str], int],
+    only: Callable[[str], bool] = lambda audience: True,
+) -> list[str]:
+    client = client_for(role, world)
+    problems = []
+    for audience, method, path, body, api in calls(world, role):
+        if not only(audience):
+            continue
+        send: Callable[..., Any] = getattr(client, method.lower())
+        kwargs = {"content_type": "application/json"} if api and method != "GET" else {}
+        response = send(path, body, **kwargs) if method != "GET" else send(path)
+        want = expected(audience, role, api=api)
+        if role == "other_director" and path == "/api/events/" and method == "POST":
+            want = 403  # a new event in a club they do not direct
+        if role == "director":
+            allowed_director[(method, path)] = response.status_code
+            continue  # recording only; the director's own test checks the answers
+        problem = check(
+            response,
+            want,
+            allowed_status=allowed_director.get((method, path)),
+            where=f"{role} {method} {path}",
+        )
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+# ---- the tests ---------------------------------------------------------------------------------
+
+
+def test_every_route_and_operation_has_an_audience(world: World) -> None:
+    routes = url_routes()
+    names = {r.name for r in routes}
+    api_names = {api_url(t, world, "x")[1] for t, _ in schema_operations()}
+    for name in names | api_names:
+        audience_of(name)
+    every_api_route = {r.name for r in _walk(get_resolver().url_patterns)} - names
+    assert every_api_route <= api_names, (
+        f"API routes missing from the schema: {every_api_route - api_names}"
+    )
+    classified = set().union(*AUDIENCES.values())
+    assert classified <= names | api_names, f"stale names: {classified - names - api_names}"
+
+
+def director_answers(world: World) -> dict[tuple[str, str], int]:
+    """What the club's director gets from each call, found in a transaction rolled back
+    afterwards: it tells "refused" apart from "this route takes no such method from anyone"."""
+    answers: dict[tuple[str, str], int] = {}
+    with transaction.atomic():
+        run_role(world, "director", answers)
+        transaction.set_rollback(True)
+    return answers
+
+
+@pytest.mark.parametrize("role", ["anonymous", "tablet", "other_director"])
+def test_refused_callers_are_refused_and_change_nothing(world: World, role: str) -> None:
+    answers = director_answers(world)
+    before = fingerprint()
+    problems = run_role(world, role, answers, only=lambda audience: audience != "table")
+    assert not problems, "\n".join(problems)
+    assert fingerprint() == before, f"a refused {role} changed something"
+    # The table's own routes: a tablet reaches them (and may write), nobody else does.
+    problems = run_role(world, role, answers, only=lambda audience: audience == "table")
+    assert not problems, "\n".join(problems)
+    if role != "tablet":
+        assert fingerprint() == before, f"a refused {role} changed something"
+
+
+def test_a_tablet_reaches_only_its_own_tables_results(world: World) -> None:
+    table_2 = world.tokens[2]
+    before = fingerprint()
+    for action in ("confirm", "dispute"):
+        response = Client().post(
+            f"/api/t/{table_2}/results/{world.result.pk}/{action}/",
+            {"note": "not ours"},
+            content_type="application/json",
+        )
+        assert response.status_code in {403, 404}, (action, response.status_code)
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize("role", ["director", "admin"])
+def test_the_clubs_director_and_the_administrator_reach_everything(world: World, role: str) -> None:
+    problems = run_role(world, role, director_answers(world))
+    assert not problems, "\n".join(problems)
+
+
+def test_a_published_event_is_open_to_everyone(world: World) -> None:
+    for role in ROLES:
+        client = client_for(role, world)
+        for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream"}):
+            route = next(r for r in url_routes() if r.name == name)
+            kwargs = world.kwargs(route.params, token="x") | {"pk": world.published.pk}
+            response = client.get(reverse(name, kwargs=kwargs))
+            assert response.status_code == 200, (role, name, response.status_code)
+        response = client.get(f"/api/public/events/{world.published.pk}/")
+        assert response.status_code == 200, (role, "api-public")
+        assert client.get(f"/api/events/{world.published.pk}/standings").status_code == 200
+
+
+def test_another_clubs_director_cannot_create_events_in_this_club(world: World) -> None:
+    other = client_for("other_director", world)
+    response = other.post(
+        "/api/events/", _NEW_EVENT | {"club": world.club.name}, content_type="application/json"
+    )
+    assert response.status_code == 403
+    assert "The Other Club" in response.json()["detail"]  # says which clubs they do direct
+    assert not Event.objects.filter(name="Matrix night").exists()
+    mine = other.post("/api/events/", _NEW_EVENT, content_type="application/json")
+    assert mine.status_code == 201, mine.json()
+    assert Event.objects.get(pk=mine.json()["id"]).club == world.other_club
+    listed = {e["id"] for e in other.get("/api/events/").json()}
+    assert listed == {mine.json()["id"]}
+
+
+def test_an_account_without_a_club_is_told_what_to_do(world: World) -> None:
+    lonely = get_user_model().objects.create_user("lonely", password="pw-for-tests")
+    client = Client()
+    client.force_login(lonely)
+    page = client.get("/events/new/")
+    assert page.status_code == 403
+    assert "does not direct any club" in page.content.decode()
+    api = client.post("/api/events/", _NEW_EVENT, content_type="application/json")
+    assert api.status_code == 403
+    assert "Ask your club's administrator" in api.json()["detail"]
+    assert client.get(f"/events/{world.event.pk}/").status_code == 404
+
+
+def test_only_administrators_open_the_admin(world: World) -> None:
+    for role in ROLES:
+        client = client_for(role, world)
+        change = f"/admin/tournaments/event/{world.event.pk}/change/"
+        for path in ("/admin/", "/admin/tournaments/event/", change):
+            response = client.get(path)
+            if role == "admin":
+                assert response.status_code == 200, (role, path)
+            else:
+                assert response.status_code == 302, (role, path, response.status_code)
+                assert response["Location"].startswith("/admin/login/")
+
+
+def test_every_session_write_needs_the_csrf_token(world: World) -> None:
+    client = client_for("director", world, enforce_csrf_checks=True)
+    checked = 0
+    for audience, method, path, body, api in calls(world, "director"):
+        if method == "GET" or audience in {"open", "table"}:
+            continue
+        kwargs = {"content_type": "application/json"} if api else {}
+        response = getattr(client, method.lower())(path, body, **kwargs)
+        assert response.status_code == 403, (method, path, response.status_code)
+        checked += 1
+    assert checked > 50

@@ -1,0 +1,1 @@
+"""Tests of the services under the pages and the API: events, results, backups, exports."""

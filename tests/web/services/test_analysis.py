@@ -1,0 +1,75 @@
+"""Board analysis (double dummy and par) as the director starts it and watches it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.test import Client
+
+from engine.dd.analysis import board_tricks
+from tests.web.conftest import make_event
+from tournaments.bridge import engine_board, rules_for
+from tournaments.models import Board, Event
+from tournaments.services.analysis import analysis_progress, boards_analyse, boards_analyse_request
+
+
+@pytest.mark.django_db
+def test_par_is_computed_board_by_board_and_never_twice(club) -> None:
+    event = make_event(club, params={"tables": 3, "boards_per_round": 1})  # 3 boards
+    assert analysis_progress(event)["not_requested"] == 3
+    assert boards_analyse_request(event=event) == 3
+    assert analysis_progress(event)["queued"] == 3
+    assert boards_analyse(event_id=event.pk) == 3
+    progress = analysis_progress(event)
+    assert (progress["done"], progress["queued"]) == (3, 0)
+    board = Board.objects.get(event=event, number=2)
+    expected = board_tricks(engine_board(board), rules_for(event))
+    assert board.par["tricks"]["ns"] == expected["ns"]
+    assert board.par["summary"].startswith(f"NS {expected['ns']}, EW ")
+    assert boards_analyse_request(event=event) == 0  # nothing left to do
+    assert boards_analyse(event_id=event.pk) == 0
+
+
+@pytest.mark.django_db
+def test_the_event_page_offers_analysis_and_reports_progress(director_client: Client, club) -> None:
+    event = make_event(club, params={"tables": 3, "boards_per_round": 1})
+    page = director_client.get(f"/events/{event.pk}/")
+    assert b"Compute par" in page.content
+    director_client.post(f"/events/{event.pk}/analyse/")
+    progress = director_client.get(f"/events/{event.pk}/analysis.json").json()
+    assert progress["total"] == 3
+    assert progress["queued"] + progress["done"] == 3
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_analysis_runs_in_the_worker(celery_worker, club) -> None:
+    event = make_event(club, params={"tables": 3, "boards_per_round": 1})
+    boards_analyse_request(event=event)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if analysis_progress(Event.objects.get(pk=event.pk))["done"] == 3:
+            break
+        time.sleep(0.2)
+    assert analysis_progress(event)["done"] == 3
+    assert "clubwhist.analyse_event_boards" in celery_worker.log()
+
+
+@pytest.mark.django_db
+def test_bid_whist_boards_get_their_par_from_the_auction(club) -> None:
+    event = make_event(club, game="bidwhist", params={"tables": 3, "boards_per_round": 1})
+    boards_analyse_request(event=event)
+    assert boards_analyse(event_id=event.pk) == 3
+    for board in Board.objects.filter(event=event):
+        assert board.par_status == Board.ParStatus.DONE, board.par
+        contract = board.par["par"]["contracts"][0]
+        # "4 uptown S by N", "5 notrump downtown by E" or "passed out"
+        assert " by " in contract or contract == "passed out", contract
+        assert board.par["summary"].startswith(contract)
+        # Par needs no table, but the "are you sure?" check reads the declarer's books in
+        # the contract played off it: a second pass adds it (boards_tables_fill).
+        table = board.par["table"]
+        assert set(table) >= {"N", "E", "S", "W"}
+        assert set(table["N"]) >= {"uptown S", "downtown C", "notrump uptown"}
+        assert all(1 <= books <= 13 for books in table["N"].values())
