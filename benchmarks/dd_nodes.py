@@ -8,7 +8,7 @@ per node saves time). Each deal is solved once (random strain and leader, as in
     python -m benchmarks.dd_nodes [--check]
 
 --check also compares every value with DDS (through endplay, a benchmark dependency only).
-The figures in README.md ("Checks and speed") come from this script.
+The figures in docs/development/double-dummy.md ("Checks and speed") come from this script.
 """
 
 from __future__ import annotations

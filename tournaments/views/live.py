@@ -95,7 +95,7 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     the moment a version is stored (`services.live`; without Redis it looks at a cached number
     twice a second), never asks the database between versions, holds a connection only while
     it renders a part, and ends after STREAM_SECONDS so no connection lives for ever. Run the
-    web server with threads for it (see README).
+    web server with threads for it (see docs/operations/production.md).
     """
     event = reader_event(request, pk)
     last = scored_version(event.pk)

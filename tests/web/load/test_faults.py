@@ -197,7 +197,7 @@ def test_redis_stopped_while_tablets_keep_submitting(
         web = WebServer(env, threads=16, log=log)
         try:
             worker.start()
-            worker.supervise()  # as systemd would: see README, "When things go wrong"
+            worker.supervise()  # as systemd would: see docs/operations/troubleshooting.md
             web.start()
             (event,) = club_events(TABLES)
             tokens = tokens_of([event])

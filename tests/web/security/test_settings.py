@@ -29,7 +29,7 @@ READ = {
     "SECURE_HSTS_PRELOAD",
 }
 KEY = "tH1s-is-a-fifty-character-test-key-0123456789-abcd"
-#: The production environment README.md ("Running in production") documents.
+#: The production environment docs/operations/production.md documents.
 PRODUCTION = {
     "DJANGO_ENV": "production",
     "SECRET_KEY": KEY,
