@@ -13,6 +13,7 @@ from django import forms
 
 from engine.games import GameRules, find_variant, variant_names
 from engine.games.entry import entry_from_values
+from engine.names import name_problem
 from tournaments.models import Club, Event
 
 
@@ -20,8 +21,25 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, find_variant(name).title) for name in variant_names()]
 
 
+class NameField(forms.CharField):
+    """A name under the one rule for names (`engine.names`): a control character or a name
+    longer than `max_length` is a form error saying what is wrong; the value is trimmed by
+    the rule, not before it, so a name with a new line is refused rather than quietly cut."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("strip", False)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> str:
+        text = str(super().to_python(value))
+        problem = name_problem(text, self.max_length or len(text))
+        if problem is not None:
+            raise forms.ValidationError(f"{problem[:1].upper()}{problem[1:]}.", code="name")
+        return text.strip()
+
+
 class EventSetupForm(forms.Form):
-    name = forms.CharField(max_length=160, initial="Club night")
+    name = NameField(max_length=160, initial="Club night")
     date = forms.DateField(
         initial=dt.date.today, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )

@@ -41,19 +41,34 @@ by the keys of the document's `session_columns`; games without them add none.
 Entry fields are the game's own (classic whist: `ns_tricks`; Bid Whist: `declarer`, `bid`,
 `kind`, `trumps`, `ranking`, `books`...); a flag field reads `yes` or is empty, a field that
 does not apply is empty.
+
+Formula injection: a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` (and some
+do after a tab or carriage return) as a formula, so a player called `=HYPERLINK(...)` would be
+a link in the treasurer's sheet. As OWASP recommends, every text cell that begins with one of
+those characters is written with a single quote before it (`'=HYPERLINK(...)`). Numbers are
+not text: a score such as `-140` or `-3.50` stays a number (`safe_cell`), so sheets still add
+them up. Every CSV clubwhist writes goes through `safe_cell` (the audit trail's too).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine import EngineError
 from engine.exports.record import EventRecord, ExportError
 from engine.scoring.document import BoardLine, Points, SectionStandings, StandingsDocument
 
-__all__ = ["STANDINGS_COLUMNS", "TRAVELLER_COLUMNS", "standings_csv", "travellers_csv"]
+__all__ = [
+    "STANDINGS_COLUMNS",
+    "TRAVELLER_COLUMNS",
+    "safe_cell",
+    "safe_row",
+    "standings_csv",
+    "travellers_csv",
+]
 
 STANDINGS_COLUMNS = (
     "section",
@@ -75,6 +90,35 @@ TRAVELLER_COLUMNS_AFTER = ("result", "ns_score", "ew_score", "ns_points", "ew_po
 TRAVELLER_COLUMNS = TRAVELLER_COLUMNS_BEFORE + TRAVELLER_COLUMNS_AFTER
 
 
+#: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV
+#: Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number as this module writes it: an optional sign, digits, optional decimals.
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def safe_cell(value: object) -> object:
+    """`value` as a CSV cell that no spreadsheet runs as a formula: text beginning with one
+    of `FORMULA_STARTS` gets a single quote before it; a number (an int, or text that is a
+    plain number like "-140" or "-3.50") is left alone, so it stays a number.
+
+    >>> safe_cell("=1+2"), safe_cell("-140"), safe_cell(-3), safe_cell("A-")
+    ("'=1+2", '-140', -3, 'A-')
+    >>> safe_cell("-A"), safe_cell("@SUM(A1)"), safe_cell("Ann & Bob")
+    ("'-A", "'@SUM(A1)", 'Ann & Bob')
+    """
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return value
+    if _NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
+def safe_row(values: Iterable[object]) -> list[object]:
+    """A row of cells, each through `safe_cell`."""
+    return [safe_cell(value) for value in values]
+
+
 def _text(points: Points | None) -> str:
     return "" if points is None else points.display
 
@@ -84,7 +128,9 @@ def _write(header: Sequence[str], rows: Iterable[Mapping[str, object]]) -> str:
     writer = csv.DictWriter(out, fieldnames=list(header))
     writer.writeheader()
     for row in rows:
-        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        writer.writerow(
+            {key: "" if value is None else safe_cell(value) for key, value in row.items()}
+        )
     return out.getvalue()
 
 

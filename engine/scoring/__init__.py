@@ -17,8 +17,10 @@ from engine.scoring.matchpoints import (
 )
 from engine.scoring.model import (
     ARTIFICIAL_CODES,
+    METHOD_SCOPES,
     ArtificialCodeError,
     DuplicateMeetingError,
+    MethodScope,
     PairStanding,
     ScoredLine,
     ScoringError,
@@ -27,6 +29,7 @@ from engine.scoring.model import (
     UnknownPairError,
     WrongBoardError,
     format_points,
+    method_scope,
     pair_key,
     parse_artificial,
 )
@@ -36,9 +39,11 @@ __all__ = [
     "ARTIFICIAL_CODES",
     "BRIDGE_IMP_SCALE",
     "METHODS",
+    "METHOD_SCOPES",
     "WHIST_TRICK_SCALE",
     "ArtificialCodeError",
     "DuplicateMeetingError",
+    "MethodScope",
     "PairStanding",
     "ScoredLine",
     "ScoringError",
@@ -50,6 +55,7 @@ __all__ = [
     "format_points",
     "imps",
     "matchpoint_board",
+    "method_scope",
     "one_winner",
     "pair_key",
     "parse_artificial",

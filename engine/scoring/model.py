@@ -60,6 +60,73 @@ def parse_artificial(code: str) -> tuple[str, str]:
     return (parts[0], parts[1])
 
 
+@dataclass(frozen=True)
+class MethodScope:
+    """What a scoring method can score, declared so that a result it cannot score is refused
+    when the director gives it, before anything is stored, instead of making every standings
+    and export of the event fail afterwards.
+
+    `artificial` is the artificial codes the method can score (see `parse_artificial`); a
+    fouled board is scored Average to both sides, so a method without `A` cannot score one.
+    """
+
+    method: str
+    title: str
+    artificial: frozenset[str]
+
+    @property
+    def scores_fouled_boards(self) -> bool:
+        return "A" in self.artificial
+
+    def artificial_refusal(self, codes: tuple[str, str]) -> str | None:
+        """Why `codes` (NS, EW) cannot be scored by this method, or None when they can."""
+        if all(code in self.artificial for code in codes):
+            return None
+        allowed = ", ".join(c for c in ARTIFICIAL_CODES if c in self.artificial) or "none"
+        return (
+            f"{self.title} scoring has no artificial score {'/'.join(dict.fromkeys(codes))} "
+            f"(it can give: {allowed}); enter the adjusted score itself as a correction"
+        )
+
+    def fouled_refusal(self) -> str | None:
+        """Why a fouled board cannot be scored by this method, or None when it can."""
+        if self.scores_fouled_boards:
+            return None
+        return (
+            f"{self.title} scoring has no Average to give a fouled board; correct each "
+            "table's result to the adjusted score instead, or mark a board not played (NP)"
+        )
+
+
+_ALL_CODES = frozenset(ARTIFICIAL_CODES)
+#: Every scoring method's scope, by the method's name (`engine.scoring.METHODS`).
+METHOD_SCOPES = {
+    scope.method: scope
+    for scope in (
+        MethodScope("mp", "Matchpoint", _ALL_CODES),
+        MethodScope("cross-imps", "Cross-IMP", _ALL_CODES),
+        MethodScope("butler", "Butler", _ALL_CODES),
+        # Each side keeps its own score: an Average has no number of tricks or points.
+        MethodScope("total", "Total-points", frozenset({"NP"})),
+    )
+}
+
+
+def method_scope(method: str) -> MethodScope:
+    """The scope of `method`; ScoringError for a method that does not exist.
+
+    >>> method_scope("total").artificial_refusal(("NP", "NP")) is None
+    True
+    >>> method_scope("total").artificial_refusal(("A+", "A-"))[:50]
+    'Total-points scoring has no artificial score A+/A-'
+    """
+    scope = METHOD_SCOPES.get(method)
+    if scope is None:
+        known = ", ".join(METHOD_SCOPES)
+        raise ScoringError(f"unknown scoring method {quoted(method)}: use {known}")
+    return scope
+
+
 def pair_key(pair: int, direction: str | None) -> str:
     """How a pair is named across a session: "3" in a one-winner field (Howell, arrow switch),
     "NS3" or "EW3" where each direction is its own field (the same pair number exists twice).

@@ -51,6 +51,7 @@ from engine.scoring.model import (
     TravellerLine,
     UnknownPairError,
     WrongBoardError,
+    method_scope,
 )
 
 if TYPE_CHECKING:
@@ -189,6 +190,7 @@ def score_session(
         raise ScoringError(f"unknown matchpoint scale {scale!r}: use ebu or acbl")
     if artificial not in ("fixed", "session"):
         raise ScoringError(f"artificial scores are 'fixed' or 'session', not {artificial!r}")
+    scope = method_scope(method)
     lines = list(lines)
     expected_of: dict[int, int] = {}
     if movement is not None:
@@ -266,12 +268,11 @@ def score_session(
                 ew = total_complement - ns if total_complement is not None else -ns
                 scored[i] = ScoredLine(lines[i], ns, ew, Fraction(0))
         for i in indexes:
-            if lines[i].artificial is not None:
-                if method == "total" and lines[i].artificial != ("NP", "NP"):
-                    raise ScoringError(
-                        f"{lines[i].where()}: total-points scoring has no artificial scores; "
-                        "enter the adjusted score itself"
-                    )
+            codes = lines[i].artificial
+            if codes is not None:
+                refusal = scope.artificial_refusal(codes)
+                if refusal is not None:
+                    raise ScoringError(f"{lines[i].where()}: {refusal}")
                 pending_artificial.append(i)
 
     # Artificial scores last: the session reading needs each pair's real-board percentage.

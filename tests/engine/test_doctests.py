@@ -17,6 +17,8 @@ MODULES = [
     "engine.publishing",
     "engine.charts",
     "engine.reading",
+    "engine.names",
+    "engine.shapes",
 ]
 
 

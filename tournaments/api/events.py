@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from tournaments import access
 from tournaments.api.director import DirectorEventApi, director_event, events_query
-from tournaments.api.serializers import EventOut, PairOut
+from tournaments.api.serializers import EventOut, NameField, PairOut
 from tournaments.models import Board, Event, Pair
 from tournaments.services import closing as closing_services
 from tournaments.services import corrections
@@ -23,7 +23,7 @@ from tournaments.services import events as event_services
 
 class EventListApi(APIView):
     class CreateIn(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=160)
+        name = NameField(max_length=160)
         date = serializers.DateField(required=False)
         game = serializers.CharField(max_length=20)
         options = serializers.DictField(required=False, default=dict)
@@ -32,7 +32,7 @@ class EventListApi(APIView):
         movement_kind = serializers.CharField(max_length=30)
         movement_params = serializers.DictField()
         seed = serializers.CharField(required=False, allow_blank=False, max_length=64)
-        club = serializers.CharField(
+        club = NameField(
             required=False,
             max_length=120,
             help_text="The club's name or slug; may be left out by a director of one club.",
@@ -123,8 +123,8 @@ class EventReopenApi(DirectorEventApi):
 class PairsApi(DirectorEventApi):
     class NamesIn(serializers.Serializer[Any]):
         id = serializers.IntegerField()
-        player1 = serializers.CharField(max_length=120, allow_blank=True)
-        player2 = serializers.CharField(max_length=120, allow_blank=True)
+        player1 = NameField(max_length=120, allow_blank=True)
+        player2 = NameField(max_length=120, allow_blank=True)
 
     @extend_schema(responses=PairOut(many=True))
     def get(self, request: Request, pk: int) -> Response:

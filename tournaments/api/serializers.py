@@ -1,4 +1,4 @@
-"""The director's API's shared output serializers: an event, its pairs and its results."""
+"""The director's API's shared serializers: an event, its pairs and its results out, names in."""
 
 from __future__ import annotations
 
@@ -6,8 +6,26 @@ from typing import Any
 
 from rest_framework import serializers
 
+from engine.names import name_problem
 from tournaments.models import Event, Pair, Result
 from tournaments.services import results as result_services
+
+
+class NameField(serializers.CharField):
+    """A name under the one rule for names (`engine.names`): a control character or a name
+    longer than `max_length` is a 400 naming the field and saying what is wrong; the value is
+    trimmed by the rule, not before it, so "Ann\\n" is refused rather than quietly cut."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        problem = name_problem(value, self.max_length or len(value))
+        if problem is not None:
+            raise serializers.ValidationError(f"{problem[:1].upper()}{problem[1:]}.")
+        return value.strip()
 
 
 class PairOut(serializers.ModelSerializer[Pair]):

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from engine.scoring import parse_artificial
+from engine.scoring import method_scope, parse_artificial
 from tournaments.bridge import as_int_score, engine_board, rules_for
 from tournaments.models import AuditEntry, Board, DirectorCall, Event, Result, Section
 from tournaments.services.audit import User, actor, audit_record
@@ -153,6 +153,9 @@ def result_set_artificial(
     if event.status == Event.Status.DRAFT:
         raise ResultError("The event has not started.")
     ns_code, ew_code = parse_artificial(code)
+    refusal = method_scope(event.method).artificial_refusal((ns_code, ew_code))
+    if refusal is not None:  # refused here, not by every standings and export afterwards
+        raise ResultError(f"Board {board_number}: {refusal}.")
     canonical = ns_code if ns_code == ew_code else f"{ns_code}/{ew_code}"
     seating = seating_for(section=section, round=round, table=table, board_number=board_number)
     result = (
@@ -183,13 +186,16 @@ def board_mark_fouled(*, board: Board, fouled: bool, reason: str, user: User = N
     """A fouled board (cards mixed between hands) is scored Average to everyone who played it.
 
     The results entered for it are kept untouched and shown; un-marking the board brings them
-    back into the comparison.
+    back into the comparison. A method with no Average to give (total points) refuses it.
     """
     if not reason.strip():
         raise ResultError("Say why the board is marked.")
-    board = Board.objects.select_for_update().get(pk=board.pk)
+    board = Board.objects.select_for_update().select_related("event").get(pk=board.pk)
     if board.fouled == fouled:
         return board
+    refusal = method_scope(board.event.method).fouled_refusal() if fouled else None
+    if refusal is not None:  # refused here, not by every standings and export afterwards
+        raise ResultError(f"Board {board.number}: {refusal}.")
     board.fouled = fouled
     board.save(update_fields=["fouled"])
     audit_record(

@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from engine.exports import ExportError
 from tournaments import access
 from tournaments.models import Club, Event
 from tournaments.services import backup
@@ -37,7 +36,7 @@ def export_response(event: Event, fmt: str, *, public: bool = False) -> HttpResp
         raise Http404(f"There is no export format {fmt!r} here.")
     try:
         made = export_services.event_export(event, fmt)
-    except ExportError as exc:  # an event the format cannot hold: say so, plainly
+    except ValueError as exc:  # an event the format (or its scoring) cannot hold: say so
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(made.text.encode(), content_type=made.content_type)
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'

@@ -6,9 +6,10 @@ complete. See docs/operations/backup.md."""
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club, Event
 from tournaments.services import backup
 
@@ -17,7 +18,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Back up clubs, their events, users and directorships as one JSON file."
 
     def add_arguments(self, parser: CommandParser) -> None:

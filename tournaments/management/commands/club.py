@@ -33,9 +33,10 @@ import segno
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from clubwhist.lan import is_loopback_host, lan_addresses, url_for
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 ROOT = Path(settings.BASE_DIR)
@@ -55,7 +56,7 @@ def port_free(port: int) -> bool:
     return True
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Serve a club night from this laptop to the tablets on the venue's Wi-Fi."
 
     def add_arguments(self, parser: CommandParser) -> None:

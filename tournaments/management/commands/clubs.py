@@ -15,14 +15,15 @@ import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "List and create clubs, and say which accounts direct them."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -8,9 +8,10 @@ import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 from django.db import transaction
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Event
 from tournaments.services.events import (
     club_get_or_create,
@@ -44,7 +45,7 @@ DEMO_EVENTS: list[dict[str, Any]] = [
 ]
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Create the demo club, its director login and demo events (safe to run again)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -7,14 +7,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from engine.exports import ExportError
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Event
 from tournaments.services import exports as export_services
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Export an event's results as USEBIO 1.2, PBN with results, or CSV."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club
 from tournaments.services import exports as export_services
 from tournaments.services.events import club_get_or_create
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Import a USEBIO or PBN-with-results file as a new finished event."
 
     def add_arguments(self, parser: CommandParser) -> None:

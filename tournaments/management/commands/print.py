@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club, Event
 from tournaments.services import printing as print_services
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Print an event's curtain cards, hand records, travellers, guide cards... as a PDF."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -5,12 +5,13 @@ are already here. `--dry-run` does the whole restore, checks included, and rolls
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.services import backup
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Restore a backup (or one event's JSON) into this database."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -5,13 +5,14 @@ For rehearsals and load tests: results go through the same services the tablets 
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Event
 from tournaments.services.simulation import event_simulate
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Play plausible results for an event's missing meetings, through the tablets' service."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -3,14 +3,15 @@
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from engine.scoring.document import StandingsDocument
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Event
 from tournaments.services.scoring import standings_refresh
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "Compute an event's standings now (no worker needed) and print them."
 
     def add_arguments(self, parser: CommandParser) -> None:

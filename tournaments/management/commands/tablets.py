@@ -6,14 +6,15 @@ import json
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Event
 from tournaments.selectors import tablet_links
 from tournaments.services.tablets import table_links_ensure_for
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
     help = "List each table's tablet link (made if missing): table, URL and token."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.movements import validate as validate_movement
 from engine.movements.registry import check_params
-from engine.scoring import pair_key, parse_artificial
+from engine.names import name_problem
+from engine.scoring import method_scope, pair_key, parse_artificial
 from engine.scoring.document import StandingsDocument
 from tournaments.bridge import as_int_score, board_from_record, movement_for, rules_named
 from tournaments.models import (
@@ -105,9 +106,21 @@ class ParsedEvent:
         )
 
 
+def _check_names(row: Any, columns: tuple[str, ...], where: str) -> None:
+    """The one rule for names (`engine.names`) on a row read from a document: a control
+    character or an over-long name refuses the document, naming the row and the field; the
+    name is otherwise kept exactly as the document has it."""
+    for column in columns:
+        value = getattr(row, column)
+        problem = name_problem(value, type(row)._meta.get_field(column).max_length)
+        if problem is not None:
+            raise RestoreRefused(f"{where}, {column.replace('_', ' ')}: {problem}.")
+
+
 def parse_club(data: Any, where: str = "The club") -> ClubBlock:
     data = as_object(data, where)
     club = load_row(Club, data, where, children=("players",))
+    _check_names(club, ("name",), where)
     if not isinstance(data["directors"], list):
         raise RestoreRefused(f"{where}: 'directors' should be a list of usernames.")
     directors = [check_username(d, where, "director") or "" for d in data["directors"]]
@@ -115,6 +128,8 @@ def parse_club(data: Any, where: str = "The club") -> ClubBlock:
         load_row(Player, p, f"{where}, player {i + 1}")
         for i, p in enumerate(list_in(data, "players", where))
     ]
+    for i, player in enumerate(players):
+        _check_names(player, ("name",), f"{where}, player {i + 1}")
     check_unique([(p.name, f"player {i + 1}") for i, p in enumerate(players)], "name", where)
     return ClubBlock(club, [d for d in directors if d], players)
 
@@ -129,6 +144,7 @@ def parse_event(document: Any) -> ParsedEvent:
     refs: list[UserRef] = []
     club = parse_club(document["club"])
     event = load_row(Event, document["event"], "The event", users=refs)
+    _check_names(event, ("name",), "The event")
     try:
         rules = rules_named(event.game, event.options)
     except ValueError as exc:
@@ -152,10 +168,15 @@ def parse_event(document: Any) -> ParsedEvent:
             raise RestoreRefused(f"{where}: its deal cannot be read: {exc}") from None
         if deals[board.number].number != board.number:
             raise RestoreRefused(f"{where}: its deal is board {deals[board.number].number}'s.")
+        refusal = method_scope(event.method).fouled_refusal() if board.fouled else None
+        if refusal is not None:
+            raise RestoreRefused(
+                f"{where} is marked fouled, but {refusal[:1].lower()}{refusal[1:]}."
+            )
         boards.append(board)
 
     sections = [
-        _parse_section(raw, i, rules, deals, refs)
+        _parse_section(raw, i, rules, deals, refs, event.method)
         for i, raw in enumerate(list_in(document, "sections", "The document"))
     ]
     if not sections:
@@ -218,7 +239,12 @@ def _parse_standings(raw: Any, event: Event) -> Standings | None:
 
 
 def _parse_section(
-    raw: Any, index: int, rules: Any, deals: Mapping[int, Any], refs: list[UserRef]
+    raw: Any,
+    index: int,
+    rules: Any,
+    deals: Mapping[int, Any],
+    refs: list[UserRef],
+    method: str,
 ) -> _SectionRows:
     section: Section = load_row(
         Section, raw, f"Section {index + 1}", children=[key for key, _ in SECTION_CHILDREN]
@@ -250,6 +276,7 @@ def _parse_section(
     pairs: dict[str, Pair] = {}
     for i, data in enumerate(list_in(raw, "pairs", where)):
         pair: Pair = load_row(Pair, data, f"{where}, pair {i + 1}")
+        _check_names(pair, ("player1", "player2"), f"{where}, pair {pair.label}")
         if section.one_winner != (pair.direction == ""):
             kind = "one field (pairs without a direction)" if section.one_winner else "NS and EW"
             raise RestoreRefused(
@@ -298,6 +325,11 @@ def _parse_section(
             )
         result: Result = load_row(Result, data, spot, users=refs, pairs=pairs)
         _check_result(result, section, rows, deals, rules, played, spot)
+        if result.status == Result.Status.ARTIFICIAL:
+            ns_code, ew_code = parse_artificial(result.artificial_code)
+            refusal = method_scope(method).artificial_refusal((ns_code, ew_code))
+            if refusal is not None:
+                raise RestoreRefused(f"{spot}: {refusal}.")
         results.append(result)
 
     live: set[int] = set()

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from engine.exports.csv import safe_row
 from tournaments import selectors
 from tournaments.views.director._common import event_for_director
 
@@ -28,9 +29,9 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
         sheet = csv.writer(out)
         sheet.writerow(["at", "who", "action", "target", "change", "reason"])
         for line in lines:
-            sheet.writerow(
-                [line.at.isoformat(), line.who, line.action, line.target, line.change, line.reason]
-            )
+            # Names and reasons are typed by people: no cell may start a formula.
+            cells = (line.at.isoformat(), line.who, line.action, line.target, line.change)
+            sheet.writerow(safe_row((*cells, line.reason)))
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-audit.csv"'
         return response
