@@ -13,20 +13,83 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import TextIO
 
 import engine.games  # noqa: F401  (enters every game's board shape; see the docstring)
+from engine import EngineError
 from engine.boards import Board
+from engine.cards import Suit
+from engine.games.base import GameRules
 from engine.pbn_text import HEADER, PBNError, board_lines, parse
 
-__all__ = ["PBNError", "dump", "dumps", "load", "loads"]
+__all__ = ["PBNError", "dump", "dumps", "load", "loads", "loads_for_game"]
 
 
 def loads(text: str, *, variant: str = "classic") -> list[Board]:
     """The boards in PBN `text`; games without a Deal (headers, notes) are skipped. Without a
     `WhistVariant` tag a board is read as `variant`."""
     return parse(text, variant=variant, make=Board.from_fields)
+
+
+def _as_dealt(rules: GameRules, number: int) -> Board:
+    """Board `number` as `rules` would deal it: its trumps and whether a card is turned for
+    them depend on the board number and the options only, never on the cards."""
+    return rules.deal_board(number, random.Random(number))
+
+
+def _turning_option(rules: GameRules) -> str:
+    """The option that makes `rules` turn a card for trumps, in words, for a refusal."""
+    for spec in rules.option_specs:
+        if rules.option(spec.key) == spec.default:
+            continue
+        try:
+            plain = type(rules)({**rules.options, spec.key: spec.default})
+        except EngineError:
+            continue
+        if _as_dealt(plain, 1).turned_card is None:
+            words = dict(spec.choice_labels()).get(rules.option(spec.key), rules.option(spec.key))
+            return f"option {spec.key} ({words})"
+    return "its options"
+
+
+def loads_for_game(text: str, rules: GameRules) -> list[Board]:
+    """The boards in PBN `text` for an event of `rules`'s game and options.
+
+    Boards without `WhistVariant` are read as the event's game (a dealing program's 52-card
+    bridge deal is a Candid Whist deal as it stands). A fixed-trumps board the file gives no
+    trumps takes those these rules give its number (the event's rotation). When these options
+    set trumps by a turned card, a board whose turned card the file does not give is refused,
+    naming the option: a plain deal cannot say which card was turned (its hands are sorted),
+    and rotation trumps would silently change the game.
+    """
+
+    def untagged(number: int) -> Suit | None:
+        dealt = _as_dealt(rules, number)
+        if dealt.turned_card is not None:
+            raise PBNError(
+                f"board {number} has no turned card ([WhistTurnedCard]), but this event's "
+                f"{_turning_option(rules)} takes trumps from it: import a file that gives each "
+                "board's turned card, or set trumps by the board number"
+            )
+        return dealt.trumps
+
+    boards = parse(text, variant=rules.name, make=Board.from_fields, untagged=untagged)
+    for board in boards:
+        if board.turned_card is not None:
+            continue
+        try:
+            rules.check_board(board)
+        except EngineError:
+            continue  # another game's board: the caller refuses it, saying which game
+        if _as_dealt(rules, board.number).turned_card is not None:
+            raise PBNError(
+                f"board {board.number} gives its trumps but no turned card "
+                f"([WhistTurnedCard]), and this event's {_turning_option(rules)} takes "
+                "trumps from it: import a file that gives each board's turned card"
+            )
+    return boards
 
 
 def load(fp: TextIO, *, variant: str = "classic") -> list[Board]:

@@ -27,7 +27,9 @@ Reading accepts what real files contain: `%` lines, `;` and `{...}` comments, se
 separated by blank lines, `#` for "same as the previous game", tags it does not know and their
 section data (Auction, Play, tables). Without `WhistVariant` a board is read as the `variant`
 argument (default classic); a classic board without `WhistTrumps` takes its turned card's
-suit, or else the default rotation (docs/games/classic.md: H D S C by board number). Anything
+suit, or else the caller's `untagged` trumps (`engine.pbn.loads_for_game`: the event's own
+rotation, or a refusal when the event turns a card) or the default rotation
+(docs/games/classic.md: H D S C by board number). Anything
 malformed raises `PBNError` naming the line and what is wrong.
 """
 
@@ -43,7 +45,15 @@ from engine.cards import Card, CardError, Rank, Seat, Suit
 from engine.reading import quoted, whole_number
 from engine.shapes import DEFAULT_ROTATION, BoardShape, Trumps, TurnedCard, shape_of
 
-__all__ = ["HEADER", "BoardFields", "BoardLike", "PBNError", "board_lines", "parse"]
+__all__ = [
+    "HEADER",
+    "BoardFields",
+    "BoardLike",
+    "PBNError",
+    "UntaggedTrumps",
+    "board_lines",
+    "parse",
+]
 
 HEADER = "% PBN 2.1\n% Whist boards written by clubwhist\n"
 
@@ -111,12 +121,19 @@ class _Game:
 # ---- reading -------------------------------------------------------------------------------
 
 
+def pbn_lines(text: str) -> list[str]:
+    """The file's lines, ended by LF, CR LF or CR only: `str.splitlines` would also break a
+    line at U+2028, NEL and the like, which may stand inside a quoted name."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def _strip_comments(text: str) -> list[tuple[int, str, bool]]:
     """Each line's visible text with comments removed, and whether it counts as blank."""
     out: list[tuple[int, str, bool]] = []
     in_brace = False
     brace_start = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(pbn_lines(text), start=1):
         if not in_brace and raw.startswith("%"):
             out.append((number, "", False))
             continue
@@ -263,8 +280,16 @@ def _resolve(game: _Game, previous: dict[str, str]) -> dict[str, tuple[str, int]
     return tags
 
 
+UntaggedTrumps = Callable[[int], Suit | None]
+"""untagged(board number): the trumps of a fixed-trumps board whose game gives neither
+`WhistTrumps` nor a turned card (an EngineError refuses the board)."""
+
+
 def _fields(
-    tags: dict[str, tuple[str, int]], game: _Game, default_variant: str
+    tags: dict[str, tuple[str, int]],
+    game: _Game,
+    default_variant: str,
+    untagged: UntaggedTrumps | None = None,
 ) -> tuple[BoardFields, int]:
     """The board fields of one game, and the line of its Deal (for the board's own errors)."""
     deal_value, deal_line = tags["Deal"]
@@ -335,8 +360,15 @@ def _fields(
                 raise PBNError(
                     f"WhistTrumps {quoted(value)} is not C, D, H, S or NT", line
                 ) from None
+    elif shape.trumps is Trumps.BOARD and turned is not None:
+        trumps = turned.suit
+    elif shape.trumps is Trumps.BOARD and untagged is not None:
+        try:
+            trumps = untagged(number)
+        except EngineError as exc:
+            raise PBNError(str(exc), deal_line) from None
     elif shape.trumps is Trumps.BOARD:
-        trumps = turned.suit if turned is not None else DEFAULT_ROTATION[(number - 1) % 4]
+        trumps = DEFAULT_ROTATION[(number - 1) % 4]
     fields = BoardFields(number, variant, dealer, dealt, trumps, tuple(kitty), turned)
     return fields, deal_line
 
@@ -386,9 +418,17 @@ def _columns(
     return ordered
 
 
-def parse(text: str, *, variant: str, make: Callable[[BoardFields], B]) -> list[B]:
+def parse(
+    text: str,
+    *,
+    variant: str,
+    make: Callable[[BoardFields], B],
+    untagged: UntaggedTrumps | None = None,
+) -> list[B]:
     """The boards in PBN `text`, each built by `make` from its fields (games without a Deal,
-    headers and notes, are skipped); an error `make` raises is reported at the Deal's line."""
+    headers and notes, are skipped); an error `make` raises is reported at the Deal's line.
+    `untagged` gives the trumps of a fixed-trumps board the file gives none (default: the
+    rotation H D S C by board number)."""
     try:
         shape_of(variant)
     except EngineError as exc:
@@ -402,7 +442,7 @@ def parse(text: str, *, variant: str, make: Callable[[BoardFields], B]) -> list[
             if "Board" in tags:
                 raise PBNError("this game has a Board number but no Deal", tags["Board"][1])
             continue
-        fields, deal_line = _fields(tags, game, variant)
+        fields, deal_line = _fields(tags, game, variant, untagged)
         try:
             boards.append(make(fields))
         except EngineError as exc:

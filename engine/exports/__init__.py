@@ -6,7 +6,7 @@ is how a round trip is checked. Errors in files are `ExportError`, naming where.
 """
 
 from engine.exports.csv import standings_csv, travellers_csv
-from engine.exports.pbn_results import dumps_with_results, loads_with_results
+from engine.exports.pbn_results import dumps_hand_records, dumps_with_results, loads_with_results
 from engine.exports.record import (
     EventRecord,
     ExportError,
@@ -25,6 +25,7 @@ __all__ = [
     "PairRecord",
     "ResultRecord",
     "check_record",
+    "dumps_hand_records",
     "dumps_usebio",
     "dumps_with_results",
     "loads_usebio",

@@ -1,62 +1,49 @@
 r"""PBN 2.1 with results: the hand records plus every traveller line, read back whole.
 
-`dumps_with_results(record)` writes one PBN game per board, the deal exactly as `engine.pbn`
-writes it (so any PBN reader still gets the hands, and `engine.pbn.loads` the whist boards),
-followed by the board's results in a `ScoreTable` section. `loads_with_results(text)` reads
-the lot back into an `EventRecord`; `score_record` then gives the same standings.
+`dumps_with_results(record)` writes PBN 2.1's export format (docs/reference/file-formats.md,
+"PBN with results"), so any PBN reader reads every game: per board the 15 mandatory tags in
+their order (Event, Site, Date, Board, West, North, East, South, Dealer, Vulnerable, Deal,
+Scoring, Declarer, Contract, Result; the players, contract and result are empty strings, as a
+game here is a board played at every table), then every other tag sorted by name: the whist
+tags `engine.pbn` writes, `WhistFouled`, the board's results as a `ScoreTable`, and par where
+an analysis is stored. `loads_with_results(text)` reads the lot back into an `EventRecord`;
+`score_record` then gives the same standings. `dumps_hand_records` writes hand records
+(import format) with Event, Site, Date and par.
 
-Event tags, in the first game (PBN's own tags are repeated in every game, as PBN expects):
+The first game also holds the event: `WhistSection`, `WhistVariant`, `WhistOptions` (JSON),
+`WhistScoring` (mp, cross-imps, butler, total), `WhistScale`, `WhistWinners` (1 or 2),
+`WhistMovement` (JSON), and the pairs as a `WhistPairsTable`
+(`PairId\2R;Direction;Absent;Names;WhistPlayers`): `Names` as PBN writes them, the two players
+separated by ';' (or a partnership's one name), `WhistPlayers` a JSON list only when `Names`
+could not give the players back exactly. Names are never split at " & ".
 
-| tag | value |
-| --- | --- |
-| `Event` | the event's title |
-| `Site` | the club |
-| `Date` | PBN's `YYYY.MM.DD` (`????.??.??` when unknown) |
-| `WhistSection` | the section's name, `A` |
-| `WhistVariant` | the game (also on every board): `classic`, `bidwhist`, `candid`, `openwhist` |
-| `WhistOptions` | the game's options as compact JSON, `{"scoring":"tricks"}` |
-| `WhistScoring` | the scoring method: `mp`, `cross-imps`, `butler` or `total` |
-| `WhistScale` | the matchpoint scale: `ebu` or `acbl` |
-| `WhistWinners` | `1` (one field: Howell, arrow switch) or `2` (NS and EW fields) |
-| `WhistMovement` | when known: JSON `{"kind":"mitchell","params":{"tables":4}}` |
-| `WhistPairs` | a table of the pairs, see below |
+`ScoreTable "Round;Table;PairId_NS;PairId_EW;Score_NS;MP_NS;MP_EW;WhistArtificial;WhistEntry"`:
+PBN's Contract, Declarer and Result columns do not fit whist games (no contract in classic
+whist, books and kitty in Bid Whist), so `WhistEntry` holds the table result as compact JSON
+in `GameRules.entry_to_dict` form (`-` when only the score is known) and `WhistArtificial` an
+artificial score (`A+/A-`, `A`, `NP`). The points columns are named for the method (`MP_`,
+`IMP_`, `WhistPoints_`); they are written for people and other programs and ignored on
+reading (the standings are always derived again). A fouled board's rows keep their entries;
+`WhistFouled` marks the board, which then scores Average (`EventRecord.fouled`).
 
-`WhistPairs` is a PBN table (header of columns, then one row per line, `-` for nothing):
-`[WhistPairs "PairId\2R;Direction;Absent;Names"]`, rows like `3 NS - "Ann Smith & Bob Jones"`;
-Direction is `-` in a one-winner field, Absent is `yes` for a pair that never came.
-
-Per board, after the deal tags:
-
-    [ScoreTable "Round\2R;Table\2R;PairId_NS\2R;PairId_EW\2R;WhistEntry;WhistArtificial;
-                 Score_NS\4R;MP_NS\6R;MP_EW\6R"]
-
-(one line in the file), then one row per result. PBN's Contract, Declarer and Result columns do
-not fit whist games (no contract in classic whist, books and kitty in Bid Whist), so
-`WhistEntry` holds the table result as compact JSON in `GameRules.entry_to_dict` form
-(`"{\"ns_tricks\":8}"`, `-` when only the score is known) and `WhistArtificial` an artificial
-score (`A+/A-`, `A`, `NP`; `-` for a played board, whose `Score_NS` is then the NS score). The
-points columns are named for the method: `MP_NS;MP_EW` (matchpoints), `IMP_NS;IMP_EW` (cross-
-IMPs, Butler) and `WhistPoints_NS;WhistPoints_EW` (total scoring); they are written for people
-and other programs and ignored on reading (the standings are always derived again).
-
-`[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]` follows when `analyses` (board
-number to a stored `BoardAnalysis.to_dict()`) has a double-dummy table for the board: one row
-per declarer and strain with the declaring side's tricks (Bid Whist: its contract types,
-`"uptown C"`, and books). It is not read back.
+Par, for bridge-shaped games (one deal of four hands of 13, no kitty, no jokers, no column
+layout: the game's double-dummy table is bridge's): `DoubleDummyTricks`, `OptimumResultTable`,
+`OptimumScore` (in the game's points) and `ParContract` where par is a contract. Other games
+keep their table and par in `WhistOptimumResultTable` and `WhistPar`. Par is not read back.
 
 Reading is lenient where real files vary (tags in any order, `#` for "as before", unknown
 tags and sections, `;` and `{}` comments, the columns of a ScoreTable in any order, a
-ScoreTable without the whist columns read as score-only lines) and strict where a result
-would change: a row with too few or too many columns, a pair or score that is not a number,
-an entry that the game refuses, all raise `ExportError` naming the line and the board, and no
-partial record is returned.
+ScoreTable without the whist columns read as score-only lines, `WhistPairs` of earlier
+versions) and strict where a result would change: a row with too few or too many columns, a
+pair or score that is not a number, an entry that the game refuses, all raise `ExportError`
+naming the line and the board, and no partial record is returned.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -71,12 +58,13 @@ from engine.exports.record import (
     ResultRecord,
     score_record,
 )
+from engine.pbn_text import pbn_lines
 from engine.reading import exact_number, quoted, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine
 from engine.shapes import shape_of
 
-__all__ = ["dumps_with_results", "loads_with_results"]
+__all__ = ["dumps_hand_records", "dumps_with_results", "loads_with_results"]
 
 _POINT_COLUMNS = {
     "mp": ("MP_NS", "MP_EW"),
@@ -90,6 +78,32 @@ _PBN_DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
 
 # ---- writing ------------------------------------------------------------------------------
 
+#: PBN 2.1's Mandatory Tag Set, in the order export format writes it (section 3.4).
+MANDATORY_TAGS = (
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
+)
+#: The Scoring tag per method: PBN's basic systems and modifiers (section 3.4.12); total
+#: points is not among PBN's examples, whose list is open ended.
+SCORING = {"mp": "MP", "cross-imps": "IMP;Cross2", "butler": "IMP;Butler", "total": "Total"}
+_BRIDGE_STRAINS = ("NT", "S", "H", "D", "C")
+_DD_SEATS = ("N", "S", "E", "W")
+_PAR_CONTRACT = re.compile(r"(\d+)(NT|[CDHS]) by ([NESW])")
+_ONE_TAG = re.compile(r'\[([A-Za-z0-9_]+) "')
+
 
 def _quote(value: str) -> str:
     """A PBN string: backslashes and double quotes escaped."""
@@ -100,8 +114,11 @@ def _tag(name: str, value: str) -> str:
     return f"[{name} {_quote(value)}]"
 
 
-def _compact(data: Mapping[str, Any]) -> str:
-    return json.dumps(dict(data), separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+def _compact(data: Any) -> str:
+    """Compact ASCII JSON without a single space (an escaped one inside strings), so it is one
+    token for readers that split table rows at white space."""
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    return text.replace(" ", "\\u0020")
 
 
 def _pbn_date(date: str) -> str:
@@ -113,80 +130,185 @@ def _pbn_date(date: str) -> str:
     return ".".join(match.groups())
 
 
-def _number(value: int | Fraction) -> str:
-    return str(value)
+def _table(name: str, columns: list[str], rows: list[list[str]]) -> list[str]:
+    """A PBN table: the column names (`Name\\2R`: a minimum width, right aligned) and one
+    line per row, each element padded to its column's width as export format requires."""
+    widths: list[tuple[int, str]] = []
+    for column in columns:
+        match = re.search(r"\\(\d+)([LR]?)$", column)
+        widths.append((int(match.group(1)), match.group(2) or "L") if match else (0, "L"))
+    lines = [_tag(name, ";".join(columns)).replace("\\\\", "\\")]
+    for row in rows:
+        cells = [
+            cell.rjust(width) if align == "R" else cell.ljust(width)
+            for cell, (width, align) in zip(row, widths, strict=True)
+        ]
+        lines.append(" ".join(cells).rstrip())
+    return lines
 
 
-def _event_lines(record: EventRecord) -> list[str]:
-    lines = [
-        _tag("WhistSection", record.section),
-        _tag("WhistVariant", record.variant),
-        _tag("WhistOptions", _compact(record.options)),
-        _tag("WhistScoring", record.method),
-        _tag("WhistScale", record.scale),
-        _tag("WhistWinners", "1" if record.one_winner else "2"),
-    ]
+def _bridge_shaped(variant: str) -> bool:
+    """A board PBN's par tags describe: four hands of 13 from the 52 cards, dealt one way,
+    no kitty, no jokers, no column layout (the game's double-dummy table is then bridge's)."""
+    shape = shape_of(variant)
+    return (
+        len(shape.deals) == 1
+        and shape.deals[0].size == 13
+        and len(shape.deals[0].seats) == 4
+        and not shape.jokers
+        and not shape.kitty
+        and not shape.keeps_dealt_order
+    )
+
+
+def _strain_table(analysis: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """The stored table's cells for PBN's declarers and strains (others left out)."""
+    table = analysis.get("table")
+    cells: dict[str, dict[str, int]] = {}
+    for seat in _DD_SEATS:
+        strains = table.get(seat) if isinstance(table, Mapping) else None
+        if not isinstance(strains, Mapping):
+            continue
+        for strain in _BRIDGE_STRAINS:
+            tricks = strains.get(strain)
+            if isinstance(tricks, int) and not isinstance(tricks, bool) and 0 <= tricks <= 13:
+                cells.setdefault(seat, {})[strain] = tricks
+    return cells
+
+
+def _par_tags(variant: str, analysis: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    """The double-dummy table and par of a board as PBN tags (bridge-shaped games) or as our
+    own (`WhistOptimumResultTable`, `WhistPar`: Bid Whist's contract types, Open Whist)."""
+    if not analysis or analysis.get("error"):
+        return {}
+    tags: dict[str, list[str]] = {}
+    par = analysis.get("par") if isinstance(analysis.get("par"), Mapping) else None
+    if _bridge_shaped(variant):
+        cells = _strain_table(analysis)
+        if sum(len(strains) for strains in cells.values()) == 20:
+            digits = "".join(f"{cells[s][d]:x}" for s in _DD_SEATS for d in _BRIDGE_STRAINS)
+            tags["DoubleDummyTricks"] = [_tag("DoubleDummyTricks", digits)]
+        rows = [[s, d, str(n)] for s, strains in cells.items() for d, n in strains.items()]
+        if rows:
+            tags["OptimumResultTable"] = _table(
+                "OptimumResultTable", ["Declarer", "Denomination\\2R", "Result\\2R"], rows
+            )
+        if par is not None and isinstance(par.get("ns_score"), int):
+            tags["OptimumScore"] = [_tag("OptimumScore", f"NS {par['ns_score']}")]
+            contracts: list[str] = []
+            for text in par.get("contracts") or ():
+                match = _PAR_CONTRACT.fullmatch(str(text))
+                if match is None:
+                    contracts = []
+                    break
+                tricks, strain, seat = match.groups()
+                side = "NS" if seat in "NS" else "EW"
+                contracts.append(f"{side} {int(tricks) - 6}{strain}")
+            if contracts:
+                tags["ParContract"] = [_tag("ParContract", ";".join(dict.fromkeys(contracts)))]
+        return tags
+    table = analysis.get("table")
+    rows = []
+    if isinstance(table, Mapping):
+        for declarer, strains in table.items():
+            if not isinstance(strains, Mapping):
+                continue  # Bid Whist's "approximate" list of cells
+            for strain, tricks in strains.items():
+                if isinstance(tricks, int) and not isinstance(tricks, bool):
+                    rows.append([str(declarer), _quote(str(strain)), str(tricks)])
+    if rows:
+        tags["WhistOptimumResultTable"] = _table(
+            "WhistOptimumResultTable", ["Declarer", "Denomination", "Result"], rows
+        )
+    if par is not None:
+        tags["WhistPar"] = [_tag("WhistPar", _compact(dict(par)))]
+    return tags
+
+
+def _names_cells(pair: PairRecord) -> tuple[str, str]:
+    """The pair's `Names` (PBN: the two players separated by ';', or a partnership's name)
+    and, only when that cannot give back the players and names exactly, `WhistPlayers`."""
+    standard = ";".join(pair.players) if pair.players else pair.names
+    if _read_names(standard or None, None) == (pair.names, pair.players):
+        return (_quote(standard) if standard else "-"), "-"
+    return (_quote(pair.names) if pair.names else "-"), _quote(_compact(list(pair.players)))
+
+
+def _event_tags(record: EventRecord) -> dict[str, list[str]]:
+    tags = {
+        "WhistSection": [_tag("WhistSection", record.section)],
+        "WhistOptions": [_tag("WhistOptions", _compact(dict(record.options)))],
+        "WhistScoring": [_tag("WhistScoring", record.method)],
+        "WhistScale": [_tag("WhistScale", record.scale)],
+        "WhistWinners": [_tag("WhistWinners", "1" if record.one_winner else "2")],
+    }
     if record.movement is not None:
         movement = {"kind": record.movement.kind, "params": dict(record.movement.params)}
-        lines.append(_tag("WhistMovement", _compact(movement)))
-    lines.append('[WhistPairs "PairId\\2R;Direction;Absent;Names"]')
+        tags["WhistMovement"] = [_tag("WhistMovement", _compact(movement))]
+    rows = []
     for pair in record.pairs:
-        lines.append(
-            f"{pair.number} {pair.direction or '-'} {'yes' if pair.absent else '-'} "
-            f"{_quote(pair.names) if pair.names else '-'}"
-        )
-    return lines
+        names, players = _names_cells(pair)
+        direction = pair.direction or "-"
+        rows.append([str(pair.number), direction, "yes" if pair.absent else "-", names, players])
+    columns = ["PairId\\2R", "Direction", "Absent", "Names", "WhistPlayers"]
+    tags["WhistPairsTable"] = _table("WhistPairsTable", columns, rows)
+    return tags
 
 
 def _score_table(
     record: EventRecord, number: int, lines: Mapping[tuple[int, int], BoardLine]
 ) -> list[str]:
     ns_points, ew_points = _POINT_COLUMNS[record.method]
-    out = [
-        "[ScoreTable "
-        f'"Round\\2R;Table\\2R;PairId_NS\\2R;PairId_EW\\2R;WhistEntry;WhistArtificial;'
-        f'Score_NS\\4R;{ns_points}\\6R;{ew_points}\\6R"]'
-    ]
+    columns = ["Round", "Table", "PairId_NS", "PairId_EW", "Score_NS", ns_points, ew_points]
+    columns += ["WhistArtificial", "WhistEntry"]
+    rows = []
     for result in record.results:
         if result.board != number:
             continue
         line = lines.get((result.ns, result.ew))
-        cells = [
-            "-" if result.round is None else str(result.round),
-            "-" if result.table is None else str(result.table),
-            str(result.ns),
-            str(result.ew),
-            "-" if result.entry is None else _quote(_compact(result.entry)),
-            "-" if result.artificial is None else result.artificial,
-            "-" if result.ns_score is None else _number(result.ns_score),
-            "-" if line is None or line.ns_points is None else line.ns_points.display,
-            "-" if line is None or line.ew_points is None else line.ew_points.display,
-        ]
-        out.append(" ".join(cells))
-    return out
+        rows.append(
+            [
+                "-" if result.round is None else str(result.round),
+                "-" if result.table is None else str(result.table),
+                str(result.ns),
+                str(result.ew),
+                "-" if result.ns_score is None else str(result.ns_score),
+                "-" if line is None or line.ns_points is None else line.ns_points.display,
+                "-" if line is None or line.ew_points is None else line.ew_points.display,
+                "-" if result.artificial is None else result.artificial,
+                "-" if result.entry is None else _quote(_compact(dict(result.entry))),
+            ]
+        )
+    return _table("ScoreTable", columns, rows)
 
 
-def _optimum_table(analysis: Mapping[str, Any] | None) -> list[str]:
-    table = (analysis or {}).get("table")
-    if not isinstance(table, Mapping):
-        return []
-    rows = []
-    for declarer, strains in table.items():
-        if not isinstance(strains, Mapping):
-            continue  # Bid Whist's "approximate" list of cells
-        for strain, tricks in strains.items():
-            if isinstance(tricks, int) and not isinstance(tricks, bool):
-                denomination = strain if re.fullmatch(r"\w+", strain) else _quote(strain)
-                rows.append(f"{declarer} {denomination} {tricks}")
-    if not rows:
-        return []
-    return ['[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]', *rows]
+def _board_tags(board: Board) -> dict[str, list[str]]:
+    """The tags `engine.pbn` writes for a board (the deal and the whist tags), by name."""
+    found: dict[str, list[str]] = {}
+    for line in pbn.dumps([board], header=False).strip().splitlines():
+        match = _ONE_TAG.match(line)
+        if match is None:
+            raise ExportError(f"board {board.number}: unexpected PBN line {quoted(line)}")
+        found[match.group(1)] = [line]
+    return found
+
+
+def _game(tags: Mapping[str, list[str]]) -> str:
+    """A PBN game as export format has it: the 15 mandatory tags in their order, then the rest
+    (whist tags, par, tables with their rows) sorted by name, as PBN 2.1 section 3.4 says."""
+    lines = [line for name in MANDATORY_TAGS for line in tags.get(name, ())]
+    for name in sorted(set(tags) - set(MANDATORY_TAGS)):
+        lines.extend(tags[name])
+    return "\n".join(lines) + "\n"
+
+
+HEADER = "% PBN 2.1\n% EXPORT\n% Charset: UTF-8\n% Creator: clubwhist (whist boards and results)\n"
 
 
 def dumps_with_results(
     record: EventRecord, analyses: Mapping[int, Mapping[str, Any]] | None = None
 ) -> str:
-    """PBN text of `record`: every board's deal and results, the event tags in the first game.
+    """PBN 2.1 export format of `record`: one game per board, its deal, results and par.
 
     The record is scored first (`score_record`) to fill the points columns; a record that
     cannot be scored, or a result on a board without a deal, raises ExportError.
@@ -200,27 +322,59 @@ def dumps_with_results(
             raise ExportError(
                 f"board {result.board} has results but no deal; PBN needs the deal of every board"
             )
-    common = [
-        _tag("Event", record.title),
-        _tag("Site", record.club),
-        _tag("Date", _pbn_date(record.date)),
-    ]
+    common = {
+        "Event": [_tag("Event", record.title)],
+        "Site": [_tag("Site", record.club)],
+        "Date": [_tag("Date", _pbn_date(record.date))],
+        # One game holds a board's every table, so no one player, contract or result is its
+        # own: "inappropriate" values are empty strings (PBN 2.1 section 3.4).
+        **{name: [_tag(name, "")] for name in ("West", "North", "East", "South")},
+        "Scoring": [_tag("Scoring", SCORING[record.method])],
+        **{name: [_tag(name, "")] for name in ("Declarer", "Contract", "Result")},
+    }
     games: list[str] = []
     for index, board in enumerate(boards):
-        lines = list(common)
+        tags = {**common, **_board_tags(board)}
         if index == 0:
-            lines.extend(_event_lines(record))
-        deal = pbn.dumps([board], header=False).strip().splitlines()
-        # engine.pbn writes the board's own WhistVariant; the first game already has it.
-        lines.extend(d for d in deal if not (index == 0 and d.startswith("[WhistVariant ")))
+            tags.update(_event_tags(record))
+        if board.number in record.fouled:
+            tags["WhistFouled"] = [_tag("WhistFouled", "yes")]
         by_pair = {(bl.ns, bl.ew): bl for bl in section.boards.get(str(board.number), ())}
         if any(result.board == board.number for result in record.results):
-            lines.extend(_score_table(record, board.number, by_pair))
-        lines.extend(_optimum_table((analyses or {}).get(board.number)))
-        games.append("\n".join(lines) + "\n")
+            tags["ScoreTable"] = _score_table(record, board.number, by_pair)
+        tags.update(_par_tags(board.variant, (analyses or {}).get(board.number)))
+        games.append(_game(tags))
     if not boards:
-        games.append("\n".join([*common, *_event_lines(record)]) + "\n")
-    head = "% PBN 2.1\n% EXPORT\n% Whist boards and results written by clubwhist\n"
+        # No deal to describe: the game carries the event alone, without Board and Deal
+        # (which readers take as a board to read).
+        tags = {**common, **_event_tags(record)}
+        tags["WhistVariant"] = [_tag("WhistVariant", record.variant)]
+        games.append(_game(tags))
+    return HEADER + "\n" + "\n".join(games)
+
+
+def dumps_hand_records(
+    boards: Iterable[Board],
+    *,
+    title: str = "",
+    club: str = "",
+    date: str = "",
+    analyses: Mapping[int, Mapping[str, Any]] | None = None,
+) -> str:
+    """The hand records in PBN import format (for dealing machines and analysis programs):
+    per board Event, Site and Date, the deal and whist tags as `engine.pbn` writes them, and
+    the double-dummy table and par where `analyses` has them (see `dumps_with_results`)."""
+    games = []
+    for board in sorted(boards, key=lambda b: b.number):
+        tags = {
+            "Event": [_tag("Event", title)],
+            "Site": [_tag("Site", club)],
+            "Date": [_tag("Date", _pbn_date(date))],
+            **_board_tags(board),
+        }
+        tags.update(_par_tags(board.variant, (analyses or {}).get(board.number)))
+        games.append(_game(tags))
+    head = "% PBN 2.1\n% Charset: UTF-8\n% Creator: clubwhist (whist hand records)\n"
     return head + "\n" + "\n".join(games)
 
 
@@ -249,7 +403,7 @@ def _scan(text: str) -> list[list[_Tag]]:
     games: list[list[_Tag]] = []
     current: list[_Tag] = []
     in_brace = False
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(pbn_lines(text), start=1):
         if not in_brace and line.startswith("%"):
             continue
         if not in_brace and not line.strip():
@@ -394,21 +548,44 @@ def _results(tag: _Tag, board: int) -> list[ResultRecord]:
     return results
 
 
+def _read_names(names: str | None, players: str | None) -> tuple[str, tuple[str, ...]]:
+    """A pair's (names, players) from its `Names` and `WhistPlayers` cells: the players as
+    `WhistPlayers` lists them, else PBN's "first;second" (names joined by " & "), else a
+    partnership name with no players."""
+    if players is not None:
+        try:
+            listed = json.loads(players)
+        except (ValueError, RecursionError):
+            listed = None
+        if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
+            raise ExportError(f"WhistPlayers {quoted(players[:40])} is not a JSON list of names")
+        return names or "", tuple(listed)
+    if names is not None and ";" in names:
+        split = tuple(names.split(";"))
+        return " & ".join(p for p in split if p), split
+    return names or "", ()
+
+
 def _pairs(tag: _Tag, one_winner: bool) -> list[PairRecord]:
     columns = _columns(tag)
     if "PairId" not in columns:
-        raise ExportError(f"line {tag.line}: WhistPairs has no PairId column")
+        raise ExportError(f"line {tag.line}: {tag.name} has no PairId column")
     pairs = []
     for where, row in _table_rows(tag, None):
         direction = row.get("Direction")
         if direction is not None and direction.upper() not in ("NS", "EW"):
-            raise ExportError(f"{where}: WhistPairs direction {quoted(direction)} is not NS or EW")
+            raise ExportError(f"{where}: {tag.name} direction {quoted(direction)} is not NS or EW")
+        try:
+            names, players = _read_names(row.get("Names"), row.get("WhistPlayers"))
+        except ExportError as exc:
+            raise ExportError(f"{where}: {exc}") from None
         pairs.append(
             PairRecord(
                 _int(row["PairId"], "PairId", where),
                 None if one_winner or direction is None else direction.upper(),
-                row.get("Names") or "",
+                names,
                 (row.get("Absent") or "").lower() == "yes",
+                players,
             )
         )
     return pairs
@@ -465,6 +642,7 @@ def loads_with_results(text: str) -> EventRecord:
         movement = MovementSpec(data["kind"], data.get("params", {}))
 
     results: list[ResultRecord] = []
+    fouled: set[int] = set()
     previous: str | None = None
     for game in games:
         board_number: str | None = None
@@ -473,14 +651,19 @@ def loads_with_results(text: str) -> EventRecord:
                 board_number = previous if tag.value == "#" else tag.value.strip()
         previous = board_number or previous
         for tag in game:
-            if tag.name != "ScoreTable":
+            if tag.name not in ("ScoreTable", "WhistFouled"):
                 continue
             number = None if board_number is None else whole_number(board_number)
             if number is None:
-                raise ExportError(f"line {tag.line}: a ScoreTable in a game without a Board")
-            results.extend(_results(tag, number))
-    if "WhistPairs" in event:
-        pairs = _pairs(event["WhistPairs"], one_winner)
+                raise ExportError(f"line {tag.line}: a {tag.name} in a game without a Board")
+            if tag.name == "ScoreTable":
+                results.extend(_results(tag, number))
+            elif tag.value.strip().lower() == "yes":
+                fouled.add(number)
+    # WhistPairs: the table's name before PBN's rule (tables end in "Table") was followed.
+    pairs_tag = event.get("WhistPairsTable", event.get("WhistPairs"))
+    if pairs_tag is not None:
+        pairs = _pairs(pairs_tag, one_winner)
     else:
         seen: dict[str, PairRecord] = {}
         for result in results:
@@ -503,6 +686,7 @@ def loads_with_results(text: str) -> EventRecord:
         boards=tuple(boards),
         pairs=tuple(pairs),
         results=tuple(results),
+        fouled=frozenset(fouled),
     )
     score_record(record)  # every check, so a record is returned whole or not at all
     return record

@@ -84,12 +84,18 @@ class MovementSpec:
 class PairRecord:
     """A pair of the event: its number, direction ("NS"/"EW"; None in a one-winner field),
     its players as one string ("Ann Smith & Bob Jones") and whether it never came (a phantom,
-    left out of the ranking when it has no result)."""
+    left out of the ranking when it has no result).
+
+    `players` holds each player's name as entered, when the source knows them one by one (the
+    app does; a file from another program may give only a partnership name): an import names
+    the players from it, never by splitting `names`, which a name holding " & " would break.
+    """
 
     number: int
     direction: str | None
     names: str = ""
     absent: bool = False
+    players: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
@@ -151,6 +157,10 @@ class EventRecord:
     methods (`engine.scoring.METHODS`: mp, cross-imps, butler, total) and `scale` ebu or
     acbl. `one_winner` says whether all pairs form one field (Howell, arrow switch); then pair
     directions are None. `boards` may be empty when the source has no hand records.
+
+    `fouled` lists the boards the director marked fouled: their results are kept as played
+    (their entries still count for session figures such as Candid Whist bags, as in the app)
+    but score Average to both sides, as `tournaments.services.scoring` scores them.
     """
 
     title: str
@@ -166,6 +176,7 @@ class EventRecord:
     boards: tuple[Board, ...] = ()
     pairs: tuple[PairRecord, ...] = ()
     results: tuple[ResultRecord, ...] = ()
+    fouled: frozenset[int] = frozenset()
 
     def rules(self) -> GameRules:
         """The game's rules with the record's options; ExportError when they are not valid."""
@@ -299,6 +310,8 @@ def score_record(record: EventRecord, *, event: int = 0, version: int = 0) -> St
     rules = record.rules()
     lines = [
         TravellerLine(r.board, r.ns, r.ew, r.ns_score, r.codes, index)
+        if r.board not in record.fouled
+        else TravellerLine(r.board, r.ns, r.ew, None, ("A", "A"), index)
         for index, r in enumerate(record.results, start=1)
     ]
     tallies = _tallies(record, rules, entries)

@@ -1,18 +1,20 @@
-"""USEBIO 1.2 results XML (usebio.org), written and read back with whist extensions.
+"""USEBIO 1.2 results XML (usebio.org), written as version 1.2 files are and read back whole.
 
 USEBIO is the bridge results format national bodies and results sites accept. `dumps_usebio`
 writes one `EVENT` from a record and its standings document; `loads_usebio` reads an event
 back into an `EventRecord`.
 
-What is written (standard USEBIO elements):
+What is written (standard USEBIO 1.2 elements only, so a validating reader accepts it):
 
     USEBIO Version="1.2"
       CLUB > CLUB_NAME
-      EVENT EVENT_TYPE="..."
-        EVENT_DESCRIPTION, DATE (DD/MM/YYYY), BOARDS_PLAYED, WINNER_TYPE (1 or 2)
+      EVENT EVENT_TYPE="PAIRS"
+        PROGRAM_NAME (clubwhist), EVENT_DESCRIPTION, DATE (DD/MM/YYYY), BOARD_SCORING_METHOD,
+        BOARDS_PLAYED, WINNER_TYPE (1 or 2)
         PARTICIPANTS > PAIR*
-          PAIR_NUMBER, DIRECTION (NS/EW; two winners only), TOTAL_SCORE, PERCENTAGE (methods
-          with one), PLACE ("2=" for a tie), PLAYER* > PLAYER_NAME (names split on " & ")
+          PAIR_NUMBER, DIRECTION (NS/EW; two winners only), PLAYER* > PLAYER_NAME (the
+          record's players; else two when the names split in two on " & ", else one),
+          PLACE ("2=" for a tie), TOTAL_SCORE, PERCENTAGE (methods with one)
         BOARD* > BOARD_NUMBER, TRAVELLER_LINE*
           NS_PAIR_NUMBER, EW_PAIR_NUMBER, CONTRACT (the game's short result), PLAYED_BY and
           TRICKS (games with a declarer: the declaring side's tricks in play), SCORE (the NS
@@ -21,31 +23,35 @@ What is written (standard USEBIO elements):
         HANDSET > BOARD* > BOARD_NUMBER, HAND* (DIRECTION North..West, SPADES, HEARTS,
           DIAMONDS, CLUBS: ranks AKQJT98765432, as PBN writes a suit)
 
-EVENT_TYPE: `MP_PAIRS` for matchpoints, `BUTLER_PAIRS` for Butler, `CROSS_IMP` for cross-IMPs.
-USEBIO has no type for total-points pairs, so total scoring is written as `MP_PAIRS` (the type
-every reader accepts) without PERCENTAGE, with each pair's points in TOTAL_SCORE and the truth
-in WHIST_SCORING; clubwhist reads WHIST_SCORING first.
+EVENT_TYPE is PAIRS and BOARD_SCORING_METHOD says how boards are scored, as USEBIO 1.2 files
+write it: MATCH_POINTS (mp), BUTLER_IMPS (butler), CROSS_IMPS (cross-imps), AGGREGATE (total
+points). The element names and values follow the published writers of 1.2 files; the EBU's
+own DTD could not be found, so tests/engine/data/usebio-1.2-practice.dtd is ours (see it).
 
-Whist extensions (USEBIO cannot carry these; other readers skip unknown elements):
+Whist extras: what USEBIO cannot carry is one processing instruction per element,
+`<?clubwhist {json}?>`. A DTD does not constrain processing instructions, so the document
+stays valid, and other readers skip them. The JSON is ASCII with `>` escaped as \\u003e, so
+no text can end the instruction early or put a character XML forbids in it:
 
-| element | parent | holds |
-| --- | --- | --- |
-| WHIST_VARIANT | EVENT | the game: classic, bidwhist, candid, openwhist |
-| WHIST_OPTIONS | EVENT | the game's options, compact JSON |
-| WHIST_SCORING | EVENT | the scoring method: mp, cross-imps, butler, total |
-| WHIST_SCALE | EVENT | the matchpoint scale: ebu or acbl |
-| WHIST_SECTION | EVENT | the section's name |
-| WHIST_MOVEMENT | EVENT | JSON {"kind": ..., "params": {...}} when the movement is known |
-| WHIST_ABSENT | PAIR | `yes` for a pair that never came (a phantom) |
-| WHIST_ENTRY | TRAVELLER_LINE | the table result as JSON (`GameRules.entry_to_dict` form) |
-| WHIST_ROUND, WHIST_TABLE | TRAVELLER_LINE | where the line was played, when known |
-| WHIST_DEAL | HANDSET > BOARD | the board as `engine.pbn` writes it (jokers, kitty, columns) |
+- EVENT: variant, options, scoring (mp, cross-imps, butler, total), scale (ebu, acbl),
+  section, movement ({"kind", "params"}, when known), fouled (the boards marked fouled)
+- PAIR: names and players (exactly as entered), absent (true for a pair that never came)
+- TRAVELLER_LINE: entry (`GameRules.entry_to_dict` form), round, table (when known), score
+  (a fouled board's line as recorded: its SCORE is A, the Average it scores)
+- HANDSET > BOARD: deal (the board as `engine.pbn` writes it: jokers, kitty, columns)
 
-Reading: the first EVENT is read. With the extensions a file written here comes back whole.
-A file from another program is read as score-only lines: every TRAVELLER_LINE needs its pair
-numbers and SCORE (a number, or an artificial code A+, A, A-, NP, or a split like A+/A-),
-entries are None, the game is classic whist unless WHIST_VARIANT says otherwise, and the
-method comes from EVENT_TYPE (attribute or child element). Hands come from WHIST_DEAL or, if
+Text: every character XML 1.0 forbids (C0 controls but tab, newline and return; lone
+surrogates; U+FFFE, U+FFFF) is written as U+FFFD, so the document is always well formed.
+
+Reading: the first EVENT is read. With the extras a file written here comes back whole; a
+file of an earlier clubwhist (EVENT_TYPE MP_PAIRS, BUTLER_PAIRS or CROSS_IMP and WHIST_*
+elements: WHIST_VARIANT, WHIST_OPTIONS, WHIST_SCORING, WHIST_SCALE, WHIST_SECTION,
+WHIST_MOVEMENT, WHIST_ABSENT, WHIST_ENTRY, WHIST_ROUND, WHIST_TABLE, WHIST_DEAL) reads as
+before. A file from another program is read as score-only lines: every TRAVELLER_LINE needs
+its pair numbers and SCORE (a number, or an artificial code A+, A, A-, NP, or a split like
+A+/A-), entries are None, the game is classic whist, and the method comes from
+BOARD_SCORING_METHOD under EVENT_TYPE PAIRS (MATCH_POINTS when absent), or from an older
+EVENT_TYPE. Hands come from WHIST_DEAL or, if
 absent, the four HAND elements. Points, totals, places and percentages are never read: the
 record is rescored.
 
@@ -66,7 +72,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 from xml.parsers import expat
 
 from engine import EngineError, pbn
@@ -87,19 +93,34 @@ from engine.shapes import shape_of
 
 __all__ = ["dumps_usebio", "loads_usebio"]
 
-EVENT_TYPES = {
-    "mp": "MP_PAIRS",
-    "butler": "BUTLER_PAIRS",
-    "cross-imps": "CROSS_IMP",
-    "total": "MP_PAIRS",
+#: USEBIO 1.2 describes a pairs event as EVENT_TYPE "PAIRS" with the way boards are scored in
+#: BOARD_SCORING_METHOD; total points is what USEBIO calls AGGREGATE.
+EVENT_TYPE = "PAIRS"
+BOARD_SCORING_METHODS = {
+    "mp": "MATCH_POINTS",
+    "butler": "BUTLER_IMPS",
+    "cross-imps": "CROSS_IMPS",
+    "total": "AGGREGATE",
 }
-_METHOD_OF_TYPE = {
+_METHOD_OF_SCORING = {
+    "MATCH_POINTS": "mp",
+    "BUTLER_IMPS": "butler",
+    "BUTLER": "butler",
+    "CROSS_IMPS": "cross-imps",
+    "AGGREGATE": "total",
+}
+# The event types of USEBIO 1.0/1.1 and of clubwhist before 1.2 was followed: still read.
+_METHOD_OF_OLD_TYPE = {
     "MP_PAIRS": "mp",
     "BUTLER_PAIRS": "butler",
     "CROSS_IMP": "cross-imps",
     "CROSS_IMPS": "cross-imps",
     "CROSS_IMP_PAIRS": "cross-imps",
 }
+#: The processing-instruction target that carries the whist extras (see the module docstring).
+PI_TARGET = "clubwhist"
+# What XML 1.0 allows in a document (its production Char): everything else is replaced.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _SUITS = (
     ("SPADES", Suit.SPADES),
     ("HEARTS", Suit.HEARTS),
@@ -108,15 +129,31 @@ _SUITS = (
 )
 
 
-def _compact(data: Mapping[str, Any]) -> str:
-    return json.dumps(dict(data), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+def xml_text(value: object) -> str:
+    """`value` as text XML 1.0 can hold: each character the standard forbids (C0 controls
+    but tab, newline and return; lone surrogates; U+FFFE, U+FFFF) becomes U+FFFD, so no name
+    ever makes the document ill-formed. Names are refused such characters where they come in;
+    this is the last guard."""
+    return _NOT_XML.sub("\ufffd", str(value))
 
 
 def _add(parent: ET.Element, tag: str, text: object | None = None) -> ET.Element:
     element = ET.SubElement(parent, tag)
     if text is not None:
-        element.text = str(text)
+        element.text = xml_text(text)
     return element
+
+
+def _extras(parent: ET.Element, data: Mapping[str, Any]) -> None:
+    """The whist extras of `parent` as one `<?clubwhist {json}?>` processing instruction.
+
+    A DTD's content models do not constrain processing instructions, so the document stays
+    valid USEBIO and other readers skip it. The JSON is ASCII-only with `>` escaped, so it can
+    hold neither "?>" nor a character XML forbids, whatever the names say."""
+    if not data:
+        return
+    body = json.dumps(dict(data), separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    parent.append(ET.ProcessingInstruction(PI_TARGET, body.replace(">", "\\u003e")))
 
 
 def _usebio_date(date: str) -> str | None:
@@ -142,17 +179,29 @@ def _pair_element(
     _add(element, "PAIR_NUMBER", pair.number)
     if not one_winner and pair.direction:
         _add(element, "DIRECTION", pair.direction)
+    # A PLAYER per player: as the record lists them, else the names when they split cleanly
+    # in two, else (a name that itself holds " & ") one PLAYER, never extra players. The
+    # names and players exactly as entered go in the extras, which clubwhist reads first.
+    players = pair.names.split(" & ")
+    if pair.players:
+        players = list(pair.players)
+    elif len(players) != 2:
+        players = [pair.names]
+    for name in players:
+        if name.strip():
+            _add(_add(element, "PLAYER"), "PLAYER_NAME", name.strip())
     if row is not None:
+        _add(element, "PLACE", row.rank)
         if row.total is not None:
             _add(element, "TOTAL_SCORE", row.total.display)
         if row.percentage is not None:
             _add(element, "PERCENTAGE", row.percentage.display)
-        _add(element, "PLACE", row.rank)
-    for name in (part.strip() for part in pair.names.split(" & ")):
-        if name:
-            _add(_add(element, "PLAYER"), "PLAYER_NAME", name)
+    extras: dict[str, Any] = {"names": pair.names} if pair.names else {}
+    if pair.players:
+        extras["players"] = list(pair.players)
     if pair.absent:
-        _add(element, "WHIST_ABSENT", "yes")
+        extras["absent"] = True
+    _extras(element, extras)
 
 
 def _line_element(
@@ -176,16 +225,22 @@ def _line_element(
             tricks = ns_tricks if seat in (Seat.N, Seat.S) else board.hand_size - ns_tricks
             _add(element, "PLAYED_BY", seat.value)
             _add(element, "TRICKS", tricks)
-    _add(element, "SCORE", result.artificial if result.artificial else result.ns_score)
+    recorded = result.artificial if result.artificial else result.ns_score
+    fouled = result.board in record.fouled
+    # A fouled board scores Average (A) to both sides: what other readers are told; the
+    # result as recorded goes in the extras with the table result.
+    _add(element, "SCORE", "A" if fouled else recorded)
     if line is not None and line.ns_points is not None and line.ew_points is not None:
         _add(element, "NS_MATCH_POINTS", line.ns_points.display)
         _add(element, "EW_MATCH_POINTS", line.ew_points.display)
+    extras: dict[str, Any] = {"score": str(recorded)} if fouled else {}
     if result.entry is not None:
-        _add(element, "WHIST_ENTRY", _compact(result.entry))
+        extras["entry"] = dict(result.entry)
     if result.round is not None:
-        _add(element, "WHIST_ROUND", result.round)
+        extras["round"] = result.round
     if result.table is not None:
-        _add(element, "WHIST_TABLE", result.table)
+        extras["table"] = result.table
+    _extras(element, extras)
 
 
 def _hand_element(parent: ET.Element, board: Board) -> None:
@@ -199,38 +254,47 @@ def _hand_element(parent: ET.Element, board: Board) -> None:
         _add(hand, "DIRECTION", seat.full_name)
         for name, suit in _SUITS:
             _add(hand, name, _suit_text(cards, suit))
-    _add(element, "WHIST_DEAL", pbn.dumps([board], header=False).strip())
+    _extras(element, {"deal": pbn.dumps([board], header=False).strip()})
+
+
+def _event_extras(record: EventRecord) -> dict[str, Any]:
+    extras: dict[str, Any] = {
+        "variant": record.rules().name,
+        "options": dict(record.options),
+        "scoring": record.method,
+        "scale": record.scale,
+        "section": record.section,
+    }
+    if record.fouled:
+        extras["fouled"] = sorted(record.fouled)
+    if record.movement is not None:
+        extras["movement"] = {"kind": record.movement.kind, "params": dict(record.movement.params)}
+    return extras
 
 
 def dumps_usebio(record: EventRecord, document: StandingsDocument) -> str:
     """USEBIO 1.2 XML text (UTF-8 declared, indented) of `record` with `document`'s standings."""
-    rules = record.rules()
     section = next(
         (s for s in document.sections if s.name == record.section),
         document.sections[0] if len(document.sections) == 1 else None,
     )
     if section is None:
         raise ExportError(f"the standings have no section {quoted(record.section)}")
+    if record.method not in BOARD_SCORING_METHODS:
+        raise ExportError(f"unknown scoring method {quoted(record.method)}")
     root = ET.Element("USEBIO", {"Version": "1.2"})
     _add(_add(root, "CLUB"), "CLUB_NAME", record.club)
-    if record.method not in EVENT_TYPES:
-        raise ExportError(f"unknown scoring method {quoted(record.method)}")
-    event = _add(root, "EVENT", None)
-    event.set("EVENT_TYPE", EVENT_TYPES[record.method])
+    event = _add(root, "EVENT")
+    event.set("EVENT_TYPE", EVENT_TYPE)
+    _extras(event, _event_extras(record))
+    _add(event, "PROGRAM_NAME", "clubwhist")
     _add(event, "EVENT_DESCRIPTION", record.title)
     date = _usebio_date(record.date)
     if date is not None:
         _add(event, "DATE", date)
+    _add(event, "BOARD_SCORING_METHOD", BOARD_SCORING_METHODS[record.method])
     _add(event, "BOARDS_PLAYED", len({r.board for r in record.results}))
     _add(event, "WINNER_TYPE", 1 if record.one_winner else 2)
-    _add(event, "WHIST_VARIANT", rules.name)
-    _add(event, "WHIST_OPTIONS", _compact(record.options))
-    _add(event, "WHIST_SCORING", record.method)
-    _add(event, "WHIST_SCALE", record.scale)
-    _add(event, "WHIST_SECTION", record.section)
-    if record.movement is not None:
-        movement = {"kind": record.movement.kind, "params": dict(record.movement.params)}
-        _add(event, "WHIST_MOVEMENT", _compact(movement))
     participants = _add(event, "PARTICIPANTS")
     rows = {row.key: row for f in section.fields for row in f.rows}
     for pair in record.pairs:
@@ -291,7 +355,7 @@ def _parse(text: str) -> ET.Element:
     text = re.sub(r"^\ufeff?\s*<\?xml[^>]*\?>", "", text)
     try:
         _check_declarations(text)
-        return ET.fromstring(text)
+        return ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_pis=True)))
     except ET.ParseError as exc:
         raise ExportError(f"USEBIO: the XML is not well formed ({exc})") from None
     except UnicodeError:
@@ -306,6 +370,33 @@ def _text(parent: ET.Element, tag: str) -> str | None:
     if child is None or child.text is None or not child.text.strip():
         return None
     return child.text.strip()
+
+
+def _read_extras(parent: ET.Element, where: str) -> dict[str, Any]:
+    """The `<?clubwhist {json}?>` extras of `parent` (empty when there are none)."""
+    for child in parent:
+        if cast(object, child.tag) is ET.PI and child.text is not None:
+            target, _, body = child.text.partition(" ")
+            if target == PI_TARGET:
+                return _json(body.strip(), f"<?{PI_TARGET}?>", where)
+    return {}
+
+
+def _extra_text(extras: Mapping[str, Any], key: str, where: str) -> str | None:
+    """A text extra (None when absent), whole numbers given as text for `_number`."""
+    value = extras.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ExportError(f"{where}: the {PI_TARGET} extra {key!r} is not a text or number")
+    return str(value)
+
+
+def _extra_object(extras: Mapping[str, Any], key: str, where: str) -> dict[str, Any] | None:
+    value = extras.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise ExportError(f"{where}: the {PI_TARGET} extra {key!r} must be a JSON object")
+    return value
 
 
 def _need(parent: ET.Element, tag: str, where: str) -> str:
@@ -372,13 +463,27 @@ def _pairs(event: ET.Element, one_winner: bool) -> list[PairRecord]:
                     f"{where} (number {number}): DIRECTION {quoted(direction)} is not NS or EW"
                 )
             direction = direction.upper()
-        names = [(_text(p, "PLAYER_NAME") or "") for p in element.findall("PLAYER")]
+        extras = _read_extras(element, where)
+        listed = [(_text(p, "PLAYER_NAME") or "") for p in element.findall("PLAYER")]
+        names = _extra_text(extras, "names", where)
+        if names is None:
+            names = " & ".join(name for name in listed if name)
+        players = tuple(name for name in listed if name)
+        if extras:  # written by clubwhist: the players exactly as the record had them
+            found = extras.get("players", [])
+            if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+                raise ExportError(
+                    f"{where}: the {PI_TARGET} extra 'players' is not a list of names"
+                )
+            players = tuple(found)
+        absent = extras.get("absent") is True
         pairs.append(
             PairRecord(
                 number,
                 None if one_winner else direction,
-                " & ".join(name for name in names if name),
-                (_text(element, "WHIST_ABSENT") or "").lower() == "yes",
+                names,
+                absent or (_text(element, "WHIST_ABSENT") or "").lower() == "yes",
+                players,
             )
         )
     return pairs
@@ -400,11 +505,15 @@ def _results(event: ET.Element, pairs: list[PairRecord], one_winner: bool) -> li
                 key = str(pair) if one_winner else f"{side}{pair}"
                 if keys and key not in keys:
                     raise ExportError(f"{where}: {side} pair {pair} is not among the PARTICIPANTS")
-            score, artificial = _score(_need(element, "SCORE", where), where)
-            entry_text = _text(element, "WHIST_ENTRY")
-            entry = None if entry_text is None else _json(entry_text, "WHIST_ENTRY", where)
-            round_text = _text(element, "WHIST_ROUND")
-            table_text = _text(element, "WHIST_TABLE")
+            extras = _read_extras(element, where)
+            recorded = _extra_text(extras, "score", where)  # a fouled board's line as played
+            score, artificial = _score(recorded or _need(element, "SCORE", where), where)
+            entry = _extra_object(extras, "entry", where)
+            entry_text = _text(element, "WHIST_ENTRY")  # files written before 1.2 was followed
+            if entry is None and entry_text is not None:
+                entry = _json(entry_text, "WHIST_ENTRY", where)
+            round_text = _extra_text(extras, "round", where) or _text(element, "WHIST_ROUND")
+            table_text = _extra_text(extras, "table", where) or _text(element, "WHIST_TABLE")
             results.append(
                 ResultRecord(
                     number,
@@ -429,7 +538,8 @@ def _boards(event: ET.Element, variant: str) -> list[Board]:
         where = f"HANDSET: BOARD {index}"
         number = _number(_need(element, "BOARD_NUMBER", where), "BOARD_NUMBER", where)
         where = f"HANDSET: board {number}"
-        text = _text(element, "WHIST_DEAL")
+        text = _extra_text(_read_extras(element, where), "deal", where)
+        text = text or _text(element, "WHIST_DEAL")
         if text is None:
             hands: dict[Seat, str] = {}
             for hand in element.findall("HAND"):
@@ -452,6 +562,27 @@ def _boards(event: ET.Element, variant: str) -> list[Board]:
     return boards
 
 
+def _method_of(event: ET.Element) -> str:
+    """The scoring method USEBIO names: EVENT_TYPE PAIRS with its BOARD_SCORING_METHOD
+    (MATCH_POINTS when absent, as writers leave it for matchpoints), or an older type."""
+    event_type = (event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE") or "").upper()
+    if event_type == EVENT_TYPE:
+        scoring = (_text(event, "BOARD_SCORING_METHOD") or "MATCH_POINTS").upper()
+        method = _METHOD_OF_SCORING.get(scoring)
+        if method is None:
+            raise ExportError(
+                f"EVENT: BOARD_SCORING_METHOD {quoted(scoring)} is not one clubwhist can score "
+                f"(it scores {', '.join(_METHOD_OF_SCORING)})"
+            )
+        return method
+    method = _METHOD_OF_OLD_TYPE.get(event_type)
+    if method is None:
+        raise ExportError(
+            f"EVENT: EVENT_TYPE {quoted(event_type)} is not a pairs event clubwhist can score"
+        )
+    return method
+
+
 def loads_usebio(text: str) -> EventRecord:
     """The first event of USEBIO XML `text` as a record (see the module docstring for what is
     read); ExportError, naming the element and board, for anything that cannot be read."""
@@ -462,32 +593,39 @@ def loads_usebio(text: str) -> EventRecord:
     if event is None:
         raise ExportError("USEBIO: there is no EVENT")
     club = root.find("CLUB")
-    event_type = event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE") or ""
-    method = _text(event, "WHIST_SCORING") or _METHOD_OF_TYPE.get(event_type.upper())
-    if method is None:
-        raise ExportError(
-            f"EVENT: EVENT_TYPE {quoted(event_type)} is not a pairs event clubwhist can score"
-        )
+    extras = _read_extras(event, "EVENT")
+    method = _extra_text(extras, "scoring", "EVENT") or _text(event, "WHIST_SCORING")
+    method = method or _method_of(event)
     winners = _text(event, "WINNER_TYPE") or "2"
     if winners not in ("1", "2"):
         raise ExportError(f"EVENT: WINNER_TYPE {quoted(winners)} is not 1 or 2")
     one_winner = winners == "1"
-    variant = (_text(event, "WHIST_VARIANT") or "classic").lower()
+    variant = _extra_text(extras, "variant", "EVENT") or _text(event, "WHIST_VARIANT")
+    variant = (variant or "classic").lower()
     try:
         shape_of(variant)  # the canonical name of a known game
     except EngineError:
-        raise ExportError(
-            f"EVENT: WHIST_VARIANT {quoted(variant)} is not a game clubwhist knows"
-        ) from None
-    options_text = _text(event, "WHIST_OPTIONS")
-    options = {} if options_text is None else _json(options_text, "WHIST_OPTIONS", "EVENT")
-    movement = None
+        raise ExportError(f"EVENT: the game {quoted(variant)} is not one clubwhist knows") from None
+    options = _extra_object(extras, "options", "EVENT")
+    if options is None:
+        options_text = _text(event, "WHIST_OPTIONS")
+        options = {} if options_text is None else _json(options_text, "WHIST_OPTIONS", "EVENT")
+    data = _extra_object(extras, "movement", "EVENT")
     movement_text = _text(event, "WHIST_MOVEMENT")
-    if movement_text is not None:
+    if data is None and movement_text is not None:
         data = _json(movement_text, "WHIST_MOVEMENT", "EVENT")
+    movement = None
+    if data is not None:
         if not isinstance(data.get("kind"), str) or not isinstance(data.get("params", {}), dict):
-            raise ExportError("EVENT: WHIST_MOVEMENT needs a kind and params")
+            raise ExportError("EVENT: the movement needs a kind and params")
         movement = MovementSpec(data["kind"], data.get("params", {}))
+    scale = _extra_text(extras, "scale", "EVENT") or _text(event, "WHIST_SCALE") or "ebu"
+    section = _extra_text(extras, "section", "EVENT") or _text(event, "WHIST_SECTION") or "A"
+    fouled = extras.get("fouled", [])
+    if not isinstance(fouled, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in fouled
+    ):
+        raise ExportError(f"EVENT: the {PI_TARGET} extra 'fouled' is not a list of board numbers")
     pairs = _pairs(event, one_winner)
     results = _results(event, pairs, one_winner)
     record = EventRecord(
@@ -497,13 +635,14 @@ def loads_usebio(text: str) -> EventRecord:
         variant=variant,
         options=options,
         method=method,
-        scale=_text(event, "WHIST_SCALE") or "ebu",
+        scale=scale,
         one_winner=one_winner,
         movement=movement,
-        section=_text(event, "WHIST_SECTION") or "A",
+        section=section,
         boards=tuple(_boards(event, variant)),
         pairs=tuple(pairs),
         results=tuple(results),
+        fouled=frozenset(fouled),
     )
     score_record(record)  # every check, so a record is returned whole or not at all
     return record

@@ -13,6 +13,7 @@ from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import EntryError, find_variant
 from engine.movements import MovementError, check_params, validate
+from engine.names import NameRefused, clean_name
 from tournaments import access
 from tournaments.bridge import board_record, movement_for, rules_for
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
@@ -23,6 +24,16 @@ from tournaments.services.tablets import table_links_ensure
 
 class EventError(ValueError):
     """A director's request that the event's state does not allow; the message says why."""
+
+
+def name_checked(value: str, *, model: Any, column: str, what: str, required: bool = False) -> str:
+    """`value` under the one rule for names (`engine.names`: no control characters, trimmed, at
+    most the column's `max_length`), or EventError naming `what` ("NS 3's first player")."""
+    limit = model._meta.get_field(column).max_length
+    try:
+        return clean_name(value, field=what, max_length=limit, required=required)
+    except NameRefused as exc:
+        raise EventError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
 
 
 def club_for_new_event(*, user: User, name: str | None = None) -> Club:
@@ -36,7 +47,7 @@ def club_get_or_create(*, name: str) -> Club:
     """The club called `name`, made if new, with a slug of its own: two names can make the
     same slug ("Riverside!" and "riverside", or any two without a letter), which once ended
     in a 500 from the unique constraint (found by the API fuzzing)."""
-    name = name.strip()
+    name = name_checked(name, model=Club, column="name", what="the club's name", required=True)
     club = Club.objects.filter(name=name).first()
     if club is not None:
         return club
@@ -71,9 +82,9 @@ def event_create(
     Boards come from `secrets.SystemRandom` unless a seed is given (demos and tests); a
     director who has pre-dealt boards replaces them with `event_import_boards`.
     """
-    name = name.strip()
-    if not name:
+    if not str(name).strip():
         raise EventError("Give the event a name.")
+    name = name_checked(name, model=Event, column="name", what="the event's name")
     rules = find_variant(game)(dict(options or {}))
     refusal = rules.not_for_pairs()
     if refusal:
@@ -167,7 +178,10 @@ def pairs_register(
         pair = pairs.get(pair_id)
         if pair is None:
             raise EventError(f"Pair {pair_id} is not in this event.")
-        first, second = first.strip(), second.strip()
+        first, second = (
+            name_checked(value, model=Pair, column=column, what=f"{pair.label}'s {which} player")
+            for value, column, which in ((first, "player1", "first"), (second, "player2", "second"))
+        )
         if (pair.player1, pair.player2) == (first, second):
             continue
         before = {"player1": pair.player1, "player2": pair.player2}
@@ -302,7 +316,9 @@ def boards_import_counted(
             f"The file has {games} boards; an event uses at most {MAX_IMPORT_BOARDS}. "
             "Export only this evening's boards from the dealing program."
         )
-    imported = pbn.loads(pbn_text)
+    rules = rules_for(event)
+    # The event's game reads untagged boards (a dealing program's plain bridge deals).
+    imported = pbn.loads_for_game(pbn_text, rules)
     section = event.section
     needed = movement_for(section).board_count()
     numbers = sorted(b.number for b in imported)
@@ -312,7 +328,6 @@ def boards_import_counted(
     if missing:
         shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
         raise EventError(f"The movement needs boards 1-{needed}; the file lacks {shown}.")
-    rules = rules_for(event)
     for board in sorted(imported, key=lambda b: b.number):
         try:
             rules.check_board(board)

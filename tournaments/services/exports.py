@@ -31,12 +31,13 @@ from engine.exports import (
     standings_csv,
     travellers_csv,
 )
+from engine.exports.pbn_results import dumps_hand_records
 from engine.scoring.document import StandingsDocument
 from tournaments.bridge import engine_board, meeting_rows
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
 from tournaments.services import backup
 from tournaments.services.audit import User, audit_record
-from tournaments.services.corrections import result_set_artificial
+from tournaments.services.corrections import board_mark_fouled, result_set_artificial
 from tournaments.services.events import (
     boards_import,
     event_create,
@@ -98,8 +99,9 @@ def _names(pair: Pair) -> str:
 
 
 def event_record(event: Event) -> EventRecord:
-    """The event as the engine's record: boards, pairs, and every result that counts (a
-    fouled board's lines as the Average they score)."""
+    """The event as the engine's record: boards, pairs, and every result that counts, a
+    fouled board's lines as entered, with the board in `fouled` (the record scores them
+    Average, as the app does, and an import marks the board fouled again)."""
     section = event.section
     stored_boards = list(Board.objects.filter(event=event).order_by("number"))
     fouled = {b.number for b in stored_boards if b.fouled}
@@ -109,9 +111,7 @@ def event_record(event: Event) -> EventRecord:
         "board_number", "round", "table"
     ):
         ns, ew = pairs[r.ns_pair_id].number, pairs[r.ew_pair_id].number
-        if r.board_number in fouled:
-            entry, score, code = None, None, "A"
-        elif r.status == Result.Status.ARTIFICIAL:
+        if r.status == Result.Status.ARTIFICIAL:
             entry, score, code = None, None, r.artificial_code
         else:
             entry, score, code = r.entry, r.ns_score, None
@@ -131,10 +131,13 @@ def event_record(event: Event) -> EventRecord:
         section=section.name,
         boards=tuple(engine_board(b) for b in stored_boards),
         pairs=tuple(
-            PairRecord(p.number, p.direction or None, _names(p), p.is_phantom)
+            PairRecord(
+                p.number, p.direction or None, _names(p), p.is_phantom, (p.player1, p.player2)
+            )
             for p in sorted(pairs.values(), key=lambda p: (p.direction, p.number))
         ),
         results=tuple(results),
+        fouled=frozenset(fouled),
     )
 
 
@@ -143,6 +146,28 @@ def _document(event: Event) -> StandingsDocument:
     version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
     data = latest.data if latest is not None and latest.version >= version else None
     return StandingsDocument.from_dict(data or standings_compute(event=event))
+
+
+def _analyses(event: Event) -> dict[int, dict[str, object]]:
+    """Each board's stored double-dummy analysis (table and par), where it is done."""
+    return {
+        b.number: dict(b.par)
+        for b in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE)
+        if isinstance(b.par, dict)
+    }
+
+
+def hand_records_pbn(event: Event) -> str:
+    """The event's deals as PBN hand records: Event, Site, Date, the deal, and the
+    double-dummy table and par where they are computed (for the boards download)."""
+    boards = [engine_board(b) for b in Board.objects.filter(event=event).order_by("number")]
+    return dumps_hand_records(
+        boards,
+        title=event.name,
+        club=event.club.name,
+        date=event.date.isoformat(),
+        analyses=_analyses(event),
+    )
 
 
 def event_export(event: Event, fmt: str) -> Export:
@@ -159,12 +184,7 @@ def event_export(event: Event, fmt: str) -> Export:
     if chosen.key == "usebio":
         text = dumps_usebio(record, _document(event))
     elif chosen.key == "pbn":
-        analyses = {
-            b.number: dict(b.par)
-            for b in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE)
-            if isinstance(b.par, dict)
-        }
-        text = dumps_with_results(record, analyses)
+        text = dumps_with_results(record, _analyses(event))
     elif chosen.key == "csv":
         text = standings_csv(_document(event))
     else:
@@ -249,8 +269,7 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
             slot = slots.get((pair.number, pair.direction))
             if slot is None:
                 raise ImportRefused(f"Pair {pair.key} is not in the movement the file names.")
-            first, _, second = pair.names.partition(" & ")
-            names[slot.pk] = (first[:120], second[:120])
+            names[slot.pk] = _players(pair)
             if pair.absent:
                 pair_set_absent(event=event, pair=slot, absent=True, user=user)
         pairs_register(event=event, names=names, user=user)
@@ -280,6 +299,9 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
                     user=user,
                     confirm=True,
                 )
+        # After the results: a fouled board takes no new result, but keeps those it has.
+        for board in Board.objects.filter(event=event, number__in=record.fouled):
+            board_mark_fouled(board=board, fouled=True, reason="fouled in the file", user=user)
         audit_record(
             event=event,
             user=user,
@@ -288,6 +310,18 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
             after={"results": len(record.results), "boards": len(record.boards)},
         )
         return event_finish(event=event, user=user)
+
+
+def _players(pair: PairRecord) -> tuple[str, str]:
+    """The pair's two players: as the file lists them, else its one name split at the first
+    " & " (a file from another program, or from clubwhist before players were written)."""
+    if pair.players:
+        first, second = (*pair.players, "", "")[:2]
+        if len(pair.players) > 2:
+            second = " & ".join(p for p in pair.players[1:] if p)
+        return first, second
+    first, _, second = pair.names.partition(" & ")
+    return first, second
 
 
 def _date(text: str) -> dt.date | None:

@@ -10,12 +10,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
-from engine import pbn
-from tournaments.bridge import engine_board, rules_for
+from tournaments.bridge import rules_for
 from tournaments.forms import ImportBoardsForm, entry_from_post
 from tournaments.models import Board
 from tournaments.services import corrections
 from tournaments.services import events as event_services
+from tournaments.services import exports as export_services
 from tournaments.services import results as result_services
 from tournaments.views.director._common import act, event_for_director
 
@@ -34,11 +34,16 @@ def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
         limit = event_services.MAX_FILE_BYTES // (1024 * 1024)
         messages.error(request, f"The file is over {limit} MB: that is not a board file.")
         return redirect(event)
-    try:
-        text = upload.read().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        messages.error(request, "The file is not a text PBN file (it is not UTF-8).")
+    raw = upload.read()
+    if b"\x00" in raw:
+        messages.error(request, "The file is not a text PBN file: choose the .pbn file itself.")
         return redirect(event)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # PBN's own character set is Latin-1 (ISO 8859-1), which older dealing programs write;
+        # every byte is a Latin-1 character, so such a file reads as its author meant.
+        text = raw.decode("latin-1")
     try:
         boards, unused = event_services.boards_import_counted(
             event=event, pbn_text=text, user=request.user
@@ -57,8 +62,8 @@ def event_boards_pbn(request: HttpRequest, pk: int) -> HttpResponse:
     """The event's deals as one PBN file (for a dealing machine, or another program)."""
     event = event_for_director(request, pk)
     # One file: one header, the games separated by blank lines (as other PBN readers expect),
-    # not the stored records one after another (each carries its own header).
-    text = pbn.dumps([engine_board(b) for b in event.boards.order_by("number")])
+    # with Event, Site, Date and, where computed, the double-dummy table and par.
+    text = export_services.hand_records_pbn(event)
     response = HttpResponse(text, content_type="application/x-pbn; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-boards.pbn"'
     return response
