@@ -8,19 +8,24 @@ The variables are documented in docs/operations/configuration.md.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import socket
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.conf import global_settings
+from django.conf import settings as live_settings
 from django.core.exceptions import ImproperlyConfigured
 
 from clubwhist.lan import lan_addresses, url_for
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CLUBWHIST_VAR_DIR", BASE_DIR / "var"))
@@ -222,6 +227,47 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# Behind a reverse proxy every request comes from the proxy's address, so axes would count one
+# address for the whole world and five wrong passwords from anyone would lock the director out.
+# TRUSTED_PROXY_COUNT says how many proxies in front of gunicorn append to X-Forwarded-For
+# (nginx: `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`); the client is the
+# address the outermost of them appended. 0 (the default: a laptop with no proxy) keeps
+# REMOTE_ADDR and ignores the header, which any client can send.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more; got {TRUSTED_PROXY_COUNT}")
+
+
+def client_ip_address(request: HttpRequest) -> str | None:
+    """The client's address: REMOTE_ADDR, or with TRUSTED_PROXY_COUNT proxies the address the
+    outermost trusted proxy put in X-Forwarded-For (counted from the right: what a client wrote
+    there itself is further left, so it cannot choose its address). A header shorter than the
+    proxies, or a value that is not an address, falls back to REMOTE_ADDR: a lockout record
+    must never hold what a client typed."""
+    remote: str | None = request.META.get("REMOTE_ADDR")
+    count: int = getattr(live_settings, "TRUSTED_PROXY_COUNT", 0)
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if count <= 0 or len(forwarded) < count:
+        return remote
+    try:
+        return str(ipaddress.ip_address(forwarded[-count]))
+    except ValueError:
+        return remote
+
+
+AXES_CLIENT_IP_CALLABLE = client_ip_address
+
+
+def login_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
+    """The username axes records for a login: what was typed, cut to the record's 255
+    characters (no account's name is longer than 150) and without NUL, which PostgreSQL
+    refuses. Otherwise a 256-character username is a server error instead of a wrong login."""
+    source: Any = credentials if credentials else getattr(request, "data", request.POST)
+    typed = source.get("username")
+    return typed.replace("\x00", "")[:255] if isinstance(typed, str) else typed
+
+
+AXES_USERNAME_CALLABLE = login_username
 
 
 def password_hashers(*, fast: bool) -> list[str]:
@@ -326,6 +372,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The client's address (DRF's per-address throttles) from the proxies we trust, as for the
+    # login lockout: never a raw X-Forwarded-For a client could write itself.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.api.parsers.LimitedJSONParser",

@@ -82,7 +82,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/standings/", public.event_standings, name="event-standings"),
     path("clubs/<slug:slug>/", public.club_page, name="public-club"),
     path("clubs/<slug:slug>/players/", public.players_page, name="public-players"),
-    path("clubs/<slug:slug>/players/<str:name>/", public.player_page, name="public-player"),
+    path("clubs/<slug:slug>/player/", public.player_page, name="public-player"),  # ?name=...
+    path("clubs/<slug:slug>/players/<str:name>/", public.player_page_by_path),  # old links
     path("results/<int:pk>/", public.results_page, name="public-results"),
     path("results/<int:pk>/boards/<int:number>/", public.board_page, name="public-board"),
     path("results/<int:pk>/pairs/<str:key>/", public.pair_page, name="public-pair"),

@@ -626,8 +626,9 @@
       panel.appendChild(note);
       var send = el('button', {type: 'button', class: 'primary', text: 'Call the director', onclick: function () {
         send.disabled = true;
-        request('POST', 'call-director/', {reason: chosen.reason, note: note.value}, function (status) {
+        request('POST', 'call-director/', {reason: chosen.reason, note: note.value}, function (status, data) {
           if (status === 201) { state.call = {reason: '', cancellable: true}; showCall(); done('Director called'); }
+          else if (status === 409 && data && data.detail) { send.disabled = false; done(data.detail); }
           else { send.disabled = false; done('Could not call: try again'); }
         });
       }});

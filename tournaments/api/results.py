@@ -83,7 +83,9 @@ class ResultDisputeApi(DirectorEventApi):
     """The opponents do not agree: the result waits for the director, who is called."""
 
     class DisputeIn(serializers.Serializer[Any]):
-        note = serializers.CharField(required=False, allow_blank=True, default="")
+        # The director's call stores "Board N disputed. <note>" in 200 characters: 150 for the
+        # note leaves room for the prefix, as the table's own dispute allows.
+        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
 
     @extend_schema(request=DisputeIn, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int) -> Response:

@@ -3,7 +3,9 @@
 Each view checks the token, calls one service and returns; answers a tablet can act on:
 201 a new result, 200 the same submission again, 400 an entry the rules refuse (the engine's
 message), 403 a board this table does not play now (or a replaced link), 404 an unknown link,
-409 a different result already stored (with the stored one), 429 too many requests.
+409 a different result already stored (with the stored one, only if it is this table's own;
+a key of another table's result, or a call once the event is over, says so without details),
+429 too many requests.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class TabletView(APIView):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, tablets.TableForbidden):
             return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
+        if isinstance(exc, (tablets.TableClosed, tablets.KeyOfAnotherTable)):
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 
 

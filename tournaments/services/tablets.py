@@ -27,6 +27,7 @@ from tournaments.models import Board, DirectorCall, Event, Result, Section, Tabl
 from tournaments.selectors import table_round, table_round_boards
 from tournaments.services.audit import User, audit_record
 from tournaments.services.results import (
+    ResultConflict,
     ResultError,
     result_confirm,
     result_dispute,
@@ -46,6 +47,15 @@ class TableLinkReplaced(ResultError):
 
 class TableLinkUnknown(ResultError):
     """No table has this link (mistyped, or its event was deleted)."""
+
+
+class TableClosed(ResultError):
+    """The event is no longer running: the link may still read, not ask (HTTP 409)."""
+
+
+class KeyOfAnotherTable(ResultError):
+    """A submission key already names another table's result (HTTP 409, without that result:
+    a table sees only its own)."""
 
 
 def _new_token() -> str:
@@ -189,19 +199,28 @@ def tablet_submit(
     board that has a result is a ResultConflict, shown to the players, for the director.
     """
     current = _check_board(access, board_number)
-    return result_submit(
-        section=access.section,
-        round=current,
-        table=access.table,
-        board_number=board_number,
-        entry=entry,
-        idempotency_key=key,
-        device=f"table {access.table}",
-        flag=lambda board, parsed: unlikely_reason(
-            access.section, board, parsed, exclude_table=access.table
-        ),
-        event=access.section.event,  # read with the link, a moment ago
-    )
+    try:
+        return result_submit(
+            section=access.section,
+            round=current,
+            table=access.table,
+            board_number=board_number,
+            entry=entry,
+            idempotency_key=key,
+            device=f"table {access.table}",
+            flag=lambda board, parsed: unlikely_reason(
+                access.section, board, parsed, exclude_table=access.table
+            ),
+            event=access.section.event,  # read with the link, a moment ago
+        )
+    except ResultConflict as exc:
+        stored = exc.stored
+        if stored.section_id != access.section.pk or stored.table != access.table:
+            raise KeyOfAnotherTable(
+                "This submission key belongs to another result: nothing was saved. "
+                "Reload the page and enter the result again."
+            ) from None
+        raise
 
 
 def tablet_confirm(*, access: TableAccess, result_id: int) -> Result:
@@ -229,7 +248,14 @@ def director_call(
     reason: str = DirectorCall.Reason.OTHER,
 ) -> DirectorCall:
     """A table asks for the director, saying why; one open call per table is enough (a second
-    tap adds nothing)."""
+    tap adds nothing). Only while the event runs, as results entry: once it is finished the
+    director has closed the room and no longer watches the calls (TableClosed)."""
+    event = section.event
+    if event.status != Event.Status.RUNNING:
+        raise TableClosed(
+            f"The event is {event.get_status_display().lower()}: calls from the table are "
+            "closed. Please speak to the director in person."
+        )
     if reason not in DirectorCall.Reason.values:
         choices = ", ".join(DirectorCall.Reason.values)
         raise ResultError(f"The reason must be one of {choices}; got {reason!r}.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,11 +21,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from engine.charts import line_chart
+from engine.names import name_problem
 from engine.publishing import board_frequencies, pair_card, row_for
 from engine.scoring.document import StandingsDocument
 from tournaments import access, selectors
 from tournaments.health import run_checks
-from tournaments.models import Club, Event
+from tournaments.models import Club, Event, Pair
 from tournaments.selectors import public as selectors_public
 from tournaments.views.published import (
     board_context,
@@ -245,9 +247,23 @@ def players_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _refuse_unstorable(name: str) -> None:
+    """A name the names rule refuses (a NUL, a control character, longer than the column) was
+    never stored: not found, without asking the database (which may refuse a NUL outright)."""
+    if name_problem(name, max_length=Pair._meta.get_field("player1").max_length or 0):
+        raise Http404("No player of that name here.")
+
+
 @require_GET
-def player_page(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+def player_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's published events at the club. The name travels as a query parameter
+    (`?name=A%2FN%20Other`), never in the path: any name a director may type ("/", "&", "?",
+    accents) makes a working link."""
     club = get_object_or_404(Club, slug=slug)
+    name = request.GET.get("name", "")
+    if not name:
+        return redirect("public-players", slug=club.slug)
+    _refuse_unstorable(name)
     history = selectors_public.player_history(club, name)
     if not history:
         raise Http404(f"{name} has no published results at {club.name}.")
@@ -262,3 +278,13 @@ def player_page(request: HttpRequest, slug: str, name: str) -> HttpResponse:
         "tournaments/public/player.html",
         {"club": club, "name": name, "history": history, "chart": chart},
     )
+
+
+@require_GET
+def player_page_by_path(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """The old address of a player's page (`players/<name>/`), kept so that links already
+    shared still work: it sends the reader on to the page's address."""
+    club = get_object_or_404(Club, slug=slug)
+    _refuse_unstorable(name)
+    target = f"{reverse('public-player', kwargs={'slug': club.slug})}?{urlencode({'name': name})}"
+    return redirect(target, permanent=True)

@@ -121,10 +121,10 @@ def test_a_players_history_lists_the_published_events(club, director) -> None:
     second = event_publish(event=_played(club, director), user=director)
     names = Client().get(f"/clubs/{club.slug}/players/").content.decode()
     assert "Ann Archer" in names
-    history = Client().get(f"/clubs/{club.slug}/players/Ann Archer/").content.decode()
+    history = Client().get(f"/clubs/{club.slug}/player/", {"name": "Ann Archer"}).content.decode()
     assert f"/results/{first.pk}/" in history and f"/results/{second.pk}/" in history
     assert "Bill Bennett" in history  # the partner
-    assert Client().get(f"/clubs/{club.slug}/players/Nobody/").status_code == 404
+    assert Client().get(f"/clubs/{club.slug}/player/", {"name": "Nobody"}).status_code == 404
 
 
 def test_the_version_endpoint_follows_the_scored_results(club, director) -> None:

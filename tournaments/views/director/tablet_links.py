@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from clubwhist.lan import loopback_warning
@@ -50,4 +51,9 @@ def event_tablet_replace(request: HttpRequest, pk: int, table: int) -> HttpRespo
         event=event,
         table=table,
     )
-    return redirect(request.POST.get("back") or event.get_absolute_url())
+    back = request.POST.get("back", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = event.get_absolute_url()  # not a page of this site: never sent elsewhere
+    return redirect(back)
