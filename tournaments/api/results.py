@@ -17,6 +17,7 @@ from tournaments.api.serializers import ResultOut
 from tournaments.models import Event, Result
 from tournaments.services import corrections
 from tournaments.services import results as result_services
+from tournaments.services.results import NOTE_MAX
 
 
 class ResultsApi(DirectorEventApi):
@@ -83,9 +84,10 @@ class ResultDisputeApi(DirectorEventApi):
     """The opponents do not agree: the result waits for the director, who is called."""
 
     class DisputeIn(serializers.Serializer[Any]):
-        # The director's call stores "Board N disputed. <note>" in 200 characters: 150 for the
-        # note leaves room for the prefix, as the table's own dispute allows.
-        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+        # As the table's own dispute allows (`NOTE_MAX`: room for the call's prefix).
+        note = serializers.CharField(
+            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
+        )
 
     @extend_schema(request=DisputeIn, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int) -> Response:

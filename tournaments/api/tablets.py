@@ -28,6 +28,7 @@ from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import DirectorCall, Result, TableAccess
 from tournaments.selectors import tablet_cache
 from tournaments.services import tablets
+from tournaments.services.results import NOTE_MAX
 
 
 class TableTokenThrottle(SimpleRateThrottle):
@@ -176,7 +177,9 @@ class TableDisputeApi(TabletView):
     """The other pair does not accept the result: the director is called."""
 
     class TableDisputeIn(serializers.Serializer[Any]):
-        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+        note = serializers.CharField(
+            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
+        )
 
     @extend_schema(request=TableDisputeIn, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:
@@ -192,7 +195,9 @@ class TableCallApi(TabletView):
     """Call the director to the table (at any time)."""
 
     class CallIn(serializers.Serializer[Any]):
-        note = serializers.CharField(required=False, allow_blank=True, max_length=150, default="")
+        note = serializers.CharField(
+            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
+        )
         reason = serializers.ChoiceField(
             choices=DirectorCall.Reason.choices, default=DirectorCall.Reason.OTHER
         )

@@ -235,20 +235,10 @@ class Advice(Document):
 
 def advice(pairs: int, boards: int) -> Advice:
     """The movements that fit `pairs` pairs and about `boards` boards, best first."""
+    sent = [f.name for f in fields(MovementAdvice)]
     return Advice(
         tuple(
-            MovementAdvice(
-                kind=s.kind,
-                params=dict(s.params),
-                tables=s.tables,
-                rounds=s.rounds,
-                boards_per_round=s.boards_per_round,
-                boards_per_pair=s.boards_per_pair,
-                total_boards=s.total_boards,
-                winners=s.winners,
-                sit_out=s.sit_out,
-                description=s.description,
-            )
+            MovementAdvice(**{name: getattr(s, name) for name in sent} | {"params": dict(s.params)})
             for s in advise(pairs, boards)
         )
     )

@@ -335,6 +335,11 @@ def result_confirm(*, result: Result, device: str = "", user: User = None) -> Re
     return result
 
 
+#: The longest note a dispute or a call may carry: the call stores "Board N disputed. <note>"
+#: in `DirectorCall.note` (200 characters), which leaves this much for the players' words.
+NOTE_MAX = 150
+
+
 @transaction.atomic
 def result_dispute(*, result: Result, note: str = "", device: str = "") -> Result:
     """The opponents do not agree: the result waits for the director and does not count."""

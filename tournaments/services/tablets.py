@@ -27,6 +27,7 @@ from tournaments.models import Board, DirectorCall, Event, Result, Section, Tabl
 from tournaments.selectors import table_round, table_round_boards
 from tournaments.services.audit import User, audit_record
 from tournaments.services.results import (
+    NOTE_MAX,
     ResultConflict,
     ResultError,
     result_confirm,
@@ -234,7 +235,7 @@ def tablet_dispute(*, access: TableAccess, result_id: int, note: str = "") -> Re
     """The other pair does not accept it: the director is called to the table."""
     return result_dispute(
         result=_result_of_table(access, result_id),
-        note=note[:150],
+        note=note[:NOTE_MAX],
         device=f"table {access.table}",
     )
 

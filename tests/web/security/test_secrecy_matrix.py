@@ -233,3 +233,20 @@ def test_after_publication_everyone_sees_everything(evening, director) -> None:
     assert PLAYED_HIDDEN in seen["pair card"]
     assert seen["api boards"] == dict.fromkeys(range(1, 7), 200)
     assert set(seen["exports"].values()) == {(200, 200)}
+
+
+def test_hand_records_and_player_pages_show_nothing_of_a_running_event(
+    evening, director_client
+) -> None:
+    """The hand-record download (with par) is the director's alone; a player's page lists
+    published events only, so a player of the running event has no page yet."""
+    reader = Client()
+    download = reader.get(f"/events/{evening.pk}/boards.pbn")
+    assert download.status_code == 302 and "/accounts/login/" in download["Location"]
+    records = director_client.get(f"/events/{evening.pk}/boards.pbn")
+    assert records.status_code == 200 and b"[Deal " in records.content
+    Pair.objects.filter(section=evening.section, number=1, direction="NS").update(
+        player1="Ann Other"
+    )
+    page = reader.get(f"/clubs/{evening.club.slug}/player/", {"name": "Ann Other"})
+    assert page.status_code == 404
