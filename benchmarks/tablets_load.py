@@ -7,7 +7,7 @@ same the load and fault tests drive):
   three events of 100 at once, as three clubs on one server), 2 boards a round, cut to ROUNDS
   rounds by default so a run stays within a minute on this 2-core machine (`--rounds 9`: a
   whole club night's Mitchell, about three minutes);
-- gunicorn (2 workers, gthread, 16 threads each), a real Celery worker (`--pool solo`) on a
+- gunicorn (2 ASGI workers, as production runs it), a real Celery worker (`--pool solo`) on a
   queue of its own, Redis as broker and shared cache; the per-link request limit is lifted;
 - N tablet threads (at most 300), each with its own keep-alive connection, one per table,
   doing what the table page does: GET the table's state; for each board of the round POST the
@@ -49,6 +49,7 @@ from benchmarks.harness import (
     WebServer,
     club_events,
     finish,
+    percentile,
     play,
     rescore_mismatch,
     tally,
@@ -72,13 +73,13 @@ SECONDS_A_ROUND = 50.0  # the time limit: a round takes about 18 s at this load 
 DEFAULT_TABLES = [100, 300]
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
-
-
 def report(
-    tablets: list[Tablet], events: list[int], played: float, paced: bool, rounds: int
+    tablets: list[Tablet],
+    events: list[int],
+    played: float,
+    paced: bool,
+    rounds: int,
+    layout: str,
 ) -> None:
     from tournaments.models import Event
 
@@ -92,7 +93,8 @@ def report(
     shape = f"{len(events)} event{'s' if len(events) > 1 else ''}"
     print(
         f"\nN = {len(tablets)} tablets ({shape}), {rounds} rounds of 2 boards, {mode}: "
-        f"played in {played:.1f} s, {sum(t.finished for t in tablets)} tablets finished"
+        f"played in {played:.1f} s, {sum(t.finished for t in tablets)} tablets finished; "
+        f"{layout}"
     )
     everything = []
     for kind in ("state", "submit", "retry", "confirm"):
@@ -124,7 +126,9 @@ def report(
         print(f"  standings equal a from-scratch rescore: {same}")
 
 
-def run(tables: int, database_url: str, queue: str, paced: bool, rounds: int) -> None:
+def run(
+    tables: int, database_url: str, queue: str, paced: bool, rounds: int, threads: int | None
+) -> None:
     events = club_events(tables, rounds=rounds)
     limit = SECONDS_A_ROUND * rounds
     tokens = tokens_of(events)
@@ -137,13 +141,20 @@ def run(tables: int, database_url: str, queue: str, paced: bool, rounds: int) ->
     }
     with (
         (ROOT / "var" / f"tablets-load-{tables}.log").open("w") as log,
-        WebServer(env, threads=16, log=log) as web,
+        WebServer(env, threads=threads, log=log) as web,
     ):
         warm_up(web.port, tokens)
         started = time.perf_counter()
         tablets = play(web.port, tokens, paced=paced, time_limit=limit)
         finish(tablets, limit + 30)
-        report(tablets, [e.pk for e in events], time.perf_counter() - started, paced, rounds)
+        report(
+            tablets,
+            [e.pk for e in events],
+            time.perf_counter() - started,
+            paced,
+            rounds,
+            web.describe(),
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         default=ROUNDS,
         help=f"rounds of the event, 1 to 12 (default {ROUNDS}; 9 is a whole club night's "
         "Mitchell, about 3 minutes a run)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="serve with gthread (WSGI) workers of this many threads instead of the ASGI "
+        "workers production runs (to compare the layouts)",
     )
     args = parser.parse_args(argv)
     if not 1 <= args.rounds <= 12:
@@ -200,7 +217,14 @@ def main(argv: list[str] | None = None) -> int:
         worker.start()
         try:
             for tables in args.tables or DEFAULT_TABLES:
-                run(tables, database_url, worker.queue, paced=not args.flat_out, rounds=args.rounds)
+                run(
+                    tables,
+                    database_url,
+                    worker.queue,
+                    paced=not args.flat_out,
+                    rounds=args.rounds,
+                    threads=args.threads,
+                )
         finally:
             worker.stop()
             forget_queue(REDIS_URL, worker.queue)

@@ -257,6 +257,16 @@ def client_ip_address(request: HttpRequest) -> str | None:
 
 AXES_CLIENT_IP_CALLABLE = client_ip_address
 
+# Live results streams (tournaments/views/live.py): the most one process follows at once, and
+# the most from one client address (counted as above, behind the proxy). Served by ASGI
+# (production and the club laptop) a stream is a coroutine and costs no thread; served by
+# threads (WSGI: `make run`) each holds one, so LIVE_STREAMS_THREADED is far lower and leaves
+# the tablets theirs. A reader over a cap gets a 503 and its page asks every 15 s instead.
+# A venue's readers may share one public address behind its router: keep that cap generous.
+LIVE_STREAMS_PER_PROCESS = env_int("LIVE_STREAMS_PER_PROCESS", 1000)
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 50)
+LIVE_STREAMS_THREADED = env_int("LIVE_STREAMS_THREADED", 8)
+
 
 def login_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
     """The username axes records for a login: what was typed, cut to the record's 255
@@ -461,10 +471,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"turned_away": {"()": "clubwhist.logfilters.TurnedAwayReaders"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # A live-results reader turned away at a cap is not an error (clubwhist/logfilters.py).
+        "django.request": {"filters": ["turned_away"]},
         # One line per task is worker noise; in-process (eager) runs it would fill the console.
         "celery.app.trace": {"level": "WARNING" if CELERY_EAGER else "INFO"},
         # django-axes logs every successful login at INFO; lockouts are WARNINGs.

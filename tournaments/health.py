@@ -1,4 +1,5 @@
-"""Health checks for /health: the database, the broker and the workers.
+"""Health checks for /health: the database, the broker, the workers, and this process's
+live-results streams.
 
 A check never raises: it reports what it found so an operator sees every failing part at once.
 Anyone (an uptime monitor) is told each part's status; only a signed-in staff member also gets
@@ -15,6 +16,7 @@ from django.conf import settings
 from django.db import connection
 
 from clubwhist.celery import app as celery_app
+from tournaments import live
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,19 @@ def check_worker() -> Check:
     return Check("worker", "ok", True, f"{len(names)} worker(s): {', '.join(names)}")
 
 
+def check_streams() -> Check:
+    """Never failing: how many members follow live results from this process, and how many
+    were turned away at a cap (settings LIVE_STREAMS_*), which would say the caps are low."""
+    open_now, addresses, turned_away = live.SLOTS.counts()
+    return Check(
+        "live_streams",
+        "ok",
+        False,
+        f"{open_now} open from {addresses} address(es) in this process; "
+        f"{turned_away} reader(s) turned away since it started",
+    )
+
+
 def run_checks() -> list[Check]:
     database = check_database()
     broker = check_broker()
@@ -76,4 +91,4 @@ def run_checks() -> list[Check]:
         worker = Check("worker", "down", True, "broker unreachable")
     else:
         worker = check_worker()
-    return [database, broker, worker]
+    return [database, broker, worker, check_streams()]

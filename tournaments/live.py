@@ -1,19 +1,30 @@
-"""Waking the live pages' streams the moment new standings are stored.
+"""Waking the live pages' streams the moment new standings are stored, and how many may be open.
 
 A stored standings version is announced in the shared cache (`scoring.announce_version`) and,
 with Redis, published on a pub/sub channel. Each web process runs one listener thread on
-those channels; an open stream sleeps on a condition until the listener says its event has a
-newer version, so a room of readers costs no Redis traffic at all between versions and hears
-of a new one within milliseconds. Without Redis (`make run`), or while the listener is
-reconnecting, streams look at the cached version every `fallback` seconds instead; they also
-look every few seconds anyway, so a message lost in a reconnect costs a moment, never an update.
+those channels; an open stream sleeps until the listener says its event has a newer version,
+so a room of readers costs no Redis traffic at all between versions and hears of a new one
+within milliseconds. A stream served by a thread (WSGI: `make run`) sleeps on a condition; a
+stream served by the event loop (ASGI: gunicorn's uvicorn worker, as production and the club
+laptop run) awaits an asyncio event the listener sets through `call_soon_threadsafe`, so a
+thousand open streams cost no thread at all. Without Redis (`make run`, the club laptop), or
+while the listener is reconnecting, streams look at the cached version every `fallback`
+seconds instead; they also look every few seconds anyway, so a message lost in a reconnect
+costs a moment, never an update.
+
+`StreamSlots` caps the open streams of a process and of one client address, so that readers,
+however many, never take what the tablets need: a reader over a cap is told to ask the small
+version endpoint now and then instead (see `views/live.py`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 import time
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -73,6 +84,9 @@ class _Listener:
         self.connected = False
         self._started = False
         self._lock = threading.Lock()
+        # Per event loop (one per ASGI worker process), the asyncio events its streams await,
+        # by standings event id. Touched only from its own loop, except the dict of loops.
+        self._loops: dict[asyncio.AbstractEventLoop, dict[int, asyncio.Event]] = {}
 
     def start(self, url: str) -> None:
         with self._lock:
@@ -108,6 +122,20 @@ class _Listener:
             if version > self.versions.get(event_id, -1):
                 self.versions[event_id] = version
             self.condition.notify_all()
+        with self._lock:
+            loops = list(self._loops)
+        for loop in loops:
+            try:
+                loop.call_soon_threadsafe(self._wake, loop, event_id)
+            except RuntimeError:  # that loop has closed (its worker is exiting)
+                with self._lock:
+                    self._loops.pop(loop, None)
+
+    def _wake(self, loop: asyncio.AbstractEventLoop, event_id: int) -> None:
+        """In `loop`: wake every stream of `event_id` waiting there (they share one event)."""
+        waiting = self._loops.get(loop, {}).pop(event_id, None)
+        if waiting is not None:
+            waiting.set()
 
     def wait(self, event_id: int, last: int | None, timeout: float) -> int | None:
         with self.condition:
@@ -116,6 +144,20 @@ class _Listener:
                 timeout,
             )
             return self.versions.get(event_id)
+
+    async def wait_async(self, event_id: int, last: int | None, timeout: float) -> int | None:
+        """As `wait`, without a thread: the caller's event loop sleeps until `_heard` wakes
+        it. No await between the check and taking the event, so no message is missed."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            waiting = self._loops.setdefault(loop, {})
+        if self.versions.get(event_id, -1) <= (last if last is not None else -1):
+            event = waiting.get(event_id)
+            if event is None:
+                event = waiting[event_id] = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout)
+        return self.versions.get(event_id)
 
 
 _LISTENER = _Listener()
@@ -136,3 +178,76 @@ def wait_for_newer(event_id: int, last: int | None, *, fallback: float, poll: fl
         time.sleep(fallback)
         return None
     return _LISTENER.wait(event_id, last, poll)
+
+
+async def wait_for_newer_async(
+    event_id: int, last: int | None, *, fallback: float, poll: float
+) -> int | None:
+    """`wait_for_newer` for a stream served by the event loop: the same answers, no thread
+    held while it waits."""
+    url = _redis_url()
+    if url is None:
+        await asyncio.sleep(fallback)
+        return None
+    _LISTENER.start(url)
+    if not _LISTENER.connected:
+        await asyncio.sleep(fallback)
+        return None
+    return await _LISTENER.wait_async(event_id, last, poll)
+
+
+class StreamSlots:
+    """The open live streams of this process, in all and by client address.
+
+    A stream takes a slot as it starts sending and gives it back however it ends (the
+    reader left, the minute ran out, the process is stopping). `refusal` is asked first, so
+    a reader over a cap gets a 503 at once; `take` decides again, since readers arriving
+    together may all have passed that look. Thread-safe: a WSGI server runs each stream in a
+    thread of its own; under ASGI they all run in the event loop's thread.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = 0
+        self._by_address: Counter[str] = Counter()
+        self._turned_away = 0
+
+    def refusal(self, address: str, *, per_process: int, per_address: int) -> str | None:
+        """Why a stream for `address` would be over a cap now, in words for the reader; None
+        when there is room."""
+        with self._lock:
+            if self._by_address[address] >= per_address or self._open >= per_process:
+                self._turned_away += 1
+            if self._by_address[address] >= per_address:
+                return (
+                    f"{per_address} live pages are already open from your network address, the "
+                    "most this server follows at once"
+                )
+            if self._open >= per_process:
+                return f"this server already follows {per_process} live pages, its most at once"
+        return None
+
+    def take(self, address: str, *, per_process: int, per_address: int) -> bool:
+        with self._lock:
+            if self._by_address[address] >= per_address or self._open >= per_process:
+                self._turned_away += 1
+                return False
+            self._open += 1
+            self._by_address[address] += 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            self._open -= 1
+            self._by_address[address] -= 1
+            if self._by_address[address] <= 0:
+                del self._by_address[address]
+
+    def counts(self) -> tuple[int, int, int]:
+        """(streams open, addresses with one open, readers turned away since the process
+        started): for /health and the tests."""
+        with self._lock:
+            return self._open, len(self._by_address), self._turned_away
+
+
+SLOTS = StreamSlots()

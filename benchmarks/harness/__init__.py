@@ -18,9 +18,19 @@ from benchmarks.harness.processes import (
     free_port,
     http_status,
 )
+from benchmarks.harness.readers import ReadersProcess, ReaderTally, crowd, groups_of
 from benchmarks.harness.serving import gunicorn, server_pids
 from benchmarks.harness.sessions import median_ms, played_event
-from benchmarks.harness.tablets import MAX_TABLETS, Sent, Tablet, finish, play, warm_up
+from benchmarks.harness.tablets import (
+    MAX_TABLETS,
+    Sent,
+    Tablet,
+    finish,
+    latencies,
+    percentile,
+    play,
+    warm_up,
+)
 from benchmarks.harness.tallies import (
     TABLES_PER_EVENT,
     Tally,
@@ -38,6 +48,8 @@ __all__ = [
     "TABLES_PER_EVENT",
     "VAR",
     "CeleryWorker",
+    "ReaderTally",
+    "ReadersProcess",
     "RedisServer",
     "Sent",
     "Tablet",
@@ -46,11 +58,15 @@ __all__ = [
     "children_of",
     "club_events",
     "converged",
+    "crowd",
     "finish",
     "free_port",
+    "groups_of",
     "gunicorn",
     "http_status",
+    "latencies",
     "median_ms",
+    "percentile",
     "play",
     "played_event",
     "rescore_mismatch",

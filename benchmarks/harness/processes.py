@@ -1,7 +1,8 @@
 """The club night's processes on loopback: gunicorn, a Celery worker, a Redis of our own.
 
-- `WebServer`: gunicorn (gthread workers) on a loopback port, against whatever database and
-  Redis its environment names; it can be stopped and started again on the same port;
+- `WebServer`: gunicorn (ASGI workers, as production runs it; gthread on request) on a
+  loopback port, against whatever database and Redis its environment names; it can be
+  stopped and started again on the same port;
 - `CeleryWorker`: a real `celery worker --pool solo` on a queue of its own; stopped politely,
   or killed (SIGKILL) as a power cut would;
 - `RedisServer`: a redis-server of our own on a free port, for tests that stop Redis (the
@@ -66,16 +67,17 @@ def http_status(port: int, path: str, timeout: float = 2.0) -> int:
 
 
 class WebServer:
-    """gunicorn with `workers` gthread workers on a loopback port, with `env` over this
-    process's environment. `start` returns once the application answers; `stop` then `start`
-    brings it back on the same port (a restart, as a deploy or a crash and its service manager
-    would do)."""
+    """gunicorn with `workers` workers on a loopback port, with `env` over this process's
+    environment: ASGI workers (clubwhist/server.py) as production runs them, or, with
+    `threads`, WSGI gthread workers of that many threads (to compare the two layouts).
+    `start` returns once the application answers; `stop` then `start` brings it back on the
+    same port (a restart, as a deploy or a crash and its service manager would do)."""
 
     def __init__(
         self,
         env: Mapping[str, str],
         *,
-        threads: int = 16,
+        threads: int | None = None,
         workers: int = 2,
         port: int | None = None,
         log: IO[str] | None = None,
@@ -90,21 +92,29 @@ class WebServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def layout(self) -> list[str]:
+        """The application and worker class arguments of gunicorn's command line."""
+        if self.threads is None:
+            return ["clubwhist.asgi:application", "--worker-class", "clubwhist.server.Worker"]
+        return ["clubwhist.wsgi", "--worker-class", "gthread", "--threads", str(self.threads)]
+
+    def describe(self) -> str:
+        """The layout in words, for the benchmarks' figures."""
+        if self.threads is None:
+            return f"gunicorn, {self.workers} ASGI (uvicorn) workers"
+        return f"gunicorn, {self.workers} gthread workers x {self.threads} threads"
+
     def start(self, timeout: float = 60.0) -> None:
         if self.process is not None:
             return
         self.process = subprocess.Popen(
             [
                 str(Path(sys.executable).with_name("gunicorn")),
-                "clubwhist.wsgi",
+                *self.layout(),
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
                 str(self.workers),
-                "--worker-class",
-                "gthread",
-                "--threads",
-                str(self.threads),
                 "--graceful-timeout",
                 "10",
                 "--log-level",

@@ -230,6 +230,17 @@ def play(
     return tablets
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The value below which `share` of `values` lie (0.95: the p95)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def latencies(tablets: Iterable[Tablet]) -> list[float]:
+    """Every answered request's time, in seconds, of every kind."""
+    return [v for t in tablets for kind in t.times.values() for v in kind]
+
+
 def finish(tablets: Iterable[Tablet], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     for tablet in tablets:

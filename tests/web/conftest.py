@@ -136,7 +136,7 @@ def club_night(processes_database_url: str) -> Iterator[ClubNight]:
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = worker.queue  # what this process queues goes to our worker
     with (VAR / f"{worker.queue}-web.log").open("w") as log:
-        web = WebServer({**env, "PGAPPNAME": app_name}, threads=16, log=log)
+        web = WebServer({**env, "PGAPPNAME": app_name}, log=log)
         try:
             worker.start()
             web.start()

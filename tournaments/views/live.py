@@ -1,16 +1,21 @@
 """The results pages' live updates: the version check and the stream of new live parts.
 
-"Has anything changed?" for browsers without a stream; the stream pushes an open page its new
-live part the moment newer standings are stored."""
+"Has anything changed?" for browsers without a stream, or turned away from one; the stream
+pushes an open page its new live part the moment newer standings are stored."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, TypeVar
 
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.views.decorators.cache import never_cache
@@ -41,6 +46,12 @@ def results_version(request: HttpRequest, pk: int) -> JsonResponse:
 STREAM_SECONDS = 55  # then the browser reconnects by itself (EventSource)
 STREAM_CHECK = 0.5  # seconds between two looks at the cached version without Redis pub/sub
 STREAM_POLL = 3.0  # with pub/sub: a look anyway this often, in case a message was missed
+PART_SPACING = 5.0  # seconds: a stream sends at most one new part this often
+#: A reader turned away asks the version endpoint this often instead (static/js/live.js says
+#: the same, with a little jitter so a room of them does not ask in step).
+BUSY_POLL_SECONDS = 15
+
+T = TypeVar("T")
 
 
 def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int], str] | None:
@@ -82,9 +93,85 @@ def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int
     return html
 
 
+def _client_address(request: HttpRequest) -> str:
+    """The reader's address as the login lockout sees it (behind TRUSTED_PROXY_COUNT proxies,
+    the client's, not the proxy's): the per-address cap must count people, not the proxy."""
+    return str(settings.AXES_CLIENT_IP_CALLABLE(request) or "unknown")
+
+
+def _caps(request: HttpRequest) -> dict[str, int]:
+    """The caps that apply to this stream. Under ASGI a stream is a coroutine and costs no
+    thread; under WSGI (`make run`, or gunicorn with threads) each holds a thread the tablets
+    may need, so far fewer are let in."""
+    threaded = not isinstance(request, ASGIRequest)
+    return {
+        "per_process": (
+            settings.LIVE_STREAMS_THREADED if threaded else settings.LIVE_STREAMS_PER_PROCESS
+        ),
+        "per_address": settings.LIVE_STREAMS_PER_ADDRESS,
+    }
+
+
+def _busy(reason: str) -> str:
+    """What a reader turned away is told: the reason, and that the page goes on by itself."""
+    return (
+        f"{reason[0].upper()}{reason[1:]}. This page checks for new results every "
+        f"{BUSY_POLL_SECONDS} seconds instead."
+    )
+
+
+def _sse_part(now: int, html: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
+    return f"event: part\nid: {now}\n{lines}\n"
+
+
+_SHARED: dict[tuple[int, str], asyncio.Future[Any]] = {}
+_RECENT_VERSIONS: dict[int, tuple[float, int | None]] = {}
+
+
+async def _shared(key: str, call: Callable[[], T]) -> T:
+    """Run blocking `call` in a thread once for all of this loop's streams that ask for `key`
+    while it runs: a room of readers woken by one new version makes one cache read and one
+    render per process, and never blocks the event loop (which also serves the tablets)."""
+    slot = (id(asyncio.get_running_loop()), key)
+    running = _SHARED.get(slot)
+    if running is None:
+        running = _SHARED[slot] = asyncio.ensure_future(asyncio.to_thread(call))
+        running.add_done_callback(lambda _: _SHARED.pop(slot, None))
+    result: T = await asyncio.shield(running)
+    return result
+
+
+async def _recent_version(event_id: int) -> int | None:
+    """The cached standings version, read at most every STREAM_CHECK seconds per process."""
+    seen = _RECENT_VERSIONS.get(event_id)
+    if seen is not None and time.monotonic() - seen[0] < STREAM_CHECK:
+        return seen[1]
+    found = await _shared(f"version:{event_id}", lambda: scored_version(event_id, database=False))
+    _RECENT_VERSIONS[event_id] = (time.monotonic(), found)
+    return found
+
+
+def _in_thread(stream: AsyncIterator[str]) -> Iterator[str]:
+    """The stream for a WSGI server (`make run`): its thread drives the coroutine on an event
+    loop of its own, so both servers run one and the same stream. Closing the response (the
+    reader left) closes the coroutine, which gives its slot back."""
+    loop = asyncio.new_event_loop()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(stream))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(stream.aclose())  # type: ignore[attr-defined]
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
+
+
 @never_cache
 @require_GET
-def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Server-sent events: each time newer standings are stored, the page's new live part
     itself (`part`, with the version as the event id) when the page says which it is
     (`?page=<its path>`: the standings or a board), else a `version` event.
@@ -92,46 +179,81 @@ def results_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     A reader keeps one open connection instead of asking every few seconds, and gets the new
     part on it instead of asking for it: a room of readers costs one render per version per
     process (single flight, cached) and no request each. The stream is woken by Redis pub/sub
-    the moment a version is stored (`services.live`; without Redis it looks at a cached number
-    twice a second), never asks the database between versions, holds a connection only while
-    it renders a part, and ends after STREAM_SECONDS so no connection lives for ever. Run the
-    web server with threads for it (see docs/operations/production.md).
+    the moment a version is stored (`tournaments.live`; without Redis it looks at a cached
+    number twice a second), never asks the database between versions, holds a connection
+    only while it renders a part, and ends after STREAM_SECONDS so no connection lives for ever.
+    A stream sends at most one part every PART_SPACING seconds: the first change at once,
+    the versions stored during the next few seconds as one part, the newest. A busy evening
+    stores a version a second; a reader sees no difference, the server sends a fifth.
+
+    Served by ASGI (gunicorn's uvicorn worker, as production and the club laptop run it),
+    the stream is a coroutine of the event loop and holds no thread: this view runs in a
+    thread only to check the reader and find the part. Under WSGI (`make run`) it holds a
+    thread, as it must. Either way a process follows at most so many streams, and so many
+    from one address (settings LIVE_STREAMS_*): a reader over a cap gets a 503 saying why,
+    and the page asks the version endpoint every BUSY_POLL_SECONDS instead
+    (static/js/live.js).
     """
     event = reader_event(request, pk)
+    address, caps = _client_address(request), _caps(request)
+    refusal = live.SLOTS.refusal(address, **caps)
+    if refusal is not None:
+        busy = HttpResponse(_busy(refusal), status=503, content_type="text/plain; charset=utf-8")
+        busy["Retry-After"] = str(BUSY_POLL_SECONDS)
+        return busy
     last = scored_version(event.pk)
-    part = _stream_part(request, event, request.GET.get("page", ""))
+    page = request.GET.get("page", "")
+    part = _stream_part(request, event, page)
+    # Streams of one scope and page share each render (see `_shared`).
+    shared_as = f"part:{event.pk}:{reader_scope(request, event)}:{page}"
     # A stream may stay open a minute and needs no database between versions (it reads the
     # cache): give this thread's connection back now, or a room of readers would exhaust
     # PostgreSQL's.
     connection.close()
 
-    def send(now: int) -> str:
+    def render(now: int) -> str:
         if part is None:
             return f"event: version\ndata: {now}\n\n"
         try:
-            html = part(now)
+            return _sse_part(now, part(now))
         finally:
             connection.close()
-        lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
-        return f"event: part\nid: {now}\n{lines}\n"
 
-    def events() -> Iterator[str]:
+    async def events() -> AsyncIterator[str]:
+        """No thread while it waits; blocking reads and renders in a thread shared by every
+        stream of the process that wants them at that moment."""
         nonlocal last
-        yield f"retry: 3000\nevent: version\ndata: {last}\n\n"
-        ends = time.monotonic() + STREAM_SECONDS
-        beat = time.monotonic()
-        while time.monotonic() < ends:
-            heard = live.wait_for_newer(event.pk, last, fallback=STREAM_CHECK, poll=STREAM_POLL)
-            now = scored_version(event.pk, database=False)
-            if heard is not None and (now is None or heard > now):
-                now = heard
-            if now is not None and now != last:
-                last = now
-                yield send(now)
-            elif time.monotonic() - beat > 15:
-                beat = time.monotonic()
-                yield ": still here\n\n"
+        if not live.SLOTS.take(address, **caps):  # readers arriving together passed the look
+            full = _busy("this server is following all the live pages it can")
+            yield f"event: busy\ndata: {full}\n\n"
+            return
+        try:
+            yield f"retry: 3000\nevent: version\ndata: {last}\n\n"
+            ends = time.monotonic() + STREAM_SECONDS
+            beat, sent = time.monotonic(), time.monotonic() - PART_SPACING
+            while time.monotonic() < ends:
+                heard = await live.wait_for_newer_async(
+                    event.pk, last, fallback=STREAM_CHECK, poll=STREAM_POLL
+                )
+                now = await _recent_version(event.pk)
+                if heard is not None and (now is None or heard > now):
+                    now = heard
+                if now is not None and now != last:
+                    early = sent + PART_SPACING - time.monotonic()
+                    if early > 0:  # versions stored meanwhile go as one part, the newest
+                        await asyncio.sleep(min(early, max(0.0, ends - time.monotonic())))
+                        continue
+                    last, sent = now, time.monotonic()
+                    yield await _shared(f"{shared_as}:{now}", functools.partial(render, now))
+                elif time.monotonic() - beat > 15:
+                    beat = time.monotonic()
+                    yield ": still here\n\n"
+        finally:
+            live.SLOTS.give_back(address)
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    stream: Iterator[str] | AsyncIterator[str] = (
+        events() if isinstance(request, ASGIRequest) else _in_thread(events())
+    )
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

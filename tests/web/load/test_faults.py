@@ -194,7 +194,7 @@ def test_redis_stopped_while_tablets_keep_submitting(
         database_url=processes_database_url, redis_url=redis.url(0), queue=worker.queue
     )
     with (VAR / f"{worker.queue}-web.log").open("w") as log:
-        web = WebServer(env, threads=16, log=log)
+        web = WebServer(env, log=log)
         try:
             worker.start()
             worker.supervise()  # as systemd would: see docs/operations/troubleshooting.md
@@ -539,7 +539,7 @@ def test_the_web_process_restarted_while_a_tablet_is_offline_and_queueing(
         queue=club_night.worker.queue,
     )
     with (VAR / f"{club_night.worker.queue}-restarted-web.log").open("w") as log:
-        web = WebServer(env, threads=4, log=log)
+        web = WebServer(env, log=log)
         web.start()
         context = browser.new_context(viewport={"width": 800, "height": 1000})
         try:

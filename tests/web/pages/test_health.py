@@ -8,7 +8,8 @@ from tournaments import health
 def test_health_reports_each_part(client: Client) -> None:
     response = client.get("/health")
     body = response.json()
-    assert set(body["checks"]) == {"database", "broker", "worker"}
+    assert set(body["checks"]) == {"database", "broker", "worker", "live_streams"}
+    assert body["checks"]["live_streams"] == {"status": "ok", "required": False}
     assert body["checks"]["database"]["status"] == "ok"
     assert response.status_code == (200 if body["status"] == "ok" else 503)
 
@@ -31,6 +32,8 @@ def test_staff_see_the_details(admin_client: Client, client: Client) -> None:
 
     checks = admin_client.get("/health").json()["checks"]
     assert checks["database"]["detail"] == connection.vendor
+    assert "open from" in checks["live_streams"]["detail"]
+    assert "turned away since it started" in checks["live_streams"]["detail"]
     client.force_login(_member())
     assert "detail" not in client.get("/health").json()["checks"]["database"]
 

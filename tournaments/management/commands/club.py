@@ -10,10 +10,11 @@ laptop at its address there, so this command:
 3. collects the static files (hashed and compressed, served by WhiteNoise);
 4. prints the address and a QR code of it, and warns about a demo login whose password is in
    the README (anyone on the Wi-Fi could use it);
-5. replaces itself with gunicorn: one process of threads on every interface. One process
-   because, with no Redis on the laptop, results processing runs in-process and the cache and
-   live-results channels live in that process's memory; threads because each tablet's request
-   is short and the live-results pages hold a connection each.
+5. replaces itself with gunicorn: one ASGI process (clubwhist/server.py) on every interface.
+   One process because, with no Redis on the laptop, results processing runs in-process and
+   the cache and live-results channels live in that process's memory; ASGI because the
+   members following live results each keep a stream open, which there costs no thread, while
+   each tablet's request runs in a thread of its own.
 
 Gunicorn needs a Unix-like system (macOS, Linux, or Windows through WSL).
 """
@@ -40,7 +41,6 @@ from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 ROOT = Path(settings.BASE_DIR)
-THREADS = 32  # tablets of a 30-table room, the room display and a few members following live
 
 
 def port_free(port: int) -> bool:
@@ -117,15 +117,13 @@ class Command(OneLineCommand):
             sys.executable,
             "-m",
             "gunicorn",
-            "clubwhist.wsgi:application",
+            "clubwhist.asgi:application",
             "--bind",
             f"0.0.0.0:{port}",
             "--workers",
             "1",
             "--worker-class",
-            "gthread",
-            "--threads",
-            str(THREADS),
+            "clubwhist.server.Worker",
             "--timeout",
             "120",
             "--graceful-timeout",

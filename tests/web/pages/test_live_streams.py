@@ -1,0 +1,213 @@
+"""The live-results streams' caps, their 503 and `busy` answers, their slots, the ASGI stream
+(a coroutine, no thread) and the spacing of parts. The crowd itself (a thousand readers while
+a hundred tablets play, on the real server) is tests/web/load/test_live_readers_load.py."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+from django.test import AsyncRequestFactory, Client, override_settings
+
+from tests.web.conftest import make_event
+from tournaments import live
+from tournaments.models import Event
+from tournaments.services.events import event_set_live_public
+from tournaments.services.scoring import announce_version, scored_version, standings_refresh
+from tournaments.services.simulation import event_simulate
+from tournaments.views import live as live_views
+
+pytestmark = pytest.mark.django_db(transaction=True)  # streams read in threads of their own
+
+
+@pytest.fixture
+def running(club: Any, director: Any) -> Event:
+    event = make_event(club, user=director)
+    event_set_live_public(event=event, live=True, user=director)
+    event_simulate(event=event, rounds=1, seed=5, batch=True)
+    standings_refresh(event_id=event.pk)
+    return event
+
+
+@pytest.fixture(autouse=True)
+def slots(monkeypatch: pytest.MonkeyPatch) -> Iterator[live.StreamSlots]:
+    """A process's slots of its own for each test, checked empty at the end: every stream
+    gives its slot back, however it ended."""
+    fresh = live.StreamSlots()
+    monkeypatch.setattr(live, "SLOTS", fresh)
+    monkeypatch.setattr(live_views, "STREAM_CHECK", 0.01)
+    yield fresh
+    deadline = time.monotonic() + 5
+    while fresh.counts()[0] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert fresh.counts()[:2] == (0, 0), "a stream kept its slot"
+
+
+def _stream(event: Event) -> Any:
+    return Client().get(f"/results/{event.pk}/stream", {"page": f"/results/{event.pk}/"})
+
+
+@override_settings(LIVE_STREAMS_PER_ADDRESS=2)
+def test_a_reader_over_the_per_address_cap_is_told_why_and_to_poll(
+    running: Event, slots: live.StreamSlots
+) -> None:
+    caps = {"per_process": 100, "per_address": 2}
+    assert slots.take("127.0.0.1", **caps) and slots.take("127.0.0.1", **caps)
+    refused = _stream(running)
+    assert refused.status_code == 503
+    assert refused["Retry-After"] == str(live_views.BUSY_POLL_SECONDS)
+    text = refused.content.decode()
+    assert "2 live pages are already open from your network address" in text
+    assert f"checks for new results every {live_views.BUSY_POLL_SECONDS} seconds" in text
+    assert slots.counts() == (2, 1, 1)  # nothing taken; one reader turned away, counted
+
+    other = Client(REMOTE_ADDR="192.0.2.7").get(f"/results/{running.pk}/stream")
+    assert other.status_code == 200  # another address is under its own cap
+    next(iter(other.streaming_content))
+    other.close()
+    slots.give_back("127.0.0.1")
+    slots.give_back("127.0.0.1")
+    again = _stream(running)
+    assert again.status_code == 200 and again["Content-Type"] == "text/event-stream"
+    next(iter(again.streaming_content))
+    again.close()
+
+
+@override_settings(LIVE_STREAMS_THREADED=1, LIVE_STREAMS_PER_PROCESS=1000)
+def test_a_threaded_server_follows_few_streams_so_the_tablets_keep_their_threads(
+    running: Event, slots: live.StreamSlots
+) -> None:
+    """Under WSGI (the test client, `make run`) each stream holds a thread: the lower cap."""
+    assert slots.take("198.51.100.1", per_process=1, per_address=50)
+    refused = _stream(running)
+    assert refused.status_code == 503
+    assert "This server already follows 1 live pages" in refused.content.decode()
+    slots.give_back("198.51.100.1")
+
+
+def test_readers_arriving_together_past_the_cap_are_sent_busy(
+    running: Event, slots: live.StreamSlots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look passed, but the slots filled before this stream started: one `busy` event
+    (the page then polls), and the stream ends without taking a slot."""
+    monkeypatch.setattr(slots, "take", lambda *a, **k: False)
+    stream = _stream(running)
+    assert stream.status_code == 200
+    chunks = [c.decode() for c in stream.streaming_content]
+    assert len(chunks) == 1 and chunks[0].startswith("event: busy\n")
+    assert "every 15 seconds" in chunks[0]
+
+
+def test_a_stream_holds_its_slot_while_open_and_gives_it_back_when_the_reader_leaves(
+    running: Event, slots: live.StreamSlots
+) -> None:
+    stream = _stream(running)
+    chunks = iter(stream.streaming_content)
+    assert next(chunks).decode().startswith("retry: 3000\nevent: version")
+    assert slots.counts()[:2] == (1, 1)
+    stream.close()  # the browser went away: the server closes the response
+    assert slots.counts()[:2] == (0, 0)
+
+
+def test_a_burst_of_versions_reaches_a_stream_as_one_part_the_newest(
+    running: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_views, "PART_SPACING", 0.5)
+    stream = _stream(running)
+    chunks = iter(stream.streaming_content)
+    next(chunks)
+    first = scored_version(running.pk) or 0
+    announce_version(event_id=running.pk, version=first + 1)
+    assert f"id: {first + 1}\n" in next(chunks).decode()  # the first change at once
+    started = time.monotonic()
+    for later in (first + 2, first + 3, first + 4):
+        announce_version(event_id=running.pk, version=later)
+    sent = next(chunks).decode()
+    assert sent.startswith("event: part\n") and f"id: {first + 4}\n" in sent
+    assert time.monotonic() - started >= 0.3  # held for the spacing, then the newest
+    stream.close()
+
+
+def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
+    running: Event, slots: live.StreamSlots
+) -> None:
+    """The view gives an ASGI server an asynchronous iterator: forty streams waiting for the
+    next version hold forty slots and no thread each (the tablets' requests have the
+    threads), and all get the new part when it is stored."""
+    many = 40
+
+    def opened() -> AsyncIterator[bytes]:
+        request = AsyncRequestFactory().get(
+            f"/results/{running.pk}/stream", {"page": f"/results/{running.pk}/"}
+        )
+        request.user = _anonymous()
+        response = live_views.results_stream(request, running.pk)
+        assert response.is_async  # type: ignore[attr-defined]
+        return aiter(response.streaming_content)  # type: ignore[attr-defined]
+
+    streams = [opened() for _ in range(many)]
+    first = scored_version(running.pk) or 0
+
+    async def follow() -> tuple[list[str], list[str], int]:
+        openings = [(await anext(s)).decode() for s in streams]
+        before = threading.active_count()
+        waiting = [asyncio.ensure_future(anext(s)) for s in streams]
+        await asyncio.sleep(0.3)  # every stream is waiting for a version now
+        assert not any(w.done() for w in waiting)
+        assert slots.counts()[:2] == (many, 1)
+        added = threading.active_count() - before
+        await asyncio.to_thread(announce_version, event_id=running.pk, version=first + 1)
+        parts = [(await asyncio.wait_for(w, 10)).decode() for w in waiting]
+        for s in streams:
+            await s.aclose()  # type: ignore[attr-defined]
+        return openings, parts, added
+
+    openings, parts, added = asyncio.run(follow())
+    assert all(o.startswith("retry: 3000\nevent: version") for o in openings)
+    assert all(p.startswith("event: part\n") and f"id: {first + 1}\n" in p for p in parts)
+    assert len(set(parts)) == 1  # one render shared by every stream
+    assert added < 8, f"{many} waiting streams added {added} threads"
+
+
+def _anonymous() -> Any:
+    from django.contrib.auth.models import AnonymousUser
+
+    return AnonymousUser()
+
+
+def test_the_listener_wakes_an_event_loop_without_a_thread_of_its_own() -> None:
+    """A pub/sub message heard by the listener thread wakes the coroutines waiting on that
+    event at once; other events' waiters sleep on."""
+    listener = live._Listener()
+    listener.connected = True
+
+    async def wait_both() -> tuple[int | None, int | None, float]:
+        ours = asyncio.ensure_future(listener.wait_async(7, None, 5.0))
+        theirs = asyncio.ensure_future(listener.wait_async(8, None, 0.5))
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        threading.Thread(
+            target=listener._heard, args=({"channel": b"clubwhist:scored:0:7", "data": b"12"},)
+        ).start()
+        got = await ours
+        return got, await theirs, time.monotonic() - started
+
+    got, other, waited = asyncio.run(wait_both())
+    assert got == 12 and other is None
+    assert waited < 1.0
+
+
+@override_settings(LIVE_STREAMS_PER_ADDRESS=0)
+def test_a_reader_turned_away_is_not_an_error_in_the_log(
+    running: Event, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="django.request"):
+        assert _stream(running).status_code == 503
+        assert Client().get("/results/999999/stream").status_code == 404
+    assert not [r for r in caplog.records if "stream" in r.getMessage() and "503" in str(r.args)]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
