@@ -12,13 +12,16 @@ rolling everything back, unless the standings come out exactly as stored. Each r
 
 Rows keep their ids when the database holds none of them yet (a restore into an empty
 database: the same pages, links and ids); otherwise the event is given new ids throughout and
-keeps everything else, tablet tokens included. Users are named by username: a backup of the
-whole database carries them (password hashes included); a user an event names who exists
-neither here nor in the backup is created inactive, without a usable password.
+keeps everything else, tablet tokens included. Users are named by username: a restore
+(`manage.py restore`) links them to accounts, a backup of the whole database carrying them
+(password hashes included) and a user an event names who exists neither here nor in the
+backup being created inactive, without a usable password. A director's import of an event
+(`event_import_text`) links nobody and creates nobody: a file's names are anybody's words, so
+they are kept as text.
 
 The package's modules, by job: `schema` (the format), `dump` (documents from the database),
-`text` (JSON text and files), `rows` and `parse` (checking a document), `restoring` and
-`report` (writing it back, and saying what was done). Callers use the names below.
+`text` (JSON text and files), `rows`, `checks` and `parse` (checking a document), `restoring`
+and `report` (writing it back, and saying what was done). Callers use the names below.
 """
 
 from tournaments.services.backup.dump import (

@@ -7,16 +7,18 @@ restore refuses a bad document whole, naming the first problem, instead of faili
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
 from engine.movements import validate as validate_movement
 from engine.movements.registry import check_params
-from engine.names import name_problem
 from engine.scoring import method_scope, pair_key, parse_artificial
 from engine.scoring.document import StandingsDocument
-from tournaments.bridge import as_int_score, board_from_record, movement_for, rules_named
+from tournaments.bridge import board_from_record, movement_for, rules_named
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -30,6 +32,14 @@ from tournaments.models import (
     Section,
     Standings,
     TableAccess,
+)
+from tournaments.services.backup.checks import (
+    TOKEN,
+    check_names,
+    check_par,
+    check_range,
+    check_result,
+    check_table,
 )
 from tournaments.services.backup.rows import (
     UserRef,
@@ -46,6 +56,8 @@ from tournaments.services.backup.schema import (
     Model,
     RestoreRefused,
 )
+from tournaments.services.printing import MAX_MINUTES_PER_BOARD
+from tournaments.services.tablets import MAX_CLOCK_MINUTES
 
 
 @dataclass
@@ -56,6 +68,7 @@ class _SectionRows:
     results: list[Result]
     table_access: list[TableAccess]
     calls: list[DirectorCall]
+    board_count: int
 
 
 @dataclass
@@ -106,21 +119,11 @@ class ParsedEvent:
         )
 
 
-def _check_names(row: Any, columns: tuple[str, ...], where: str) -> None:
-    """The one rule for names (`engine.names`) on a row read from a document: a control
-    character or an over-long name refuses the document, naming the row and the field; the
-    name is otherwise kept exactly as the document has it."""
-    for column in columns:
-        value = getattr(row, column)
-        problem = name_problem(value, type(row)._meta.get_field(column).max_length)
-        if problem is not None:
-            raise RestoreRefused(f"{where}, {column.replace('_', ' ')}: {problem}.")
-
-
 def parse_club(data: Any, where: str = "The club") -> ClubBlock:
     data = as_object(data, where)
     club = load_row(Club, data, where, children=("players",))
-    _check_names(club, ("name",), where)
+    check_names(club, ("name",), where)
+    check_range(club.minutes_per_board, 1, MAX_MINUTES_PER_BOARD, where, "minutes per board")
     if not isinstance(data["directors"], list):
         raise RestoreRefused(f"{where}: 'directors' should be a list of usernames.")
     directors = [check_username(d, where, "director") or "" for d in data["directors"]]
@@ -129,7 +132,7 @@ def parse_club(data: Any, where: str = "The club") -> ClubBlock:
         for i, p in enumerate(list_in(data, "players", where))
     ]
     for i, player in enumerate(players):
-        _check_names(player, ("name",), f"{where}, player {i + 1}")
+        check_names(player, ("name",), f"{where}, player {i + 1}")
     check_unique([(p.name, f"player {i + 1}") for i, p in enumerate(players)], "name", where)
     return ClubBlock(club, [d for d in directors if d], players)
 
@@ -144,10 +147,12 @@ def parse_event(document: Any) -> ParsedEvent:
     refs: list[UserRef] = []
     club = parse_club(document["club"])
     event = load_row(Event, document["event"], "The event", users=refs)
-    _check_names(event, ("name",), "The event")
+    check_names(event, ("name",), "The event")
+    if not isinstance(event.options, dict):
+        raise RestoreRefused(f"The event: options should be an object, not {event.options!r}.")
     try:
         rules = rules_named(event.game, event.options)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise RestoreRefused(f"The event: its game and options are refused: {exc}") from None
     if event.scored_version > event.results_version:
         raise RestoreRefused(
@@ -160,14 +165,19 @@ def parse_event(document: Any) -> ParsedEvent:
     for i, raw in enumerate(list_in(document, "boards", "The document")):
         board = load_row(Board, raw, f"Board {i + 1} of the list of boards")
         where = f"Board {board.number}"
+        check_range(board.number, 1, None, f"Board {i + 1} of the list of boards", "number")
         if board.number in deals:
             raise RestoreRefused(f"{where} is in the document twice.")
         try:
             deals[board.number] = board_from_record(board.record)
+            rules.check_board(deals[board.number])
         except ValueError as exc:
-            raise RestoreRefused(f"{where}: its deal cannot be read: {exc}") from None
+            raise RestoreRefused(
+                f"{where}: its record is not a board of the event: {exc}"
+            ) from None
         if deals[board.number].number != board.number:
             raise RestoreRefused(f"{where}: its deal is board {deals[board.number].number}'s.")
+        check_par(board, deals[board.number], rules, where)
         refusal = method_scope(event.method).fouled_refusal() if board.fouled else None
         if refusal is not None:
             raise RestoreRefused(
@@ -181,6 +191,13 @@ def parse_event(document: Any) -> ParsedEvent:
     ]
     if not sections:
         raise RestoreRefused("The document has no section: an event has at least one.")
+    played = max(s.board_count for s in sections)
+    extra = sorted(number for number in deals if number > played)
+    if extra:
+        raise RestoreRefused(
+            f"Board {extra[0]} is not played: the movement plays boards 1-{played}, and an "
+            "event holds only the boards it plays."
+        )
     check_unique([(s.section.name, "a section") for s in sections], "name")
     check_unique(
         (
@@ -227,14 +244,18 @@ def _parse_standings(raw: Any, event: Event) -> Standings | None:
     if not standings.version == event.scored_version == event.results_version:
         raise RestoreRefused(
             f"The standings are those of version {standings.version} of the results, the "
-            f"event's results are at version {event.results_version} (scored: "
+            f"event's results_version is {event.results_version} (scored_version: "
             f"{event.scored_version}): the document was not written whole. Export the event "
             "again."
         )
+    data = standings.data
     try:
-        StandingsDocument.from_dict(standings.data)
+        StandingsDocument.from_dict(data)
+        when = data["computed_at"]
+        if not isinstance(when, str) or timezone.is_naive(dt.datetime.fromisoformat(when)):
+            raise ValueError(f"computed_at {when!r} is not a date and time with its offset")
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise RestoreRefused(f"The standings are not a standings document ({exc!r}).") from None
+        raise RestoreRefused(f"The standings' data are not a standings document ({exc}).") from None
     return standings
 
 
@@ -249,12 +270,19 @@ def _parse_section(
     section: Section = load_row(
         Section, raw, f"Section {index + 1}", children=[key for key, _ in SECTION_CHILDREN]
     )
+    check_names(section, ("name",), f"Section {index + 1}")
     where = f"Section {section.name}"
+    if not isinstance(section.movement_params, dict):
+        raise RestoreRefused(
+            f"{where}: movement_params should be an object, not {section.movement_params!r}."
+        )
     try:
         check_params(section.movement_kind, dict(section.movement_params))
         movement = movement_for(section)
     except (ValueError, TypeError) as exc:
-        raise RestoreRefused(f"{where}: its movement cannot be made: {exc}") from None
+        raise RestoreRefused(
+            f"{where}: its movement (movement_kind, movement_params) cannot be made: {exc}"
+        ) from None
     report = validate_movement(movement)
     if not report.ok:
         raise RestoreRefused(f"{where}: its movement is not valid: {'; '.join(report.problems)}")
@@ -263,9 +291,17 @@ def _parse_section(
     if made != stored:
         raise RestoreRefused(
             f"{where}: its movement makes {made[0]} tables, {made[1]} rounds, {made[2]} boards "
-            f"a round (one winner: {made[3]}), the document says {stored[0]}, {stored[1]}, "
-            f"{stored[2]} ({stored[3]})."
+            f"a round (one winner: {made[3]}), the document says tables {stored[0]}, rounds "
+            f"{stored[1]}, boards_per_round {stored[2]} (one_winner: {stored[3]})."
         )
+    relay_sets = [list(pair) for pair in movement.relay_sets]
+    if section.relay_sets != relay_sets:
+        raise RestoreRefused(
+            f"{where}: relay_sets {section.relay_sets!r} are not those its movement makes "
+            f"({relay_sets!r})."
+        )
+    check_range(section.released_round, 1, section.rounds, where, "released round")
+    check_range(section.clock_minutes, 0, MAX_CLOCK_MINUTES, where, "clock minutes")
     for number in range(1, movement.board_count() + 1):
         if number not in deals:
             raise RestoreRefused(
@@ -276,7 +312,8 @@ def _parse_section(
     pairs: dict[str, Pair] = {}
     for i, data in enumerate(list_in(raw, "pairs", where)):
         pair: Pair = load_row(Pair, data, f"{where}, pair {i + 1}")
-        _check_names(pair, ("player1", "player2"), f"{where}, pair {pair.label}")
+        check_range(pair.number, 1, None, f"{where}, pair {i + 1}", "number")
+        check_names(pair, ("player1", "player2"), f"{where}, pair {pair.label}")
         if section.one_winner != (pair.direction == ""):
             kind = "one field (pairs without a direction)" if section.one_winner else "NS and EW"
             raise RestoreRefused(
@@ -286,6 +323,17 @@ def _parse_section(
         if key in pairs:
             raise RestoreRefused(f"{where}: pair {key} is listed twice.")
         pairs[key] = pair
+    seated = {
+        pair_key(slot.number, section.direction_of(slot.direction or "") or None)
+        for slot in movement.pairs
+    }
+    if set(pairs) != seated:
+        odd = sorted(set(pairs) ^ seated)[0]
+        listed = "lists" if odd in pairs else "does not list"
+        raise RestoreRefused(
+            f"{where} {listed} pair {odd}: the pairs are those its movement seats "
+            f"({', '.join(sorted(seated))})."
+        )
 
     meetings = {(m.round, m.table): (m.ns or 0, m.ew or 0, m.set) for m in movement.meetings}
     rows: dict[tuple[int, int], MovementRow] = {}
@@ -324,7 +372,7 @@ def _parse_section(
                 f"{data.get('table')} in round {data.get('round')}"
             )
         result: Result = load_row(Result, data, spot, users=refs, pairs=pairs)
-        _check_result(result, section, rows, deals, rules, played, spot)
+        check_result(result, section, rows, deals, rules, played, spot)
         if result.status == Result.Status.ARTIFICIAL:
             ns_code, ew_code = parse_artificial(result.artificial_code)
             refusal = method_scope(method).artificial_refusal((ns_code, ew_code))
@@ -336,7 +384,12 @@ def _parse_section(
     links: list[TableAccess] = []
     for i, data in enumerate(list_in(raw, "table_access", where)):
         link: TableAccess = load_row(TableAccess, data, f"{where}, tablet link {i + 1}")
-        _check_table(section, link.table, f"{where}: a tablet link is for")
+        check_table(section, link.table, f"{where}: a tablet link is for")
+        if not TOKEN.fullmatch(link.token):
+            raise RestoreRefused(
+                f"{where}, tablet link {i + 1}: token {link.token!r} is not a tablet token "
+                "(8 to 64 letters, digits, '-' and '_')."
+            )
         if link.revoked_at is None:
             if link.table in live:
                 raise RestoreRefused(f"{where}: table {link.table} has two live tablet links.")
@@ -344,70 +397,23 @@ def _parse_section(
         links.append(link)
     calls: list[DirectorCall] = []
     for i, data in enumerate(list_in(raw, "calls", where)):
-        call: DirectorCall = load_row(DirectorCall, data, f"{where}, director call {i + 1}")
-        _check_table(section, call.table, f"{where}: a director call is from")
+        spot = f"{where}, director call {i + 1}"
+        call: DirectorCall = load_row(DirectorCall, data, spot)
+        check_table(section, call.table, f"{where}: a director call is from")
+        if call.round is not None:
+            check_range(call.round, 1, section.rounds, spot, "round")
+        if call.board_number is not None:
+            check_range(call.board_number, 1, movement.board_count(), spot, "board number")
         calls.append(call)
-    return _SectionRows(section, list(pairs.values()), list(rows.values()), results, links, calls)
-
-
-def _check_table(section: Section, table: int, what: str) -> None:
-    if not 1 <= table <= section.tables:
-        raise RestoreRefused(f"{what} table {table}; the section has tables 1-{section.tables}.")
-
-
-def _check_result(
-    result: Result,
-    section: Section,
-    rows: Mapping[tuple[int, int], MovementRow],
-    deals: Mapping[int, Any],
-    rules: Any,
-    played: set[tuple[int, str]],
-    spot: str,
-) -> None:
-    """A result where the movement puts it, between the pairs it seats there, scored as its
-    entry scores under the game's rules, at most one per pair and board."""
-    row = rows.get((result.round, result.table))
-    if row is None:
-        raise RestoreRefused(f"{spot}: the movement has no table {result.table} in that round.")
-    if result.board_number not in section.boards_of_set(row.board_set):
-        sets = section.boards_of_set(row.board_set)
-        raise RestoreRefused(
-            f"{spot}: that table plays boards {sets.start}-{sets.stop - 1} in that round."
-        )
-    for pair, number, seat in (
-        (result.ns_pair, row.ns_pair, "NS"),
-        (result.ew_pair, row.ew_pair, "EW"),
-    ):
-        seated = section.pair_key(number, seat)
-        key = pair_key(pair.number, pair.direction or None)
-        if key != seated:
-            raise RestoreRefused(f"{spot}: {seat} is pair {key}, the movement seats {seated}.")
-        if (result.board_number, key) in played:
-            raise RestoreRefused(f"{spot}: pair {key} has another result on that board.")
-        played.add((result.board_number, key))
-    artificial = result.status == Result.Status.ARTIFICIAL
-    if artificial != (result.ns_score is None) or artificial == (result.artificial_code == ""):
-        raise RestoreRefused(
-            f"{spot}: an artificial result has a code and no score, any other result a score "
-            f"and no code (status {result.status}, score {result.ns_score}, code "
-            f"{result.artificial_code!r})."
-        )
-    if artificial:
-        try:
-            parse_artificial(result.artificial_code)
-        except ValueError as exc:
-            raise RestoreRefused(f"{spot}: {exc}") from None
-    if result.entry is not None:
-        deal = deals[result.board_number]
-        try:
-            score = as_int_score(rules.ns_score(deal, rules.parse_entry(deal, dict(result.entry))))
-        except (ValueError, TypeError) as exc:
-            raise RestoreRefused(f"{spot}: the game refuses its entry: {exc}") from None
-        if not artificial and score != result.ns_score:
-            raise RestoreRefused(
-                f"{spot}: its entry scores {score} for NS under the game's rules, the document "
-                f"says {result.ns_score}."
-            )
+    return _SectionRows(
+        section,
+        list(pairs.values()),
+        list(rows.values()),
+        results,
+        links,
+        calls,
+        movement.board_count(),
+    )
 
 
 # -- restoring ------------------------------------------------------------------------------

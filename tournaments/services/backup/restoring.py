@@ -29,7 +29,7 @@ from tournaments.models import (
     TableAccess,
 )
 from tournaments.selectors.tablet_cache import tables_changed
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
 from tournaments.services.backup.report import RestoredEvent, RestoreReport
 from tournaments.services.backup.rows import check_marker, check_unique, list_in, load_row
@@ -158,6 +158,31 @@ def _ensure_users(
     return found
 
 
+def _link_users(parsed: ParsedEvent, users: Mapping[str, AuthUser]) -> None:
+    """A restore: each row the document says a user did is linked to that user's account."""
+    for ref in parsed.user_refs:
+        setattr(ref.obj, ref.attname, users[ref.username].pk)
+
+
+def _people_as_text(parsed: ParsedEvent, importer: AuthUser | None) -> list[str]:
+    """A director's import: the people a document names are words in a file anybody can
+    write, so no row is linked to an account by them (that would let a file say another
+    club's director or the administrator did something, and put their accounts in this
+    club's backups). The event is the importer's; a result keeps who entered it as text,
+    beside the device it was entered on; an audit entry keeps its action with nobody's
+    name. Returns the names, for the import's own audit entry."""
+    for ref in parsed.user_refs:
+        if isinstance(ref.obj, Result):
+            device = ref.obj.entered_by_device
+            said = f"{device} ({ref.username})" if device else ref.username
+            ref.obj.entered_by_device = said[
+                : Result._meta.get_field("entered_by_device").max_length
+            ]
+        setattr(ref.obj, ref.attname, None)
+    parsed.event.created_by = importer
+    return sorted(parsed.usernames())
+
+
 def _club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
     club = block.club
     if club.pk is not None and Club.objects.filter(pk=club.pk).exists():
@@ -212,12 +237,13 @@ def _first_difference(stored: Any, fresh: Any) -> str:
 def _restore_parsed(
     parsed: ParsedEvent,
     club: Club,
-    users: Mapping[str, AuthUser],
     *,
     imported_by: User = None,
+    named: list[str] | None = None,
 ) -> RestoredEvent:
-    """Write a checked event under `club`, score it again and compare; call inside a
-    transaction, which a refusal rolls back."""
+    """Write a checked event under `club` (its people already linked to accounts, or kept as
+    text), score it again and compare; call inside a transaction, which a refusal rolls
+    back."""
     refusal = already_here(parsed)
     if refusal is not None:
         raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
@@ -227,9 +253,6 @@ def _restore_parsed(
         for _, rows in parsed.rows():
             for row in rows:
                 row.pk = None
-    for ref in parsed.user_refs:
-        setattr(ref.obj, ref.attname, users[ref.username].pk)
-
     event = parsed.event
     event.club = club
     event.rescore_queued_at = None
@@ -278,7 +301,11 @@ def _restore_parsed(
             user=imported_by,
             action="event imported",
             target=f"event {event.pk}",
-            after={"from": "clubwhist JSON", "event": original_id},
+            after={
+                "from": "clubwhist JSON",
+                "event": original_id,
+                **({"people named": ", ".join(named)} if named else {}),
+            },
         )
     tables_changed([s.section.pk for s in parsed.sections])
     return RestoredEvent(event, original_id, parsed.counts(), parsed.standings is not None)
@@ -293,18 +320,25 @@ def event_restore(
 ) -> RestoreReport:
     """Restore one event document (`event_document`), all of it or nothing.
 
-    Into `club` when given (a director's import: the document's club settings are not
-    applied), else into the club with the document's slug, made as the document has it when
-    there is none. `imported_by` is audited as having imported it. A dry run does everything,
-    checks included, then rolls back.
+    Into `club` when given: a director's import, which applies none of the document's club
+    settings and links nobody to an account (`_people_as_text`). Otherwise (`manage.py
+    restore`, run by whoever runs the installation) into the club with the document's slug,
+    made as the document has it when there is none, its users linked by username and made,
+    inactive, when missing. `imported_by` is audited as having imported it. A dry run does
+    everything, checks included, then rolls back.
     """
     parsed = parse_event(document)
     report = RestoreReport(dry_run=dry_run)
     with _database_refusals(), transaction.atomic():
-        names = parsed.usernames() | (set(parsed.club.directors) if club is None else set())
-        users = _ensure_users(names, {}, report)
-        target = club if club is not None else _club_for(parsed.club, users, report)
-        report.events.append(_restore_parsed(parsed, target, users, imported_by=imported_by))
+        named = None
+        if club is None:
+            users = _ensure_users(parsed.usernames() | set(parsed.club.directors), {}, report)
+            target = _club_for(parsed.club, users, report)
+            _link_users(parsed, users)
+        else:
+            target = club
+            named = _people_as_text(parsed, actor(imported_by))
+        report.events.append(_restore_parsed(parsed, target, imported_by=imported_by, named=named))
         _note_queued_analysis(parsed, report)
         if dry_run:
             transaction.set_rollback(True)
@@ -396,7 +430,8 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
             made[block.club.slug] = _club_create(block, users)
             report.clubs.append(f"{block.club.name} ({block.club.slug})")
         for parsed in events:
-            report.events.append(_restore_parsed(parsed, made[parsed.club.club.slug], users))
+            _link_users(parsed, users)
+            report.events.append(_restore_parsed(parsed, made[parsed.club.club.slug]))
             _note_queued_analysis(parsed, report)
         if dry_run:
             transaction.set_rollback(True)
@@ -411,6 +446,7 @@ def restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
 
 
 def event_import_text(*, text: str, club: Club, user: User = None) -> Event:
-    """A director's import of an event's JSON into `club` (the import page and API)."""
+    """A director's import of an event's JSON into `club` (the import page and API, and
+    `manage.py import`): every value checked, people kept as text (`event_restore`)."""
     report = event_restore(loads(text), club=club, imported_by=user)
     return report.events[0].event

@@ -7,12 +7,16 @@ written, and a refusal names the row and the field (`RestoreRefused`).
 from __future__ import annotations
 
 import datetime as dt
+import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
 from tournaments.models import Pair
@@ -74,25 +78,92 @@ def list_in(parent: Mapping[str, Any], key: str, where: str) -> list[Any]:
     return value
 
 
+#: The years a document's dates and times may fall in: far wider than any club's records, and
+#: far from the ends of the calendar, where moving a time to UTC or adding a day overflows.
+EARLIEST_YEAR = 1900
+LATEST_YEAR = 2199
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: Whole numbers in JSON values: what a 64-bit column or any page can hold and print.
+_JSON_INT = 2**63
+_JSON_DEPTH = 40
+
+
+def _unstorable(text: str) -> str | None:
+    """A character no database column (or UTF-8) can hold: NUL, which PostgreSQL refuses, a
+    lone surrogate, or the noncharacters U+FFFE/U+FFFF; described, or None."""
+    for char in text:
+        code = ord(char)
+        if code == 0 or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
+            return f"a character no database can store (U+{code:04X})"
+    return None
+
+
+def json_problem(value: Any) -> str | None:
+    """What keeps a JSON value from being stored and read back as it is, or None: text no
+    database can hold (keys included), numbers that are not finite (NaN, Infinity) or too
+    large for any page to print, nesting deeper than any clubwhist value."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > _JSON_DEPTH:
+            return f"it is nested more than {_JSON_DEPTH} deep"
+        if isinstance(item, str):
+            problem = _unstorable(item)
+            if problem is not None:
+                return f"it holds {problem}"
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if not -_JSON_INT < item < _JSON_INT:
+                return f"it holds a number too large to use ({str(item)[:20]}...)"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"it holds {item}, which is not a number JSON can carry"
+        elif isinstance(item, dict):
+            stack.extend((key, depth + 1) for key in item)
+            stack.extend((inner, depth + 1) for inner in item.values())
+        elif isinstance(item, list):
+            stack.extend((inner, depth + 1) for inner in item)
+        else:
+            return f"it holds {type(item).__name__}, which is not JSON"
+    return None
+
+
+def _in_years(when: dt.date, f: models.Field[Any, Any], raw: Any, where: str) -> None:
+    if not EARLIEST_YEAR <= when.year <= LATEST_YEAR:
+        raise RestoreRefused(
+            f"{where}: {f.name} {raw!r} is not between {EARLIEST_YEAR} and {LATEST_YEAR}."
+        )
+
+
 def _field_in(f: models.Field[Any, Any], raw: Any, where: str) -> Any:
-    """A document value as the model field takes it, or a refusal naming the field."""
+    """A document value as the model field takes it, or a refusal naming the field: the
+    right JSON type (a date is text, never a number that happens to read as one), a value the
+    database stores as it is, in the range both databases take."""
     if raw is None:
         if f.null or f.primary_key:
             return None
         raise RestoreRefused(f"{where}: {f.name} is missing (null).")
     if isinstance(f, models.DateTimeField):
         try:
-            when = dt.datetime.fromisoformat(str(raw))
+            if not isinstance(raw, str) or not _DATE.match(raw):
+                raise ValueError
+            when = dt.datetime.fromisoformat(raw)
         except ValueError:
             raise RestoreRefused(f"{where}: {f.name} {raw!r} is not a date and time.") from None
         if timezone.is_naive(when):
             raise RestoreRefused(f"{where}: {f.name} {raw!r} has no time zone offset.")
+        _in_years(when, f, raw, where)
         return when
     if isinstance(f, models.DateField):
         try:
-            return dt.date.fromisoformat(str(raw))
+            if not isinstance(raw, str) or not _DATE.fullmatch(raw):
+                raise ValueError
+            day = dt.date.fromisoformat(raw)
         except ValueError:
             raise RestoreRefused(f"{where}: {f.name} {raw!r} is not a date (YYYY-MM-DD).") from None
+        _in_years(day, f, raw, where)
+        return day
     if isinstance(f, models.BooleanField):
         if not isinstance(raw, bool):
             raise RestoreRefused(f"{where}: {f.name} should be true or false, not {raw!r}.")
@@ -102,12 +173,24 @@ def _field_in(f: models.Field[Any, Any], raw: Any, where: str) -> Any:
             raise RestoreRefused(f"{where}: {f.name} should be a whole number, not {raw!r}.")
         if f.primary_key and not 1 <= raw < 2**63:
             raise RestoreRefused(f"{where}: id {raw} is not a database id.")
+        # The range every database takes for the column (SQLite alone would take any).
+        low, high = BaseDatabaseOperations.integer_field_ranges[f.get_internal_type()]
+        if not low <= raw <= high:
+            raise RestoreRefused(f"{where}: {f.name} {raw} is not between {low} and {high}.")
         return raw
     if isinstance(f, models.CharField | models.TextField):
         if not isinstance(raw, str):
             raise RestoreRefused(f"{where}: {f.name} should be text, not {_type_name(raw)}.")
+        problem = _unstorable(raw)
+        if problem is not None:
+            raise RestoreRefused(f"{where}: {f.name} has {problem}.")
         return raw
-    return raw  # JSON fields hold any JSON
+    if isinstance(f, models.JSONField):
+        problem = json_problem(raw)
+        if problem is not None:
+            raise RestoreRefused(f"{where}: {f.name} cannot be stored: {problem}.")
+        return raw
+    raise AssertionError(f"{f.model.__name__}.{f.name}: the format has no rule for it")
 
 
 @dataclass
@@ -182,11 +265,19 @@ def load_row(
     return obj
 
 
+_USERNAME = UnicodeUsernameValidator()
+
+
 def check_username(raw: Any, where: str, what: str) -> str | None:
+    """A username as Django's accounts have them (letters, digits and @.+-_, at most 150)."""
     if raw is None:
         return None
-    if not isinstance(raw, str) or not raw.strip() or len(raw) > 150:
-        raise RestoreRefused(f"{where}: the {what} should be a username, not {raw!r}.")
+    try:
+        if not isinstance(raw, str) or len(raw) > 150:
+            raise ValidationError("not text")
+        _USERNAME(raw)
+    except ValidationError:
+        raise RestoreRefused(f"{where}: the {what} should be a username, not {raw!r}.") from None
     return raw
 
 
