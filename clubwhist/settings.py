@@ -373,8 +373,36 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
-# The largest request body (an import of a big evening's USEBIO file is under 1 MB).
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# ---- Content-Security-Policy and uploads ----------------------------------------------------
+# Browsers run only our own script and style files (no inline code, style="", eval, plugin or
+# other site; data reaches scripts in data- attributes) and no other site may frame us. Static
+# files and PDFs (the viewer is an <embed>: views/printing.py) carry no policy. connect-src:
+# fetch and the live stream; worker-src: the tablets' /t/sw.js. docs/operations/production.md
+INSTALLED_APPS.append("csp")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+    "csp.middleware.CSPMiddleware",
+)
+_CSP_SELF = ["default", "script", "style", "img", "font", "connect", "worker", "manifest"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        **{f"{kind}-src": ["'self'"] for kind in _CSP_SELF},
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# An uploaded file is at most 5 MB (services' MAX_FILE_BYTES): clubwhist/uploads.py keeps no
+# more and counts the rest; the form says "The file is N MB, the limit is 5 MB" (forms.py).
+UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "clubwhist.uploads.CappedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES  # in memory up to the limit, not 2.5 MB
+DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES  # the body besides files (the API's JSON imports)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -7,9 +7,11 @@ messages are shown as they are.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from engine.games import GameRules, find_variant, variant_names
 from engine.games.entry import entry_from_values
@@ -158,8 +160,41 @@ class ArtificialForm(ReasonForm):
     )
 
 
+MEGABYTE = 1024 * 1024
+
+
+def megabytes(size: int) -> str:
+    """A size for people, rounded up to a tenth: a file one byte over 5 MB is "5.1 MB", never
+    a "5 MB" file refused for being over 5 MB."""
+    return f"{math.ceil(size * 10 / MEGABYTE) / 10:g} MB"
+
+
+class LimitedFileField(forms.FileField):
+    """An uploaded file of at most UPLOAD_MAX_BYTES, refused by its size before anyone reads it
+    (clubwhist/uploads.py has kept none of a bigger one), with a message that says how big it
+    is, what the limit is, and `hint`: why no real file of this kind is that big."""
+
+    def __init__(self, *, hint: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.hint = hint
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        upload = super().clean(data, initial)
+        limit: int = settings.UPLOAD_MAX_BYTES
+        if upload is not None and upload.size is not None and upload.size > limit:
+            raise forms.ValidationError(
+                f"The file is {megabytes(upload.size)}, the limit is {megabytes(limit)}: "
+                f"{self.hint} Nothing was imported.",
+                code="too_big",
+            )
+        return upload
+
+
 class ImportBoardsForm(forms.Form):
-    file = forms.FileField(label="PBN file")
+    file = LimitedFileField(
+        label="PBN file",
+        hint="that is not a board file (200 boards make under 100 KB): choose the .pbn file.",
+    )
 
 
 class MovePairForm(ReasonForm):

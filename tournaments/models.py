@@ -448,12 +448,14 @@ class DirectorCall(models.Model):
 
 
 class PrintJob(models.Model):
-    """A print pack being built in the background, and the finished PDF.
+    """A print pack, or one big document, being drawn in the background, and the finished PDF.
 
-    The PDF is kept in the row (a few megabytes at most) so every web process and worker sees
-    it without shared disk; only the newest few jobs of an event are kept. `fingerprint` sums
-    up what the pack was made from (boards, pairs and names, results, paper, links), so the
-    page can say when a pack no longer matches the event."""
+    `kind` is "pack" or the document's kind ("travellers"): a document too big to draw while
+    the director waits is drawn by a job too (tournaments/services/printing.py). The PDF is
+    kept in the row (a few megabytes, up to about 10 for the biggest event's travellers) so
+    every web process and worker sees it without shared disk; only the newest few jobs of an
+    event are kept. `fingerprint` sums up what the pack was made from (boards, pairs and names,
+    results, paper, links), so the page can say when a pack no longer matches the event."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -462,6 +464,7 @@ class PrintJob(models.Model):
         FAILED = "failed", "Failed"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(max_length=20, default="pack")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     paper = models.CharField(max_length=6, choices=Club.Paper.choices, default=Club.Paper.A4)
     base_url = models.CharField(max_length=200, blank=True)  # for the tablet links' QR codes

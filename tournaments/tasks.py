@@ -16,7 +16,7 @@ from celery import shared_task
 
 from tournaments import jobs
 from tournaments.services.analysis import boards_analyse
-from tournaments.services.printing import print_pack_build
+from tournaments.services.printing import print_job_build
 from tournaments.services.scoring import rescore_sweep as sweep
 from tournaments.services.scoring import standings_refresh
 
@@ -48,4 +48,6 @@ def analyse_event_boards(event_id: int) -> None:
 
 @shared_task(name=jobs.BUILD_PRINT_PACK, acks_late=True, ignore_result=True)
 def build_print_pack(job_id: int) -> None:
-    print_pack_build(job_id=job_id)
+    """Any print job: the pack, or one document too big to draw in a web request (the task
+    keeps its first name so that jobs queued before an upgrade still find it)."""
+    print_job_build(job_id=job_id)

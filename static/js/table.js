@@ -6,7 +6,7 @@
    stored result (200) and a different result for the same board with 409. */
 (function () {
   'use strict';
-  var cfg = window.CLUBWHIST_TABLE;
+  var cfg = document.body.dataset; // api, token, sw, cache: the page's data- attributes
   var state = JSON.parse(document.getElementById('table-state').textContent);
   var screen = document.getElementById('screen');
   var banner = document.getElementById('banner');

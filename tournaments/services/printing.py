@@ -7,6 +7,7 @@ printed at 7.26 pm. The print pack takes a few seconds for a big event, so it is
 director asks, a `PrintJob` row follows its progress part by part, and the finished PDF is
 kept in that row. With Redis the job runs in a Celery worker; without it (`make run`) in a
 thread of the web process, as board analysis does, so the page stays responsive either way.
+One document of a very big event (print_catalogue.py says which) is drawn by such a job too.
 
 A pack remembers a fingerprint of what it was made from; when the event has changed since
 (a name, an absence, a result, a new tablet link, the paper), the page says the pack is out of
@@ -26,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -40,61 +42,26 @@ from tournaments.bridge import engine_board, movement_for, rules_for
 from tournaments.models import Board, Club, Event, Pair, PrintJob, Result, Standings
 from tournaments.selectors import tablet_links
 from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.print_catalogue import DOCUMENTS as DOCUMENTS
+from tournaments.services.print_catalogue import KINDS as KINDS
+from tournaments.services.print_catalogue import DocumentKind as DocumentKind
+from tournaments.services.print_catalogue import drawn_in_job, event_size
 from tournaments.services.scoring import standings_compute
 
 log = logging.getLogger(__name__)
 
-#: How many finished packs an event keeps (older ones are deleted when a new one is done).
+#: A job's kind when it builds the print pack (otherwise it is one document's kind).
+PACK = "pack"
+#: How many finished packs an event keeps (older ones are deleted when a new one is done);
+#: of each document drawn by a job, the newest only.
 KEEP_PACKS = 3
+KEEP_DOCUMENTS = 1
 #: A job "running" for longer than this died with its worker; asking again starts a new one.
 STALE_JOB = timedelta(minutes=10)
 
 
 class PrintRefused(ValueError):
     """A document that cannot be printed yet, with what to do about it."""
-
-
-@dataclass(frozen=True)
-class DocumentKind:
-    kind: str
-    title: str
-    purpose: str
-    needs_results: bool = False
-
-
-#: The documents, in the order a director uses them (the print pack's order too).
-DOCUMENTS: tuple[DocumentKind, ...] = (
-    DocumentKind(
-        "curtain-cards", "Curtain cards", "One card per hand, to make up the boards; cut marks."
-    ),
-    DocumentKind(
-        "hand-records", "Hand records", "Four-hand diagrams with par where it is computed."
-    ),
-    DocumentKind("board-slips", "Board slips", "A diagram per board to put in the board."),
-    DocumentKind(
-        "duplication-sheet", "Duplication sheet", "One line per board per seat, to deal by hand."
-    ),
-    DocumentKind(
-        "travellers",
-        "Traveller sheets",
-        "One per board, rows filled in from the movement: the backup when a tablet fails.",
-    ),
-    DocumentKind(
-        "table-cards",
-        "Table guide cards",
-        "Per table: who sits there each round, the boards, where they go next; the tablet QR code.",
-    ),
-    DocumentKind(
-        "pair-cards", "Pair guide cards", "Per moving pair: table, direction and boards each round."
-    ),
-    DocumentKind(
-        "results-sheet",
-        "Results sheet",
-        "Standings, every board's results with points, and the hand records: for the notice board.",
-        needs_results=True,
-    ),
-)
-KINDS = {d.kind: d for d in DOCUMENTS}
 
 
 @dataclass(frozen=True)
@@ -140,7 +107,9 @@ def has_counting_results(event: Event) -> bool:
 def print_inputs(event: Event, *, base_url: str, with_standings: bool = True) -> PrintInputs:
     """Read what the documents need. Names are the pairs' names now; an absent pair prints as
     the sit-out it is. The standings are the newest stored ones, or scored now when results
-    have come in since (the results sheet must not be a version behind the tables)."""
+    have come in since (the results sheet must not be a version behind the tables).
+    `with_standings`: also the standings and each result's contract, which only the results
+    sheet shows (reading every result of a big event takes seconds)."""
 
     section = event.section
     stored = list(Board.objects.filter(event=event).order_by("number"))
@@ -170,6 +139,8 @@ def print_inputs(event: Event, *, base_url: str, with_standings: bool = True) ->
         Result.objects.filter(section=section, status__in=Result.COUNTING)
         .exclude(entry=None)
         .values_list("board_number", "ns_pair__number", "entry")
+        if with_standings
+        else ()
     ):
         if isinstance(entry, dict) and number in by_number:
             played = engine_board(by_number[number])
@@ -225,14 +196,22 @@ def _check_boards(event: Event, inputs: PrintInputs) -> None:
 
 def document_pdf(event: Event, kind: str, *, base_url: str, paper: str | None = None) -> bytes:
     """One document of the event as PDF bytes, in the club's paper unless `paper` is given."""
-    doc = KINDS.get(kind)
-    if doc is None:
+    if kind not in KINDS:
         raise PrintRefused(f"There is no document {kind!r}; choose one of {', '.join(KINDS)}.")
     paper = paper_check(paper or event.club.paper)
-    inputs = print_inputs(event, base_url=base_url)
+    inputs = print_inputs(event, base_url=base_url, with_standings=kind == "results-sheet")
+    return _draw(event, inputs, kind, paper)
+
+
+def documents_in_job(event: Event) -> set[str]:
+    """The documents of this event too big to draw while the director waits."""
+    size = event_size(event)
+    return {kind for kind in KINDS if drawn_in_job(kind, size)}
+
+
+def _draw(event: Event, r: PrintInputs, kind: str, paper: str) -> bytes:
     if kind not in ("table-cards", "pair-cards"):
-        _check_boards(event, inputs)
-    r = inputs
+        _check_boards(event, r)
     if kind == "curtain-cards":
         return printing.curtain_cards(r.boards, r.rules, paper=paper)
     if kind == "hand-records":
@@ -323,11 +302,29 @@ def club_paper_set(
 def print_pack_request(*, event: Event, user: User = None, base_url: str) -> PrintJob:
     """Start building the print pack, or return the pack already being built (a second click
     must not start a second job)."""
+    return print_job_request(event=event, kind=PACK, user=user, base_url=base_url)
+
+
+def print_job_request(*, event: Event, kind: str, user: User = None, base_url: str) -> PrintJob:
+    """Start drawing the print pack (`kind` "pack") or one document in the background, or
+    return the same job already under way. PrintRefused, with nothing queued, for a document
+    that cannot be printed yet."""
+    if kind != PACK:
+        reason = {d.kind: r for d, r in print_documents(event)}.get(kind)
+        if reason is None:
+            raise PrintRefused(f"There is no document {kind!r}; choose one of {', '.join(KINDS)}.")
+        if reason:
+            title = KINDS[kind].title.lower()
+            raise PrintRefused(
+                f"The {title} cannot be printed yet: {reason[:1].lower()}{reason[1:]}"
+            )
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
         busy = (
             PrintJob.objects.filter(
-                event=event, status__in=(PrintJob.Status.QUEUED, PrintJob.Status.RUNNING)
+                event=event,
+                kind=kind,
+                status__in=(PrintJob.Status.QUEUED, PrintJob.Status.RUNNING),
             )
             .filter(created_at__gte=timezone.now() - STALE_JOB)
             .defer("pdf")
@@ -335,14 +332,18 @@ def print_pack_request(*, event: Event, user: User = None, base_url: str) -> Pri
         )
         if busy is not None:
             return busy
+        parts = len(DOCUMENTS) - (0 if has_counting_results(event) else 1)
         job = PrintJob.objects.create(
             event=event,
+            kind=kind,
             paper=event.club.paper,
             base_url=base_url,
-            total=len(DOCUMENTS) - (0 if has_counting_results(event) else 1),
+            total=parts if kind == PACK else 1,
             requested_by=actor(user),
         )
-        audit_record(event=event, user=user, action="print pack requested", target=f"job {job.pk}")
+        action = "print pack requested" if kind == PACK else "document requested"
+        target = f"job {job.pk}" if kind == PACK else f"job {job.pk}: {kind}"
+        audit_record(event=event, user=user, action=action, target=target)
         transaction.on_commit(lambda: _start(job.pk), robust=True)
     return job
 
@@ -359,16 +360,17 @@ def _start(job_id: int) -> None:
 
 def _run_in_thread(job_id: int) -> None:
     try:
-        print_pack_build(job_id=job_id)
+        print_job_build(job_id=job_id)
     except Exception:
-        log.exception("print pack %s failed", job_id)
+        log.exception("print job %s failed", job_id)
     finally:
         close_old_connections()
 
 
-def print_pack_build(*, job_id: int) -> bool:
-    """Build a queued pack; True when this call built it. A job already claimed by another
-    worker (or done) is left alone, so a task delivered twice builds once."""
+def print_job_build(*, job_id: int) -> bool:
+    """Build a queued job, a pack or one document; True when this call built it. A job
+    already claimed by another worker (or done) is left alone, so a task delivered twice
+    builds once."""
     claimed = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
         status=PrintJob.Status.RUNNING, started_at=timezone.now(), step="reading the event"
     )
@@ -381,24 +383,36 @@ def print_pack_build(*, job_id: int) -> bool:
         PrintJob.objects.filter(pk=job_id).update(done=done, total=total, step=label)
 
     try:
-        inputs = print_inputs(event, base_url=job.base_url)
-        pdf = _pack(event, inputs, job.paper, progress)
+        if job.kind == PACK:
+            inputs = print_inputs(event, base_url=job.base_url)
+            pdf = _pack(event, inputs, job.paper, progress)
+        else:
+            standings = job.kind == "results-sheet"
+            inputs = print_inputs(event, base_url=job.base_url, with_standings=standings)
+            progress(0, 1, f"drawing the {KINDS[job.kind].title.lower()}")
+            pdf = _draw(event, inputs, job.kind, job.paper)
     except ValueError as exc:  # the engine's and ours: written for the director
         _fail(job_id, str(exc))
         return True
     except Exception:
-        log.exception("print pack %s of event %s failed", job_id, event.pk)
-        _fail(job_id, "The print pack could not be built (an internal error, logged).")
+        log.exception("print job %s (%s) of event %s failed", job_id, job.kind, event.pk)
+        what = "print pack" if job.kind == PACK else KINDS[job.kind].title.lower()
+        _fail(job_id, f"The {what} could not be drawn (an internal error, logged).")
         return True
     PrintJob.objects.filter(pk=job_id).update(
         status=PrintJob.Status.DONE,
+        done=F("total"),
         pdf=pdf,
         fingerprint=inputs.fingerprint(job.paper),
         step="",
         finished_at=timezone.now(),
     )
-    _prune(event)
+    _prune(event, job.kind)
     return True
+
+
+#: The builder by its first name, from before documents had jobs (scripts and tests use it).
+print_pack_build = print_job_build
 
 
 def _pack(
@@ -439,17 +453,27 @@ def _fail(job_id: int, message: str) -> None:
     )
 
 
-def _prune(event: Event) -> None:
-    done = PrintJob.objects.filter(event=event, status=PrintJob.Status.DONE).order_by(
-        "-finished_at", "-id"
-    )
-    old = list(done.values_list("pk", flat=True)[KEEP_PACKS:])
+def _prune(event: Event, kind: str) -> None:
+    done = PrintJob.objects.filter(event=event, kind=kind, status=PrintJob.Status.DONE)
+    keep = KEEP_PACKS if kind == PACK else KEEP_DOCUMENTS
+    old = list(done.order_by("-finished_at", "-id").values_list("pk", flat=True)[keep:])
     if old:
         PrintJob.objects.filter(pk__in=old).delete()
 
 
 def latest_print_job(event: Event) -> PrintJob | None:
-    return PrintJob.objects.filter(event=event).defer("pdf").order_by("-created_at", "-id").first()
+    """The newest print pack job."""
+    jobs = PrintJob.objects.filter(event=event, kind=PACK).defer("pdf")
+    return jobs.order_by("-created_at", "-id").first()
+
+
+def latest_document_jobs(event: Event) -> dict[str, PrintJob]:
+    """The newest job of each document drawn by a job, by kind."""
+    newest: dict[str, PrintJob] = {}
+    jobs = PrintJob.objects.filter(event=event).exclude(kind=PACK).defer("pdf")
+    for job in jobs.order_by("-created_at", "-id"):
+        newest.setdefault(job.kind, job)
+    return newest
 
 
 def print_job_state(job: PrintJob, *, current: Callable[[], str] | None = None) -> dict[str, Any]:

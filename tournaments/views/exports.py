@@ -19,14 +19,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from tournaments import access
+from tournaments.forms import LimitedFileField
 from tournaments.models import Club, Event
 from tournaments.services import backup
 from tournaments.services import exports as export_services
-from tournaments.services.events import MAX_FILE_BYTES, club_get_or_create
+from tournaments.services.events import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, no_club
-
-#: Files bigger than this are not results files (a 30-table evening's USEBIO is under 0.5 MB).
-MAX_IMPORT_BYTES = MAX_FILE_BYTES
 
 
 def export_response(event: Event, fmt: str, *, public: bool = False) -> HttpResponse:
@@ -59,10 +57,12 @@ def public_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(
+    file = LimitedFileField(
         label="Results file",
         help_text="USEBIO 1.2 (.xml) or PBN with results (.pbn), as clubwhist exports them, "
         "or an event's clubwhist JSON (.clubwhist.json), restored whole.",
+        hint="that is not a results file (a 30-table evening's USEBIO is under 0.5 MB); an "
+        "installation's whole backup is restored with `manage.py restore`.",
     )
     club = forms.ModelChoiceField(queryset=Club.objects.none(), empty_label=None)
 
@@ -99,33 +99,32 @@ def event_import(request: HttpRequest) -> HttpResponse:
     )
     error = ""
     if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            error = "The file is over 5 MB: that is not a results file."
+        try:
+            text = form.cleaned_data["file"].read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            error = "The file is not text in UTF-8: export it again as USEBIO, PBN or JSON."
         else:
             try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                error = "The file is not text in UTF-8: export it again as USEBIO, PBN or JSON."
+                club = form.cleaned_data["club"] or club_get_or_create(name=FIRST_CLUB)
+                event = export_services.event_import(text=text, club=club, user=request.user)
+            except ValueError as exc:
+                error = str(exc)
             else:
-                try:
-                    club = form.cleaned_data["club"] or club_get_or_create(name=FIRST_CLUB)
-                    event = export_services.event_import(text=text, club=club, user=request.user)
-                except ValueError as exc:
-                    error = str(exc)
+                if backup.looks_like_json(text):
+                    said = (
+                        f"Restored whole: {event.name}. Scored again here, its standings "
+                        "are exactly those stored in the file."
+                    )
                 else:
-                    if backup.looks_like_json(text):
-                        said = (
-                            f"Restored whole: {event.name}. Scored again here, its standings "
-                            "are exactly those stored in the file."
-                        )
-                    else:
-                        said = (
-                            f"Imported: {event.name}. The standings are scored again here; "
-                            "compare them with the program that wrote the file."
-                        )
-                    messages.success(request, said)
-                    return redirect(event)
+                    said = (
+                        f"Imported: {event.name}. The standings are scored again here; "
+                        "compare them with the program that wrote the file."
+                    )
+                messages.success(request, said)
+                return redirect(event)
+    elif form.has_error("file", "too_big"):
+        # Said once, in the alert at the top where the page's other refusals are.
+        error = str(form.errors.pop("file")[0])
     return render(
         request,
         "tournaments/director/event_import.html",

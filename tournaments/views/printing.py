@@ -1,10 +1,17 @@
 """The director's print page: every document of the event as a PDF, and the print pack.
 
 Documents open in the browser's PDF viewer (inline), ready for its Print button; a document that
-cannot be printed yet sends the director back to the print page with the reason.
+cannot be printed yet sends the director back to the print page with the reason. A document of
+a very big event is drawn by a print job, like the pack: the page shows its progress, then its
+link, and its direct address sends the director to the page instead of drawing for seconds.
+
+PDFs carry no Content-Security-Policy: Chromium shows a PDF in a page of its own, with an
+<embed> that the pages' policy (object-src 'none') would block.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,16 +32,36 @@ def pdf_response(pdf: bytes, filename: str, *, disposition: str = "inline") -> H
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
+    # No Content-Security-Policy (django-csp's own mark, what its @csp_exempt() sets): the
+    # browser's PDF viewer is not our page, and the pages' policy would block Chromium's.
+    setattr(response, "_csp_exempt", True)  # noqa: B010
     return response
 
 
-def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, object]:
-    state = print_services.print_job_state(
-        job,
-        current=lambda: print_services.current_fingerprint(
-            event, paper=job.paper, base_url=base_url(request)
-        ),
-    )
+def _fingerprints(request: HttpRequest, event: Event) -> Callable[[str], str]:
+    """The event's fingerprint now on each paper, worked out once per request however many
+    finished jobs the page asks about (reading a big event takes a second)."""
+    known: dict[str, str] = {}
+
+    def current(paper: str) -> str:
+        if paper not in known:
+            known[paper] = print_services.current_fingerprint(
+                event, paper=paper, base_url=base_url(request)
+            )
+        return known[paper]
+
+    return current
+
+
+def _job_json(
+    request: HttpRequest,
+    event: Event,
+    job: PrintJob,
+    fingerprints: Callable[[str], str] | None = None,
+) -> dict[str, object]:
+    current = fingerprints or _fingerprints(request, event)
+    state = print_services.print_job_state(job, current=lambda: current(job.paper))
+    state["kind"] = job.kind
     if job.status == PrintJob.Status.DONE:
         state["url"] = reverse("event-print-pack-pdf", args=[event.pk, job.pk])
     return state
@@ -44,10 +71,22 @@ def _job_json(request: HttpRequest, event: Event, job: PrintJob) -> dict[str, ob
 @require_GET
 def event_print(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for_director(request, pk)
+    fingerprints = _fingerprints(request, event)
     job = print_services.latest_print_job(event)
-    documents = [
-        {"doc": doc, "reason": reason} for doc, reason in print_services.print_documents(event)
-    ]
+    jobs = print_services.latest_document_jobs(event)
+    big = print_services.documents_in_job(event)
+    documents = []
+    for doc, reason in print_services.print_documents(event):
+        row = jobs.get(doc.kind)
+        documents.append(
+            {
+                "doc": doc,
+                "reason": reason,
+                "in_job": not reason and doc.kind in big,
+                "job": _job_json(request, event, row, fingerprints) if row else None,
+                "row": row,
+            }
+        )
     return render(
         request,
         "tournaments/director/event_print.html",
@@ -55,7 +94,7 @@ def event_print(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "section": event.section,
             "documents": documents,
-            "job": _job_json(request, event, job) if job is not None else None,
+            "job": _job_json(request, event, job, fingerprints) if job is not None else None,
             "pack": job,
             "papers": event.club.Paper.choices,
             "has_links": event.status != Event.Status.DRAFT,
@@ -70,6 +109,15 @@ def event_print_document(request: HttpRequest, pk: int, kind: str) -> HttpRespon
     event = event_for_director(request, pk)
     if kind not in print_services.KINDS:
         raise Http404(kind)
+    if kind in print_services.documents_in_job(event):
+        title = print_services.KINDS[kind].title.lower()
+        messages.info(
+            request,
+            f"For an event this big, drawing the {title} takes a while, so it is done in the "
+            f"background: press 'Draw the {title}' below; the link appears there when it is "
+            "ready.",
+        )
+        return redirect(reverse("event-print", args=[event.pk]) + f"#doc-{kind}")
     try:
         pdf = print_services.document_pdf(event, kind, base_url=base_url(request))
     except ValueError as exc:
@@ -113,9 +161,17 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_print_pack(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the print pack, or with `kind` one document, drawn in the background."""
     event = event_for_director(request, pk)
-    print_services.print_pack_request(event=event, user=request.user, base_url=base_url(request))
-    return redirect(reverse("event-print", args=[event.pk]) + "#pack")
+    kind = request.POST.get("kind") or print_services.PACK
+    try:
+        print_services.print_job_request(
+            event=event, kind=kind, user=request.user, base_url=base_url(request)
+        )
+    except print_services.PrintRefused as exc:
+        messages.error(request, str(exc))
+    place = f"#doc-{kind}" if kind in print_services.KINDS else "#pack"
+    return redirect(reverse("event-print", args=[event.pk]) + place)
 
 
 @login_required
@@ -129,6 +185,7 @@ def event_print_pack_state(request: HttpRequest, pk: int, job_id: int) -> JsonRe
 @login_required
 @require_GET
 def event_print_pack_pdf(request: HttpRequest, pk: int, job_id: int) -> HttpResponse:
+    """A finished job's PDF: the print pack, or the document the job drew."""
     event = event_for_director(request, pk)
     job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
-    return pdf_response(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))
+    return pdf_response(bytes(job.pdf or b""), print_services.document_filename(event, job.kind))

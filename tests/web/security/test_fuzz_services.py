@@ -123,7 +123,9 @@ def test_a_board_file_over_the_size_limit_is_refused_unread(
     page = director_client.post(
         f"/events/{event.pk}/boards/import/", {"file": _upload(huge, "boards.pbn")}, follow=True
     )
-    assert "The file is over 5 MB: that is not a board file." in page.content.decode()
+    assert (
+        "The file is 5.1 MB, the limit is 5 MB: that is not a board file" in page.content.decode()
+    )
     assert snapshot(event) == before
 
 
@@ -191,7 +193,9 @@ def test_a_results_file_over_the_size_limit_is_refused_unread(
     page = director_client.post(
         "/events/import/", {"file": _upload(huge, "big.xml"), "club": club.pk}, follow=True
     )
-    assert "The file is over 5 MB" in page.content.decode()
+    assert "The file is 5.1 MB, the limit is 5 MB: that is not a results file" in (
+        page.content.decode()
+    )
     assert snapshot() == before
 
 

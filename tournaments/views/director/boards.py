@@ -26,15 +26,12 @@ def event_import_boards(request: HttpRequest, pk: int) -> HttpResponse:
     """The deals from a PBN file (a dealing machine's, another program's) for this event."""
     event = event_for_director(request, pk)
     form = ImportBoardsForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, "Choose a PBN file to import.")
+    if not form.is_valid():  # no file, or one over the size limit (refused unread)
+        too_big = form.has_error("file", "too_big")
+        said = str(form.errors["file"][0]) if too_big else "Choose a PBN file to import."
+        messages.error(request, said)
         return redirect(event)
-    upload = form.cleaned_data["file"]
-    if upload.size > event_services.MAX_FILE_BYTES:  # refused before it is read
-        limit = event_services.MAX_FILE_BYTES // (1024 * 1024)
-        messages.error(request, f"The file is over {limit} MB: that is not a board file.")
-        return redirect(event)
-    raw = upload.read()
+    raw = form.cleaned_data["file"].read()
     if b"\x00" in raw:
         messages.error(request, "The file is not a text PBN file: choose the .pbn file itself.")
         return redirect(event)
