@@ -2,7 +2,9 @@
 
 For scripts that print the evening's paper (a club's cron job that mails the hand records, a
 director's shell script before the night): the same documents and the same job the print page
-uses, with the same refusals, as HTTP 400 with the reason.
+uses, with the same refusals, as HTTP 400 with the reason. A document too big to draw within a
+request (the biggest events' travellers: `services/print_catalogue.py`) is drawn by a job, as on
+the print page: asking for it answers 202 with the job, whose `pdf_url` gives the PDF once done.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class DocumentsApi(DirectorEventApi):
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.event
+        in_job = print_services.documents_in_job(event)
         return Response(
             {
                 "paper": event.club.paper,
@@ -89,6 +92,7 @@ class DocumentsApi(DirectorEventApi):
                         "purpose": doc.purpose,
                         "available": not reason,
                         "reason": reason or None,
+                        "drawn_in_job": doc.kind in in_job,
                         "url": reverse("api-print-document", args=[event.pk, doc.kind]),
                     }
                     for doc, reason in print_services.print_documents(event)
@@ -98,7 +102,8 @@ class DocumentsApi(DirectorEventApi):
 
 
 class DocumentPdfApi(DirectorEventApi):
-    """One document as a PDF, drawn from the event as it is now."""
+    """One document as a PDF, drawn from the event as it is now; or, for a document too big to
+    draw within a request, 202 with the job that draws it (the same job again while it runs)."""
 
     @extend_schema(
         operation_id="events_documents_pdf_retrieve",
@@ -110,12 +115,18 @@ class DocumentPdfApi(DirectorEventApi):
                 description="Override the club's paper for this download.",
             )
         ],
-        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY, 202: JobOut},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
         event = self.event
         if kind not in print_services.KINDS:
             raise Http404(f"There is no document {kind!r}.")
+        if kind in print_services.documents_in_job(event):
+            job = print_services.print_job_request(
+                event=event, kind=kind, user=request.user, base_url=base_url(request)
+            )
+            job.refresh_from_db(fields=["status", "done", "total", "step", "finished_at", "error"])
+            return Response(_job_out(request, event, job), status=status.HTTP_202_ACCEPTED)
         pdf = print_services.document_pdf(
             event, kind, base_url=base_url(request), paper=request.query_params.get("paper")
         )
@@ -151,7 +162,7 @@ class PrintPackPdfApi(DirectorEventApi):
     def get(self, request: Request, pk: int, job_id: int) -> HttpResponse:
         event = self.event
         job = get_object_or_404(PrintJob, pk=job_id, event=event, status=PrintJob.Status.DONE)
-        return _pdf(bytes(job.pdf or b""), print_services.document_filename(event, "pack"))
+        return _pdf(bytes(job.pdf or b""), print_services.document_filename(event, job.kind))
 
 
 class ClubSettingsApi(APIView):

@@ -220,3 +220,33 @@ def test_with_redis_the_document_is_drawn_by_the_worker(celery_worker: Any, club
     assert job.status == PrintJob.Status.DONE, job.error
     assert "clubwhist.build_print_pack" in celery_worker.log()
     assert bytes(job.pdf)[:5] == b"%PDF-"
+
+
+@pytest.mark.django_db
+def test_the_api_draws_a_big_document_by_a_job_too(
+    director_client: Client, running_event: Event, big_travellers: None
+) -> None:
+    """A script asking for a big document gets 202 and the job (the same one while it runs),
+    then the PDF from the job's pdf_url; a small document still comes at once."""
+    listing = director_client.get(f"/api/events/{running_event.pk}/documents").json()
+    in_job = {d["kind"]: d["drawn_in_job"] for d in listing["documents"]}
+    assert in_job["travellers"] is True and in_job["curtain-cards"] is False
+
+    url = f"/api/events/{running_event.pk}/documents/travellers.pdf"
+    first = director_client.get(url)
+    assert first.status_code == 202
+    job = first.json()
+    assert (job["status"], job["pdf_url"]) == ("queued", None)
+    assert director_client.get(url).json()["id"] == job["id"]  # joined, not a second job
+    assert PrintJob.objects.filter(event=running_event).count() == 1
+
+    assert print_services.print_job_build(job_id=job["id"])
+    done = director_client.get(job["status_url"]).json()
+    assert done["status"] == "done" and done["pdf_url"]
+    pdf = director_client.get(done["pdf_url"])
+    assert pdf["Content-Type"] == "application/pdf"
+    assert "travellers.pdf" in pdf["Content-Disposition"]
+    assert "Board 6" in text_of(pdf.content)
+
+    small = director_client.get(f"/api/events/{running_event.pk}/documents/curtain-cards.pdf")
+    assert small.status_code == 200 and small["Content-Type"] == "application/pdf"
