@@ -352,6 +352,9 @@ class AuditEntry(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who, in words, when no account is linked: an imported event's trail says who did each
+    # thing as its file said, never by linking an account of that name (services/backup).
+    user_name = models.CharField(max_length=150, blank=True)
     at = models.DateTimeField(default=timezone.now)
     action = models.CharField(max_length=40)
     target = models.CharField(max_length=80)  # e.g. "result 17", "pair NS 3"
@@ -365,6 +368,13 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action} {self.target}"
+
+    @property
+    def who(self) -> str:
+        """The account's name, else the name an imported file gave ("as imported"), else ""."""
+        if self.user is not None:
+            return str(self.user)
+        return f"{self.user_name} (as imported)" if self.user_name else ""
 
 
 class Standings(models.Model):

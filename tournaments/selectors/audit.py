@@ -76,7 +76,7 @@ def audit_lines(event: Event, query: str = "", limit: int = 2000) -> list[AuditL
     lines: list[AuditLine] = [
         AuditLine(
             a.at,
-            str(a.user) if a.user else "—",
+            a.who or "—",
             a.action.capitalize(),
             a.target,
             describe_change(a.before, a.after),

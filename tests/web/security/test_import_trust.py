@@ -163,9 +163,13 @@ def test_a_forged_file_links_no_account_and_makes_none(
     assert imported.after["people named"] == "admin, ghost, rival"
     assert not audit.exclude(pk=imported.pk).filter(user__isnull=False).exists()
     assert audit.count() == len(document["audit"]) + 1
+    # Each audit line keeps its name as the file gave it, as text.
+    said = sorted(audit.exclude(pk=imported.pk).values_list("user_name", flat=True))
+    assert said == sorted(a["user"] for a in document["audit"])
     # The audit trail reads the names as the file gave them, and the action as the importer's.
     trail = client.get(f"/events/{event.pk}/audit/").content.decode()
     assert "rival" in trail and "people named admin, ghost, rival" in trail
+    assert "ghost (as imported)" in trail and "admin (as imported)" in trail
 
 
 def test_the_clubs_backup_after_a_forged_import_carries_no_other_account(

@@ -169,8 +169,8 @@ def _people_as_text(parsed: ParsedEvent, importer: AuthUser | None) -> list[str]
     write, so no row is linked to an account by them (that would let a file say another
     club's director or the administrator did something, and put their accounts in this
     club's backups). The event is the importer's; a result keeps who entered it as text,
-    beside the device it was entered on; an audit entry keeps its action with nobody's
-    name. Returns the names, for the import's own audit entry."""
+    beside the device it was entered on; an audit entry keeps the name as text
+    (`user_name`). Returns the names, for the import's own audit entry."""
     for ref in parsed.user_refs:
         if isinstance(ref.obj, Result):
             device = ref.obj.entered_by_device
@@ -178,6 +178,8 @@ def _people_as_text(parsed: ParsedEvent, importer: AuthUser | None) -> list[str]
             ref.obj.entered_by_device = said[
                 : Result._meta.get_field("entered_by_device").max_length
             ]
+        elif isinstance(ref.obj, AuditEntry):
+            ref.obj.user_name = ref.username
         setattr(ref.obj, ref.attname, None)
     parsed.event.created_by = importer
     return sorted(parsed.usernames())

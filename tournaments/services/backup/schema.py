@@ -107,7 +107,7 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "created_at",
         "updated_at",
     ),
-    AuditEntry: ("id", "user", "at", "action", "target", "before", "after", "reason"),
+    AuditEntry: ("id", "user", "user_name", "at", "action", "target", "before", "after", "reason"),
     Standings: ("id", "version", "computed_at", "data"),
     TableAccess: ("id", "table", "token", "created_at", "revoked_at"),
     DirectorCall: (
