@@ -22,7 +22,9 @@ POLL seconds while it waits (2 s; the page itself asks every 10 s). With 100 tab
 some 60-80 requests a second, all of them from a few rounds' bursts of results. `--flat-out`
 drops every pause (each tablet sends its next request as soon as the last is answered): that
 measures the most requests a second the server can take, not what a club night asks of it,
-so its latencies are queueing time and are reported, not judged.
+so its latencies are queueing time and are reported, not judged. `--readers N` has N members
+follow the first event's live results meanwhile (`benchmarks.live_readers` runs it with 1,000),
+and `--threads N` serves with gthread workers instead, to compare the two layouts.
 
 It prints p50/p95/p99 latency per kind of request, the request rate, errors (any answer but
 the expected ones), results sent (distinct keys) against results stored (lost, duplicated),
@@ -42,13 +44,16 @@ import time
 import uuid
 
 from benchmarks.harness import (
+    MAX_READERS,
     MAX_TABLETS,
     ROOT,
     CeleryWorker,
     Tablet,
     WebServer,
     club_events,
+    crowd,
     finish,
+    groups_of,
     percentile,
     play,
     rescore_mismatch,
@@ -127,7 +132,13 @@ def report(
 
 
 def run(
-    tables: int, database_url: str, queue: str, paced: bool, rounds: int, threads: int | None
+    tables: int,
+    database_url: str,
+    queue: str,
+    paced: bool,
+    rounds: int,
+    threads: int | None,
+    readers: int = 0,
 ) -> None:
     events = club_events(tables, rounds=rounds)
     limit = SECONDS_A_ROUND * rounds
@@ -145,8 +156,28 @@ def run(
     ):
         warm_up(web.port, tokens)
         started = time.perf_counter()
-        tablets = play(web.port, tokens, paced=paced, time_limit=limit)
-        finish(tablets, limit + 30)
+        if readers:
+            from tournaments.models import Event
+            from tournaments.views.live import BUSY_POLL_SECONDS
+
+            Event.objects.filter(pk__in=[e.pk for e in events]).update(live_public=True)
+            tablets, followed = crowd(
+                web.port,
+                events[0].pk,
+                tokens,
+                groups=groups_of(readers, 25),
+                seconds=limit + 30,
+                poll=BUSY_POLL_SECONDS,
+            )
+            print(
+                f"\nlive readers (25 from each of {len(groups_of(readers, 25))} loopback "
+                f"addresses, opened before the first result): {followed.line()}"
+            )
+            if followed.errors:
+                print(f"  reader errors, first 3: {followed.errors[:3]}")
+        else:
+            tablets = play(web.port, tokens, paced=paced, time_limit=limit)
+            finish(tablets, limit + 30)
         report(
             tablets,
             [e.pk for e in events],
@@ -177,12 +208,24 @@ def main(argv: list[str] | None = None) -> int:
         "Mitchell, about 3 minutes a run)",
     )
     parser.add_argument(
+        "--readers",
+        type=int,
+        default=0,
+        help=f"members following the first event's live results meanwhile, 0 to {MAX_READERS} "
+        "(each an open stream from a loopback address of 25; paced tablets only)",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         help="serve with gthread (WSGI) workers of this many threads instead of the ASGI "
         "workers production runs (to compare the layouts)",
     )
     args = parser.parse_args(argv)
+    if not 0 <= args.readers <= MAX_READERS or (args.readers and args.flat_out):
+        parser.error(
+            f"--readers {args.readers}: give 0 to {MAX_READERS} readers, with paced tablets. "
+            "Nothing was run."
+        )
     if not 1 <= args.rounds <= 12:
         parser.error(f"--rounds {args.rounds}: give 1 to 12 rounds. Nothing was run.")
     for tables in args.tables or []:
@@ -224,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                     paced=not args.flat_out,
                     rounds=args.rounds,
                     threads=args.threads,
+                    readers=args.readers,
                 )
         finally:
             worker.stop()

@@ -18,7 +18,13 @@ from benchmarks.harness.processes import (
     free_port,
     http_status,
 )
-from benchmarks.harness.readers import ReadersProcess, ReaderTally, crowd, groups_of
+from benchmarks.harness.readers import (
+    MAX_READERS,
+    ReadersProcess,
+    ReaderTally,
+    crowd,
+    groups_of,
+)
 from benchmarks.harness.serving import gunicorn, server_pids
 from benchmarks.harness.sessions import median_ms, played_event
 from benchmarks.harness.tablets import (
@@ -43,6 +49,7 @@ from benchmarks.harness.tallies import (
 )
 
 __all__ = [
+    "MAX_READERS",
     "MAX_TABLETS",
     "ROOT",
     "TABLES_PER_EVENT",

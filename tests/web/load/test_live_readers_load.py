@@ -46,7 +46,7 @@ SECONDS = 200.0  # at most: the tablets take about a minute, then the readers st
 
 
 def test_a_thousand_live_readers_leave_the_tablets_alone(processes_database_url: str) -> None:
-    (event,) = club_events(TABLETS)  # 3 rounds of 2 boards: 600 results
+    (event,) = club_events(TABLETS, rounds=2)  # 2 rounds of 2 boards: 400 results
     Event.objects.filter(pk=event.pk).update(live_public=True)
     tokens = tokens_of([event])
     redis_url = os.environ["REDIS_URL"]
@@ -78,12 +78,11 @@ def test_a_thousand_live_readers_leave_the_tablets_alone(processes_database_url:
             worker.forget_queue()
 
     p95 = percentile(latencies(tablets), 0.95) * 1000
-    print(readers.line(), f"p95 {p95:.1f} ms")
     # The tablets: every one played every round, no error, every result stored once.
     assert [t.errors for t in tablets if t.errors] == []
     assert all(t.finished for t in tablets), "some tablets did not play every round"
     counted = tally(tablets, [event])
-    assert counted.sent == counted.stored == TABLETS * 6
+    assert counted.sent == counted.stored == TABLETS * 4
     assert (counted.lost, counted.duplicated) == (0, 0)
 
     # The readers: each streamed, or was turned away and polled; nothing else happened.
