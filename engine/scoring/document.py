@@ -152,14 +152,16 @@ class BoardLine:
     top: Points | None
 
     def to_dict(self) -> dict[str, Any]:
+        # One per result in every stored document: the figures' dicts are written inline.
+        ns, ew, top = self.ns_points, self.ew_points, self.top
         return {
             "ns": self.ns,
             "ew": self.ew,
             "ns_score": self.ns_score,
             "artificial": self.artificial,
-            "ns_points": _points(self.ns_points),
-            "ew_points": _points(self.ew_points),
-            "top": _points(self.top),
+            "ns_points": None if ns is None else {"exact": ns.exact, "display": ns.display},
+            "ew_points": None if ew is None else {"exact": ew.exact, "display": ew.display},
+            "top": None if top is None else {"exact": top.exact, "display": top.display},
         }
 
     @classmethod
@@ -292,6 +294,18 @@ def section_standings(
     """
     names = names or {}
     session = session or {}
+    # Pairs share many figures (the maximum, no adjustment): each value becomes Points once.
+    shared: dict[tuple[int, int], Points] = {}
+
+    def points_of(value: Fraction | None) -> Points | None:
+        if value is None:
+            return None
+        exact = (value.numerator, value.denominator)
+        found = shared.get(exact)
+        if found is None:
+            found = shared[exact] = Points(str(value), format_points(value))
+        return found
+
     fields: dict[str, list[StandingRow]] = {}
     for row in score.standings:
         key = pair_key(row.pair, None if one_winner else row.direction)
@@ -305,33 +319,56 @@ def section_standings(
                 names=names.get(key, ""),
                 rank="" if key in absent else row.rank,
                 withdrew=key in absent,
-                total=Points.of(row.total),
-                max=Points.of(row.max_total),
-                percentage=Points.of(row.percentage),
+                total=points_of(row.total),
+                max=points_of(row.max_total),
+                percentage=points_of(row.percentage),
                 boards=row.boards_played,
-                adjustments=Points.of(row.adjustments),
-                versus_average=Points.of(row.versus_average),
+                adjustments=points_of(row.adjustments),
+                versus_average=points_of(row.versus_average),
                 session=dict(session.get(key, {})),
             )
         )
-    boards: dict[str, list[BoardLine]] = {}
-    for scored in score.lines:
-        line = scored.line
-        boards.setdefault(str(line.board), []).append(
-            BoardLine(
-                ns=line.ns,
-                ew=line.ew,
-                ns_score=None if line.ns_score is None else int(line.ns_score),
-                artificial="/".join(line.artificial) if line.artificial else "",
-                ns_points=Points.of(scored.ns_points),
-                ew_points=Points.of(scored.ew_points),
-                top=Points.of(scored.top),
+    boards: dict[int, list[BoardLine]] = {}
+    # The lines' figures are whole numbers of the session's denominator, and a session has
+    # few distinct ones (a top, the matchpoints 0..top): each becomes its Points once, and
+    # each (NS, EW, top) trio is looked up once per line.
+    known: dict[int, Points] = {}
+    trios: dict[tuple[int, int, int, int], tuple[Points, Points, Points]] = {}
+
+    def figure(units: int, denominator: int) -> Points:
+        found = known.get(units) if denominator == score.denominator else None
+        if found is None:
+            value = Fraction(units, denominator)
+            found = Points(str(value), format_points(value))
+            if denominator == score.denominator:
+                known[units] = found
+        return found
+
+    for line, ns_units, ew_units, top_units, _, _, denominator in score.lines:
+        figures = (ns_units, ew_units, top_units, denominator)
+        trio = trios.get(figures)
+        if trio is None:
+            trio = trios[figures] = (
+                figure(ns_units, denominator),
+                figure(ew_units, denominator),
+                figure(top_units, denominator),
+            )
+        board = boards.get(line.board)
+        if board is None:
+            board = boards[line.board] = []
+        board.append(
+            BoardLine(  # by position, as a rescore builds one per result
+                line.ns,
+                line.ew,
+                None if line.ns_score is None else int(line.ns_score),  # ns_score
+                "/".join(line.artificial) if line.artificial else "",  # artificial
+                *trio,  # ns_points, ew_points, top
             )
         )
     return SectionStandings(
         name=name,
         one_winner=one_winner,
         fields=tuple(FieldStandings(n, _withdrawn_last(rows)) for n, rows in fields.items()),
-        boards={number: tuple(lines) for number, lines in boards.items()},
+        boards={str(number): tuple(lines) for number, lines in boards.items()},
         session_columns=session_columns,
     )

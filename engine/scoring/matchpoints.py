@@ -7,11 +7,14 @@
   - 1/2. The top becomes that of N results. REFERENCE.md's example: 10 results where 11
   expected, the sole top 18 of 18 becomes 19 x 1.1 - 1 = 19.9 of 20.
 - IMPs: the bridge thresholds 20, 50, 90, ... 4000 for 1..24 IMPs.
+
+`ebu_matchpoints` is the whole-number core the session scorer builds on; `matchpoint_board`
+hands the same figures out as Fractions.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -40,6 +43,18 @@ def top(results: int, scale: str = "ebu") -> Fraction:
     return Fraction(2 * (results - 1) if scale == "ebu" else results - 1)
 
 
+def ebu_matchpoints(scores: Sequence[int | Fraction]) -> list[int]:
+    """EBU matchpoints of each NS score among `scores`, as whole numbers: 2 per result it
+    beats and 1 per other result it ties, which is the number of results below it plus the
+    number at or below it, less itself (two binary searches in the sorted scores).
+
+    >>> ebu_matchpoints([420, 420, 400, 450])
+    [3, 3, 0, 6]
+    """
+    ordered = sorted(scores)
+    return [bisect_left(ordered, s) + bisect_right(ordered, s) - 1 for s in scores]
+
+
 def matchpoint_board(
     scores: Sequence[int | Fraction], *, scale: str = "ebu", expected: int | None = None
 ) -> list[Fraction]:
@@ -56,25 +71,11 @@ def matchpoint_board(
     big_n = n if expected is None else expected
     if big_n < n:
         raise ScoringError(f"{n} results on a board where only {big_n} were expected")
-    counts = Counter(scores)
-    below = 0
-    # Work in half-matchpoints on the ACBL scale so everything stays integral until the end.
-    doubled: dict[int | Fraction, int] = {}
-    for value in sorted(counts):
-        tied = counts[value]
-        doubled[value] = 2 * below + (tied - 1)  # EBU points; ACBL is half of this
-        below += tied
-    result = []
-    for value in scores:
-        ebu = doubled[value]
-        if big_n == n:
-            points = Fraction(ebu) if scale == "ebu" else Fraction(ebu, 2)
-        elif scale == "ebu":
-            points = Fraction((ebu + 1) * big_n, n) - 1
-        else:
-            points = Fraction((ebu + 1) * big_n, 2 * n) - Fraction(1, 2)
-        result.append(points)
-    return result
+    # ACBL points are half the EBU ones, and both Neuberg forms share ((M + 1) N - n) / n.
+    halves = 1 if scale == "ebu" else 2
+    if big_n == n:
+        return [Fraction(ebu, halves) for ebu in ebu_matchpoints(scores)]
+    return [Fraction((ebu + 1) * big_n - n, halves * n) for ebu in ebu_matchpoints(scores)]
 
 
 def imps(difference: int | Fraction, scale: Sequence[int] = BRIDGE_IMP_SCALE) -> int:
@@ -83,7 +84,8 @@ def imps(difference: int | Fraction, scale: Sequence[int] = BRIDGE_IMP_SCALE) ->
     >>> imps(430), imps(-10), imps(20)
     (10, 0, 1)
     """
-    magnitude: Fraction = Fraction(difference) if difference >= 0 else -Fraction(difference)
+    # An int stays an int: no Fraction built for each of the thousands of comparisons.
+    magnitude: int | Fraction = -difference if difference < 0 else difference
     size = 0
     for threshold in scale:  # at most 24 steps; bisect would need a typed key for Fractions
         if magnitude < threshold:

@@ -24,27 +24,23 @@ an adjusted score there must be entered as a score.
 
 Adjustments (procedural penalties, Candid Whist bag penalties...) are added to the pair's
 total in the method's own unit; they count towards the percentage but not the maximum.
+
+Exact in whole numbers: every figure is held as a whole number of one denominator for the
+session and becomes a `Fraction` only where it is handed out; `engine.scoring.units` says
+why, how the denominator is chosen and why nothing is ever rounded.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from fractions import Fraction
+from itertools import repeat
+from math import lcm
 from typing import TYPE_CHECKING
 
-from engine.scoring.matchpoints import (
-    BRIDGE_IMP_SCALE,
-    butler_datum,
-    imps,
-    matchpoint_board,
-    top,
-)
 from engine.scoring.model import (
     DuplicateMeetingError,
-    PairStanding,
     ScoredLine,
     ScoringError,
     SessionScore,
@@ -53,14 +49,21 @@ from engine.scoring.model import (
     WrongBoardError,
     method_scope,
 )
+from engine.scoring.standings import PairKey, Tallies, rank_pairs
+from engine.scoring.units import (
+    Board,
+    artificial_points,
+    butler_units,
+    cross_imp_units,
+    matchpoint_units,
+    total_units,
+    whole,
+)
 
 if TYPE_CHECKING:
     from engine.movements.model import Movement
 
 METHODS = ("mp", "cross-imps", "butler", "total")
-FIELD_ORDER = {"NS": 0, "EW": 1, "ALL": 2}
-
-PairKey = tuple[str, int]  # (field, pair number)
 
 
 def two_winner(line: TravellerLine, side: str) -> str:
@@ -73,92 +76,132 @@ def one_winner(line: TravellerLine, side: str) -> str:
     return "ALL"
 
 
-def _check_against_movement(lines: list[TravellerLine], movement: Movement) -> None:
-    """Every line must be a meeting of the movement, on a board of that meeting's set."""
+def _refuse_line(line: TravellerLine, movement: Movement) -> None:
+    """Say why `line` is not a meeting of the movement on a board of that meeting's set."""
     ns_numbers = {m.ns for m in movement.meetings}
     ew_numbers = {m.ew for m in movement.meetings}
     if movement.one_winner:
         ns_numbers = ew_numbers = ns_numbers | ew_numbers
     ns_numbers.discard(0)
     ew_numbers.discard(0)
-    meetings = {(m.set, m.ns, m.ew): m for m in movement.meetings}
     boards = movement.board_count()
-    for line in lines:
-        if line.board > boards:
-            raise ScoringError(f"{line.where()}: the movement has boards 1..{boards} only")
-        if line.ns not in ns_numbers:
-            raise UnknownPairError(f"{line.where()}: there is no NS pair {line.ns} in the movement")
-        if line.ew not in ew_numbers:
-            raise UnknownPairError(f"{line.where()}: there is no EW pair {line.ew} in the movement")
-        board_set = movement.set_of_board(line.board)
-        if (board_set, line.ns, line.ew) in meetings:
-            continue
-        if movement.one_winner and (board_set, line.ew, line.ns) in meetings:
-            raise WrongBoardError(
-                f"{line.where()}: on this board pair {line.ew} sat NS and pair {line.ns} EW"
-            )
+    if line.board > boards:
+        raise ScoringError(f"{line.where()}: the movement has boards 1..{boards} only")
+    if line.ns not in ns_numbers:
+        raise UnknownPairError(f"{line.where()}: there is no NS pair {line.ns} in the movement")
+    if line.ew not in ew_numbers:
+        raise UnknownPairError(f"{line.where()}: there is no EW pair {line.ew} in the movement")
+    meetings = {(m.set, m.ns, m.ew) for m in movement.meetings}
+    if movement.one_winner and (movement.set_of_board(line.board), line.ew, line.ns) in meetings:
         raise WrongBoardError(
-            f"{line.where()}: these pairs do not play board {line.board} against each other "
-            "in this movement"
+            f"{line.where()}: on this board pair {line.ew} sat NS and pair {line.ns} EW"
         )
+    raise WrongBoardError(
+        f"{line.where()}: these pairs do not play board {line.board} against each other "
+        "in this movement"
+    )
 
 
-def _adjustment_keys(
-    adjustments: Mapping[int | str, Fraction | int], pairs: set[PairKey]
-) -> dict[PairKey, Fraction]:
-    out: dict[PairKey, Fraction] = {}
-    for key, value in adjustments.items():
-        if isinstance(key, str):
-            text = key.strip().upper()
-            field = text[:2] if text[:2] in ("NS", "EW") else None
-            digits = text[2:] if field else text
-            if not digits.isdigit():
-                raise ScoringError(f"adjustment for {key!r}: name a pair like 3, NS3 or EW3")
-            number = int(digits)
-        else:
-            field, number = None, key
-        matches = [p for p in pairs if p[1] == number and (field is None or p[0] == field)]
-        if not matches:
-            raise UnknownPairError(f"adjustment for pair {key}: that pair has no result")
-        if len(matches) > 1:
-            raise ScoringError(f"adjustment for pair {key}: say NS{number} or EW{number}")
-        out[matches[0]] = out.get(matches[0], Fraction(0)) + Fraction(value)
-    return out
+# What scoring needs of a movement: how often each board is played and every (board, NS, EW)
+# a traveller may hold. Both come from walking every meeting, and a live event is rescored
+# after every burst of results with the same (immutable) movement object, so once per object.
+_MOVEMENT_FACTS: dict[
+    int, tuple[weakref.ref[Movement], dict[int, int], frozenset[tuple[int, int, int]]]
+] = {}
 
 
-def _rank_labels(values: list[Fraction | None]) -> list[str]:
-    """Standard competition ranking with '=' for ties: 1, 2=, 2=, 4 (values best first)."""
-    labels = []
-    for i, value in enumerate(values):
-        first = i
-        while first > 0 and values[first - 1] == value:
-            first -= 1
-        tied = (i > 0 and values[i - 1] == value) or (
-            i + 1 < len(values) and values[i + 1] == value
-        )
-        labels.append(f"{first + 1}{'=' if tied else ''}")
-    return labels
-
-
-_TIMES_PLAYED: dict[int, tuple[weakref.ref[Movement], dict[int, int]]] = {}
-
-
-def _times_played(movement: Movement) -> dict[int, int]:
-    """How often each board is played, from a full check of the movement.
-
-    The check walks every meeting, and a live event is rescored after every burst of results
-    with the same (immutable) movement object, so it is done once per object.
-    """
+def _movement_facts(movement: Movement) -> tuple[dict[int, int], frozenset[tuple[int, int, int]]]:
+    """How often each board is played, and every (board, NS, EW) a traveller line may hold."""
     from engine.movements.validate import validate
 
-    known = _TIMES_PLAYED.get(id(movement))
+    known = _MOVEMENT_FACTS.get(id(movement))
     if known is not None and known[0]() is movement:
-        return dict(known[1])
+        return known[1], known[2]
     played = validate(movement).times_played
-    if len(_TIMES_PLAYED) > 256:
-        _TIMES_PLAYED.clear()
-    _TIMES_PLAYED[id(movement)] = (weakref.ref(movement), played)
-    return dict(played)
+    # A meeting with the phantom (pair 0) holds no result: no traveller names pair 0.
+    meetings = frozenset(
+        (board, m.ns, m.ew)
+        for m in movement.meetings
+        if m.ns and m.ew and 1 <= m.set <= movement.sets
+        for board in movement.boards_for_set(m.set)
+    )
+    if len(_MOVEMENT_FACTS) > 256:
+        _MOVEMENT_FACTS.clear()
+    _MOVEMENT_FACTS[id(movement)] = (weakref.ref(movement), played, meetings)
+    return played, meetings
+
+
+def _pair_indexes(
+    lines: list[TravellerLine], field_of: Callable[[TravellerLine, str], str]
+) -> tuple[list[PairKey], list[int], list[int]]:
+    """Number the pairs in order of appearance (NS before EW on each line) and refuse a pair
+    with two results on one board; the pairs' keys, then each line's NS and EW pair numbers.
+
+    This runs for every result on every rescore, so: one dict per field keyed by the pair
+    number, the two usual field rules known without calling them for each line, and each
+    (pair, board) folded into one integer in a set; only when the set comes out smaller than
+    two per line is the offending line looked for.
+    """
+    keys: list[PairKey] = []
+    by_field: dict[str, dict[int, int]] = {}
+    ns_of: list[int] = []
+    ew_of: list[int] = []
+
+    def number_of(field: str, number: int) -> int:
+        numbers = by_field.setdefault(field, {})
+        pair = numbers.get(number)
+        if pair is None:
+            pair = numbers[number] = len(keys)
+            keys.append((field, number))
+        return pair
+
+    fixed: tuple[str, str] | None = None
+    if field_of is two_winner:
+        fixed = ("NS", "EW")
+    elif field_of is one_winner:
+        fixed = ("ALL", "ALL")
+    stride = max(line.board for line in lines) + 1 if lines else 1
+    spots: set[int] = set()
+    if fixed:
+        ns_numbers = by_field.setdefault(fixed[0], {})
+        ew_numbers = by_field.setdefault(fixed[1], {})
+        for line in lines:
+            ns = ns_numbers.get(line.ns)
+            if ns is None:
+                ns = number_of(fixed[0], line.ns)
+            ew = ew_numbers.get(line.ew)
+            if ew is None:
+                ew = number_of(fixed[1], line.ew)
+            spots.add(ns * stride + line.board)
+            spots.add(ew * stride + line.board)
+            ns_of.append(ns)
+            ew_of.append(ew)
+    else:
+        for line in lines:
+            ns = number_of(field_of(line, "NS"), line.ns)
+            ew = number_of(field_of(line, "EW"), line.ew)
+            spots.add(ns * stride + line.board)
+            spots.add(ew * stride + line.board)
+            ns_of.append(ns)
+            ew_of.append(ew)
+    if len(spots) < 2 * len(lines):
+        _refuse_duplicate(lines, ns_of, ew_of)
+    return keys, ns_of, ew_of
+
+
+def _refuse_duplicate(lines: list[TravellerLine], ns_of: list[int], ew_of: list[int]) -> None:
+    """Name the first line whose pair already has a result on its board, NS checked before
+    EW (a pair on both sides of one line meets that line itself)."""
+    seen: dict[tuple[int, int], int] = {}
+    for index, line in enumerate(lines):
+        for pair, number in ((ns_of[index], line.ns), (ew_of[index], line.ew)):
+            earlier = seen.get((pair, line.board))
+            if earlier is not None:
+                raise DuplicateMeetingError(
+                    f"{line.where()}: pair {number} already has a result on board "
+                    f"{line.board} ({lines[earlier].where()})"
+                )
+            seen[(pair, line.board)] = index
 
 
 def score_session(
@@ -192,206 +235,112 @@ def score_session(
         raise ScoringError(f"artificial scores are 'fixed' or 'session', not {artificial!r}")
     scope = method_scope(method)
     lines = list(lines)
-    expected_of: dict[int, int] = {}
+    expected_of: Mapping[int, int] = {}
     if movement is not None:
-        _check_against_movement(lines, movement)
-        expected_of = _times_played(movement)
+        expected_of, meetings = _movement_facts(movement)
+        for line in lines:
+            if (line.board, line.ns, line.ew) not in meetings:
+                _refuse_line(line, movement)
         if field_of is None:
             field_of = one_winner if movement.one_winner else two_winner
     field_of = field_of or two_winner
     if expected is not None:
-        expected_of = {}
-        for board in {line.board for line in lines}:
-            expected_of[board] = expected if isinstance(expected, int) else expected.get(board, 0)
+        numbers = {line.board for line in lines}
+        expected_of = (
+            dict.fromkeys(numbers, expected)
+            if isinstance(expected, int)
+            else {board: expected.get(board, 0) for board in numbers}
+        )
+    keys, ns_of, ew_of = _pair_indexes(lines, field_of)
 
-    # One result per pair per board.
-    seen: dict[tuple[int, PairKey], TravellerLine] = {}
-    line_keys: list[tuple[PairKey, PairKey]] = []
-    for line in lines:
-        keys = ((field_of(line, "NS"), line.ns), (field_of(line, "EW"), line.ew))
-        for key in keys:
-            earlier = seen.get((line.board, key))
-            if earlier is not None:
-                raise DuplicateMeetingError(
-                    f"{line.where()}: pair {key[1]} already has a result on board {line.board} "
-                    f"({earlier.where()})"
-                )
-            seen[(line.board, key)] = line
-        line_keys.append(keys)
-
-    by_board: dict[int, list[int]] = defaultdict(list)
+    # Each board's lines with a real score, those scores, and its artificial lines.
+    groups: dict[int, tuple[list[int], list[int | Fraction], list[int]]] = {}
     for index, line in enumerate(lines):
-        by_board[line.board].append(index)
-
-    scored: list[ScoredLine | None] = [None] * len(lines)
-    board_top: dict[int, Fraction] = {}
-    pending_artificial: list[int] = []
-    for board, indexes in by_board.items():
-        n_expected = expected_of.get(board) or len(indexes)
-        if n_expected < len(indexes):
-            raise ScoringError(
-                f"board {board} has {len(indexes)} results but only {n_expected} were expected"
-            )
-        real = [i for i in indexes if lines[i].ns_score is not None]
-        scores = [lines[i].ns_score for i in real]
-        if method == "mp":
-            board_top[board] = top(max(n_expected, 1), scale)
-            points = matchpoint_board(scores, scale=scale, expected=n_expected)  # type: ignore[arg-type]
-            t = board_top[board]
-            for i, p in zip(real, points, strict=True):
-                scored[i] = ScoredLine(lines[i], p, t - p, t, t, t)
-        elif method == "cross-imps":
-            board_top[board] = Fraction(0)
-            scale_used = imp_scale or BRIDGE_IMP_SCALE
-            values = [Fraction(lines[i].ns_score or 0) for i in real]
-            for position, i in enumerate(real):
-                mine = values[position]
-                swing = 0
-                for other_position, other in enumerate(values):
-                    if other_position != position:
-                        swing += imps(mine - other, scale_used)
-                p = Fraction(swing, len(values) - 1) if len(values) > 1 else Fraction(0)
-                scored[i] = ScoredLine(lines[i], p, -p, Fraction(0))
-        elif method == "butler":
-            board_top[board] = Fraction(0)
-            scale_used = imp_scale or BRIDGE_IMP_SCALE
-            rounding = datum_rounding if imp_scale is not None else (datum_rounding or 10)
-            if scores:
-                datum = butler_datum(scores, rounding)  # type: ignore[arg-type]
-                for i in real:
-                    p = Fraction(imps(lines[i].ns_score - datum, scale_used))  # type: ignore[operator]
-                    scored[i] = ScoredLine(lines[i], p, -p, Fraction(0))
+        group = groups.get(line.board)
+        if group is None:
+            group = groups[line.board] = ([], [], [])
+        if line.ns_score is not None:
+            group[0].append(index)
+            group[1].append(line.ns_score)
         else:
-            board_top[board] = Fraction(0)
-            for i in real:
-                ns = Fraction(lines[i].ns_score)  # type: ignore[arg-type]
-                ew = total_complement - ns if total_complement is not None else -ns
-                scored[i] = ScoredLine(lines[i], ns, ew, Fraction(0))
-        for i in indexes:
+            group[2].append(index)
+
+    # The checks board by board in the order boards are met, so the first refusal is the one
+    # it always was.
+    boards: list[Board] = []
+    pending: list[int] = []
+    for board, (real, scores, others) in groups.items():
+        count = len(real) + len(others)
+        n_expected = expected_of.get(board) or count
+        if n_expected < count:
+            raise ScoringError(
+                f"board {board} has {count} results but only {n_expected} were expected"
+            )
+        for i in others:
             codes = lines[i].artificial
-            if codes is not None:
-                refusal = scope.artificial_refusal(codes)
-                if refusal is not None:
-                    raise ScoringError(f"{lines[i].where()}: {refusal}")
-                pending_artificial.append(i)
+            assert codes is not None  # a line without a score has an artificial score
+            refusal = scope.artificial_refusal(codes)
+            if refusal is not None:
+                raise ScoringError(f"{lines[i].where()}: {refusal}")
+            pending.append(i)
+        boards.append((board, real, scores, n_expected))
+
+    size = len(lines)
+    ns_units = [0] * size
+    ew_units = [0] * size
+    top_of: dict[int, int] = {}  # a board's top, in units (0 outside matchpoints)
+    if method == "mp":
+        denominator = matchpoint_units(boards, scale, ns_units, ew_units, top_of)
+    elif method == "cross-imps":
+        denominator = cross_imp_units(boards, imp_scale, ns_units, ew_units, top_of)
+    elif method == "butler":
+        rounding = datum_rounding if imp_scale is not None else (datum_rounding or 10)
+        denominator = butler_units(boards, imp_scale, rounding, ns_units, ew_units, top_of)
+    else:
+        denominator = total_units(boards, total_complement, ns_units, ew_units, top_of)
 
     # Artificial scores last: the session reading needs each pair's real-board percentage.
-    real_pct: dict[PairKey, Fraction] = {}
-    if artificial == "session" and method == "mp":
-        got: dict[PairKey, Fraction] = defaultdict(Fraction)
-        avail: dict[PairKey, Fraction] = defaultdict(Fraction)
-        for i, s in enumerate(scored):
-            if s is None:
-                continue
-            ns_key, ew_key = line_keys[i]
-            got[ns_key] += s.ns_points
-            got[ew_key] += s.ew_points
-            avail[ns_key] += s.ns_available
-            avail[ew_key] += s.ew_available
-        real_pct = {k: got[k] * 100 / avail[k] for k in avail if avail[k]}
-    plus, average, minus = (Fraction(p) for p in artificial_percentages)
-    imp_value = dict(zip(("A+", "A", "A-"), artificial_imps, strict=True))
-    for i in pending_artificial:
-        line = lines[i]
-        codes = line.artificial
-        assert codes is not None
-        if codes == ("NP", "NP"):
-            scored[i] = ScoredLine(line, Fraction(0), Fraction(0), board_top[line.board])
-            continue
-        side_points = []
-        for code, key in zip(codes, line_keys[i], strict=True):
-            if method != "mp":
-                side_points.append(Fraction(imp_value[code]))
-                continue
-            pct = {"A+": plus, "A": average, "A-": minus}[code]
-            if artificial == "session" and code != "A":
-                own = real_pct.get(key, Fraction(50))
-                pct = max(plus, own) if code == "A+" else min(minus, own)
-            side_points.append(pct * board_top[line.board] / 100)
-        t = board_top[line.board]
-        scored[i] = ScoredLine(line, side_points[0], side_points[1], t, t, t)
+    extra = artificial_points(
+        lines,
+        pending,
+        boards,
+        (ns_of, ew_of, len(keys)),
+        (ns_units, ew_units, top_of, denominator),
+        method=method,
+        reading=artificial,
+        percentages=artificial_percentages,
+        imps_given=artificial_imps,
+    )
+    widen = lcm(1, *(v.denominator for _, ns, ew in extra for v in (ns, ew)))
+    if widen > 1:  # D times the artificial scores' denominators; what is worked, scaled up
+        denominator *= widen
+        ns_units = [u * widen for u in ns_units]
+        ew_units = [u * widen for u in ew_units]
+        top_of = {board: top * widen for board, top in top_of.items()}
+    for i, ns_value, ew_value in extra:
+        ns_units[i] = whole(ns_value * widen)
+        ew_units[i] = whole(ew_value * widen)
 
-    final = [s for s in scored if s is not None]
+    tops = [top_of[line.board] for line in lines]
+    played = [True] * size
+    for i in pending:
+        played[i] = lines[i].artificial != ("NP", "NP")
+    # What each side could have had: the top, except on a board not played.
+    available = [top if counts else 0 for top, counts in zip(tops, played, strict=True)]
+    scored = tuple(
+        map(
+            ScoredLine._make,
+            zip(lines, ns_units, ew_units, tops, available, available, repeat(denominator)),
+        )
+    )
+    tallies = Tallies(keys, denominator)
+    tallies.add_lines(ns_of, ew_of, ns_units, ew_units, tops, played)
+    if method == "total":
+        tallies.add_versus_average(boards, ns_of, ew_of, ns_units, ew_units)
     return SessionScore(
-        lines=tuple(final),
-        standings=_standings(lines, scored, line_keys, method, adjustments or {}),
+        lines=scored,
+        standings=rank_pairs(tallies, method, adjustments or {}),
         method=method,
         scale=scale,
+        denominator=denominator,
     )
-
-
-def _standings(
-    lines: list[TravellerLine],
-    scored: list[ScoredLine | None],
-    line_keys: list[tuple[PairKey, PairKey]],
-    method: str,
-    adjustments: Mapping[int | str, Fraction | int],
-) -> tuple[PairStanding, ...]:
-    total: dict[PairKey, Fraction] = defaultdict(Fraction)
-    available: dict[PairKey, Fraction] = defaultdict(Fraction)
-    played: dict[PairKey, int] = defaultdict(int)
-    versus: dict[PairKey, Fraction] = defaultdict(Fraction)
-    if method == "total":
-        # Per board and side, the average of the real scores (compass whist).
-        sums: dict[tuple[int, str], list[Fraction]] = defaultdict(list)
-        for s in scored:
-            if s is not None and s.line.ns_score is not None:
-                sums[(s.line.board, "NS")].append(s.ns_points)
-                sums[(s.line.board, "EW")].append(s.ew_points)
-        side_average = {k: sum(v, Fraction(0)) / len(v) for k, v in sums.items()}
-    for i, s in enumerate(scored):
-        if s is None:
-            continue
-        ns_key, ew_key = line_keys[i]
-        for key in (ns_key, ew_key):
-            total.setdefault(key, Fraction(0))
-        if s.line.artificial == ("NP", "NP"):
-            continue
-        total[ns_key] += s.ns_points
-        total[ew_key] += s.ew_points
-        available[ns_key] += s.ns_available
-        available[ew_key] += s.ew_available
-        played[ns_key] += 1
-        played[ew_key] += 1
-        if method == "total":
-            versus[ns_key] += s.ns_points - side_average[(s.line.board, "NS")]
-            versus[ew_key] += s.ew_points - side_average[(s.line.board, "EW")]
-    adjust = _adjustment_keys(adjustments, set(total))
-    by_field: dict[str, list[PairStanding]] = defaultdict(list)
-    for key in total:
-        field, number = key
-        extra = adjust.get(key, Fraction(0))
-        points = total[key] + extra
-        percentage: Fraction | None = None
-        if method == "mp" and available[key]:
-            percentage = points * 100 / available[key]
-        by_field[field].append(
-            PairStanding(
-                pair=number,
-                direction=field if field in ("NS", "EW") else None,
-                total=points,
-                max_total=available[key],
-                percentage=percentage,
-                rank="",
-                boards_played=played[key],
-                adjustments=extra,
-                field=field,
-                versus_average=versus[key] + extra if method == "total" else None,
-            )
-        )
-    ordered: list[PairStanding] = []
-    for field in sorted(by_field, key=lambda f: (FIELD_ORDER.get(f, 3), f)):
-        group = by_field[field]
-
-        def merit(st: PairStanding) -> Fraction:
-            if method == "mp":
-                return st.percentage if st.percentage is not None else Fraction(-1)
-            if method == "total":
-                assert st.versus_average is not None
-                return st.versus_average
-            return st.total
-
-        group.sort(key=lambda st: (-merit(st), st.pair))
-        labels = _rank_labels([merit(st) for st in group])
-        ordered.extend(replace(st, rank=label) for st, label in zip(group, labels, strict=True))
-    return tuple(ordered)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -241,48 +242,46 @@ def scored_version(event_id: int, *, database: bool = True) -> int | None:
     return None if found is None else int(found)
 
 
-def traveller_lines(section: Section) -> list[TravellerLine]:
-    """The counting results of a section as the engine's traveller lines.
+#: A fouled board scores Average to both sides.
+FOULED = ("A", "A")
+
+
+def traveller_lines(
+    section: Section, pair_numbers: Mapping[int, int], fouled: Collection[int]
+) -> list[TravellerLine]:
+    """The counting results of a section as the engine's traveller lines. `pair_numbers` maps
+    the section's Pair ids to their numbers and `fouled` holds the event's fouled boards, both
+    read once by the caller, so the results query joins nothing.
 
     Fouled boards score Average to both sides at every table that played them; entered but
-    unconfirmed and disputed results do not count yet. One query of plain values: a rescore
-    runs after every burst of results, and model instances cost more than the scoring itself.
+    unconfirmed and disputed results do not count yet. One query of plain values, and lines
+    built by position: a rescore runs after every burst of results, and model instances or
+    keyword arguments cost more than the scoring itself.
     """
-    fouled = set(
-        Board.objects.filter(event_id=section.event_id, fouled=True).values_list(
-            "number", flat=True
-        )
-    )
     rows = (
         Result.objects.filter(section=section)
         .order_by("board_number", "round", "table")
         .values_list(
-            "board_number",
-            "status",
-            "ns_score",
-            "artificial_code",
-            "ns_pair__number",
-            "ew_pair__number",
+            "board_number", "status", "ns_score", "artificial_code", "ns_pair_id", "ew_pair_id"
         )
     )
+    counting = Result.COUNTING
+    artificial_status = Result.Status.ARTIFICIAL
+    disputed = Result.Status.DISPUTED
     lines = []
     for board, status, ns_score, code, ns, ew in rows:
         if board in fouled:
-            if status == Result.Status.DISPUTED:
+            if status == disputed:
                 continue
-            artificial: tuple[str, str] | None = ("A", "A")
-            score = None
-        elif status not in Result.COUNTING:
+            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], None, FOULED))
+        elif status not in counting:
             continue
-        elif status == Result.Status.ARTIFICIAL:
+        elif status == artificial_status:
             ns_code, _, ew_code = code.partition("/")
             artificial = (ns_code, ew_code or ns_code)
-            score = None
+            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], None, artificial))
         else:
-            artificial, score = None, ns_score
-        lines.append(
-            TravellerLine(board=board, ns=ns, ew=ew, ns_score=score, artificial=artificial)
-        )
+            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], ns_score))
     return lines
 
 
@@ -311,22 +310,20 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
     """The whole standings document (`engine.scoring.document`) as stored and served."""
     sections = []
     rules = rules_for(event)
-    for section in event.sections.all():
+    # Each query orders by what it needs, or not at all: the models' default orderings (by
+    # section, by event, by event date) join two tables more to every query for nothing.
+    fouled = set(event.boards.filter(fouled=True).order_by().values_list("number", flat=True))
+    for section in event.sections.order_by("name"):
         movement = movement_for(section)
         tallies = session_figures(section, rules)
         adjustments: dict[int | str, int] = {}
         if event.method == Event.Method.TOTAL:
             adjustments = {key: tally.adjustment for key, tally in tallies.items()}
-        score = score_session(
-            traveller_lines(section),
-            method=event.method,
-            scale=event.scale,
-            movement=movement,
-            adjustments=adjustments or None,
-        )
         names: dict[str, str] = {}
         absent: set[str] = set()
-        for pair in Pair.objects.filter(section=section):
+        numbers: dict[int, int] = {}
+        for pair in Pair.objects.filter(section=section).order_by():
+            numbers[pair.pk] = pair.number
             key = pair_key(pair.number, pair.direction or None)
             if pair.is_phantom:
                 absent.add(key)  # its players' names still show if it played (it withdrew)
@@ -335,6 +332,13 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
                 if pair.is_phantom
                 else pair.names
             )
+        score = score_session(
+            traveller_lines(section, numbers, fouled),
+            method=event.method,
+            scale=event.scale,
+            movement=movement,
+            adjustments=adjustments or None,
+        )
         sections.append(
             section_standings(
                 section.name,
