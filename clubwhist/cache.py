@@ -2,9 +2,13 @@
 
 One client per pool: Django's `RedisCacheClient.get_client` builds a new `redis.Redis` object
 for every cache call (each construction fills a table of some 170 response callbacks: about
-0.4 ms here), and a tablet's request makes five cache calls (its request limit, the state's
-versions, the state). A `redis.Redis` object is safe to share between threads (it takes a
-connection from its pool for each command), so one per pool is kept and reused.
+0.4 ms here). A `redis.Redis` object is safe to share between threads (it takes a connection
+from its pool for each command), so one per pool is kept and reused.
+
+Scripts and raw values: a tablet's request asks Redis once for everything it needs (its request
+count, its link, its state and the versions they hang on; `tournaments/selectors/tablet_cache.py`),
+which takes a Lua script, and values the script can read without unpickling. `run_script` and
+`set_raw` give both the same outage handling as every other call.
 
 Without Redis: the cache holds only copies (tablets' states, published pages, versions) and
 request counts, never anything that exists nowhere else, so a Redis that is down or
@@ -24,13 +28,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from redis.commands.core import Script
 
 log = logging.getLogger(__name__)
 
@@ -83,12 +88,50 @@ _OUTAGES: dict[str, _Outage] = {}
 _OUTAGES_LOCK = threading.Lock()
 
 
+_SCRIPTS: dict[str, Script] = {}
+_SCRIPTS_LOCK = threading.Lock()
+
+
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
         with _OUTAGES_LOCK:
             self._outage = _OUTAGES.setdefault(str(server), _Outage())
+
+    def run_script(
+        self, source: str, keys: Sequence[str], args: Sequence[str | int], default: T
+    ) -> Any | T:
+        """Run a Lua script on the cache's keys (named as the app names them: the cache's
+        prefix is added here); `default` while Redis is away. One round trip once Redis knows
+        the script (EVALSHA; the first call of a process, or after a Redis restart, loads it)."""
+        client = self._cache.get_client(write=True)
+        with _SCRIPTS_LOCK:
+            script = _SCRIPTS.get(source)
+            if script is None:
+                script = _SCRIPTS[source] = Script(client, source)
+        full = [self.make_key(key) for key in keys]
+        # Not a write of a copy: a script lost while Redis is away leaves nothing stale.
+        return self._guard(
+            lambda: script(keys=full, args=list(args), client=client), default, write=False
+        )
+
+    def set_raw(self, values: Mapping[str, bytes], timeout: int) -> None:
+        """Store these bytes as they are (no pickling, so a script can read them), each kept
+        `timeout` seconds; one round trip for them all."""
+
+        def store() -> None:
+            pipeline = self._cache.get_client(write=True).pipeline(transaction=False)
+            for key, value in values.items():
+                pipeline.set(self.make_key(key), value, ex=timeout)
+            pipeline.execute()
+
+        self._guard(store, None, write=True)
+
+    def decode(self, raw: bytes) -> Any:
+        """A value as Django's cache stored it (an integer as is, anything else pickled), read
+        raw by a script."""
+        return self._cache._serializer.loads(raw)  # type: ignore[attr-defined]
 
     def _guard(self, call: Callable[[], T], default: T, *, write: bool) -> T:
         outage = self._outage

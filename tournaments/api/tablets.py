@@ -5,12 +5,15 @@ Each view checks the token, calls one service and returns; answers a tablet can 
 message), 403 a board this table does not play now (or a replaced link), 404 an unknown link,
 409 a different result already stored (with the stored one, only if it is this table's own;
 a key of another table's result, or a call once the event is over, says so without details),
-429 too many requests.
+429 too many requests (with Retry-After).
+
+A request asks Redis once before its work: its count against the link's limit, the link, the
+round the table plays and its state come back together (`tablet_cache.table_visit`), so a poll
+on a warm cache reads no database at all.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -22,31 +25,52 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from tournaments import selectors
 from tournaments.api.documents import TabletAnswerOut
 from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import DirectorCall, Result, TableAccess
 from tournaments.selectors import tablet_cache
+from tournaments.selectors.tablet_cache import Visit
 from tournaments.services import tablets
 from tournaments.services.results import NOTE_MAX
 
 
 class TableTokenThrottle(SimpleRateThrottle):
-    """Requests per table link (not per address: a club's tablets share one Wi-Fi address)."""
+    """Requests per table link (not per address: a club's tablets share one Wi-Fi address).
+
+    With Redis, a fixed window counted by the link's visit (one atomic script that also reads
+    the link's cached copies: `tablet_cache.table_visit`), which the view then uses. DRF's own
+    reads a list of times and writes it back: two round trips, and two requests at once may
+    both pass. With the in-process cache (`make run`, no Redis), DRF's sliding window."""
 
     scope = "table"
+    retry_after: float | None = None
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
-        # A digest, not the token as typed: a URL can hold any character, a cache key should
-        # not (memcached refuses spaces and control characters).
-        token = view.kwargs.get("token", "")
-        ident = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        ident = tablet_cache.token_digest(view.kwargs.get("token", ""))
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if self.rate is None or not tablet_cache.scripted():
+            return super().allow_request(request, view)
+        limit, seconds = self.parse_rate(self.rate)
+        if limit is None or seconds is None:
+            return True
+        visit = tablet_cache.table_visit(view.kwargs.get("token", ""), window=(limit, seconds))
+        view.visit = visit
+        if visit.hits is None or visit.hits <= limit:
+            return True  # counted, or Redis away: not counted, as DRF's would not be
+        self.retry_after = visit.wait
+        return False
 
-def _access(token: str) -> TableAccess:
+    def wait(self) -> float | None:
+        if self.retry_after is not None:
+            return self.retry_after
+        return super().wait()
+
+
+def _access(token: str, visit: Visit) -> TableAccess:
     try:
-        return tablets.table_access(token)
+        return tablets.table_access(token, visit)
     except tablets.TableLinkReplaced as exc:
         raise PermissionDenied(str(exc)) from None
     except tablets.TableLinkUnknown as exc:
@@ -61,12 +85,16 @@ class TabletView(APIView):
     throttle_classes = [TableTokenThrottle]
 
     table: TableAccess
+    visit: Visit | None = None  # set by the throttle when it counted this request
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """The link is checked before anything else: an unknown or replaced link learns
         nothing about what a valid request would look like."""
+        self.visit = None
         super().initial(request, *args, **kwargs)
-        self.table = _access(kwargs["token"])
+        if self.visit is None:
+            self.visit = tablet_cache.table_visit(kwargs["token"])
+        self.table = _access(kwargs["token"], self.visit)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, tablets.TableForbidden):
@@ -106,7 +134,7 @@ class TableStateApi(TabletView):
 
     @extend_schema(responses=TabletAnswerOut)
     def get(self, request: Request, token: str) -> Response:
-        return Response(tablet_cache.table_state_now(self.table))
+        return Response(tablet_cache.table_state_now(self.table, self.visit))
 
 
 class TablePreviewApi(TabletView):
@@ -135,6 +163,7 @@ class TablePreviewApi(TabletView):
             access=self.table,
             board_number=data.validated_data["board"],
             entry=data.validated_data["entry"],
+            visit=self.visit,
         )
         return Response(preview)
 
@@ -157,6 +186,7 @@ class TableResultsApi(TabletView):
             board_number=v["board"],
             entry=v["entry"],
             key=v["idempotency_key"],
+            visit=self.visit,
         )
         return Response(
             TableResultOut(result).data,
@@ -169,7 +199,7 @@ class TableConfirmApi(TabletView):
 
     @extend_schema(request=None, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:
-        result = tablets.tablet_confirm(access=self.table, result_id=result_id)
+        result = tablets.tablet_confirm(access=self.table, result_id=result_id, visit=self.visit)
         return Response(TableResultOut(result).data)
 
 
@@ -186,7 +216,10 @@ class TableDisputeApi(TabletView):
         data = self.TableDisputeIn(data=request.data)
         data.is_valid(raise_exception=True)
         result = tablets.tablet_dispute(
-            access=self.table, result_id=result_id, note=data.validated_data["note"]
+            access=self.table,
+            result_id=result_id,
+            note=data.validated_data["note"],
+            visit=self.visit,
         )
         return Response(TableResultOut(result).data)
 
@@ -212,7 +245,7 @@ class TableCallApi(TabletView):
         call = tablets.director_call(
             section=access.section,
             table=access.table,
-            round=selectors.table_round(access.section, access.table),
+            round=tablets.current_round(access, self.visit).current,
             note=data.validated_data["note"],
             reason=data.validated_data["reason"],
         )

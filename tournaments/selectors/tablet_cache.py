@@ -1,56 +1,231 @@
-"""The tablets' state, cached per table until something a tablet shows changes.
+"""The tablets' links, rounds and states, kept in the shared cache until something they show
+changes, and read with the tablet's request count in one Redis round trip.
 
-Every tablet asks for its table's state every few seconds, and on this kind of machine each
-database query costs a few milliseconds, so the state (about ten queries) is kept in the shared
-cache under two versions: the table's own (its results and calls) and the section's
-(everything else); the state of a table sitting out its round, which moves on when the whole
-room has played, is not cached. Anything that changes what a tablet shows moves the version
-it belongs to on, when it is made and again once its transaction has committed: a saved or deleted
-result, pair, section, event, board or director call (model signals, wired in
-`TournamentsConfig.ready`), and the few bulk updates that bypass signals call
-`tables_changed` themselves. A new version is a new
-key, so a state is never served after a change; a state computed meanwhile from data read
-before the commit is stored under a version that the second bump retires.
+Every tablet asks for its table's state every few seconds and sends a few results a round; on
+this kind of machine each database query or Redis command is a round trip of a few hundred
+microseconds, and under load those waits are most of a request. So for each table link the
+cache keeps, per token (its digest):
+
+- the link: the `TableAccess` row with its section and event, and the round the table may
+  write now with its boards (`TableRound`);
+- the state the page shows (about ten queries to compute).
+
+Each copy is stored with the versions it was computed under, and is used only while they are
+still the current ones. The versions are the section's (everything: pairs, boards, the round
+the director started, the event's status, the links themselves), the table's (its results and
+calls, and the results of the tables that send it players or boards) and the table's round's
+(the results that can move a table on: every result change but a new, unconfirmed one).
+Anything that changes what a copy holds moves its version on once its transaction has
+committed: a saved or deleted result, pair, section, event, board, director call or table link
+(model signals, wired in `TournamentsConfig.ready`), and the few writes that bypass signals
+call `tables_changed` or `result_changed` themselves. A copy computed from data read before
+the commit was stored under a version read before that bump, which retires it; every version
+is read (in the same round trip as the copies) before the database is.
+
+One round trip (`table_visit`, a Lua script): count the request against the link's limit,
+read the link's copy, from its first line the section and table, then the three versions
+and the state's copy. A warm poll is that and nothing else; a write adds one more after its
+commit, for the versions it moves on.
 
 Only a cache shared by every web process (Redis) is used: with the per-process memory cache
-of `make run` and no Redis, a change seen by one process would not retire another's copy,
-so the state is computed on every request there (one process, few tables).
+of `make run` and no Redis, a change seen by one process would not retire another's copy, so
+everything is read from the database there (one process, few tables). While Redis is away the
+visit finds nothing and the request reads the database (clubwhist/cache.py).
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from clubwhist.cache import retire_after_outage
+from clubwhist.cache import RedisCache, retire_after_outage
 from tournaments.bridge import movement_for
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
-from tournaments.selectors.tablets import table_state
+from tournaments.selectors.tablets import TableRound, table_state
 
-#: How long an unchanged table's state is kept (it is retired sooner by any change).
-STATE_SECONDS = 15 * 60
+#: How long an unchanged table's link or state is kept (a change retires it sooner).
+KEEP_SECONDS = 60 * 60
 
-# A version bump lost while Redis was away would leave the states cached before it in use.
-retire_after_outage("tablet-version:*")
+VERSION = "tablet-version:"
 
+# A version bump lost while Redis was away would leave the copies cached before it in use.
+retire_after_outage(VERSION + "*")
 
-def _version_key(section_id: int, table: int | None = None) -> str:
-    return f"tablet-version:{section_id}" + ("" if table is None else f":{table}")
+# KEYS: the request count, the link's copy, the state's copy. ARGV: the counting window in
+# milliseconds (0: not counted), the versions' key prefix. A fixed window: the first request
+# starts it, and it ends that long after. The link's copy opens with "<section> <table>\n".
+VISIT = """
+local hits, left = false, false
+local window = tonumber(ARGV[1])
+if window > 0 then
+  hits = redis.call('INCR', KEYS[1])
+  left = redis.call('PTTL', KEYS[1])
+  if left < 0 then
+    redis.call('PEXPIRE', KEYS[1], window)
+    left = window
+  end
+end
+local link = redis.call('GET', KEYS[2])
+if not link then
+  return {hits, left, false, false, false, false, false}
+end
+local section, tbl = string.match(link, '^(%d+) (%d+)\\n')
+if not section then
+  return {hits, left, false, false, false, false, false}
+end
+local at = ARGV[2] .. section .. ':' .. tbl
+local versions = redis.call('MGET', ARGV[2] .. section, at, at .. ':round')
+return {hits, left, link, versions[1], versions[2], versions[3], redis.call('GET', KEYS[3])}
+"""
 
 
 def shared() -> bool:
     return "redis" in str(settings.CACHES["default"]["BACKEND"]).lower()
 
 
-def _version(section_id: int, table: int | None = None) -> str:
-    return _version_from_key(_version_key(section_id, table))
+def _redis() -> RedisCache | None:
+    found = caches["default"]
+    return found if isinstance(found, RedisCache) else None
+
+
+def scripted() -> bool:
+    """The cache is clubwhist's Redis cache, which runs `table_visit`'s script."""
+    return _redis() is not None
+
+
+def token_digest(token: str) -> str:
+    """A token as the cache names it: a URL can hold any character, a cache key should not
+    (memcached refuses spaces and control characters)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _version_key(section_id: int, table: int | None = None, *, rounds: bool = False) -> str:
+    key = VERSION + str(section_id)
+    if table is not None:
+        key += f":{table}" + (":round" if rounds else "")
+    return key
+
+
+@dataclass(frozen=True)
+class Versions:
+    section: str
+    table: str
+    round: str
+
+
+@dataclass(frozen=True)
+class _Link:
+    """The link's copy: valid while the section's version is `section`; its round while the
+    table's round version is also `round` (None: not kept, a table sitting out)."""
+
+    access: TableAccess
+    section: str
+    round_version: str
+    round: TableRound | None
+
+
+@dataclass
+class Visit:
+    """What one tablet request found in the shared cache (`table_visit`), and what it may keep
+    there afterwards. `reachable` is False without a shared cache or while Redis is away:
+    then nothing is found or kept."""
+
+    digest: str
+    reachable: bool = False
+    hits: int | None = None  # requests counted in this window; None when not counted
+    wait: float | None = None  # seconds until the window ends
+    place: tuple[int, int] | None = None  # (section id, table) of the link, once known
+    versions: Versions | None = None  # read before anything from the database
+    access: TableAccess | None = None  # the link: its current copy, or read after `versions`
+    round: TableRound | None = None  # its round, when its copy is current
+    state: dict[str, Any] | None = None  # its state, when its copy is current
+    keep_link: bool = False  # the link was read from the database: its copy is to be kept
+
+
+def table_visit(token: str, *, window: tuple[int, float] | None = None) -> Visit:
+    """Everything the cache holds for this link, in one round trip; with `window` (requests,
+    seconds) the request is counted against the link's limit too (`TableTokenThrottle`)."""
+    visit = Visit(token_digest(token))
+    redis = _redis()
+    if redis is None:
+        return visit
+    digest = visit.digest
+    found = redis.run_script(
+        VISIT,
+        [f"tablet-hits:{digest}", f"tablet-link:{digest}", f"tablet-state:{digest}"],
+        [int(window[1] * 1000) if window else 0, redis.make_key(VERSION)],
+        None,
+    )
+    if found is None:
+        return visit  # Redis is away: nothing counted, nothing known
+    hits, left, link, section, table, rounds, state = found
+    visit.reachable = True
+    if window is not None:
+        visit.hits, visit.wait = int(hits), int(left) / 1000
+    if link is None:
+        return visit
+    head, _, body = bytes(link).partition(b"\n")
+    section_id, table_number = (int(part) for part in head.split())
+    visit.place = (section_id, table_number)
+    if section is None or table is None or rounds is None:
+        return visit  # a version is missing: the copies hang on none (`versions_first`)
+    versions = Versions(
+        str(redis.decode(section)), str(redis.decode(table)), str(redis.decode(rounds))
+    )
+    visit.versions = versions
+    stored = _unpickled(body)
+    if not isinstance(stored, _Link) or stored.section != versions.section:
+        return visit
+    visit.access = stored.access
+    if stored.round_version == versions.round:
+        visit.round = stored.round
+    if state is not None:
+        computed = _unpickled(state)
+        if isinstance(computed, tuple) and computed[:2] == (versions.section, versions.table):
+            visit.state = computed[2]
+    return visit
+
+
+def _unpickled(raw: bytes) -> Any:
+    """A copy as stored, or None if it cannot be read (written by another release)."""
+    try:
+        return pickle.loads(raw)
+    except Exception:
+        return None
+
+
+def versions_first(visit: Visit, access: TableAccess) -> bool:
+    """Read (or make) the link's versions when the visit did not find them; True if it had to,
+    and the caller must then read the link from the database again before its copy is kept:
+    a copy is only ever stored under versions read before what it holds."""
+    if not visit.reachable or _keepable(visit, access) is not None:
+        return False
+    keys = [
+        _version_key(access.section_id),
+        _version_key(access.section_id, access.table),
+        _version_key(access.section_id, access.table, rounds=True),
+    ]
+    found = cache.get_many(keys)  # one round trip while they exist (nearly always)
+    values = [str(found[k]) if k in found else _version_from_key(k) for k in keys]
+    visit.place = (access.section_id, access.table)
+    visit.versions = Versions(*values)
+    return True
+
+
+def link_read(visit: Visit, access: TableAccess) -> None:
+    """The link was read from the database after the visit's versions: keep its copy."""
+    if _keepable(visit, access) is not None:
+        visit.access, visit.keep_link = access, True
 
 
 def _version_from_key(key: str) -> str:
@@ -61,77 +236,141 @@ def _version_from_key(key: str) -> str:
     return str(found)
 
 
-def table_state_cached(access: TableAccess) -> dict[str, Any]:
-    """`selectors.table_state`, from the cache while nothing the table shows has changed."""
-    if not shared():
-        return table_state(access)
-    section, table = access.section_id, access.table
-    keys = [_version_key(section), _version_key(section, table)]
-    found = cache.get_many(keys)  # one round trip while both exist (nearly always)
-    versions = [str(found[k]) if k in found else _version_from_key(k) for k in keys]
-    key = f"tablet-state:{access.pk}:{versions[0]}:{versions[1]}"
-    state = cache.get(key)
-    if state is None:
-        state = table_state(access)
-        # A sitting-out table follows the whole room: never kept. A table waiting for the
-        # tables that send it players or boards is kept: their results retire its state too
-        # (`_on_change`).
-        if not state["current"]["sit_out"]:
-            cache.set(key, state, timeout=STATE_SECONDS)
-    return state  # type: ignore[no-any-return]
+def _keepable(visit: Visit | None, access: TableAccess) -> Versions | None:
+    if visit is None or not visit.reachable:
+        return None
+    if visit.place != (access.section_id, access.table):
+        return None
+    return visit.versions
 
 
-def table_state_now(access: TableAccess) -> dict[str, Any]:
-    """The table's state as the page is sent it: the cached state with the server's time of
-    this answer (never cached), so a tablet whose own clock is wrong still counts the round
-    clock down right."""
+def remember_round(visit: Visit | None, access: TableAccess, round: TableRound | None) -> None:
+    """Keep the link and the round just read (after the visit's versions), unless both
+    copies are current already."""
+    versions = _keepable(visit, access)
+    if visit is None or versions is None:
+        return
+    if not visit.keep_link and (visit.round is not None or round is None):
+        return
+    _store({f"tablet-link:{visit.digest}": _link_entry(access, versions, round)})
+    visit.round, visit.keep_link = round, False
+
+
+def _link_entry(access: TableAccess, versions: Versions, round: TableRound | None) -> bytes:
+    head = f"{access.section_id} {access.table}\n".encode()
+    return head + pickle.dumps(_Link(access, versions.section, versions.round, round))
+
+
+def _store(values: dict[str, bytes]) -> None:
+    redis = _redis()
+    if redis is not None:
+        redis.set_raw(values, KEEP_SECONDS)
+
+
+def table_state_now(access: TableAccess, visit: Visit | None = None) -> dict[str, Any]:
+    """The table's state as the page is sent it: from the cache while nothing it shows has
+    changed, with the server's time of this answer (never cached), so a tablet whose own clock
+    is wrong still counts the round clock down right."""
     return {
-        **table_state_cached(access),
+        **table_state_cached(access, visit),
         "server_time": timezone.now().isoformat(timespec="seconds"),
     }
 
 
+def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[str, Any]:
+    """`selectors.table_state`, from the cache while nothing the table shows has changed."""
+    if visit is None:
+        visit = table_visit(access.token)
+    if visit.state is not None and visit.access is not None:
+        return visit.state
+    versions_first(visit, access)  # before the state's reads (the link is the caller's)
+    state = table_state(access)
+    versions = _keepable(visit, access)
+    if versions is None:
+        return state
+    # A sitting-out table follows the whole room: never kept. A table waiting for the tables
+    # that send it players or boards is kept: their results retire its state too.
+    stored: dict[str, bytes] = {}
+    if not state["current"]["sit_out"]:
+        stored[f"tablet-state:{visit.digest}"] = pickle.dumps(
+            (versions.section, versions.table, state)
+        )
+    round = TableRound.from_state(state)
+    if visit.keep_link or (visit.access is not None and visit.round is None and round):
+        stored[f"tablet-link:{visit.digest}"] = _link_entry(access, versions, round)
+        visit.round, visit.keep_link = round, False
+    if stored:
+        _store(stored)
+    visit.state = state
+    return state
+
+
+def cached_state(access: TableAccess) -> dict[str, Any] | None:
+    """The state a poll would be answered from the cache with now (None: it would be computed)."""
+    return table_visit(access.token).state
+
+
 def tables_changed(section_ids: Iterable[int]) -> None:
-    """Retire the cached states of every table of these sections."""
+    """Retire the cached links, rounds and states of every table of these sections."""
     _bump([_version_key(section_id) for section_id in set(section_ids)])
 
 
 def table_changed(section: Section, table: int) -> None:
-    """Retire one table's cached state (its own result or call). A table sitting out a
-    round moves on when the whole room has played, so its state depends on every table's
-    results: such a state is never cached (`table_state_cached`), and a table's own changes
-    are all that can change a cached one."""
+    """Retire one table's cached state (its own call). A table sitting out a round moves on
+    when the whole room has played, so its state depends on every table's results: such a
+    state is never cached (`table_state_cached`), and a table's own changes are all that can
+    change a cached one."""
     _bump([_version_key(section.pk, table)])
 
 
+def result_changed(section: Section, rnd: int, table: int, *, new_entered: bool = False) -> None:
+    """Retire what a result of this meeting changes: its table's state, and, unless it is a
+    new result waiting for its confirmation (which moves no table on, and no other table
+    shows), the rounds of its table and of the tables it sends its pairs and boards to next
+    round (they may be waiting for it: `selectors.tables_holding`), and their states."""
+    if new_entered:
+        _bump([_version_key(section.pk, table)])
+        return
+    after = movement_for(section).next_places(rnd, table)
+    tables = {table, after.boards}
+    tables |= {place[0] for place in (after.ns, after.ew) if place is not None}
+    keys = []
+    for t in sorted(t for t in tables if t):
+        keys += [_version_key(section.pk, t), _version_key(section.pk, t, rounds=True)]
+    _bump(keys)
+
+
 def _bump(keys: list[str]) -> None:
-    """Move these versions on now and again after the commit (at once outside a
-    transaction): a state read between the two, from data not yet committed, is stored under
-    the first new version, which the second retires."""
+    """Move these versions on once the transaction commits (at once outside one): a copy
+    computed meanwhile from data read before the commit was stored under a version read
+    before this, which the bump retires.
+
+    A test case's transaction (Django marks it) is rolled back, never committed: there the
+    versions move on at once as well, as if it had."""
     if not keys or not shared():
         return
 
     def bump() -> None:
         cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
 
-    bump()
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        bump()
+        return
     transaction.on_commit(bump, robust=True)
+    if getattr(connection.atomic_blocks[0], "_from_testcase", False):
+        bump()
 
 
 def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
-    """Signal receiver: which sections' tablets show this row."""
+    """Signal receiver: which sections' or tables' copies show this row."""
     if isinstance(instance, Result):
+        new_entered = bool(kwargs.get("created")) and instance.status == Result.Status.ENTERED
         # The section is at hand when the services made the row; read it once otherwise.
-        # A result also moves on the tables this one sends its pairs and boards to next
-        # round: they may be waiting for it (`selectors.tables_holding`).
-        section = instance.section
-        after = movement_for(section).next_places(instance.round, instance.table)
-        tables = {instance.table, after.boards}
-        tables |= {place[0] for place in (after.ns, after.ew) if place is not None}
-        _bump([_version_key(section.pk, t) for t in tables if t])
+        result_changed(instance.section, instance.round, instance.table, new_entered=new_entered)
     elif isinstance(instance, DirectorCall):
         table_changed(instance.section, instance.table)
-    elif isinstance(instance, Pair):
+    elif isinstance(instance, Pair | TableAccess):
         tables_changed([instance.section_id])
     elif isinstance(instance, Section):
         tables_changed([instance.pk])
@@ -144,6 +383,6 @@ def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    for model in (Result, Pair, DirectorCall, Section, Event, Board):
+    for model in (Result, Pair, DirectorCall, Section, Event, Board, TableAccess):
         post_save.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"tablets-{model.__name__}-d")

@@ -4,6 +4,7 @@ everyone goes next, and the fields to enter a result with."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from tournaments.bridge import board_from_record, meeting_rows, movement_for, rules_for
@@ -40,6 +41,36 @@ def table_round(section: Section, table: int, progress: RoomProgress | None = No
     if current > rounds[0] and tables_holding(section, table, current, progress):
         current = max(r for r in rounds if r < current)
     return current
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """The round a table's link may write now, and its boards; `current` None (and no
+    boards) once the table has played every round. Kept with the link in the shared cache,
+    so a tablet's write learns it without a query (`tablet_cache`)."""
+
+    current: int | None
+    boards: range
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> TableRound | None:
+        """The round a computed state shows; None for a table sitting its round out (it moves
+        on with the whole room, so its round is never kept)."""
+        if state["finished"]:
+            return cls(None, range(0))
+        current = state["current"]
+        if current["sit_out"]:
+            return None
+        numbers = [b["number"] for b in current["boards"]]
+        return cls(current["round"], range(min(numbers), max(numbers) + 1) if numbers else range(0))
+
+
+def table_round_now(section: Section, table: int) -> TableRound:
+    """`table_round` with the round's boards."""
+    current = table_round(section, table)
+    return TableRound(
+        current, range(0) if current is None else table_round_boards(section, table, current)
+    )
 
 
 def tables_holding(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from engine.games import Entry
@@ -23,7 +23,7 @@ from tournaments.bridge import (
     rules_for,
 )
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
-from tournaments.selectors.tablet_cache import tables_changed
+from tournaments.selectors.tablet_cache import result_changed, tables_changed
 from tournaments.services.audit import User, actor
 from tournaments.services.scoring import results_changed
 
@@ -126,7 +126,7 @@ def result_submit(
     device: str = "",
     user: User = None,
     confirm: bool = False,
-    flag: Callable[[Board, Entry], str] | None = None,
+    flag: Callable[[Board, Entry, Sequence[Result]], str] | None = None,
     event: Event | None = None,
 ) -> tuple[Result, bool]:
     """Accept one table's result for one board; returns (result, created).
@@ -135,8 +135,10 @@ def result_submit(
     and changes nothing. A different score for a board the pairs already have a result for is
     refused: two results for one meeting must never exist, and only the director may change an
     accepted one (`result_correct`). The database constraints back this up under races.
-    `flag(board, entry)` may give a new result its "are you sure?" note as it is stored;
-    `event` is the section's event when the caller has just read it in this request.
+    `flag(board, entry, stored)` may give a new result its "are you sure?" note as it is
+    stored, from the board's stored results (read for it, and then first looked at for this
+    submission: a retry or a conflict is answered from them without an insert); `event` is
+    the section's event when the caller has just read it in this request.
     """
     if event is None or event.pk != section.event_id:
         event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
@@ -150,31 +152,49 @@ def result_submit(
     clean_entry = rules.entry_to_dict(parsed)
     ns_score = as_int_score(rules.ns_score(engine_board(seating.board), parsed))
 
-    # Insert first: the unique constraints (the key; one result per pair per board) decide,
-    # and only a refused insert looks at what is stored (a retry, or a conflict). The usual
-    # case, a new result, costs no lookups.
+    note = ""
+    if flag is not None:
+        stored = list(Result.objects.filter(section=section, board_number=board_number).order_by())
+        if any(_of_meeting(r, seating, key) for r in stored):
+            replay = _existing(section, seating, key, clean_entry, stored)
+            if replay is not None:
+                return replay, False
+        note = flag(seating.board, parsed, stored)[:200]
+
+    # Then insert: the unique constraints (the key; one result per pair per board) decide,
+    # and only a refused insert looks at what is stored (a retry, or a conflict, that came
+    # first meanwhile, or that was not among rows read above). The usual case, a new result,
+    # costs no lookups.
     now = timezone.now()
+    fields: dict[str, Any] = {
+        "section": section,
+        "board_number": board_number,
+        "round": round,
+        "table": table,
+        "ns_pair": seating.ns_pair,
+        "ew_pair": seating.ew_pair,
+        "entry": clean_entry,
+        "ns_score": ns_score,
+        "status": Result.Status.CONFIRMED if confirm else Result.Status.ENTERED,
+        "created_at": now,
+        "confirmed_at": now if confirm else None,  # equal: entered confirmed, at once
+        "entered_by_device": device[:80],
+        "entered_by": actor(user),
+        "idempotency_key": key,
+        "flag": note,
+    }
     try:
-        with transaction.atomic():
-            result = Result.objects.create(
-                section=section,
-                board_number=board_number,
-                round=round,
-                table=table,
-                ns_pair=seating.ns_pair,
-                ew_pair=seating.ew_pair,
-                entry=clean_entry,
-                ns_score=ns_score,
-                status=Result.Status.CONFIRMED if confirm else Result.Status.ENTERED,
-                created_at=now,
-                confirmed_at=now if confirm else None,  # equal: entered confirmed, at once
-                entered_by_device=device[:80],
-                entered_by=actor(user),
-                idempotency_key=key,
-                flag=(flag(seating.board, parsed) if flag is not None else "")[:200],
-            )
-            if confirm:
+        if confirm:
+            with transaction.atomic():
+                result = Result.objects.create(**fields)
                 results_changed(event=event)
+        elif connection.in_atomic_block:
+            # A savepoint: a refused insert must not spoil the caller's transaction.
+            with transaction.atomic():
+                result = Result.objects.create(**fields)
+        else:
+            # One statement is a transaction of its own: no BEGIN and COMMIT round trips.
+            result = Result.objects.create(**fields)
     except IntegrityError:
         # A retry of a stored submission, a conflicting one, or another device first: answer
         # from what is stored (the same result again, or a ResultConflict).
@@ -247,12 +267,29 @@ def call_mark_handled(*, event: Event, call_id: int, user: User = None) -> bool:
     return bool(handled)
 
 
+def _of_meeting(result: Result, seating: Seating, key: str) -> bool:
+    """This stored result of the board is this submission again, or its meeting's."""
+    return (
+        result.idempotency_key == key
+        or result.ns_pair_id == seating.ns_pair.pk
+        or result.ew_pair_id == seating.ew_pair.pk
+    )
+
+
 def _existing(
-    section: Section, seating: Seating, key: str, clean_entry: dict[str, Any]
+    section: Section,
+    seating: Seating,
+    key: str,
+    clean_entry: dict[str, Any],
+    stored: Sequence[Result] | None = None,
 ) -> Result | None:
-    """The stored result this submission repeats, None if new; raises if it conflicts."""
-    # order_by("pk"): the default ordering joins three tables for nothing here.
-    by_key = Result.objects.filter(idempotency_key=key).order_by("pk").first()
+    """The stored result this submission repeats, None if new; raises if it conflicts.
+    `stored`: the board's results, when just read (then only a key not among them, which may
+    name another board's result, is looked up)."""
+    by_key = next((r for r in stored or () if r.idempotency_key == key), None)
+    if by_key is None:
+        # order_by("pk"): the default ordering joins three tables for nothing here.
+        by_key = Result.objects.filter(idempotency_key=key).order_by("pk").first()
     if by_key is not None:
         same = (
             by_key.section_id == section.pk
@@ -270,18 +307,24 @@ def _existing(
                 by_key,
             )
         return by_key
-    for_meeting = (
-        Result.objects.filter(
-            section=section, board_number=seating.board.number, ns_pair=seating.ns_pair
+    if stored is not None:
+        ordered = sorted(stored, key=lambda r: r.pk)
+        for_meeting = next((r for r in ordered if r.ns_pair_id == seating.ns_pair.pk), None) or (
+            next((r for r in ordered if r.ew_pair_id == seating.ew_pair.pk), None)
         )
-        .order_by("pk")
-        .first()
-        or Result.objects.filter(
-            section=section, board_number=seating.board.number, ew_pair=seating.ew_pair
+    else:
+        for_meeting = (
+            Result.objects.filter(
+                section=section, board_number=seating.board.number, ns_pair=seating.ns_pair
+            )
+            .order_by("pk")
+            .first()
+            or Result.objects.filter(
+                section=section, board_number=seating.board.number, ew_pair=seating.ew_pair
+            )
+            .order_by("pk")
+            .first()
         )
-        .order_by("pk")
-        .first()
-    )
     if for_meeting is None:
         return None
     if for_meeting.entry == clean_entry and for_meeting.ew_pair_id == seating.ew_pair.pk:
@@ -332,6 +375,45 @@ def result_confirm(*, result: Result, device: str = "", user: User = None) -> Re
     result.confirmed_at = timezone.now()
     result.save(update_fields=["status", "confirmed_at", "updated_at"])
     results_changed(event=result.section.event)
+    return result
+
+
+def result_confirm_entered(
+    *, event: Event, section: Section, round: int, table: int, result_id: int
+) -> Result | None:
+    """Confirm an entered result of this meeting (section, round, table) in one statement that
+    finds, checks, changes and returns the row; None, with nothing changed, when there is no
+    such result waiting for its confirmation (then `result_confirm` looks at what there is).
+    `event` is the section's event as the caller has just read it.
+
+    The usual tablet confirmation in four round trips: BEGIN, this UPDATE ... RETURNING, the
+    standings' version (`results_changed`), COMMIT. Django's `update()` returns only a count,
+    which would need a SELECT (a fifth) to answer with the row."""
+    _require_running(event)
+    meta = Result._meta
+    quote = connection.ops.quote_name
+    columns = {f.name: quote(str(f.column)) for f in meta.concrete_fields}
+
+    def column(name: str) -> str:
+        return columns[name]
+
+    stamp = meta.get_field("confirmed_at").get_db_prep_value(timezone.now(), connection)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {column('status')} = %s, "
+        f"{column('confirmed_at')} = %s, {column('updated_at')} = %s "
+        f"WHERE {column('id')} = %s AND {column('section')} = %s AND {column('table')} = %s "
+        f"AND {column('round')} = %s AND {column('status')} = %s RETURNING "
+        + ", ".join(columns.values())
+    )
+    params = [Result.Status.CONFIRMED.value, stamp, stamp, result_id, section.pk, table, round]
+    with transaction.atomic():
+        found = list(Result.objects.raw(sql, [*params, Result.Status.ENTERED.value]))
+        if not found:
+            return None
+        results_changed(event=event)
+        result_changed(section, round, table)  # the statement sends no signal
+    result = found[0]
+    result.section = section
     return result
 
 

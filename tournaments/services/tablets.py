@@ -9,12 +9,16 @@ sends. The director can replace a table's link; the old token then says so
 Results from a tablet go through the same services as every other result (`result_submit`,
 `result_confirm`, `result_dispute`), so idempotency keys, the one-result-per-meeting rule and
 results processing are the same wherever a result comes from.
+
+A tablet's request brings what the shared cache holds for its link (`tablet_cache.Visit`: the
+link, the round the table plays now, its state), read in one round trip with its request count;
+these functions read the database only for what the cache did not have, and keep it there.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -24,13 +28,16 @@ from django.utils import timezone
 from engine.games import Entry
 from tournaments.bridge import engine_board, rules_for
 from tournaments.models import Board, DirectorCall, Event, Result, Section, TableAccess
-from tournaments.selectors import table_round, table_round_boards
+from tournaments.selectors import tablet_cache
+from tournaments.selectors.tablet_cache import Visit
+from tournaments.selectors.tablets import TableRound, table_round_now
 from tournaments.services.audit import User, audit_record
 from tournaments.services.results import (
     NOTE_MAX,
     ResultConflict,
     ResultError,
     result_confirm,
+    result_confirm_entered,
     result_dispute,
     result_submit,
 )
@@ -95,13 +102,28 @@ def table_link_replace(*, event: Event, table: int, user: User = None) -> TableA
     TableAccess.objects.select_for_update().filter(
         section=section, table=table, revoked_at=None
     ).update(revoked_at=timezone.now())
+    # The update sends no signal: retire the cached copies of the section's links here, so
+    # the old token is refused from the moment this commits.
+    tablet_cache.tables_changed([section.pk])
     access = TableAccess.objects.create(section=section, table=table, token=_new_token())
     audit_record(event=event, user=user, action="table link replaced", target=f"table {table}")
     return access
 
 
-def table_access(token: str) -> TableAccess:
-    """The live link for this token; TableLinkReplaced or TableLinkUnknown otherwise."""
+def table_access(token: str, visit: Visit | None = None) -> TableAccess:
+    """The live link for this token; TableLinkReplaced or TableLinkUnknown otherwise. From the
+    visit's copy when it is current, else from the database (and kept for the next request)."""
+    if visit is not None and visit.access is not None:
+        return visit.access
+    access = _table_access_read(token)
+    if visit is not None and tablet_cache.versions_first(visit, access):
+        access = _table_access_read(token)  # again, now that the versions are read
+    if visit is not None:
+        tablet_cache.link_read(visit, access)
+    return access
+
+
+def _table_access_read(token: str) -> TableAccess:
     access = (
         TableAccess.objects.select_related("section__event").filter(token=token).order_by().first()
         if 8 <= len(token) <= 64
@@ -117,7 +139,17 @@ def table_access(token: str) -> TableAccess:
     return access
 
 
-def _result_of_table(access: TableAccess, result_id: int) -> Result:
+def current_round(access: TableAccess, visit: Visit | None = None) -> TableRound:
+    """The round this table plays now and its boards: the visit's copy when current, else read
+    (and kept with the link for the next request)."""
+    if visit is not None and visit.round is not None:
+        return visit.round
+    found = table_round_now(access.section, access.table)
+    tablet_cache.remember_round(visit, access, found)
+    return found
+
+
+def _result_of_table(access: TableAccess, result_id: int, now: TableRound) -> Result:
     result = (
         Result.objects.select_related("section__event", "ns_pair", "ew_pair")
         .filter(pk=result_id, section=access.section, table=access.table)
@@ -125,7 +157,7 @@ def _result_of_table(access: TableAccess, result_id: int) -> Result:
     )
     if result is None:
         raise TableForbidden(f"Result {result_id} is not one of table {access.table}'s.")
-    if result.round != table_round(access.section, access.table):
+    if result.round != now.current:
         raise TableForbidden(
             f"Board {result.board_number} was played in round {result.round}; this table is "
             "on another round now. Call the director to change it."
@@ -133,13 +165,12 @@ def _result_of_table(access: TableAccess, result_id: int) -> Result:
     return result
 
 
-def _check_board(access: TableAccess, board_number: int) -> int:
+def _check_board(access: TableAccess, board_number: int, visit: Visit | None) -> int:
     """The round in which this table plays `board_number` now; TableForbidden otherwise."""
-    section = access.section
-    current = table_round(section, access.table)
+    now = current_round(access, visit)
+    current, boards = now.current, now.boards
     if current is None:
         raise TableForbidden(f"Table {access.table} has played all its rounds.")
-    boards = table_round_boards(section, access.table, current)
     if board_number not in boards:
         shown = f"boards {boards.start}-{boards.stop - 1}" if boards else "no boards"
         raise TableForbidden(
@@ -149,7 +180,7 @@ def _check_board(access: TableAccess, board_number: int) -> int:
 
 
 def tablet_preview(
-    *, access: TableAccess, board_number: int, entry: Mapping[str, Any]
+    *, access: TableAccess, board_number: int, entry: Mapping[str, Any], visit: Visit | None = None
 ) -> dict[str, Any]:
     """Check and score an entry without saving it: what the page shows before it is sent.
 
@@ -157,7 +188,7 @@ def tablet_preview(
     other results or with double dummy would tell the players something about a board they are
     still playing ("at the other tables NS took 6 to 8"). The "are you sure?" check runs when
     the result is submitted (`tablet_submit`); the table is told only that it looks unusual."""
-    _check_board(access, board_number)
+    _check_board(access, board_number, visit)
     event = access.section.event
     rules = rules_for(event)
     board = Board.objects.get(event=event, number=board_number)
@@ -172,19 +203,28 @@ def tablet_preview(
 
 
 def unlikely_reason(
-    section: Section, board: Board, parsed: Entry, *, exclude_table: int | None = None
+    section: Section,
+    board: Board,
+    parsed: Entry,
+    *,
+    exclude_table: int | None = None,
+    stored: Sequence[Result] | None = None,
 ) -> str:
     """Why this result looks like a slip, against double dummy in its contract and the board's
-    other results; "". The reason carries figures the table must not see: it is stored on the
-    result for the director (room, audit trail), and the table is told only that its result
-    looks unusual."""
+    other results (`stored`: the board's results, when the caller has read them); "". The
+    reason carries figures the table must not see: it is stored on the result for the
+    director (room, audit trail), and the table is told only that its result looks unusual."""
     rules = rules_for(section.event)
     played = engine_board(board)
+    if stored is None:
+        stored = list(
+            Result.objects.filter(section=section, board_number=board.number)
+            .exclude(entry=None)
+            .order_by()
+        )
     others = [
         rules.parse_entry(played, r.entry)
-        for r in Result.objects.filter(section=section, board_number=board.number)
-        .exclude(entry=None)
-        .order_by()
+        for r in stored
         if r.entry is not None and r.table != exclude_table
     ]
     analysis = board.par if board.par_status == Board.ParStatus.DONE else None
@@ -192,14 +232,19 @@ def unlikely_reason(
 
 
 def tablet_submit(
-    *, access: TableAccess, board_number: int, entry: Mapping[str, Any], key: str
+    *,
+    access: TableAccess,
+    board_number: int,
+    entry: Mapping[str, Any],
+    key: str,
+    visit: Visit | None = None,
 ) -> tuple[Result, bool]:
     """A table's result for one of its boards of this round; (result, created).
 
     The same key with the same entry gives the stored result back; a different entry for a
     board that has a result is a ResultConflict, shown to the players, for the director.
     """
-    current = _check_board(access, board_number)
+    current = _check_board(access, board_number, visit)
     try:
         return result_submit(
             section=access.section,
@@ -209,8 +254,8 @@ def tablet_submit(
             entry=entry,
             idempotency_key=key,
             device=f"table {access.table}",
-            flag=lambda board, parsed: unlikely_reason(
-                access.section, board, parsed, exclude_table=access.table
+            flag=lambda board, parsed, stored: unlikely_reason(
+                access.section, board, parsed, exclude_table=access.table, stored=stored
             ),
             event=access.section.event,  # read with the link, a moment ago
         )
@@ -224,17 +269,46 @@ def tablet_submit(
         raise
 
 
-def tablet_confirm(*, access: TableAccess, result_id: int) -> Result:
-    """The other pair accepts the result on the tablet: it counts from now on."""
+def tablet_confirm(*, access: TableAccess, result_id: int, visit: Visit | None = None) -> Result:
+    """The other pair accepts the result on the tablet: it counts from now on.
+
+    The usual case, a result of this table's round waiting for its confirmation, is confirmed
+    in one statement; anything else (confirmed already, another table's, another round's, or
+    gone) is looked at first, and answered as `result_confirm` does."""
+    now = current_round(access, visit)
+    if now.current is not None and _may_be_waiting(visit, result_id):
+        confirmed = result_confirm_entered(
+            event=access.section.event,
+            section=access.section,
+            round=now.current,
+            table=access.table,
+            result_id=result_id,
+        )
+        if confirmed is not None:
+            return confirmed
     return result_confirm(
-        result=_result_of_table(access, result_id), device=f"table {access.table}"
+        result=_result_of_table(access, result_id, now), device=f"table {access.table}"
     )
 
 
-def tablet_dispute(*, access: TableAccess, result_id: int, note: str = "") -> Result:
+def _may_be_waiting(visit: Visit | None, result_id: int) -> bool:
+    """False when the table's current state shows this result is not one of its own waiting
+    for confirmation (confirmed already, another table's): then it is looked at, not tried."""
+    state = visit.state if visit is not None else None
+    if state is None:
+        return True
+    return any(
+        board["state"] == "waiting" and board["result"] and board["result"]["id"] == result_id
+        for board in state["current"]["boards"]
+    )
+
+
+def tablet_dispute(
+    *, access: TableAccess, result_id: int, note: str = "", visit: Visit | None = None
+) -> Result:
     """The other pair does not accept it: the director is called to the table."""
     return result_dispute(
-        result=_result_of_table(access, result_id),
+        result=_result_of_table(access, result_id, current_round(access, visit)),
         note=note[:NOTE_MAX],
         device=f"table {access.table}",
     )

@@ -289,11 +289,10 @@ def test_a_cached_table_state_never_outlives_a_change(running_event, links, dire
     first = state()
     assert first == state()
     access = TableAccess.objects.get(token=links[1])
-    versions = tablet_cache._version(access.section_id), tablet_cache._version(access.section_id, 1)
-    assert cache.get(f"tablet-state:{access.pk}:{':'.join(versions)}") == first  # cached
+    assert tablet_cache.cached_state(access) == first  # cached
     # Another table's result leaves table 1's cached state alone (no sit-outs here) ...
     _submit(client, links[2], 3, {"ns_tricks": 7}, "cache-key-other")
-    assert cache.get(f"tablet-state:{access.pk}:{':'.join(versions)}") == first
+    assert tablet_cache.cached_state(access) == first
     made = _submit(client, links[1], 1, {"ns_tricks": 8}, "cache-key-1").json()
     assert state()["current"]["boards"][0]["state"] == "waiting"
     result_confirm(result=Result.objects.get(pk=made["id"]))  # from the director's side

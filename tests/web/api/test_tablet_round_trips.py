@@ -1,0 +1,388 @@
+"""What a tablet's request costs in round trips, counted on the real request path: database
+statements (BEGIN, COMMIT and savepoints included: each is a round trip) and Redis round trips
+to the cache (a script or a pipeline is one).
+
+Under load a tablet's request spends most of its time waiting on PostgreSQL and Redis, so these
+are the targets of issue #25: a poll on a warm cache asks the database nothing and Redis once;
+a submission or a confirmation makes at most four database round trips, and asks Redis once
+before its work (the request count, the link, its round and its state together) and once after
+its commit (the cached copies it retires); a refused write writes nothing anywhere. And the
+copies never outlive a change: a replaced link, a round moved on, a finished or deleted event.
+
+The tests run in real transactions (`transaction=True`), as requests do in production (inside
+a test's transaction a write would make savepoints instead). The rescore a confirmation asks
+for after its commit is recorded, not run: its round trips are scoring's (tournaments/services/
+scoring.py), and `benchmarks/tablet_requests.py` shows them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from benchmarks.harness import free_port
+from tests.web.conftest import make_event
+from tournaments.api.tablets import TableTokenThrottle
+from tournaments.models import Club, Event, Result
+from tournaments.services import scoring, tablets
+from tournaments.services.events import event_finish
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT")
+
+
+@dataclass
+class RedisTally:
+    """Round trips to the cache's Redis: one per packed send (a script or a pipeline is one)."""
+
+    trips: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+TALLY = RedisTally()
+
+
+class CountingConnection(redis.Connection):
+    """The cache's connections in these tests: every round trip is tallied."""
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        with TALLY.lock:
+            TALLY.trips += 1
+        super().send_packed_command(command, check_health)
+
+
+@dataclass
+class Cost:
+    status: int
+    body: Any
+    queries: list[str]
+    redis: int
+
+    @property
+    def database(self) -> int:
+        return len(self.queries)
+
+    def wrote(self) -> list[str]:
+        return [q for q in self.queries if q.lstrip().upper().startswith(WRITES)]
+
+
+@pytest.fixture
+def rescores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rescores asked for after a commit, recorded instead of queued."""
+    asked: list[int] = []
+
+    def record(*, event_id: int, reclaim: bool = False) -> bool:
+        asked.append(event_id)
+        return True
+
+    monkeypatch.setattr(scoring, "request_rescore", record)
+    return asked
+
+
+@pytest.fixture
+def counted_cache() -> Iterator[RedisTally]:
+    """The shared cache on this run's Redis, through connections that count."""
+    found = settings.CACHES["default"]
+    if "redis" not in str(found["BACKEND"]).lower():
+        pytest.skip("needs Redis: set REDIS_URL=redis://...")
+    options = {**found.get("OPTIONS", {}), "connection_class": CountingConnection}
+    with override_settings(CACHES={"default": {**found, "OPTIONS": options}}):
+        cache.clear()
+        yield TALLY
+        cache.clear()
+
+
+def cost(client: Client, method: str, url: str, body: dict[str, Any] | None = None) -> Cost:
+    with TALLY.lock:
+        TALLY.trips = 0
+    with CaptureQueriesContext(connection) as queries:
+        if method == "GET":
+            answer = client.get(url)
+        else:
+            answer = client.post(url, body or {}, content_type="application/json")
+    return Cost(
+        answer.status_code,
+        answer.json(),
+        [q["sql"] for q in queries.captured_queries],
+        TALLY.trips,
+    )
+
+
+@pytest.fixture
+def event(club: Club) -> Event:
+    """Classic whist, 3-table Mitchell, 2 boards a round."""
+    return make_event(club)
+
+
+@pytest.fixture
+def tokens(event: Event) -> dict[int, str]:
+    return {a.table: a.token for a in tablets.table_links_ensure(event=event)}
+
+
+def submission(board: int, tricks: int, key: str) -> dict[str, Any]:
+    return {"board": board, "entry": {"ns_tricks": tricks}, "idempotency_key": key}
+
+
+def warm(client: Client, token: str) -> dict[str, Any]:
+    """Poll until the link, its round and its state are all in the cache (a poll after a
+    change computes and keeps them); the warm poll's answer."""
+    client.get(f"/api/t/{token}/")
+    found = cost(client, "GET", f"/api/t/{token}/")
+    assert (found.status, found.database, found.redis) == (200, 0, 1), found.queries
+    return dict(found.body)
+
+
+# --------------------------------------------------------------------------- the targets
+
+
+@pytest.mark.redis
+def test_a_warm_poll_asks_the_database_nothing_and_redis_once(counted_cache, tokens) -> None:
+    client = Client()
+    cold = cost(client, "GET", f"/api/t/{tokens[1]}/")
+    assert cold.status == 200 and cold.database > 0  # computed, and kept
+    again = cost(client, "GET", f"/api/t/{tokens[1]}/")
+    assert (again.status, again.database, again.redis) == (200, 0, 1)
+    same = {k: v for k, v in again.body.items() if k != "server_time"}
+    assert same == {k: v for k, v in cold.body.items() if k != "server_time"}
+
+
+@pytest.mark.redis
+def test_a_submission_takes_four_database_round_trips_and_two_to_redis(
+    counted_cache, tokens, rescores
+) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-submit-1"))
+    assert sent.status == 201, sent.body
+    # the board, its pairs, the board's results (the "are you sure?" check), the insert: one
+    # statement, a transaction of its own, so no BEGIN or COMMIT
+    assert sent.database <= 4, sent.queries
+    assert [q.split()[0] for q in sent.wrote()] == ["INSERT"]
+    assert sent.redis == 2  # the visit, then the table's state retired
+    stored = Result.objects.get()
+    assert (stored.pk, stored.board_number, stored.status) == (sent.body["id"], 1, "entered")
+    assert rescores == []  # an unconfirmed result changes no standings
+    state = cost(client, "GET", f"/api/t/{tokens[1]}/").body
+    assert state["current"]["boards"][0]["state"] == "waiting"  # the cached state was retired
+
+
+@pytest.mark.redis
+def test_a_repeated_submission_answers_the_stored_result_and_writes_nothing(
+    counted_cache, tokens, rescores
+) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    body = submission(1, 7, "rt-repeat-1")
+    first = cost(client, "POST", f"/api/t/{tokens[1]}/results/", body)
+    assert first.status == 201
+    # straight away, as a tablet whose answer was lost resends: the round is still cached
+    again = cost(client, "POST", f"/api/t/{tokens[1]}/results/", body)
+    assert again.status == 200 and again.body == first.body
+    assert again.database <= 4 and again.wrote() == [], again.queries
+    assert again.redis == 1  # nothing changed: nothing retired
+    assert Result.objects.count() == 1
+
+
+@pytest.mark.redis
+def test_a_confirmation_takes_four_database_round_trips_and_two_to_redis(
+    counted_cache, event, tokens, rescores
+) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    made = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-conf-1"))
+    warm(client, tokens[1])
+    confirmed = cost(client, "POST", f"/api/t/{tokens[1]}/results/{made.body['id']}/confirm/")
+    assert confirmed.status == 200 and confirmed.body["status"] == "confirmed"
+    assert {k: v for k, v in confirmed.body.items() if k != "status"} == {
+        k: v for k, v in made.body.items() if k != "status"
+    }
+    # BEGIN, the result confirmed (UPDATE ... RETURNING), the standings' version, COMMIT
+    assert confirmed.database <= 4, confirmed.queries
+    assert [q.split()[0] for q in confirmed.wrote()] == ["BEGIN", "UPDATE", "UPDATE"]
+    assert confirmed.redis == 2
+    assert rescores == [event.pk]
+    stored = Result.objects.get()
+    assert stored.status == "confirmed" and stored.confirmed_at is not None
+    event.refresh_from_db()
+    assert event.results_version == 1
+    state = cost(client, "GET", f"/api/t/{tokens[1]}/").body
+    assert state["current"]["boards"][0]["state"] == "confirmed"
+    # confirmed again (a lost answer): the same, nothing changed
+    again = cost(client, "POST", f"/api/t/{tokens[1]}/results/{made.body['id']}/confirm/")
+    assert again.status == 200 and again.body == confirmed.body
+    event.refresh_from_db()
+    assert event.results_version == 1 and rescores == [event.pk]
+
+
+@pytest.mark.redis
+def test_refused_writes_write_nothing_anywhere(counted_cache, tokens, rescores) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    base = f"/api/t/{tokens[1]}/results/"
+    kept = cost(client, "POST", base, submission(1, 7, "rt-kept-1"))
+    assert kept.status == 201
+    warm(client, tokens[1])
+    refusals = {
+        400: submission(2, 14, "rt-invalid-1"),  # 14 tricks: the engine says no
+        403: submission(5, 7, "rt-later-1"),  # a board of round 3
+        409: submission(1, 9, "rt-other-1"),  # board 1 has another result
+    }
+    for code, body in refusals.items():
+        refused = cost(client, "POST", base, body)
+        assert refused.status == code, refused.body
+        assert refused.wrote() == [] and refused.database <= 4, refused.queries
+        assert refused.redis == 1  # the visit only: nothing to retire
+    warm(client, tokens[2])
+    other_table = cost(client, "POST", f"/api/t/{tokens[2]}/results/{kept.body['id']}/confirm/")
+    assert other_table.status == 403 and other_table.wrote() == []
+    assert list(Result.objects.values_list("board_number", "status")) == [(1, "entered")]
+    assert rescores == []
+    assert warm(client, tokens[1])["current"]["boards"][0]["state"] == "waiting"
+
+
+# ------------------------------------------------------------- the copies never outlive a change
+
+
+@pytest.mark.redis
+def test_a_replaced_link_is_refused_at_once_from_a_warm_cache(counted_cache, event, tokens) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    new = tablets.table_link_replace(event=event, table=1)
+    old = client.get(f"/api/t/{tokens[1]}/")
+    assert old.status_code == 403 and "replaced" in old.json()["detail"]
+    refused = client.post(
+        f"/api/t/{tokens[1]}/results/",
+        submission(1, 7, "rt-old-link-1"),
+        content_type="application/json",
+    )
+    assert refused.status_code == 403 and not Result.objects.exists()
+    assert warm(client, new.token)["table"] == 1
+
+
+@pytest.mark.redis
+def test_the_cached_round_moves_on_with_the_directors_word(counted_cache, club) -> None:
+    """The round a write may use comes from the cache: it moves on the moment the director
+    starts the next round, and a board of that round is taken at once."""
+    event = make_event(club, advance="director")
+    token = {a.table: a.token for a in tablets.table_links_ensure(event=event)}[1]
+    client = Client()
+    for board in (1, 2):
+        made = client.post(
+            f"/api/t/{token}/results/",
+            submission(board, 7, f"rt-director-{board}"),
+            content_type="application/json",
+        ).json()
+        client.post(f"/api/t/{token}/results/{made['id']}/confirm/")
+    held = warm(client, token)
+    assert held["current"]["round"] == 1 and held["waiting_for_director"] is True
+    early = client.post(
+        f"/api/t/{token}/results/", submission(3, 7, "rt-early-1"), content_type="application/json"
+    )
+    assert early.status_code == 403
+    tablets.round_start(event=event, round=2)
+    # Table 1's round-2 boards and pairs come from tables 2 and 3, still at round 1 ...
+    waiting = client.post(
+        f"/api/t/{token}/results/", submission(5, 7, "rt-wait-1"), content_type="application/json"
+    )
+    assert waiting.status_code == 403 and "round 1" in waiting.json()["detail"]
+    others = {a.table: a.token for a in tablets.table_links_ensure(event=event)}
+    for table, boards in ((2, (3, 4)), (3, (5, 6))):
+        for board in boards:
+            made = client.post(
+                f"/api/t/{others[table]}/results/",
+                submission(board, 7, f"rt-table{table}-{board}"),
+                content_type="application/json",
+            ).json()
+            client.post(f"/api/t/{others[table]}/results/{made['id']}/confirm/")
+    # ... whose confirmations move table 1 on (to boards 3-4): its cached round is retired
+    moved = client.post(
+        f"/api/t/{token}/results/", submission(3, 7, "rt-round-2"), content_type="application/json"
+    )
+    assert moved.status_code == 201, moved.json()
+    assert Result.objects.get(idempotency_key="rt-round-2").round == 2
+
+
+@pytest.mark.redis
+def test_a_finished_event_refuses_writes_from_a_warm_cache(
+    counted_cache, event, tokens, director
+) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    event_finish(event=Event.objects.get(pk=event.pk), user=director)
+    refused = client.post(
+        f"/api/t/{tokens[1]}/results/",
+        submission(1, 7, "rt-finished"),
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "running" in refused.json()["detail"]
+    assert not Result.objects.exists()
+    assert warm(client, tokens[1])["accepting"] is False
+
+
+@pytest.mark.redis
+def test_a_deleted_events_links_are_unknown_at_once(counted_cache, event, tokens) -> None:
+    client = Client()
+    warm(client, tokens[1])
+    Event.objects.get(pk=event.pk).delete()
+    assert client.get(f"/api/t/{tokens[1]}/").status_code == 404
+
+
+@pytest.mark.redis
+def test_the_request_limit_is_one_count_with_retry_after(
+    counted_cache, tokens, monkeypatch
+) -> None:
+    monkeypatch.setattr(TableTokenThrottle, "THROTTLE_RATES", {"table": "3/min"})
+    client = Client()
+    answers = [cost(client, "GET", f"/api/t/{tokens[1]}/") for _ in range(4)]
+    assert [a.status for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].database == 0 and answers[-1].redis == 1
+    limited = client.get(f"/api/t/{tokens[1]}/")
+    assert limited.status_code == 429 and 1 <= int(limited["Retry-After"]) <= 60
+    assert client.get(f"/api/t/{tokens[2]}/").status_code == 200  # another link's own count
+
+
+def test_tablets_work_while_redis_is_unreachable(event, tokens, rescores) -> None:
+    """A Redis that does not answer is a miss: every request is answered from the database
+    (no count, nothing kept), and nothing is lost."""
+    dead = {
+        "BACKEND": "clubwhist.cache.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{free_port()}/1",
+        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+    }
+    with override_settings(CACHES={"default": dead}):
+        client = Client()
+        assert client.get(f"/api/t/{tokens[1]}/").status_code == 200
+        made = client.post(
+            f"/api/t/{tokens[1]}/results/",
+            submission(1, 7, "rt-no-redis"),
+            content_type="application/json",
+        )
+        assert made.status_code == 201
+        confirmed = client.post(f"/api/t/{tokens[1]}/results/{made.json()['id']}/confirm/")
+        assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+        state = client.get(f"/api/t/{tokens[1]}/").json()
+        assert state["current"]["boards"][0]["state"] == "confirmed"
+    assert Result.objects.get().status == "confirmed" and rescores == [event.pk]
+
+
+def test_without_a_shared_cache_a_submission_is_still_one_statement(tokens) -> None:
+    """The club laptop (no Redis): the link and the round are read from the database, and the
+    new result is still inserted without a transaction of its own."""
+    laptop = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    with override_settings(CACHES=laptop):
+        client = Client()
+        sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-laptop"))
+    assert sent.status == 201
+    assert [q.split()[0] for q in sent.wrote()] == ["INSERT"]
+    assert not [q for q in sent.queries if q.upper().startswith(("COMMIT", "RELEASE"))]
