@@ -8,8 +8,8 @@ What runs:
   median time of the standings page, a board page and a pair's card, both warm (the event's
   published snapshot cached, as for every reader after the first) and cold (the snapshot
   rebuilt, as for the first reader after new results);
-- part 2, over loopback: gunicorn (2 workers, gthread, VIEWERS threads each: connections
-  are not spread evenly over the workers) on the same database,
+- part 2, over loopback: gunicorn (2 ASGI workers, as production runs it: a stream holds no
+  thread) on the same database,
   with Redis as the shared cache; VIEWERS readers each hold the live stream of the standings
   page open and fetch the page's live part whenever a new version is announced; this process
   stores a new standings version every UPDATE_SECONDS for WINDOW_SECONDS. It reports the
@@ -190,7 +190,7 @@ def part_viewers(event: Any, database_url: str) -> None:
         "DJANGO_SETTINGS_MODULE": "clubwhist.settings",
     }
     stop = threading.Event()
-    with gunicorn(env, threads=VIEWERS, log=log) as (port, master):
+    with gunicorn(env, log=log) as (port, master):
         stored: dict[int, float] = {}
         viewers = [Viewer(port, event.pk, stored, stop) for _ in range(VIEWERS)]
         for viewer in viewers:
@@ -215,8 +215,7 @@ def part_viewers(event: Any, database_url: str) -> None:
         errors = sum(v.errors for v in viewers)
         cores = cpu / wall
         print(
-            f"\npart 2: {VIEWERS} live readers on gunicorn (2 gthread workers x {VIEWERS} "
-            "threads) for "
+            f"\npart 2: {VIEWERS} live readers on gunicorn (2 ASGI workers) for "
             f"{wall:.0f} s, a new standings version every {UPDATE_SECONDS:.0f} s ({updates})"
         )
         print(

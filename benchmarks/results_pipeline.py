@@ -25,7 +25,7 @@ measurement error (it can only add to the figure).
 
 The live page (issue "Publishing": from a confirmed result to the updated live page, p95
 under 300 ms): the event's live results are switched on and READERS members follow its public
-standings page over HTTP, as a browser does (gunicorn with 2 gthread workers on the same
+standings page over HTTP, as a browser does (gunicorn with 2 ASGI workers on the same
 database and Redis, one server-sent-events stream each; each new version arrives as the page's
 new live part). A result's live latency, per reader, is the moment the first part of a version
 at least its own has wholly arrived minus its commit moment.
@@ -514,7 +514,7 @@ def live_server(database_url: str, redis_url: str, queue: str) -> Iterator[int]:
     }
     (ROOT / "var").mkdir(exist_ok=True)
     log_path = ROOT / "var" / "pipeline-bench-gunicorn.log"
-    with log_path.open("w") as log, gunicorn(env, threads=16, log=log) as (port, _master):
+    with log_path.open("w") as log, gunicorn(env, log=log) as (port, _master):
         yield port
 
 

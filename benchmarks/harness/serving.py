@@ -10,10 +10,12 @@ from benchmarks.harness.processes import WebServer, children_of
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], *, threads: int, log: IO[str]) -> Iterator[tuple[int, int]]:
-    """gunicorn with 2 gthread workers on a free loopback port until the block ends (yields the
-    port and the master's pid); stopped at once (SIGQUIT: open streams need not finish),
-    killed if it lingers."""
+def gunicorn(
+    env: dict[str, str], *, log: IO[str], threads: int | None = None
+) -> Iterator[tuple[int, int]]:
+    """gunicorn with 2 workers on a free loopback port until the block ends (yields the port and
+    the master's pid): ASGI workers as production runs them, or gthread workers of `threads`
+    threads; stopped at once (SIGQUIT: open streams need not finish), killed if it lingers."""
     with WebServer(env, threads=threads, log=log) as server:
         assert server.process is not None
         yield server.port, server.process.pid
