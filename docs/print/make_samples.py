@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.dealing import deal_boards
+from engine.drives import Drive, DriveSettings, Prize
 from engine.games import rules_for
 from engine.movements import build, howell, mitchell
 from engine.printing import (
@@ -28,6 +29,7 @@ from engine.printing import (
     table_cards,
     travellers,
 )
+from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
 from engine.scoring import TravellerLine, pair_key, score_session
 from engine.scoring.document import StandingsDocument, section_standings
 
@@ -83,6 +85,35 @@ def scored(boards, rules, movement):
     return StandingsDocument(1, 4, "mp", "ebu", "2026-11-23 22:10", (section,))
 
 
+def drive_samples():
+    """A 13-player drive with lady and gent prizes, played through with made-up tricks."""
+    prizes = (Prize("highest"), Prize("highest", "A"), Prize("highest", "B"), Prize("first_half"))
+    settings = DriveSettings(players=13, roles=("Lady", "Gent"), prizes=(*prizes, Prize("booby")))
+    drive = Drive(settings)
+    people = [name for pair in NAMES for name in pair.split(" & ")][:13]
+    rng = random.Random(4)
+    seating, seatings, records = drive.first_seating(seed=3), [], []
+    for hand in range(1, settings.hands + 1):
+        seatings.append(seating)
+        results = {t: {"ns_tricks": rng.randint(2, 11)} for t in range(1, settings.tables + 1)}
+        records.append(drive.record_hand(seating, results))
+        if hand < settings.hands:
+            seating = drive.next_seating(seating, records[-1])
+    named = dict(enumerate(people, 1))
+    title, date = "Tuesday whist drive", "26 November 2026"
+    yield (
+        "drive-score-cards",
+        score_cards_pdf(settings, people, title=title, date=date, seatings=seatings[:1]),
+    )
+    yield "drive-table-cards", drive_table_cards_pdf(settings, title=title, date=date)
+    awards = drive.prizes(records, seed=1, names=named)
+    lines = drive.standings(records)
+    yield (
+        "drive-prize-sheet",
+        prize_sheet_pdf(settings, awards, lines, names=people, title=title, date=date),
+    )
+
+
 def samples():
     classic = rules_for("classic")
     classic_boards = deal_boards("classic", range(1, 15), seed=2026)
@@ -113,11 +144,12 @@ def samples():
             document, classic_boards, classic, analyses=classic_analyses, title="Tuesday drive"
         ),
     )
+    yield from drive_samples()
 
 
-def main() -> int:
+def main(documents=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        for name, pdf in samples():
+        for name, pdf in documents or samples():
             source = Path(tmp) / f"{name}.pdf"
             source.write_bytes(pdf)
             target = HERE / name

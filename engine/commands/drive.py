@@ -4,7 +4,9 @@ Without `--play` it prints the first hand's seating (drawn with `--seed`); with 
 plays the whole drive with believable results drawn from seed R (each table's hand dealt and
 judged by the game's rules, as the simulator does), printing every hand's seating and results,
 the final table and the prizes: a director can see how a form and a short-table rule behave
-before the evening.
+before the evening. `--print KIND --out FILE` also writes the drive's paper as a PDF: score
+cards (with the first hand's seating pre-printed), table cards, or (with `--play`) the prize
+sheet of the rehearsal.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ import random
 from pathlib import Path
 
 from engine.commands._common import CommandError
-from engine.drives import FORMS, Drive, DriveSettings, HandRecord, move_form
+from engine.commands.print import write_atomically
+from engine.drives import FORMS, Drive, DriveSettings, HandRecord, Seating, move_form
 from engine.drives.prizes import show
 
 NAME = "drive"
 HELP = "print a progressive whist drive's seating plan, or play one through (--play)"
+
+#: The paper `--print` writes.
+DOCUMENTS = ("score-cards", "table-cards", "prize-sheet")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settings", help="a JSON file of drive settings (replaces the above)")
     parser.add_argument("--seed", type=int, help="draw the first seating from this seed")
     parser.add_argument("--play", type=int, metavar="R", help="play it through, results seed R")
+    parser.add_argument(
+        "--print", dest="document", choices=DOCUMENTS, help="also write this paper as a PDF"
+    )
+    parser.add_argument("--out", metavar="FILE.pdf", help="where --print writes the PDF")
+    parser.add_argument("--paper", default="a4", help="a4 (the default) or letter")
 
 
 def _settings(args: argparse.Namespace) -> DriveSettings:
@@ -63,7 +74,38 @@ def _settings(args: argparse.Namespace) -> DriveSettings:
     )
 
 
+def _check_print(args: argparse.Namespace) -> None:
+    """Refuse a --print that cannot be done before anything is drawn or played."""
+    if args.document is None:
+        if args.out:
+            raise CommandError("--out needs --print KIND (" + ", ".join(DOCUMENTS) + ")")
+        return
+    if not args.out:
+        raise CommandError(f"--print {args.document} needs --out FILE.pdf")
+    if args.document == "prize-sheet" and args.play is None:
+        raise CommandError("--print prize-sheet needs results: add --play R to play it through")
+
+
+def _write(
+    args: argparse.Namespace, drive: Drive, first: Seating, records: list[HandRecord]
+) -> None:
+    """Write the --print document. engine.printing (and reportlab) is imported here, as in
+    the print command, so a seating plan does not pay for loading it."""
+    from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
+
+    settings = drive.settings
+    if args.document == "score-cards":
+        data = score_cards_pdf(settings, seatings=[first], paper=args.paper)
+    elif args.document == "table-cards":
+        data = drive_table_cards_pdf(settings, paper=args.paper)
+    else:
+        awards = drive.prizes(records, seed=args.play)
+        data = prize_sheet_pdf(settings, awards, drive.standings(records), paper=args.paper)
+    write_atomically(Path(args.out), data)
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_print(args)
     drive = Drive(_settings(args))
     settings = drive.settings
     seating = drive.first_seating(seed=args.seed)
@@ -77,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
     if args.play is None:
         print(f"hand 1, trumps {drive.trumps_text(1)}")
         print("\n".join(seating.lines()))
+        if args.document:
+            _write(args, drive, seating, [])
         return 0
+    first = seating
     rng = random.Random(args.play)
     rules, records = settings.game_rules.rules, []
     for hand in range(1, settings.hands + 1):
@@ -100,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
     print("prizes:")
     for award in drive.prizes(records, seed=args.play):
         print(f"  {award.title}: {award.text}")
+    if args.document:
+        _write(args, drive, first, records)
     return 0
 
 
