@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from tournaments.drive_models import Drive
 from tournaments.models import Club, Event
 
 NO_CLUB = (
@@ -72,6 +73,32 @@ def event_for(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Ev
         return events_for(user, queryset).get(pk=pk)
     except Event.DoesNotExist:
         raise Http404("No such event among your clubs' events.") from None
+
+
+def drives_for(user: Any, queryset: QuerySet[Drive] | None = None) -> QuerySet[Drive]:
+    """The drives this account may direct: the same rule as events (their clubs' drives)."""
+    drives = Drive.objects.all() if queryset is None else queryset
+    if is_admin(user):
+        return drives
+    if not _signed_in(user):
+        return drives.none()
+    return drives.filter(club__directors=user)
+
+
+def drive_for(user: Any, pk: int, queryset: QuerySet[Drive] | None = None) -> Drive:
+    """The drive `pk` if this account directs its club; 404 otherwise (also for another club's)."""
+    try:
+        return drives_for(user, queryset).get(pk=pk)
+    except Drive.DoesNotExist:
+        raise Http404("No such drive among your clubs' drives.") from None
+
+
+def directs_drive(user: Any, drive: Drive) -> bool:
+    if is_admin(user):
+        return True
+    if not _signed_in(user):
+        return False
+    return Club.directors.through.objects.filter(club_id=drive.club_id, user_id=user.pk).exists()
 
 
 def club_for(user: Any, slug: str) -> Club:

@@ -19,6 +19,15 @@ from django.utils import timezone
 
 from engine.scoring import pair_key
 
+# A drive's rows: their own module (this one is at its size limit), registered from here.
+from tournaments.drive_models import (  # noqa: F401
+    Drive,
+    DriveAudit,
+    DrivePlayer,
+    DriveResult,
+    DriveSeating,
+)
+
 
 class Club(models.Model):
     class Paper(models.TextChoices):

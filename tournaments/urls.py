@@ -2,11 +2,12 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments.views import exports, live, printing, public
+from tournaments.views import drive_public, exports, live, printing, public
 from tournaments.views.director import (
     analysis,
     audit,
     boards,
+    drives,
     entry,
     events,
     pairs,
@@ -91,5 +92,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("results/<int:pk>/version.json", live.results_version, name="public-version"),
     path("results/<int:pk>/stream", live.results_stream, name="public-stream"),
     path("events/<int:pk>/audit/", audit.event_audit, name="event-audit"),
+    path("drives/new/", drives.drive_new, name="drive-new"),
+    path("drives/<int:pk>/", drive_public.drive_public, name="drive-public"),
+    path("drives/<int:pk>/manage/", drives.drive_detail, name="drive-detail"),
+    path("drives/<int:pk>/manage/players/", drives.drive_players, name="drive-players"),
+    path("drives/<int:pk>/manage/start/", drives.drive_start, name="drive-start"),
+    path("drives/<int:pk>/manage/enter/", drives.drive_enter, name="drive-enter"),
+    path("drives/<int:pk>/manage/next/", drives.drive_next, name="drive-next"),
+    path("drives/<int:pk>/manage/correct/", drives.drive_correct, name="drive-correct"),
+    path("drives/<int:pk>/manage/status/<str:action>/", drives.drive_status, name="drive-status"),
+    path("drives/<int:pk>/manage/totals/", drives.drive_totals, name="drive-totals"),
+    path("drives/<int:pk>/manage/export/<slug:what>.csv", drives.drive_export, name="drive-export"),
     path("api/", include("tournaments.api.urls")),
 ]

@@ -206,9 +206,10 @@ def _countback(
 ) -> tuple[list[int], str]:
     """The players the count-back leaves ahead (one, unless they scored the same on every
     hand of the category) and how it went."""
-    first, last = 1, len(tied[0].hand_points)
+    played = len(tied[0].hand_points)  # provisional prizes: fewer than all the hands so far
+    first, last = 1, played
     if prize.kind == "first_half":
-        last = settings.break_after
+        last = min(settings.break_after, played)
     elif prize.kind == "second_half":
         first = settings.break_after + 1
     sign = -1 if prize.kind == "booby" else 1

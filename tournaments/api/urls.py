@@ -3,9 +3,19 @@ printing); the schema is at /api/schema/."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import events, exports, printing, public, results, room, tablets
+from tournaments.api import drives, events, exports, printing, public, results, room, tablets
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("drives/", drives.DriveListApi.as_view(), name="api-drives"),
+    path("drives/<int:pk>/", drives.DriveDetailApi.as_view(), name="api-drive"),
+    path("drives/<int:pk>/players/", drives.DrivePlayersApi.as_view(), name="api-drive-players"),
+    path("drives/<int:pk>/start/", drives.DriveStartApi.as_view(), name="api-drive-start"),
+    path("drives/<int:pk>/results/", drives.DriveResultsApi.as_view(), name="api-drive-results"),
+    path("drives/<int:pk>/correct/", drives.DriveCorrectApi.as_view(), name="api-drive-correct"),
+    path("drives/<int:pk>/next/", drives.DriveNextApi.as_view(), name="api-drive-next"),
+    path("drives/<int:pk>/finish/", drives.DriveFinishApi.as_view(), name="api-drive-finish"),
+    path("drives/<int:pk>/publish/", drives.DrivePublishApi.as_view(), name="api-drive-publish"),
+    path("drives/<int:pk>/totals/", drives.DriveTotalsApi.as_view(), name="api-drive-totals"),
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
     path("public/events/<int:pk>/", public.PublicStandingsApi.as_view(), name="api-public"),
     path(

@@ -28,6 +28,7 @@ from tournaments import access, selectors
 from tournaments.health import run_checks
 from tournaments.models import Club, Event, Pair
 from tournaments.selectors import public as selectors_public
+from tournaments.selectors.drives import drives_visible
 from tournaments.views.published import (
     board_context,
     boards_shown_to,
@@ -42,7 +43,8 @@ from tournaments.views.published import (
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_visible(request.user)
-    return render(request, "home.html", {"events": events})
+    drives = drives_visible(request.user)
+    return render(request, "home.html", {"events": events, "drives": drives})
 
 
 @never_cache

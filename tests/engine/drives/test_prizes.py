@@ -248,3 +248,12 @@ def test_in_a_partner_drive_a_pair_wins_together() -> None:
         "Highest total (2nd)",
         "Highest total, B",
     ]
+
+
+def test_provisional_prizes_before_half_time_count_back_over_the_hands_played() -> None:
+    """One hand of four played: a first-half tie counts back over that one hand, and a
+    second-half prize has nothing to count back over yet (it is shared, not a crash)."""
+    early = [line(1, [3], role="A"), line(2, [3], role="B"), line(3, [1], role="A")]
+    awards = award_prizes(settings(Prize("first_half"), Prize("second_half")), early)
+    assert len(awards) == 2
+    assert set(awards[0].winners) <= {1, 2}

@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from tests.web.conftest import make_event
+from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -38,6 +39,14 @@ from tournaments.models import (
     TableAccess,
 )
 from tournaments.selectors import table_round
+from tournaments.services.drives import (
+    drive_create,
+    drive_finish,
+    drive_publish,
+    drive_start,
+    hand_next,
+    result_enter,
+)
 from tournaments.services.events import (
     club_get_or_create,
     event_finish,
@@ -62,13 +71,16 @@ DIRECTOR_EVENT_PAGES = {
     "event-tablet-replace", "event-round-start", "event-round-clock", "call-handled",
     "event-enter", "event-traveller", "board-preview", "board-fouled", "result-artificial",
     "result-correct", "event-audit", "event-export", "event-standings",
+    # A drive's, for its club's directors.
+    "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
+    "drive-status", "drive-totals", "drive-export",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
-SIGNED_IN_PAGES = {"event-new", "event-import-file"}
+SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new"}
 #: A running event's public pages: its directors only, until it is published or followed live.
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
-    "public-stream", "public-export",
+    "public-stream", "public-export", "drive-public",
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
@@ -86,10 +98,12 @@ DIRECTOR_EVENT_API = {
     "api-result-dispute", "api-result-correct", "api-artificial", "api-room",
     "api-print-documents", "api-print-document", "api-print-pack", "api-print-pack-state",
     "api-print-pack-pdf", "api-event-export",
+    "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
+    "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}
-SIGNED_IN_API = {"api-events", "api-advice"}
+SIGNED_IN_API = {"api-events", "api-advice", "api-drives"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
 PUBLIC_CLUB_API = {"api-club"}
@@ -128,10 +142,13 @@ class World:
     job: PrintJob
     player: str
     users: dict[str, Any]
+    drive: Drive  # running, hand 1, table 1's result in; live totals off
 
-    def kwargs(self, params: list[str], *, token: str) -> dict[str, Any]:
+    def kwargs(self, params: list[str], *, token: str, name: str = "") -> dict[str, Any]:
+        is_drive = name.startswith(("drive-", "api-drive"))
         values: dict[str, Any] = {
-            "pk": self.event.pk,
+            "pk": self.drive.pk if is_drive else self.event.pk,
+            "what": "hands",
             "number": self.result.board_number,
             "result_id": self.result.pk,
             "call_id": self.call.pk,
@@ -206,7 +223,21 @@ def world(club: Club, director: Any) -> World:
         job=job,
         player="Ann Archer",
         users={"director": director, "other_director": other, "admin": admin},
+        drive=_running_drive(club, director),
     )
+
+
+def _running_drive(club: Club, director: Any) -> Drive:
+    drive = drive_create(
+        club=club,
+        name="Matrix drive",
+        settings={"hands": 4},
+        players=[f"Player {n}" for n in range(1, 10)],
+        user=director,
+    )
+    drive_start(drive=drive, seed=4, user=director)
+    result_enter(drive=drive, table=1, entry={"ns_tricks": 8}, user=director)
+    return drive
 
 
 def client_for(role: str, world: World, **kwargs: Any) -> Client:
@@ -235,6 +266,11 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(Board.objects.order_by("pk").values_list("fouled", flat=True)),
         tuple(Pair.objects.order_by("pk").values_list("player1", "player2", "is_phantom")),
         PrintJob.objects.count(),
+        tuple(Drive.objects.order_by("pk").values_list("name", "status", "hand", "live_public")),
+        tuple(DrivePlayer.objects.order_by("pk").values_list("number", "name")),
+        tuple(DriveSeating.objects.order_by("pk").values_list("hand", "seating")),
+        tuple(DriveResult.objects.order_by("pk").values_list("hand", "table", "entry")),
+        DriveAudit.objects.count(),
     )
 
 
@@ -289,7 +325,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
         probe = probe.replace("{" + name + "}", "1" if name in _INT_PARAMS else "x")
     match = resolve(probe)
     assert match.url_name, f"{template} resolves to an unnamed route"
-    kwargs = world.kwargs(list(match.kwargs), token=token)
+    kwargs = world.kwargs(list(match.kwargs), token=token, name=match.url_name)
     path = template
     for schema_name, (_route_name, value) in zip(names, kwargs.items(), strict=True):
         path = path.replace("{" + schema_name + "}", str(value))
@@ -353,7 +389,7 @@ def calls(world: World, role: str) -> Iterator[tuple[str, str, str, Any, bool]]:
     pages = []
     for route in url_routes():
         audience = audience_of(route.name)
-        path = reverse(route.name, kwargs=world.kwargs(route.params, token=token))
+        path = reverse(route.name, kwargs=world.kwargs(route.params, token=token, name=route.name))
         for method in ("GET", "POST"):
             pages.append((audience, method, path, None, False))
     operations = []
@@ -474,7 +510,7 @@ def test_the_clubs_director_and_the_administrator_reach_everything(world: World,
 def test_a_published_event_is_open_to_everyone(world: World) -> None:
     for role in ROLES:
         client = client_for(role, world)
-        for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream"}):
+        for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream", "drive-public"}):
             route = next(r for r in url_routes() if r.name == name)
             kwargs = world.kwargs(route.params, token="x") | {"pk": world.published.pk}
             response = client.get(reverse(name, kwargs=kwargs))
@@ -536,3 +572,26 @@ def test_every_session_write_needs_the_csrf_token(world: World) -> None:
         assert response.status_code == 403, (method, path, response.status_code)
         checked += 1
     assert checked > 50
+
+
+def test_a_published_drive_is_open_to_everyone_and_a_running_one_only_to_its_directors(
+    world: World,
+) -> None:
+    path = reverse("drive-public", kwargs={"pk": world.drive.pk})
+    for role in ROLES:
+        want = 200 if role in {"director", "admin"} else 404
+        assert client_for(role, world).get(path).status_code == want, role
+    drive = drive_create(
+        club=world.club, name="Done", settings={"hands": 2}, players=[f"P{n}" for n in range(4)]
+    )
+    drive_start(drive=drive, seed=1)
+    for hand in (1, 2):
+        result_enter(drive=drive, table=1, entry={"ns_tricks": 6 + hand})
+        if hand == 1:
+            hand_next(drive=drive)
+    drive_finish(drive=drive)
+    drive_publish(drive=drive)
+    for role in ROLES:
+        page = client_for(role, world).get(reverse("drive-public", kwargs={"pk": drive.pk}))
+        assert page.status_code == 200, role
+        assert "P0" in page.content.decode()

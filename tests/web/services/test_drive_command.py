@@ -1,0 +1,59 @@
+"""`manage.py drive`: a drive from a JSON file, played from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tournaments.drive_models import Drive
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: object) -> str:
+    out = io.StringIO()
+    call_command("drive", *[str(a) for a in args], stdout=out)
+    return out.getvalue()
+
+
+def test_a_drive_from_the_command_line(tmp_path: Path) -> None:
+    spec = tmp_path / "drive.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "club": "Village Hall",
+                "name": "Village drive",
+                "settings": {"hands": 2, "half_time": 0, "prizes": [{"kind": "highest"}]},
+                "players": [f"Villager {n}" for n in range(1, 6)],
+            }
+        )
+    )
+    assert "5 players" in run("create", spec)
+    drive = Drive.objects.get()
+    shown = run("start", drive.pk, "--seed", 2)
+    assert "hand 1 of 2" in shown and "sitting out" in shown
+    with pytest.raises(CommandError, match="NS tricks must be between 0 and 13"):
+        run("enter", drive.pk, 1, 20)
+    with pytest.raises(CommandError, match="has no result yet"):
+        run("next", drive.pk)
+    assert "NS 9 tricks" in run("enter", drive.pk, 1, 9)
+    assert "hand 2 of 2" in run("next", drive.pk)
+    run("enter", drive.pk, 1, '{"ns_tricks": 4}')
+    assert "nobody's seat changed" not in run("correct", drive.pk, 2, 1, 5, "--reason", "typo")
+    run("finish", drive.pk)
+    totals = run("totals", drive.pk)
+    assert "totals after 2 hands" in totals and "Highest total: Villager" in totals
+
+
+def test_a_refusal_is_one_line(tmp_path: Path) -> None:
+    spec = tmp_path / "bad.json"
+    spec.write_text(json.dumps({"name": "Bad", "settings": {"hands": 99}, "colour": "red"}))
+    with pytest.raises(CommandError, match="no field 'colour'"):
+        run("create", spec)
+    with pytest.raises(CommandError, match="There is no drive 999"):
+        run("show", 999)

@@ -1,0 +1,257 @@
+"""The director's API for whist drives: list and create, players, start, a table's result,
+a correction, the next hand, and the totals with the prizes.
+
+The same services as the pages (`services.drives`); a refusal is a 400 with its text. A tablet
+API for drives can call `result_enter` as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import access
+from tournaments.api.serializers import NameField
+from tournaments.drive_models import Drive
+from tournaments.selectors.drives import DriveState, drive_state
+from tournaments.services import drives as drive_services
+from tournaments.services.events import club_for_new_event
+
+
+class DriveOut(serializers.ModelSerializer[Drive]):
+    club = serializers.CharField(source="club.name", read_only=True)
+
+    class Meta:
+        model = Drive
+        fields = ["id", "name", "date", "club", "game", "status", "hand", "live_public", "settings"]
+
+
+def state_out(state: DriveState) -> dict[str, Any]:
+    """The drive as it stands: players, the hand being played (seats, results), totals and
+    prizes."""
+    current = state.current
+    return {
+        "drive": DriveOut(state.drive).data,
+        "players": [{"number": n, "name": name} for n, name in state.names.items()],
+        "problem": state.problem,
+        "hand": None
+        if current is None
+        else {
+            "hand": current.hand,
+            "trumps": current.trumps,
+            "tables": [
+                {
+                    "table": t.number,
+                    "seats": [
+                        {"seat": s.seat, "role": s.role, "player": s.player, "name": s.name}
+                        for s in t.seats
+                    ],
+                    "result": t.result.entry if t.result else None,
+                    "text": t.text,
+                }
+                for t in current.tables
+            ],
+            "sitting_out": [{"player": s.player, "name": s.name} for s in current.sitting_out],
+        },
+        "hands_played": state.hands_played,
+        "totals": [
+            {
+                "place": line.place,
+                "player": line.player,
+                "name": line.name,
+                "role": line.role,
+                "total": line.total,
+                "first_half": line.first_half,
+                "second_half": line.second_half,
+            }
+            for line in state.lines
+        ],
+        "prizes": [
+            {"number": a.number, "title": a.title, "winners": list(a.winners), "text": a.text}
+            for a in state.awards
+        ],
+    }
+
+
+class DriveStateOut(serializers.Serializer[Any]):
+    """See `state_out`: the drive, players, hand, hands_played, totals and prizes."""
+
+    drive = DriveOut()
+    players = serializers.ListField(child=serializers.DictField())
+    hand = serializers.DictField(allow_null=True)
+    totals = serializers.ListField(child=serializers.DictField())
+    prizes = serializers.ListField(child=serializers.DictField())
+
+
+class DirectorDriveApi(APIView):
+    """An API view about one drive: the caller's right to it is checked before the body is
+    read, so another club's director learns nothing from a validation error."""
+
+    drive: Drive
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.drive = access.drive_for(request.user, kwargs["pk"])
+
+    def answer(self) -> Response:
+        self.drive.refresh_from_db()
+        return Response(state_out(drive_state(self.drive)))
+
+
+class DriveListApi(APIView):
+    class DriveCreateIn(serializers.Serializer[Any]):
+        name = NameField(max_length=160)
+        date = serializers.DateField(required=False)
+        settings = serializers.DictField(help_text="The engine's drive settings, without players.")
+        players = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+        club = NameField(required=False, max_length=120)
+
+    @extend_schema(responses=DriveOut(many=True))
+    def get(self, request: Request) -> Response:
+        drives = access.drives_for(request.user).select_related("club")[:200]
+        return Response(DriveOut(drives, many=True).data)
+
+    @extend_schema(request=DriveCreateIn, responses={201: DriveOut})
+    def post(self, request: Request) -> Response:
+        data = self.DriveCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = club_for_new_event(user=request.user, name=values.pop("club", None))
+        drive = drive_services.drive_create(club=club, user=request.user, **values)
+        return Response(DriveOut(drive).data, status=status.HTTP_201_CREATED)
+
+
+class DriveDetailApi(DirectorDriveApi):
+    @extend_schema(responses=DriveStateOut)
+    def get(self, request: Request, pk: int) -> Response:
+        return self.answer()
+
+
+class DrivePlayersApi(DirectorDriveApi):
+    """Add a player (before the start), or rename one (`number` given)."""
+
+    class DrivePlayerIn(serializers.Serializer[Any]):
+        name = NameField(max_length=120)
+        number = serializers.IntegerField(required=False, min_value=1)
+
+    @extend_schema(request=DrivePlayerIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.DrivePlayerIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if "number" in values:
+            drive_services.player_rename(
+                drive=self.drive, number=values["number"], name=values["name"], user=request.user
+            )
+        else:
+            drive_services.player_add(drive=self.drive, name=values["name"], user=request.user)
+        return self.answer()
+
+
+class DriveStartApi(DirectorDriveApi):
+    """Start: seats drawn (with `seed` if given), or `tables` as placed (player numbers N, E,
+    S, W per table) with `bench` (those sitting out)."""
+
+    class DriveStartIn(serializers.Serializer[Any]):
+        seed = serializers.IntegerField(required=False, min_value=0)
+        tables = serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField()), required=False
+        )
+        bench = serializers.ListField(required=False, default=list)
+
+    @extend_schema(request=DriveStartIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.DriveStartIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        drive_services.drive_start(
+            drive=self.drive,
+            seed=values.get("seed"),
+            placed=values.get("tables"),
+            bench=values["bench"],
+            user=request.user,
+        )
+        return self.answer()
+
+
+class DriveEntryIn(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1)
+    hand = serializers.IntegerField(required=False, min_value=1)
+    entry = serializers.DictField(help_text='The game\'s fields, such as {"ns_tricks": 9}.')
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class DriveResultsApi(DirectorDriveApi):
+    """A table's result for the hand being played (`hand`, if given, must be that hand)."""
+
+    @extend_schema(request=DriveEntryIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = DriveEntryIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        drive_services.result_enter(
+            drive=self.drive,
+            table=values["table"],
+            hand=values.get("hand"),
+            entry=values["entry"],
+            user=request.user,
+        )
+        return self.answer()
+
+
+class DriveCorrectApi(DirectorDriveApi):
+    """Correct a table's result of any hand entered (`hand` required)."""
+
+    @extend_schema(request=DriveEntryIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = DriveEntryIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if "hand" not in values:
+            raise serializers.ValidationError({"hand": "Say which hand to correct."})
+        drive_services.result_correct(
+            drive=self.drive,
+            hand=values["hand"],
+            table=values["table"],
+            entry=values["entry"],
+            reason=values["reason"],
+            user=request.user,
+        )
+        return self.answer()
+
+
+class DriveNextApi(DirectorDriveApi):
+    """Move on to the next hand once every table has its result."""
+
+    @extend_schema(request=None, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        drive_services.hand_next(drive=self.drive, user=request.user)
+        return self.answer()
+
+
+class DriveFinishApi(DirectorDriveApi):
+    @extend_schema(request=None, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        drive_services.drive_finish(drive=self.drive, user=request.user)
+        return self.answer()
+
+
+class DrivePublishApi(DirectorDriveApi):
+    @extend_schema(request=None, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        drive_services.drive_publish(drive=self.drive, user=request.user)
+        return self.answer()
+
+
+class DriveTotalsApi(DirectorDriveApi):
+    """The totals (with half-time figures) and the prizes as they stand."""
+
+    @extend_schema(responses=DriveStateOut)
+    def get(self, request: Request, pk: int) -> Response:
+        out = state_out(drive_state(self.drive))
+        return Response({key: out[key] for key in ("hands_played", "totals", "prizes")})

@@ -1,0 +1,322 @@
+"""A progressive whist drive for its director: set-up, players, each hand, moves, totals, CSV.
+
+Each view reads with `selectors.drives` or calls one service of `services.drives`, then
+renders or redirects; a refusal's text is shown on the next page and nothing is changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from engine.drives.prizes import show
+from engine.exports.csv import safe_row
+from tournaments import access
+from tournaments.drive_models import Drive
+from tournaments.forms import entry_from_post
+from tournaments.selectors.drives import (
+    DriveState,
+    HandView,
+    audit_of,
+    drive_state,
+    settings_for,
+)
+from tournaments.services import drives as drive_services
+from tournaments.services.events import club_get_or_create
+from tournaments.views.director._common import FIRST_CLUB, act, no_club
+from tournaments.views.director.drive_forms import DriveForm
+
+
+def drive_for_director(request: HttpRequest, pk: int) -> Drive:
+    return access.drive_for(request.user, pk, Drive.objects.select_related("club"))
+
+
+@login_required
+def drive_new(request: HttpRequest) -> HttpResponse:
+    """The drive's settings and (if known) its players, in one form."""
+    clubs = access.clubs_for(request.user)
+    first_club = not clubs.exists()
+    if first_club and not access.is_admin(request.user):
+        return no_club(request)
+    form = DriveForm(request.POST or None, clubs=clubs)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            drive = drive_services.drive_create(
+                club=data["club"] or clubs.first() or club_get_or_create(name=FIRST_CLUB),
+                name=data["name"],
+                date=data["date"],
+                settings=form.settings(),
+                players=form.player_names(),
+                user=request.user,
+            )
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            messages.success(
+                request, f"Drive created: {drive.name}. Check the players, then start."
+            )
+            return redirect("drive-players", drive.pk)
+    return render(request, "tournaments/director/drive_new.html", {"form": form, "error": error})
+
+
+@login_required
+@require_GET
+def drive_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hand being played: each table's four players and a form for its result, which
+    tables are done, "Next hand", the earlier hands (to correct) and the running totals."""
+    drive = drive_for_director(request, pk)
+    state = drive_state(drive)
+    fields = state.settings.game_rules.rules.entry_fields() if state.settings else []
+    return render(
+        request,
+        "tournaments/director/drive_detail.html",
+        {"drive": drive, "state": state, "fields": fields, "audit": audit_of(drive)[:10]},
+    )
+
+
+@login_required
+def drive_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add, rename and take off players (before the start; renaming any time)."""
+    drive = drive_for_director(request, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        number = _number(request.POST.get("number"))
+        name = request.POST.get("name", "")
+        if action == "add":
+            act(
+                request, drive_services.player_add, f"Added {name.strip()}.", drive=drive, name=name
+            )
+        elif action == "rename" and number is not None:
+            act(
+                request,
+                drive_services.player_rename,
+                "Renamed.",
+                drive=drive,
+                number=number,
+                name=name,
+            )
+        elif action == "remove" and number is not None:
+            act(
+                request,
+                drive_services.player_remove,
+                f"Player {number} taken off; those after moved up a number.",
+                drive=drive,
+                number=number,
+            )
+        else:
+            messages.error(
+                request, "Say what to do: add a name, or rename or take off a numbered player."
+            )
+        return redirect("drive-players", drive.pk)
+    state = drive_state(drive)
+    return render(
+        request, "tournaments/director/drive_players.html", {"drive": drive, "state": state}
+    )
+
+
+def _number(raw: Any) -> int | None:
+    text = str(raw or "").strip()
+    return int(text) if text.isdigit() and len(text) < 6 else None
+
+
+@login_required
+@require_POST
+def drive_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start with the seats drawn (repeatable with a seed, if one is typed)."""
+    drive = drive_for_director(request, pk)
+    raw = request.POST.get("seed", "").strip()
+    if raw and not raw.isdigit():
+        messages.error(request, f"The seed is a whole number (or leave it empty), not {raw!r}.")
+    elif request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to start: the players are then fixed.")
+    else:
+        seed = int(raw[:18]) if raw else None
+        act(
+            request,
+            drive_services.drive_start,
+            "The drive has started: seat the players as shown.",
+            drive=drive,
+            seed=seed,
+        )
+    return redirect("drive-detail", drive.pk)
+
+
+@login_required
+@require_POST
+def drive_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """One table's result for the hand being played, from the tally sheet."""
+    drive = drive_for_director(request, pk)
+    table = _number(request.POST.get("table"))
+    entry = _entry(request, drive)
+    if table is None:
+        messages.error(request, "Say which table the result is for.")
+    elif entry is None:
+        messages.error(request, f"Table {table}: the result is empty. Fill it in, then save.")
+    else:
+        act(
+            request,
+            drive_services.result_enter,
+            f"Table {table}'s result is in.",
+            drive=drive,
+            table=table,
+            entry=entry,
+        )
+    return redirect("drive-detail", drive.pk)
+
+
+def _entry(request: HttpRequest, drive: Drive, prefix: str = "") -> dict[str, Any] | None:
+    try:
+        settings = settings_for(drive.settings, max(drive.players.count(), 4))
+    except ValueError:
+        return None
+    return entry_from_post(settings.game_rules.rules, request.POST, prefix)
+
+
+@login_required
+@require_POST
+def drive_next(request: HttpRequest, pk: int) -> HttpResponse:
+    drive = drive_for_director(request, pk)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box first: moving on fixes this hand's moves.")
+    else:
+        act(
+            request,
+            drive_services.hand_next,
+            "Next hand: the new seating is below. Call the moves.",
+            drive=drive,
+        )
+    return redirect("drive-detail", drive.pk)
+
+
+@login_required
+@require_POST
+def drive_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    drive = drive_for_director(request, pk)
+    hand = _number(request.POST.get("hand"))
+    table = _number(request.POST.get("table"))
+    entry = _entry(request, drive)
+    reason = request.POST.get("reason", "").strip()[:500]
+    if hand is None or table is None or entry is None:
+        messages.error(request, "Say which hand and table to correct, and the right result.")
+        return redirect("drive-detail", drive.pk)
+    try:
+        said = drive_services.result_correct(
+            drive=drive, hand=hand, table=table, entry=entry, reason=reason, user=request.user
+        )
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Hand {hand}, table {table} corrected: {said}.")
+    return redirect("drive-detail", drive.pk)
+
+
+@login_required
+@require_POST
+def drive_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Finish, publish, or switch the public live totals on or off."""
+    drive = drive_for_director(request, pk)
+    if action == "finish":
+        act(
+            request,
+            drive_services.drive_finish,
+            "The drive is finished: check the totals and prizes, then publish.",
+            drive=drive,
+        )
+    elif action == "publish":
+        act(
+            request,
+            drive_services.drive_publish,
+            "Published: everyone can read the totals and prizes.",
+            drive=drive,
+        )
+    elif action == "live":
+        live = request.POST.get("live") == "1"
+        act(
+            request,
+            drive_services.drive_live,
+            "Live totals are public." if live else "Live totals are hidden again.",
+            drive=drive,
+            live=live,
+        )
+    else:
+        raise Http404("No such action.")
+    return redirect("drive-detail", drive.pk)
+
+
+@login_required
+@require_GET
+def drive_totals(request: HttpRequest, pk: int) -> HttpResponse:
+    drive = drive_for_director(request, pk)
+    return render(
+        request,
+        "tournaments/director/drive_totals.html",
+        {"drive": drive, "state": drive_state(drive)},
+    )
+
+
+def _played(state: DriveState) -> list[HandView]:
+    return [*state.earlier, *([state.current] if state.current else [])]
+
+
+@login_required
+@require_GET
+def drive_export(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+    """CSV: every hand at every table (`hands`), or the totals (`totals`). Names are typed by
+    people: every cell goes through the formula rule (`safe_row`)."""
+    drive = drive_for_director(request, pk)
+    state = drive_state(drive)
+    out = io.StringIO()
+    sheet = csv.writer(out)
+    if what == "hands":
+        sheet.writerow(
+            ["hand", "trumps", "table", "N", "E", "S", "W", "result", "ns_points", "ew_points"]
+        )
+        for record, view in zip(state.records, _played(state), strict=False):
+            for score, table in zip(record.scores, view.tables, strict=True):
+                names = [seat.name for seat in table.seats]
+                cells = (record.hand, view.trumps, table.number, *names, table.text)
+                sheet.writerow(safe_row((*cells, show(score.ns), show(score.ew))))
+    elif what == "totals":
+        sheet.writerow(
+            [
+                "place",
+                "player",
+                "name",
+                "role",
+                "total",
+                "first_half",
+                "second_half",
+                "ten_plus",
+                "sat_out",
+            ]
+        )
+        for line in state.lines:
+            sheet.writerow(
+                safe_row(
+                    (
+                        line.place,
+                        line.player,
+                        line.name,
+                        line.role,
+                        line.total,
+                        line.first_half,
+                        line.second_half,
+                        line.ten_plus,
+                        line.sat_out,
+                    )
+                )
+            )
+    else:
+        raise Http404("The drive's CSV files are hands and totals.")
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="drive-{drive.pk}-{what}.csv"'
+    return response
