@@ -1,8 +1,42 @@
-"""ASGI entry point, for servers that speak ASGI."""
+"""ASGI entry point, served by gunicorn's uvicorn worker (clubwhist/server.py).
+
+Two ways in, chosen by path:
+- the live-results streams (`/results/<id>/stream`) go to Django's ASGI handler, where a
+  stream is a coroutine of the event loop and holds no thread while it waits
+  (tournaments/views/live.py);
+- everything else, the tablets' requests first of all, goes to Django's WSGI handler in a pool
+  of threads of its own (a2wsgi), exactly as a threaded WSGI server runs it: the whole
+  middleware chain and the view in one thread, one hand-over from the event loop and back.
+  Under Django's ASGI handler every synchronous middleware method costs a hand-over of its
+  own, a dozen a request, each one a wait for a core on a busy server.
+So readers, however many, never take a thread the tablets need, and the tablets pay nothing
+for the streams' event loop. WEB_THREADS sets the pool's size (32 a process).
+"""
+
+from __future__ import annotations
 
 import os
+import re
+from typing import Any
 
+from a2wsgi import WSGIMiddleware
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
-application = get_asgi_application()
+
+#: The paths served as coroutines: the live-results streams.
+STREAMS = re.compile(r"^/results/\d+/stream$")
+
+_asgi = get_asgi_application()
+_wsgi = WSGIMiddleware(
+    get_wsgi_application(),  # type: ignore[arg-type]
+    workers=int(os.environ.get("WEB_THREADS", "32")),
+)
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "http" and STREAMS.match(scope.get("path", "")):
+        await _asgi(scope, receive, send)
+    else:
+        await _wsgi(scope, receive, send)  # type: ignore[arg-type]
