@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -153,19 +154,32 @@ async def _recent_version(event_id: int) -> int | None:
 
 
 def _in_thread(stream: AsyncIterator[str]) -> Iterator[str]:
-    """The stream for a WSGI server (`make run`): its thread drives the coroutine on an event
-    loop of its own, so both servers run one and the same stream. Closing the response (the
-    reader left) closes the coroutine, which gives its slot back."""
+    """The stream for a WSGI server (`make run`): an event loop in a thread of its own drives
+    the coroutine, and the request's thread waits for each piece, so both servers run one and
+    the same stream (and the request's thread may have a loop of its own running, as a test's
+    does under a browser driver). Closing the response (the reader left) closes the
+    coroutine, which gives its slot back."""
     loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, name="live-stream", daemon=True)
+    runner.start()
+
+    async def step() -> str:
+        return await anext(stream)
+
+    def run(coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+
     try:
         while True:
             try:
-                yield loop.run_until_complete(anext(stream))
+                yield run(step())
             except StopAsyncIteration:
                 return
     finally:
-        loop.run_until_complete(stream.aclose())  # type: ignore[attr-defined]
-        loop.run_until_complete(loop.shutdown_default_executor())
+        run(stream.aclose())  # type: ignore[attr-defined]
+        run(loop.shutdown_default_executor())
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join()
         loop.close()
 
 

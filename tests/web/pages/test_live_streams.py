@@ -8,8 +8,8 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from django.test import AsyncRequestFactory, Client, override_settings
@@ -23,6 +23,8 @@ from tournaments.services.simulation import event_simulate
 from tournaments.views import live as live_views
 
 pytestmark = pytest.mark.django_db(transaction=True)  # streams read in threads of their own
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -46,6 +48,26 @@ def slots(monkeypatch: pytest.MonkeyPatch) -> Iterator[live.StreamSlots]:
     while fresh.counts()[0] and time.monotonic() < deadline:
         time.sleep(0.01)
     assert fresh.counts()[:2] == (0, 0), "a stream kept its slot"
+
+
+def run_apart(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`asyncio.run` in a thread of its own: the test's thread may have a loop running (a
+    browser test's driver keeps one for the session)."""
+    found: list[T] = []
+    failed: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            found.append(asyncio.run(make()))
+        except BaseException as exc:  # handed to the test's thread
+            failed.append(exc)
+
+    runner = threading.Thread(target=main)
+    runner.start()
+    runner.join()
+    if failed:
+        raise failed[0]
+    return found[0]
 
 
 def _stream(event: Event) -> Any:
@@ -167,7 +189,7 @@ def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
             await s.aclose()  # type: ignore[attr-defined]
         return openings, parts, added
 
-    openings, parts, added = asyncio.run(follow())
+    openings, parts, added = run_apart(follow)
     assert all(o.startswith("retry: 3000\nevent: version") for o in openings)
     assert all(p.startswith("event: part\n") and f"id: {first + 1}\n" in p for p in parts)
     assert len(set(parts)) == 1  # one render shared by every stream
@@ -197,7 +219,7 @@ def test_the_listener_wakes_an_event_loop_without_a_thread_of_its_own() -> None:
         got = await ours
         return got, await theirs, time.monotonic() - started
 
-    got, other, waited = asyncio.run(wait_both())
+    got, other, waited = run_apart(wait_both)
     assert got == 12 and other is None
     assert waited < 1.0
 
