@@ -1,72 +1,24 @@
-"""Double-dummy solver speed against DDS (via endplay), and par for whole board sets.
+"""Double-dummy solver speed against DDS (via endplay): single solves and full tables.
 
 In one run on the same 50 random classic deals (fixed seed): our median single-solve time
 (one trump and leader, random per deal) and DDS's, and their ratio; then full tables (5
-strains x 4 declarers) on the first TABLE_DEALS of them, ours against DDS's calc_dd_table;
-then par for 36 Open Whist boards and 36 Bid Whist boards, two boards at a time on the
-machine's two cores. Targets: single-solve ratio ours/DDS <= 3; par for 36 boards under 60 s.
-Every value is also checked against DDS: a disagreement stops the benchmark.
+strains x 4 declarers) on the first TABLE_DEALS of them, ours against DDS's calc_dd_table.
+Target: single-solve ratio ours/DDS <= 3. Every value is also checked against DDS: a
+disagreement stops the benchmark. Par for whole board sets is `benchmarks.par`.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
-from engine.boards import Board
-from engine.dd import DDInputError, Position, solve_all_leads, solver_for
-from engine.dd.analysis import par
-from engine.games import rules_for
+from engine.dd import Position, solve_all_leads, solver_for
 from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
 
 DEALS = 50
 TABLE_DEALS = 5
-PAR_BOARDS = 36
-PAR_WORKERS = 2  # the target is for 2 cores: one process per core, boards shared out
-
-
-def _timed_par(variant: str, number: int) -> tuple[int, float, str]:
-    """Par of one board in a worker process: (board, seconds, par or the error). Boards do not
-    pickle, so each worker deals the set itself, once."""
-    rules = rules_for(variant)
-    board = _boards(variant)[number - 1]
-    start = time.perf_counter()
-    try:
-        result = par(board, rules)
-    except DDInputError as exc:
-        return number, time.perf_counter() - start, f"not available: {exc}"
-    return number, time.perf_counter() - start, ", ".join(result.contracts)
-
-
-@functools.cache
-def _boards(variant: str) -> list[Board]:
-    rules = rules_for(variant)
-    board_rng = random.Random(variant)
-    return [rules.deal_board(n, board_rng) for n in range(1, PAR_BOARDS + 1)]
-
-
-def par_run(variant: str) -> None:
-    """Par for PAR_BOARDS boards of `variant`, PAR_WORKERS boards at a time (what the board
-    analysis job does with a worker per core); prints the wall time and the slowest board."""
-    start = time.perf_counter()
-    with ProcessPoolExecutor(PAR_WORKERS) as pool:
-        results = list(pool.map(_timed_par, [variant] * PAR_BOARDS, range(1, PAR_BOARDS + 1)))
-    elapsed = time.perf_counter() - start
-    failed = [r for r in results if r[2].startswith("not available")]
-    if failed:
-        print(f"par, {variant}: {failed[0][2]}")
-        return
-    slowest = max(results, key=lambda r: r[1])
-    busy = sum(r[1] for r in results)
-    print(
-        f"par, {variant}: {PAR_BOARDS} boards in {elapsed:.1f} s on {PAR_WORKERS} processes "
-        f"({busy:.1f} s of solving; slowest board {slowest[0]}: {slowest[1]:.1f} s) "
-        "(target: under 60 s)"
-    )
 
 
 def main() -> int:
@@ -128,9 +80,6 @@ def main() -> int:
         f"full table, {TABLE_DEALS} deals: ours median {o * 1000:.0f} ms; "
         f"DDS median {t * 1000:.1f} ms; ratio {o / t:.1f}"
     )
-
-    for variant in ("openwhist", "bidwhist"):
-        par_run(variant)
     return 0
 
 

@@ -17,6 +17,7 @@ once with a :class:`RuntimeWarning`.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from engine.dd.position import NO_SUIT, Card, DDInputError, Position, code_card
@@ -71,6 +72,8 @@ class SolverLike(Protocol):
     def at_least(
         self, leader: int, for_seat: int, target: int, max_nodes: int = ..., /
     ) -> bool: ...
+
+    def deal(self, hands: Sequence[Sequence[int]], /) -> None: ...
 
 
 def backend_available(backend: Backend) -> bool:

@@ -117,7 +117,11 @@ typedef struct {
     int jfollow;   /* no-suit cards may be played while holding the led suit */
     int columns;   /* column mode */
     int hsize;     /* tricks to play */
-    int spare;     /* some hand holds more cards than tricks to play (see Solver_init) */
+    int tricks;    /* the constructor's `tricks` (0: the hands' common size), kept for deal() */
+    int spare_dealt; /* some hand was dealt more cards than tricks to play (Solver_init) */
+    int spare;     /* some hand holds more cards than the tricks left, now: set at each trick
+                    * start (once no hand does, the rest is an ordinary position and every
+                    * cut-off applies again) */
     int curR;      /* tricks left, including the one in progress (set by search) */
     uint16_t init[MAXSEATS][NSUITS];
     uint16_t hand[MAXSEATS][NSUITS];
@@ -204,7 +208,9 @@ enum {
     OFF_SECOND_CASH = 32768,
     /* third hand's side surely winning this trick (and cashing what it needs next) */
     OFF_THIRD_HAND = 65536,
-    OFF_ALL = 131071
+    /* a hand with spare cards skipping the drops that following low is as good as */
+    OFF_DROP_DOMINATED = 131072,
+    OFF_ALL = 262143
 };
 
 /* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
@@ -272,9 +278,10 @@ static void hash_words(const uint32_t *w, int n, uint64_t *h1, uint64_t *h2) {
 
 /* The hashed part of the key: suit lengths per seat and the leader; in column mode the
  * whole absolute position (identities decide what is playable). */
-static void key_hash(const Solver *s, int leader, const uint32_t own[4],
+static void key_hash(const Solver *s, int leader, int R, const uint32_t own[4],
                      const uint16_t rem[NSUITS], uint64_t *h1, uint64_t *h2) {
-    uint64_t a = s->lens[0] | ((uint64_t)leader << 52), b = s->lens[1];
+    /* the tricks left too: with spare cards the lengths alone need not tell them */
+    uint64_t a = s->lens[0] | ((uint64_t)leader << 52) | ((uint64_t)R << 54), b = s->lens[1];
     if (!s->columns) {
         /* (a, b) is the key itself: two independent mixes of it give slot and check */
         *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
@@ -412,6 +419,13 @@ static inline int hand_len(const Solver *s, int seat) {
     return n;
 }
 
+/* May seat p, yet to play to this trick, put its cards of suit su aside (spare cards) and
+ * play another card, say a trump?  (Spare counts come from the lengths and the tricks left,
+ * both in the key.) */
+static inline int can_drop(const Solver *s, int p, int su) {
+    return s->spare && s->hand[p][su] && popc(s->hand[p][su]) <= spare_of(s, p);
+}
+
 /* A count of quick tricks in a trump contract assumes the leader keeps the lead.  Partner,
  * void in a side suit the leader cashes and holding nothing but trumps, would have to ruff
  * and take the lead away: make sure partner always has another card to play (trumps when
@@ -455,7 +469,7 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
             if (s->side[p] != ls && s->hand[p][trump]) ruffers |= 1u << p;
     /* (jokers that may be played while holding the suit led would let a hand keep its
      * cards of the suit; spare cards: see follow_len) */
-    int long_ok = !(s->off & OFF_LONG_CARDS) && !s->spare;
+    int long_ok = !(s->off & OFF_LONG_CARDS);
     if (long_ok && s->jfollow)
         for (int p = 0; p < s->nseats; p++)
             if (p != leader && s->hand[p][JOKER]) long_ok = 0;
@@ -759,8 +773,10 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
 typedef struct { int su, r, score, drop; } Move;
 
-static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4]) {
+static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
+                     uint16_t dominated[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
+    dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
@@ -818,6 +834,18 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         third = 1;
         t4 &= ~(1u << hibit(t4));
         if (t4) sec4 = hibit(t4);
+    }
+    /* A hand with spare cards may put the suit led aside and play another card (drop).  With
+     * a card that cannot win the trick (not a trump) that is never better than following
+     * with its lowest card of the suit, when that card cannot win the trick either: the
+     * trick goes the same way, and the hand keeps a superset of the cards (holding more
+     * never hurts with spare cards: a hand can do whatever a hand holding fewer can).  The
+     * proof needs the rank of the card winning now (with the lengths in the key, it says
+     * that the hand holds a card below it). */
+    int drop_dominated = 0;
+    if (drop >= 0 && !(s->off & OFF_DROP_DOMINATED)) {
+        if (ws != led) drop_dominated = 1; /* ruffed: no card of the suit led can win */
+        else if (__builtin_ctz(s->hand[seat][led]) < wr) drop_dominated = 2;
     }
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
@@ -909,6 +937,13 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 }
             }
             prev = r;
+            /* a no-suit card that may be played while holding the suit led needs no drop
+             * (holding more is never worse) */
+            int dropping = drop >= 0 && su != drop && !(su == JOKER && s->jfollow);
+            if (dropping && drop_dominated && su != trump) {
+                if (drop_dominated == 2) dominated[ws] |= (uint16_t)(1u << wr);
+                continue;
+            }
             int score = 0;
             int top_of_suit = su != JOKER && others_top < r;
             if (first) {
@@ -994,7 +1029,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             }
             mv[n].su = su;
             mv[n].r = r;
-            mv[n].drop = drop >= 0 && su != drop ? drop : -1;
+            mv[n].drop = dropping ? drop : -1;
             /* heuristic first, then the history of cut-offs by this card as tie-break */
             score = score * 4096 + s->hist[seat][su][r];
             mv[n].score = score;
@@ -1137,7 +1172,9 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
         s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     }
     s->tcnt = 0;
+    int spare = s->spare;
     int res = search(s, w, won + s->side[w], target, R - 1, W);
+    s->spare = spare;
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
     memcpy(s->tled, saved_l, sizeof(saved_l));
@@ -1385,7 +1422,7 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
             }
         }
     } else
-        key_hash(s, seat, own, rem, h1, h2);
+        key_hash(s, seat, R, own, rem, h1, h2);
     /* Newest entries first; the first one whose bound alone settles the target ends the
      * scan (a cut-off never needs two entries' bounds together). */
     uint64_t pown[2];
@@ -1632,7 +1669,8 @@ static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4
     int L = cur_led(s), tr = s->trump;
     int third = (seat + 1) & 3, fourth = (seat + 2) & 3;
     unsigned l3 = s->hand[third][L];
-    int third_ruffs = tr >= 0 && L != tr && !l3 && s->hand[third][tr];
+    /* (third hand holding the suit led may still ruff if it can put those cards aside) */
+    int third_ruffs = tr >= 0 && L != tr && s->hand[third][tr] && (!l3 || can_drop(s, third, L));
     unsigned ours = s->hand[seat][L] | s->hand[fourth][L];
     int hi = ours ? hibit(ours) : -1;
     int win = 0;
@@ -1654,7 +1692,7 @@ static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4
             else if (cash_top_cards(s, h, notr, L, 1u << hi, need2 - 1, W) > 0)
                 win = 0;
         }
-    } else if (need2 <= 1 && tr >= 0 && L != tr && l3 &&
+    } else if (need2 <= 1 && tr >= 0 && L != tr && l3 && !can_drop(s, third, L) &&
                ((!s->hand[seat][L] && s->hand[seat][tr]) ||
                 (!s->hand[fourth][L] && s->hand[fourth][tr]))) {
         win = 1;
@@ -1677,7 +1715,7 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
     int fourth = (seat + 1) & 3;
     unsigned l4 = s->hand[fourth][L];
     unsigned t4 = tr >= 0 ? s->hand[fourth][tr] : 0;
-    int can_ruff4 = tr >= 0 && L != tr && !l4 && t4;
+    int can_ruff4 = tr >= 0 && L != tr && t4 && (!l4 || can_drop(s, fourth, L));
     int win = 0, h = -1, hc = -1;
     if (s->side[s->tseat[w]] == s->side[seat]) {
         /* Partner, the leader, is winning: its card fixed the suit led (after a led joker
@@ -1782,6 +1820,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     if (s->tcnt == 0) {
         if (won >= target) return 1;
         if (won + R < target) return 0;
+        if (s->spare_dealt) {
+            int sp = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (hand_len(s, p) > R) sp = 1;
+            s->spare = sp;
+        }
         if (R == 1 && !s->spare) return play_last_trick(s, seat, won, target, W);
         int v = tt_probe(s, seat, won, target, R, own, rem, &h1, &h2, &bsuit, &brel, W);
         if (v >= 0) return v;
@@ -1790,19 +1834,20 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     }
     /* tricks the side of the hand to play needs, the current one included */
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
-    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !s->spare && !s->columns &&
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !s->columns &&
         cur_led(s) >= 0 && (need2 <= 1 || !(s->off & OFF_SECOND_CASH))) {
         int v = second_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !s->spare && !s->columns &&
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !s->columns &&
         cur_led(s) >= 0) {
         int v = third_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
-    int n = gen_moves(s, seat, mv, bsuit, brel, pruned);
+    uint16_t dominated[4];
+    int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
     if (s->columns && s->tcnt == s->nseats - 1 && R > 2) prefetch_next_probes(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
@@ -1852,7 +1897,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             if (mv[i].r < low) lowrank[su] = low;
         }
     }
-    if (best < 0) cover_pruned_runs(s, seat, pruned, W);
+    if (best < 0) {
+        cover_pruned_runs(s, seat, pruned, W);
+        for (int su = 0; su < 4; su++) W[su] |= dominated[su];
+    }
     if (s->tcnt == 0) {
         int lb = 0, ub = R;
         if (res) lb = target - won;
@@ -1931,6 +1979,7 @@ static void reset_state(Solver *s) {
             }
         }
     memset(s->gone, 0, sizeof(s->gone));
+    s->spare = s->spare_dealt;
     s->twin[0] = 0;
     s->tled[0] = -1;
     s->lens[0] = s->lens[1] = 0;
@@ -1968,30 +2017,12 @@ static int parse_card(PyObject *o, int *su, int *r) {
     return 0;
 }
 
-static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
-    /* off: the OFF_* bits of search shortcuts to switch off (tests only) */
-    /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
-     * hold more cards than that (spare cards, never played): the Bid Whist discard search
-     * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
-    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off",
-                             "tricks", NULL};
-    PyObject *hands, *columns = Py_None;
-    int trump = -1, jfollow = 0, bits = 20, off = 0, tricks = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOiii", kwlist, &hands, &trump, &jfollow,
-                                     &columns, &bits, &off, &tricks))
-        return -1;
-    if (tricks < 0 || tricks > MAXHAND - 1) {
-        PyErr_SetString(PyExc_ValueError, "tricks must be 0 (the hand size) or 1..17");
-        return -1;
-    }
-    if (bits < 10 || bits > 22) {
-        PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 22");
-        return -1;
-    }
-    if (trump < -1 || trump > 3) {
-        PyErr_SetString(PyExc_ValueError, "trump must be -1 (none) or a suit index 0..3");
-        return -1;
-    }
+/* Read the hands (sequences of card codes) into out; tricks as for the constructor.  Sets
+ * *nseats, *size (the common size, or -1 with tricks) and *spare (some hand holds more cards
+ * than the tricks).  On error out may be half written: callers parse into a scratch copy
+ * when a refusal must leave the solver as it was. */
+static int parse_hands(PyObject *hands, int tricks, uint16_t out[MAXSEATS][NSUITS], int *nseats,
+                       int *size_out, int *spare_out) {
     PyObject *hs = PySequence_Fast(hands, "hands must be a sequence of hands");
     if (!hs) return -1;
     Py_ssize_t ns = PySequence_Fast_GET_SIZE(hs);
@@ -2000,7 +2031,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "there must be 3 or 4 hands");
         return -1;
     }
-    memset(self->init, 0, sizeof(self->init));
+    memset(out, 0, sizeof(uint16_t) * MAXSEATS * NSUITS);
     uint16_t seen[NSUITS] = {0};
     int size = -1, spare = 0;
     for (Py_ssize_t p = 0; p < ns; p++) {
@@ -2037,14 +2068,47 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
                 return -1;
             }
             seen[su] |= (uint16_t)(1u << r);
-            self->init[p][su] |= (uint16_t)(1u << r);
+            out[p][su] |= (uint16_t)(1u << r);
         }
         Py_DECREF(h);
     }
     Py_DECREF(hs);
-    self->nseats = (int)ns;
+    *nseats = (int)ns;
+    *size_out = size;
+    *spare_out = spare;
+    return 0;
+}
+
+static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
+    /* off: the OFF_* bits of search shortcuts to switch off (tests only) */
+    /* tricks: how many tricks to play (0: the hands' common size).  With a number, hands may
+     * hold more cards than that (spare cards, never played): the Bid Whist discard search
+     * gives the declarer all 18 cards to bound every choice of 6 discards from above. */
+    static char *kwlist[] = {"hands", "trump", "jokers_follow", "columns", "table_bits", "off",
+                             "tricks", NULL};
+    PyObject *hands, *columns = Py_None;
+    int trump = -1, jfollow = 0, bits = 20, off = 0, tricks = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ipOiii", kwlist, &hands, &trump, &jfollow,
+                                     &columns, &bits, &off, &tricks))
+        return -1;
+    if (tricks < 0 || tricks > MAXHAND - 1) {
+        PyErr_SetString(PyExc_ValueError, "tricks must be 0 (the hand size) or 1..17");
+        return -1;
+    }
+    if (bits < 10 || bits > 22) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be between 10 and 22");
+        return -1;
+    }
+    if (trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump must be -1 (none) or a suit index 0..3");
+        return -1;
+    }
+    int ns, size, spare;
+    if (parse_hands(hands, tricks, self->init, &ns, &size, &spare) < 0) return -1;
+    self->nseats = ns;
+    self->tricks = tricks;
     self->hsize = tricks ? tricks : size;
-    self->spare = spare;
+    self->spare_dealt = spare;
     self->trump = trump;
     self->jfollow = jfollow;
     self->columns = 0;
@@ -2233,6 +2297,33 @@ static PyObject *Solver_at_least(Solver *self, PyObject *args) {
     return PyBool_FromLong(v);
 }
 
+/* New hands for the same game (seats, trump, rules, tricks), keeping the table: its bounds
+ * hold for a position whatever deal it came from (the key is the suit lengths, the leader,
+ * the tricks left and the owners of the top remaining cards, all read from the position
+ * itself), so the discard search's nearly identical positions share their work. */
+static PyObject *Solver_deal(Solver *self, PyObject *args) {
+    PyObject *hands;
+    if (!PyArg_ParseTuple(args, "O", &hands)) return NULL;
+    if (check_ready(self) < 0) return NULL;
+    if (self->columns) {
+        PyErr_SetString(PyExc_ValueError, "deal() does not take column positions");
+        return NULL;
+    }
+    uint16_t fresh[MAXSEATS][NSUITS];
+    int ns, size, spare;
+    if (parse_hands(hands, self->tricks, fresh, &ns, &size, &spare) < 0) return NULL;
+    if (ns != self->nseats) {
+        PyErr_Format(PyExc_ValueError, "deal() needs %d hands, as the solver was made with",
+                     self->nseats);
+        return NULL;
+    }
+    memcpy(self->init, fresh, sizeof(fresh));
+    self->hsize = self->tricks ? self->tricks : size;
+    self->spare_dealt = spare;
+    reset_state(self);
+    Py_RETURN_NONE;
+}
+
 /* The principal line: every card in order, each chosen to keep the value. */
 static PyObject *Solver_line(Solver *self, PyObject *args) {
     int leader, for_seat = -1;
@@ -2240,7 +2331,7 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
     if (check_ready(self) < 0 || check_seat(self, leader, "leader") < 0) return NULL;
     if (for_seat == -1) for_seat = leader;
     if (check_seat(self, for_seat, "for_seat") < 0) return NULL;
-    if (self->spare) {
+    if (self->spare_dealt) {
         PyErr_SetString(PyExc_ValueError, "no line of play with spare cards");
         return NULL;
     }
@@ -2253,8 +2344,8 @@ static PyObject *Solver_line(Solver *self, PyObject *args) {
     int total = value(self, leader, self->hsize);
     for (int k = 0; k < self->hsize * self->nseats; k++) {
         Move mv[MAXHAND * 2];
-        uint16_t pruned[4];
-        int n = gen_moves(self, seat, mv, -1, 0, pruned);
+        uint16_t pruned[4], dominated[4];
+        int n = gen_moves(self, seat, mv, -1, 0, pruned, dominated);
         int chosen = -1;
         int left = self->hsize - k / self->nseats; /* tricks left including this one */
         for (int i = 0; i < n && chosen < 0; i++) {
@@ -2317,6 +2408,9 @@ static PyMethodDef Solver_methods[] = {
     {"at_least", (PyCFunction)Solver_at_least, METH_VARARGS,
      "at_least(leader, for_seat, target, max_nodes=0) -> can for_seat's side take target "
      "tricks? NodeLimitError after max_nodes search nodes (0: no limit)"},
+    {"deal", (PyCFunction)Solver_deal, METH_VARARGS,
+     "deal(hands) -> None: new hands (card codes per seat, as for the constructor) for the same "
+     "seats, trump, rules and tricks; the table is kept"},
     {"line", (PyCFunction)Solver_line, METH_VARARGS,
      "line(leader, for_seat=leader) -> card codes of one principal line of play"},
     {NULL, NULL, 0, NULL}};

@@ -55,6 +55,7 @@ __all__ = [
     "analysis_for",
     "board_tricks",
     "clear_cache",
+    "hardest_first",
     "par",
     "par_line",
     "par_summary",
@@ -127,6 +128,16 @@ def par(board: Board, rules: GameRules, *, backend: Backend | None = None) -> Pa
     if value.board != board.number:
         value = Par(board.number, value.contracts, value.ns_score, value.tricks, value.approximate)
     return value
+
+
+def hardest_first(boards: Iterable[Board], rules: GameRules) -> list[Board]:
+    """The boards in the order to hand them out to parallel workers: the hardest first, by the
+    game's cheap guess (`GameAnalysis.hardness`; Bid Whist: the weaker side's high-card
+    points), ties in the order given. With two workers the last board to finish is then a
+    short one, instead of the longest starting when the other worker has nothing left."""
+    analysis = analysis_for(rules)
+    items = list(boards)
+    return sorted(items, key=lambda board: -analysis.hardness(board, rules))
 
 
 # ---- batch -------------------------------------------------------------------------------
@@ -225,8 +236,10 @@ def analyse_boards(
     """Analyse a board set for a background job (plain Python: the tournaments app wraps it in
     a Celery task). A board the solver cannot handle gets an `error` instead of stopping the
     set; `progress` is told after every board. A Bid Whist board costs at most about
-    `bidwhist.PAR_BUDGET` + `TABLE_BUDGET` search nodes (about 30 s of one core at worst,
-    a second or two typically); its table may list approximate cells."""
+    `bidwhist.PAR_BUDGET` + `TABLE_BUDGET` search nodes (some 40 s of one core at worst; par
+    alone takes under half a second on most boards, 3 s on the hardest of the benchmark's 36);
+    its table may list approximate cells. Workers sharing a set should take the boards in
+    `hardest_first` order."""
     items = list(boards)
     out: list[BoardAnalysis] = []
     for done, board in enumerate(items, start=1):

@@ -219,6 +219,13 @@ class GameAnalysis:
         result: dict[str, dict[str, int]] = cached(deal_key(board, rules, "table"), compute)
         return result
 
+    def hardness(self, board: Board, rules: GameRules) -> float:
+        """A guess, at no cost, at how long this board's par takes, higher for harder: a job
+        that hands boards out to several workers starts the hardest first, so that the last
+        board to finish is a short one (`engine.dd.analysis.hardest_first`). Here every board
+        is alike (one solve each): 0, and the boards keep their order."""
+        return 0.0
+
     def par(self, board: Board, rules: GameRules, backend: Backend | None) -> Par:
         """The board's own tricks, scored by the game: par when nobody bids."""
         result = self.tricks(board, rules, backend)

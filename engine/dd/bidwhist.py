@@ -29,7 +29,10 @@ Discard search (`DiscardSearch`), a branch and bound that only ever asks thresho
   between them), and a node fixes how many cards of each run go, runs taken in a heuristic
   order (no-suit jokers first, then side suits, shortest suits and lowest cards first, sure
   winners and trumps last), so no discard set is reached twice;
-- every question is a zero-window test (`at_least`) or one solve, remembered per node.
+- every question is a zero-window test (`at_least`) or one solve, remembered per node, and
+  every question about one contract type goes to the same solver (`SharedSolver`), dealt the
+  node's hands: its transposition table describes positions, not deals, so what one question
+  proved serves the next ones, which differ by a card or two.
 
 Par (`BoardSolver.par`, `par_from_books`): backward induction over the single round of bidding
 from the dealer's left. Each seat in turn passes or makes any bid above the highest so far; the
@@ -74,7 +77,7 @@ from engine.boards import Board
 from engine.cards import Card, Seat, Side, Suit
 from engine.dd import Backend, NodeLimitError, SolverLike, solver_for
 from engine.dd.base import GameAnalysis, Par, cached, deal_key, position_for
-from engine.dd.position import NO_SUIT, DDInputError, Position
+from engine.dd.position import NO_SUIT, DDInputError, Position, card_code
 from engine.games.base import GameRules
 from engine.games.bidwhist import (
     BidKind,
@@ -98,7 +101,9 @@ __all__ = [
     "DiscardSearch",
     "Outcome",
     "ParOutcome",
+    "SharedSolver",
     "SolverCard",
+    "board_solver",
     "par_from_books",
 ]
 
@@ -113,10 +118,11 @@ PAR_BOOKS = 9
 """The fewest books any bid needs (a bid of 3): below this a side can only be set."""
 
 PAR_BUDGET = 300_000_000
-"""Search nodes allowed for one board's par: about 25 s of one core at worst (the core searches
-about 12 million nodes a second); with the solver of 2026-11-22 every board of the benchmark's
-set of 36 finishes well inside it (the hardest, 28, needs about 20 s; 150 million left it
-approximate, with a different contract)."""
+"""Search nodes allowed for one board's par: 25 to 40 s of one core at worst (the core searches
+some 8 to 12 million nodes a second). Since the solver is shared between questions (2026-11-26)
+the hardest board of the benchmark's 36 (`python -m benchmarks.par`), board 28, needs 18
+million, the whole set 105 million; before, board 28 ran out of this budget (300 million nodes)
+and came back approximate."""
 TABLE_BUDGET = 50_000_000
 """Search nodes allowed for one board's table after par, whose answers it reuses."""
 
@@ -184,9 +190,9 @@ class Budget:
         """Nodes one more solver call may use (at least 1: 0 would mean no limit)."""
         return max(1, self.nodes - self.used_nodes)
 
-    def charge(self, solver: SolverLike) -> None:
+    def charge(self, nodes: int) -> None:
         self.used_calls += 1
-        self.used_nodes += solver.nodes
+        self.used_nodes += nodes
 
 
 class BudgetExhausted(Exception):
@@ -194,6 +200,40 @@ class BudgetExhausted(Exception):
 
 
 # ---- the discard search, in solver terms ---------------------------------------------------
+
+
+class SharedSolver:
+    """One solver, and so one transposition table, for every question asked about positions
+    of one contract type (same trumps and ranking, 12 tricks): the discard search's nodes
+    differ by a card or two, and the declarers of one type hold the same 54 cards between
+    them, so most of what one question proves is reused by the next (the table's entries
+    describe positions, whatever deal they came from). Sharing alone took par of the
+    benchmark's 36 boards from 580 million search nodes (a fresh solver per question) to 224
+    million."""
+
+    def __init__(self, backend: Backend | None = None) -> None:
+        self.backend = backend
+        self.solver: SolverLike | None = None
+
+    def at(self, position: Position) -> SolverLike:
+        """The solver, dealt `position`'s hands (made from it the first time)."""
+        if self.solver is None:
+            self.solver = solver_for(position, backend=self.backend)
+        else:
+            self.solver.deal(position.core_args()[0])
+        return self.solver
+
+    def dealt(self, codes: Sequence[Sequence[int]], position: Callable[[], Position]) -> SolverLike:
+        """`at` for hands already in card codes, the position made only the first time (a
+        position checks every card: a third of par's Python time, when made per question)."""
+        if self.solver is None:
+            return self.at(position())
+        self.solver.deal(codes)
+        return self.solver
+
+    def release(self) -> None:
+        """Forget the solver (its table can hold tens of megabytes)."""
+        self.solver = None
 
 
 @dataclass(frozen=True)
@@ -226,6 +266,7 @@ class DiscardSearch:
         order: Callable[[SolverCard], tuple[int, ...]] | None = None,
         budget: Budget | None = None,
         backend: Backend | None = None,
+        shared: SharedSolver | None = None,
     ) -> None:
         self.hands = [tuple(sorted(h)) for h in hands]
         self.trump = trump
@@ -249,6 +290,8 @@ class DiscardSearch:
         """Smallest proven upper bound on every discard's tricks."""
         self.best_discard: tuple[SolverCard, ...] = ()
         self._nodes: dict[tuple[SolverCard, ...], list[int]] = {}
+        self.shared = shared if shared is not None else SharedSolver(backend)
+        self._codes = [[card_code(c) for c in hand] for hand in self.hands]
 
     def _runs(
         self, order: Callable[[SolverCard], tuple[int, ...]] | None
@@ -277,12 +320,9 @@ class DiscardSearch:
         """The declarer holding all but `dropped`: a relaxation until six are dropped."""
         hands = list(self.hands)
         hands[self.declarer] = self._kept(dropped)
-        spare = len(hands[self.declarer]) > self.tricks
+        # always `tricks`, spare cards or not, so that one solver takes every node (deal)
         return Position(
-            hands=tuple(hands),
-            trump=self.trump,
-            leader=self.declarer,
-            tricks=self.tricks if spare else None,
+            hands=tuple(hands), trump=self.trump, leader=self.declarer, tricks=self.tricks
         )
 
     def _node_reaches(self, dropped: tuple[SolverCard, ...], target: int) -> bool:
@@ -429,15 +469,19 @@ class DiscardSearch:
         *,
         limited: bool = True,
     ) -> T:
-        """Ask a fresh solver of the node `question(solver, max_nodes)`, charged to the budget;
-        `limited`: stopped at the nodes the budget has left (BudgetExhausted)."""
-        solver = solver_for(self.position(dropped), backend=self.backend)
+        """Ask the type's shared solver, dealt the node's hands, `question(solver, max_nodes)`;
+        the nodes it searches are charged to the budget; `limited`: stopped at the nodes the
+        budget has left (BudgetExhausted)."""
+        codes = list(self._codes)
+        codes[self.declarer] = [card_code(c) for c in self._kept(dropped)]
+        solver = self.shared.dealt(codes, lambda: self.position(dropped))
+        before = solver.nodes
         try:
             return question(solver, self.budget.left if limited else 0)
         except NodeLimitError:
             raise BudgetExhausted from None
         finally:
-            self.budget.charge(solver)
+            self.budget.charge(solver.nodes - before)
 
     def _exact(self, dropped: tuple[SolverCard, ...], *, limited: bool) -> int:
         """Exact value of a node (relaxed unless a leaf): one solve, remembered."""
@@ -630,6 +674,7 @@ class BoardSolver:
         self.budget = Budget(nodes=PAR_BUDGET)
         self._searches: dict[tuple[Seat, ContractType], DiscardSearch] = {}
         self._cards: dict[tuple[Seat, ContractType], dict[SolverCard, Card]] = {}
+        self._shared: dict[ContractType, SharedSolver] = {}
 
     def search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
         key = (seat, ctype)
@@ -663,6 +708,7 @@ class BoardSolver:
             order=order,
             budget=self.budget,
             backend=self.backend,
+            shared=self._shared.setdefault(ctype, SharedSolver(self.backend)),
         )
 
     def discards(
@@ -717,7 +763,15 @@ class BoardSolver:
         """Par, whether it is approximate (budget), and the proven (low, high) books of the
         contract played."""
         with self.lock:
-            return self._par()
+            try:
+                return self._par()
+            finally:
+                self._release()
+
+    def _release(self) -> None:
+        """Drop the solvers' tables: the board stays in the analysis cache, they need not."""
+        for shared in self._shared.values():
+            shared.release()
 
     def _par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
         self.budget = Budget(nodes=PAR_BUDGET)
@@ -778,7 +832,10 @@ class BoardSolver:
         cell is exact), then the search proper for the cells still open.
         """
         with self.lock:
-            return self._table()
+            try:
+                return self._table()
+            finally:
+                self._release()
 
     def _table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
         self.budget = Budget(nodes=TABLE_BUDGET)
@@ -841,9 +898,13 @@ def describe_par(
 
 # ---- the game's analysis -------------------------------------------------------------------
 
+_POINTS = {14: 4, 13: 3, 12: 2, 11: 1}
+"""High-card points by rank (ace 14 down to jack 11), for `BidWhistAnalysis.hardness`."""
 
-def _solver(board: Board, rules: GameRules, backend: Backend | None) -> BoardSolver:
-    """The board's solver, cached by deal so par and the table share their work."""
+
+def board_solver(board: Board, rules: GameRules, backend: Backend | None = None) -> BoardSolver:
+    """The board's solver, cached by deal so par and the table share their work (and a
+    benchmark can read the nodes par searched off its budget)."""
     assert isinstance(rules, BidWhistRules)
     found: BoardSolver = cached(
         deal_key(board, rules, "bidwhist-solver"), lambda: BoardSolver(rules, board, backend)
@@ -869,13 +930,28 @@ class BidWhistAnalysis(GameAnalysis):
         found rather than proven best."""
 
         def compute() -> dict[str, Any]:
-            rows, rough = _solver(board, rules, backend).table()
+            rows, rough = board_solver(board, rules, backend).table()
             return {**rows, "approximate": rough}
 
         found: dict[str, Any] = cached(deal_key(board, rules, "table"), compute)
         return found
 
+    def hardness(self, board: Board, rules: GameRules) -> float:
+        """The weaker side's high-card points (ace 4, king 3, queen 2, jack 1; the kitty is
+        anybody's, so it is left out). When one side holds little, it can bid nothing and
+        par is settled by the other side's contracts alone, in a few questions; when both
+        sides are strong, both sides' contracts have to be proven, each a discard search.
+        Measured on the benchmark's 36 boards and 24 more under other options: a rank
+        correlation of 0.38 with the search nodes par needs (the difference between the sides
+        did a little worse, 0.34; jokers counted as points worse still). Rough, but it needs
+        no search at all, so it costs nothing against par itself."""
+        points = {Side.NS: 0, Side.EW: 0}
+        for seat in board.seats:
+            hand = board.deal.hand(seat)
+            points[seat.side] += sum(_POINTS.get(c.rank, 0) for c in hand if not c.is_joker)
+        return float(min(points.values()))
+
     def par(self, board: Board, rules: GameRules, backend: Backend | None) -> Par:
-        outcome, approximate, span = _solver(board, rules, backend).par()
+        outcome, approximate, span = board_solver(board, rules, backend).par()
         contracts, books = describe_par(outcome, span)
         return Par(board.number, contracts, int(outcome.ns_score), books, approximate)

@@ -9,9 +9,11 @@ clubwhist warns loudly when it has to use it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
-from engine.dd.position import NO_SUIT, Card, Position
+from engine.dd.position import NO_SUIT, Card, Position, code_card
 
 Hands = tuple[frozenset[Card], ...]
 
@@ -88,6 +90,12 @@ class PySolver:
 
     def __init__(self, position: Position) -> None:
         self.position = position
+
+    def deal(self, hands: Sequence[Sequence[int]]) -> None:
+        """New hands (card codes, as `Position.core_args` gives them) for the same game."""
+        self.position = replace(
+            self.position, hands=tuple(tuple(sorted(code_card(c) for c in h)) for h in hands)
+        )
 
     def at_least(self, leader: int, for_seat: int, target: int, max_nodes: int = 0) -> bool:
         return self.solve(leader, for_seat) >= target

@@ -5,19 +5,26 @@ them, saving each board as soon as it is done, so the progress bar moves board b
 job that dies half-way resumes where it stopped (done boards are never solved twice; the engine
 also caches by deal). With Redis the job runs in a Celery worker; without it (`make run`) it runs
 in a thread of the web process, so the page stays responsive either way.
+
+The job solves ANALYSIS_THREADS boards at once, hardest first (`engine.dd.analysis.
+hardest_first`: a guess from the deal, no search), so both cores work and the last board to
+finish is a short one; the threads only compute, this module's own thread reads and saves.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
-from engine.dd.analysis import analyse_boards, par_summary
+from engine.boards import Board as EngineBoard
+from engine.dd.analysis import BoardAnalysis, analyse_boards, hardest_first, par_summary
 from engine.dd.analysis import table as dd_table
 from engine.dd.position import DDInputError
+from engine.games.base import GameRules
 from tournaments import jobs
 from tournaments.bridge import engine_board, rules_for
 from tournaments.models import Board, Event
@@ -25,6 +32,11 @@ from tournaments.services.audit import User, audit_record
 from tournaments.services.scoring import results_changed
 
 log = logging.getLogger(__name__)
+
+ANALYSIS_THREADS = 2
+"""Boards solved at once by one job: one per core of the club's 2-core machine. The solver's C
+core lets go of Python's lock while it searches (nearly all of the time), so threads use both
+cores."""
 
 
 def boards_analyse_request(*, event: Event, user: User = None) -> int:
@@ -63,38 +75,65 @@ def _run_in_thread(event_id: int) -> None:
 
 
 def boards_analyse(*, event_id: int) -> int:
-    """Analyse the event's queued boards one by one; returns how many were done now.
+    """Analyse the event's queued boards, ANALYSIS_THREADS at a time, hardest first; returns how
+    many were done now.
 
     Safe to run again after a crash (only boards still queued are solved) and harmless if two
-    jobs overlap: each board is saved by an UPDATE filtered on "still queued", so the second
-    job's identical answer is simply not written.
+    jobs overlap: a board is started only while it is still queued and saved by an UPDATE
+    filtered on "still queued", so the second job's identical answer is simply not written.
     """
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return 0
     rules = rules_for(event)
+    # Every board keeps its double-dummy table for the board page and the "are you sure?"
+    # check; a Bid Whist table costs several times its par, so it comes in a second pass
+    # (boards_tables_fill) once every board has its par.
+    later = rules.check_uses_table and not rules.par_uses_table
+    rows = {
+        board.number: board
+        for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED)
+    }
+    todo = iter(hardest_first((engine_board(row) for row in rows.values()), rules))
     done = 0
-    for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED).order_by(
-        "number"
-    ):
-        if not Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).exists():
-            continue  # another job finished it meanwhile
-        # Every board keeps its double-dummy table for the board page and the "are you sure?"
-        # check; a Bid Whist table costs several times its par, so it comes in a second pass
-        # (boards_tables_fill) once every board has its par.
-        later = rules.check_uses_table and not rules.par_uses_table
-        analysis = analyse_boards([engine_board(board)], rules, with_table=not later)[0]
-        data = analysis.to_dict()
-        failed = analysis.error is not None or analysis.par is None
-        data["summary"] = par_summary(data) if not failed else analysis.error
-        Board.objects.filter(pk=board.pk, par_status=Board.ParStatus.QUEUED).update(
-            par=data,
-            par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
-        )
-        done += 1
-    if rules.check_uses_table and not rules.par_uses_table:
+    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=f"par-{event_id}") as pool:
+        running: dict[Future[BoardAnalysis], Board] = {}
+
+        def start_next() -> None:
+            for board in todo:
+                row = rows[board.number]
+                if Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).exists():
+                    running[pool.submit(_analyse, board, rules, not later)] = row
+                    return
+                # else another job finished it meanwhile
+
+        for _ in range(ANALYSIS_THREADS):
+            start_next()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                _save(running.pop(future), future.result())
+                done += 1
+                start_next()
+    if later:
         boards_tables_fill(event=event)
     return done
+
+
+def _analyse(board: EngineBoard, rules: GameRules, with_table: bool) -> BoardAnalysis:
+    """One board's analysis, in a worker thread: the engine only, no database."""
+    return analyse_boards([board], rules, with_table=with_table)[0]
+
+
+def _save(row: Board, analysis: BoardAnalysis) -> None:
+    """Store a board's analysis with its one-line summary, unless another job stored it first."""
+    data = analysis.to_dict()
+    failed = analysis.error is not None or analysis.par is None
+    data["summary"] = par_summary(data) if not failed else analysis.error
+    Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).update(
+        par=data,
+        par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
+    )
 
 
 def boards_tables_fill(*, event: Event) -> int:
