@@ -1,9 +1,11 @@
-"""Django's Redis cache, keeping one client per connection pool, and carrying on without Redis.
+"""Django's Redis cache, keeping its pools per process, and carrying on without Redis.
 
-One client per pool: Django's `RedisCacheClient.get_client` builds a new `redis.Redis` object
-for every cache call (each construction fills a table of some 170 response callbacks: about
-0.4 ms here). A `redis.Redis` object is safe to share between threads (it takes a connection
-from its pool for each command), so one per pool is kept and reused.
+One pool per process and one client per pool: Django's `RedisCacheClient.get_client` builds a
+new `redis.Redis` object for every cache call (each construction fills a table of some 170
+response callbacks: about 0.4 ms here), and keeps its pools on a cache object that lives for
+one request under ASGI (a new connection each time). A `redis.Redis` object is safe to share
+between threads (it takes a connection from its pool for each command), so one per pool is
+kept and reused.
 
 Scripts and raw values: a tablet's request asks Redis once for everything it needs (its request
 count, its link, its state and the versions they hang on; `tournaments/selectors/tablet_cache.py`),
@@ -54,20 +56,39 @@ def retire_after_outage(*patterns: str) -> None:
     _RETIRED.update(patterns)
 
 
+# Connection pools and clients are kept per process, not per cache object: Django makes a
+# cache object per thread, and per request under ASGI (its cache handler keeps them in a
+# context variable, which every request starts afresh), so pools kept on the object meant a
+# new TCP connection to Redis for every request a tablet made.
+_POOLS: dict[tuple[str, str], Any] = {}
+_CLIENTS: dict[int, Any] = {}
+_POOLS_LOCK = threading.Lock()
+
+
 class RedisCacheClient(DjangoRedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
-        self._clients_lock = threading.Lock()
+    def _get_connection_pool(self, write: bool) -> Any:
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
+        server = self._servers[index]  # type: ignore[attr-defined]
+        key = (server, repr(sorted(self._pool_options.items())))  # type: ignore[attr-defined]
+        pool = _POOLS.get(key)
+        if pool is None:
+            with _POOLS_LOCK:
+                pool = _POOLS.get(key)
+                if pool is None:
+                    pool = _POOLS[key] = self._pool_class.from_url(  # type: ignore[attr-defined]
+                        server,
+                        **self._pool_options,  # type: ignore[attr-defined]
+                    )
+        return pool
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
-        found = self._clients.get(id(pool))
+        pool = self._get_connection_pool(write)
+        found = _CLIENTS.get(id(pool))
         if found is None:
-            with self._clients_lock:
-                found = self._clients.get(id(pool))
+            with _POOLS_LOCK:
+                found = _CLIENTS.get(id(pool))
                 if found is None:
-                    found = self._clients[id(pool)] = self._client(  # type: ignore[attr-defined]
+                    found = _CLIENTS[id(pool)] = self._client(  # type: ignore[attr-defined]
                         connection_pool=pool
                     )
         return found

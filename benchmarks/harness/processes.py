@@ -28,6 +28,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+# What production sets that development does not: DEBUG off (a development server logs every
+# SQL statement it runs and keeps them per request, which a 100-table load measured as a
+# tenth of a web worker's time). A process's own `env` may still say otherwise.
+AS_PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "clubwhist-harness-" + uuid.uuid4().hex}
+
 ROOT = Path(__file__).resolve().parents[2]
 VAR = ROOT / "var"
 
@@ -121,7 +126,7 @@ class WebServer:
                 "warning",
             ],
             cwd=ROOT,
-            env={**os.environ, **self.env},
+            env={**os.environ, **AS_PRODUCTION, **self.env},
             stdout=self.log or subprocess.DEVNULL,
             stderr=self.log or subprocess.DEVNULL,
             start_new_session=True,
@@ -246,6 +251,7 @@ class CeleryWorker:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
+            **AS_PRODUCTION,
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
             "CELERY_QUEUE": self.queue,

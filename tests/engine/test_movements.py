@@ -241,3 +241,33 @@ def test_boards_going_to_the_relay_stand_say_where_they_are_played_next():
         else:
             assert after.boards is not None and after.boards_later is None
     assert checked > 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [
+        ("mitchell", {"tables": 7}),
+        ("mitchell", {"tables": 8}),
+        ("skip-mitchell", {"tables": 8}),
+        ("relay-mitchell", {"tables": 6}),
+        ("howell", {"tables": 5}),
+        ("mitchell", {"tables": 7, "phantom": True}),
+    ],
+)
+def test_feeders_are_the_tables_whose_pairs_or_boards_go_to_a_table(kind, params):
+    # The index a tablet reads must say what asking next_places of every table would say.
+    movement = build(kind, **params)
+    expected: dict[tuple[int, int], set[int]] = {}
+    for m in movement.meetings:
+        after = movement.next_places(m.round, m.table)
+        for place in (after.boards, after.ns and after.ns[0], after.ew and after.ew[0]):
+            if place:
+                expected.setdefault((m.round + 1, place), set()).add(m.table)
+    for r in range(2, movement.rounds + 1):
+        for t in range(1, movement.tables + 1):
+            assert movement.feeders(r, t) == expected.get((r, t), set())
+    # A pair's own rounds come from the index as they did from a scan of the meetings.
+    pair = movement.pair_numbers()[0]
+    guide = movement.guide_for_pair(pair, None if movement.one_winner else "NS")
+    assert [row.round for row in guide] == sorted({row.round for row in guide})
+    assert all(movement.meeting(row.round, row.table).set == row.set for row in guide)

@@ -83,19 +83,11 @@ def tables_holding(
     if rnd <= 1:
         return []
     progress = progress or room_progress(section, table=table)
-    movement = movement_for(section)
-    sources = []
-    for r, t in progress.rows:
-        if r != rnd - 1 or t == table or (r, t) in progress.sit_out:
-            continue
-        after = movement.next_places(r, t)
-        goes_to = {
-            after.boards,
-            after.ns[0] if after.ns else None,
-            after.ew[0] if after.ew else None,
-        }
-        if table in goes_to:
-            sources.append(t)
+    sources = [
+        t
+        for t in movement_for(section).feeders(rnd, table)
+        if t != table and (rnd - 1, t) in progress.rows and (rnd - 1, t) not in progress.sit_out
+    ]
     if not sources:
         return []
     settled: dict[int, int] = defaultdict(int)

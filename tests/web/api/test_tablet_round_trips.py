@@ -17,6 +17,7 @@ scoring.py), and `benchmarks/tablet_requests.py` shows them.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class RedisTally:
     """Round trips to the cache's Redis: one per packed send (a script or a pipeline is one)."""
 
     trips: int = 0
+    connects: int = 0  # new TCP connections
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -60,6 +62,11 @@ class CountingConnection(redis.Connection):
         with TALLY.lock:
             TALLY.trips += 1
         super().send_packed_command(command, check_health)
+
+    def _connect(self) -> Any:
+        with TALLY.lock:
+            TALLY.connects += 1
+        return super()._connect()
 
 
 @dataclass
@@ -155,6 +162,21 @@ def test_a_warm_poll_asks_the_database_nothing_and_redis_once(counted_cache, tok
     assert (again.status, again.database, again.redis) == (200, 0, 1)
     same = {k: v for k, v in again.body.items() if k != "server_time"}
     assert same == {k: v for k, v in cold.body.items() if k != "server_time"}
+
+
+@pytest.mark.redis
+def test_requests_share_the_processs_redis_connections(counted_cache, tokens) -> None:
+    # Under ASGI each request starts from an empty context, where Django makes a new cache
+    # object: the connections must outlive it (they once did not: a TCP connection to Redis,
+    # and a look-up of redis-py's version, on every request a tablet made).
+    client = Client()
+    warm(client, tokens[1])
+    with TALLY.lock:
+        TALLY.connects = 0
+    for _ in range(5):
+        answer = contextvars.Context().run(client.get, f"/api/t/{tokens[1]}/")
+        assert answer.status_code == 200
+    assert TALLY.connects == 0
 
 
 @pytest.mark.redis
