@@ -31,6 +31,7 @@ from benchmarks.harness import median_ms, played_event
 from benchmarks.results_pipeline import (
     admin_execute,
     loud,
+    migrate_fresh,
     postgres_problem,
     server_url,
     with_database,
@@ -115,9 +116,8 @@ def run(folder: Path) -> int:
     import django
 
     django.setup()
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+    migrate_fresh()
     measure(folder)
     return 0
 

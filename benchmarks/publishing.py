@@ -39,6 +39,7 @@ from benchmarks.harness import ROOT, gunicorn, median_ms, played_event, server_p
 from benchmarks.results_pipeline import (
     admin_execute,
     loud,
+    migrate_fresh,
     postgres_problem,
     redis_problem,
     server_url,
@@ -259,11 +260,10 @@ def main() -> int:
         import django
 
         django.setup()
-        from django.core.management import call_command
         from django.test.utils import setup_test_environment
 
         setup_test_environment()
-        call_command("migrate", verbosity=0)
+        migrate_fresh()
         event = make_event()
         part_pages(event)
         part_viewers(event, database_url)

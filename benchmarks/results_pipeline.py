@@ -130,6 +130,17 @@ def forget_queue(url: str, name: str) -> None:
     client.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
 
 
+def migrate_fresh() -> None:
+    """Migrate the run's new database and empty the shared cache. A new database numbers its
+    events from 1 again, and the cache's Redis keeps what an earlier run stored under those
+    numbers (a standings version of 600, say): streams and pages would read it as this run's."""
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    cache.clear()
+
+
 def admin_execute(url: str, sql: str) -> None:
     import psycopg
 
@@ -560,7 +571,6 @@ def main(argv: list[str] | None = None) -> int:
             import django
 
             django.setup()
-            from django.core.management import call_command
 
             from clubwhist.celery import app
 
@@ -571,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             # the cache (its own Redis database) would hold the live pages back.
             cache.clear()
             begin = time.perf_counter()
-            call_command("migrate", verbosity=0, interactive=False)
+            migrate_fresh()
             print(f"migrated in {time.perf_counter() - begin:.1f} s", flush=True)
             begin = time.perf_counter()
             try:

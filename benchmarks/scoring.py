@@ -37,7 +37,13 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.harness import played_event
-from benchmarks.results_pipeline import admin_execute, loud, postgres_problem, server_url
+from benchmarks.results_pipeline import (
+    admin_execute,
+    loud,
+    migrate_fresh,
+    postgres_problem,
+    server_url,
+)
 from benchmarks.results_pipeline import with_database as database_at
 from engine.movements import Movement, mitchell
 from engine.scoring import TravellerLine, score_session
@@ -159,12 +165,11 @@ def time_standings_compute(database: str) -> bool:
     import django
 
     django.setup()
-    from django.core.management import call_command
 
     from tournaments.models import Event, Result
     from tournaments.services.scoring import standings_compute
 
-    call_command("migrate", verbosity=0)
+    migrate_fresh()
     event = Event.objects.get(pk=played_event("Scoring benchmark").pk)
     results = Result.objects.filter(section__event=event).count()
     run = functools.partial(standings_compute, event=event)

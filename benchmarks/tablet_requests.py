@@ -42,6 +42,7 @@ from urllib.parse import urlsplit, urlunsplit
 from benchmarks.results_pipeline import (
     admin_execute,
     forget_queue,
+    migrate_fresh,
     postgres_problem,
     redis_problem,
     server_url,
@@ -216,9 +217,8 @@ def setup_django(database_url: str | None, redis_url: str | None, var: Path) -> 
     django.setup()
     logging.getLogger("django.request").setLevel(logging.ERROR)  # the refused submissions
     from django.core.cache import cache
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0, interactive=False)
+    migrate_fresh()
     cache.clear()
 
 

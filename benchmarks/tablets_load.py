@@ -66,6 +66,7 @@ from benchmarks.results_pipeline import (
     admin_execute,
     forget_queue,
     loud,
+    migrate_fresh,
     postgres_problem,
     redis_problem,
     server_url,
@@ -175,6 +176,9 @@ def run(
             )
             if followed.errors:
                 print(f"  reader errors, first 3: {followed.errors[:3]}")
+            if not followed.parts:
+                # Results were stored meanwhile: a reader who saw none of them measured nothing.
+                loud("the readers received no new live part: their streams never saw a version")
         else:
             tablets = play(web.port, tokens, paced=paced, time_limit=limit)
             finish(tablets, limit + 30)
@@ -251,12 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         import django
 
         django.setup()
-        from django.core.management import call_command
 
         from clubwhist.celery import app
 
         app.conf.task_default_queue = worker.queue
-        call_command("migrate", verbosity=0, interactive=False)
+        migrate_fresh()
         worker.start()
         try:
             for tables in args.tables or DEFAULT_TABLES:

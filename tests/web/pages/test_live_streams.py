@@ -196,6 +196,76 @@ def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
     assert added < 8, f"{many} waiting streams added {added} threads"
 
 
+def test_a_process_renders_a_pages_part_at_most_once_a_spacing(
+    running: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Versions stored faster than PART_SPACING: the streams of a process all send the part
+    the process last began sending until the spacing is up, then the newest; a version in
+    between is never rendered, although a stream that opened meanwhile could have sent it."""
+    monkeypatch.setattr(live_views, "PART_SPACING", 1.0)
+    rendered: list[int] = []
+    real = live_views.render_to_string
+
+    def counting(template: str, context: Any, request: Any = None) -> str:
+        rendered.append(int(scored_version(running.pk) or 0))
+        return real(template, context, request=request)
+
+    monkeypatch.setattr(live_views, "render_to_string", counting)
+    first = scored_version(running.pk) or 0
+
+    def opened() -> AsyncIterator[bytes]:
+        request = AsyncRequestFactory().get(
+            f"/results/{running.pk}/stream", {"page": f"/results/{running.pk}/"}
+        )
+        request.user = _anonymous()
+        response = live_views.results_stream(request, running.pk)
+        return aiter(response.streaming_content)  # type: ignore[attr-defined]
+
+    def announce(version: int) -> Coroutine[Any, Any, None]:
+        return asyncio.to_thread(announce_version, event_id=running.pk, version=version)
+
+    async def follow() -> tuple[list[str], list[str]]:
+        a = opened()
+        await anext(a)
+        await announce(first + 1)
+        a_parts = [(await asyncio.wait_for(anext(a), 10)).decode()]  # the process's part
+        a_next = asyncio.ensure_future(anext(a))
+        b = await asyncio.to_thread(opened)  # opens on version first + 1, free to send
+        assert f"data: {first + 1}" in (await anext(b)).decode()
+        b_next = asyncio.ensure_future(anext(b))
+        await announce(first + 2)  # B would send this at once, were it not for the spacing
+        await asyncio.sleep(0.2)
+        assert not b_next.done()
+        await announce(first + 3)
+        a_parts.append((await asyncio.wait_for(a_next, 10)).decode())
+        b_parts = [(await asyncio.wait_for(b_next, 10)).decode()]
+        for stream in (a, b):
+            await stream.aclose()  # type: ignore[attr-defined]
+        return a_parts, b_parts
+
+    a_parts, b_parts = run_apart(follow)
+    assert [p.split("\n")[1] for p in a_parts] == [f"id: {first + 1}", f"id: {first + 3}"]
+    assert [p.split("\n")[1] for p in b_parts] == [f"id: {first + 3}"]
+    assert first + 2 not in rendered and rendered.count(first + 3) == 1
+
+
+def test_a_stream_lives_about_stream_seconds_so_a_room_does_not_reconnect_together(
+    running: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_views, "STREAM_SECONDS", 0.4)
+    monkeypatch.setattr(live_views, "STREAM_POLL", 0.02)
+    lived = []
+    for _ in range(6):
+        started = time.monotonic()
+        stream = _stream(running)
+        for _chunk in stream.streaming_content:
+            pass  # ends by itself
+        lived.append(time.monotonic() - started)
+    low, high = 0.4 * (1 - live_views.STREAM_SPREAD), 0.4 * (1 + live_views.STREAM_SPREAD)
+    assert all(low - 0.05 <= t <= high + 0.5 for t in lived), lived
+    assert max(lived) - min(lived) > 0.01  # not all the same length
+
+
 def _anonymous() -> Any:
     from django.contrib.auth.models import AnonymousUser
 
