@@ -103,5 +103,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/manage/status/<str:action>/", drives.drive_status, name="drive-status"),
     path("drives/<int:pk>/manage/totals/", drives.drive_totals, name="drive-totals"),
     path("drives/<int:pk>/manage/export/<slug:what>.csv", drives.drive_export, name="drive-export"),
+    path("drives/<int:pk>/manage/print/<slug:what>.pdf", drives.drive_print, name="drive-print"),
     path("api/", include("tournaments.api.urls")),
 ]

@@ -28,6 +28,7 @@ from tournaments.selectors.drives import (
     drive_state,
     settings_for,
 )
+from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
@@ -319,4 +320,22 @@ def drive_export(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         raise Http404("The drive's CSV files are hands and totals.")
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="drive-{drive.pk}-{what}.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def drive_print(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+    """Score cards, table cards or the prize sheet, as a PDF on the club's paper; a refusal
+    (too few players, no hand played yet for the prizes) goes back to the drive's page."""
+    drive = drive_for_director(request, pk)
+    if what not in drive_paper.DOCUMENTS:
+        raise Http404(f"A drive's paper is {', '.join(drive_paper.DOCUMENTS)}.")
+    try:
+        pdf = drive_paper.drive_pdf(drive=drive, what=what)
+    except drive_services.DriveRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("drive-detail", drive.pk)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="drive-{drive.pk}-{what}.pdf"'
     return response

@@ -1,0 +1,99 @@
+"""A drive's paper from its director's page: score cards, table cards and the prize sheet as
+PDFs on the club's paper, refused with the reason when there is nothing to print yet."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from pypdf import PdfReader
+
+from tests.web.pages.test_drive_pages import FORM, follow
+from tournaments.drive_models import Drive
+from tournaments.models import Club
+from tournaments.services.events import club_get_or_create
+
+pytestmark = pytest.mark.django_db
+
+
+def pdf_text(body: bytes) -> str:
+    return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+def printed(client: Client, drive: Drive, what: str) -> bytes:
+    answer = client.get(f"/drives/{drive.pk}/manage/print/{what}.pdf")
+    assert answer.status_code == 200, answer.content[:300]
+    assert answer["Content-Type"] == "application/pdf"
+    return bytes(answer.content)
+
+
+def new_drive(client: Client, **changes: str) -> Drive:
+    follow(client, "/drives/new/", FORM | changes)
+    return Drive.objects.get()
+
+
+def test_cards_print_before_the_start_and_the_prize_sheet_once_a_hand_is_played(
+    director_client: Client,
+) -> None:
+    drive = new_drive(director_client)
+    page = director_client.get(f"/drives/{drive.pk}/manage/").content.decode()
+    assert "Score cards (PDF)" in page and "Table cards (PDF)" in page
+    assert "Prize sheet (PDF)" not in page  # nothing played yet
+
+    cards = pdf_text(printed(director_client, drive, "score-cards"))
+    assert all(f"Member {n}" in cards for n in range(1, 9)) and "Tuesday drive" in cards
+    tables = pdf_text(printed(director_client, drive, "table-cards"))
+    assert "Table 1" in tables and "Table 2" in tables and "Table 3" not in tables
+
+    refused = director_client.get(f"/drives/{drive.pk}/manage/print/prizes.pdf", follow=True)
+    assert "enter the first hand&#x27;s results, then print it" in refused.content.decode()
+
+    base = f"/drives/{drive.pk}/manage/"
+    follow(director_client, base + "start/", {"seed": "5", "confirm": "yes"})
+    for table, tricks in ((1, "9"), (2, "5")):
+        follow(director_client, base + "enter/", {"table": str(table), "ns_tricks": tricks})
+    page = director_client.get(base).content.decode()
+    assert "Prize sheet (PDF), as it stands" in page
+    provisional = pdf_text(printed(director_client, drive, "prizes"))
+    assert "Tuesday drive (provisional)" in provisional and "Member 1" in provisional
+
+    follow(director_client, base + "next/", {"confirm": "yes"})
+    for table in (1, 2):
+        follow(director_client, base + "enter/", {"table": str(table), "ns_tricks": "7"})
+    follow(director_client, base + "status/finish/", {})
+    final = pdf_text(printed(director_client, drive, "prizes"))
+    assert "provisional" not in final and "Tuesday drive" in final
+
+
+def test_the_cards_are_laid_out_on_the_clubs_paper(director_client: Client, club: Club) -> None:
+    club.paper = Club.Paper.LETTER
+    club.save()
+    drive = new_drive(director_client)
+    page = PdfReader(io.BytesIO(printed(director_client, drive, "table-cards"))).pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+
+
+def test_too_few_players_is_refused_with_the_reason(director_client: Client) -> None:
+    drive = new_drive(director_client, players="Ann\nBob\nCy")
+    page = director_client.get(f"/drives/{drive.pk}/manage/").content.decode()
+    assert "Score cards (PDF)" not in page
+    refused = director_client.get(f"/drives/{drive.pk}/manage/print/score-cards.pdf", follow=True)
+    assert "A drive needs at least four players. Fix that" in refused.content.decode()
+
+
+def test_only_the_clubs_directors_print_and_only_what_there_is(
+    director_client: Client, director: Any
+) -> None:
+    drive = new_drive(director_client)
+    path = f"/drives/{drive.pk}/manage/print/score-cards.pdf"
+    assert director_client.get(f"/drives/{drive.pk}/manage/print/menu.pdf").status_code == 404
+    anonymous = Client().get(path)
+    assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+    stranger = get_user_model().objects.create_user("other-td", password="pw", is_staff=True)
+    club_get_or_create(name="Another Club").directors.add(stranger)
+    other = Client()
+    other.force_login(stranger)
+    assert other.get(path).status_code == 404

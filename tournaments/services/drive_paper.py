@@ -1,0 +1,64 @@
+"""A drive's paper as PDF: score cards, table cards and the prize sheet.
+
+The layouts are the engine's (`engine.printing.drives`); this reads what the drive has stored
+and lays it out on the club's paper. Nothing is written, so a director may print as often as
+they like: score cards and table cards before anyone arrives (names and seats are pre-printed
+as far as they are known: a card printed after the draw carries hand 1's table and seat), the
+prize sheet once a hand has been played (its title says "provisional" until the drive is
+finished). A refusal is a `DriveRefused` saying what to do first.
+"""
+
+from __future__ import annotations
+
+from engine.drives import standings
+from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
+from tournaments.drive_models import Drive
+from tournaments.selectors.drives import drive_state, seatings_of
+from tournaments.services.drives import DriveRefused
+
+#: The documents, by the name in their address, with what the pages call them.
+DOCUMENTS = {
+    "score-cards": "Score cards",
+    "table-cards": "Table cards",
+    "prizes": "Prize sheet",
+}
+
+
+def drive_pdf(*, drive: Drive, what: str) -> bytes:
+    """The PDF bytes of one of the drive's `DOCUMENTS`."""
+    if what not in DOCUMENTS:
+        raise DriveRefused(
+            f"There is no {what!r} to print for a drive: choose one of {', '.join(DOCUMENTS)}."
+        )
+    state = drive_state(drive)
+    if state.settings is None or state.problem:
+        problem = state.problem or "The drive's settings cannot be used."
+        raise DriveRefused(f"{problem} Fix that on the drive's pages, then print.")
+    settings, paper = state.settings, drive.club.paper
+    if what == "score-cards":
+        seatings = seatings_of(drive)
+        return score_cards_pdf(
+            settings,
+            state.names,
+            title=drive.name,
+            date=drive.date,
+            seatings=[seatings[hand] for hand in sorted(seatings)],
+            paper=paper,
+        )
+    if what == "table-cards":
+        return drive_table_cards_pdf(settings, title=drive.name, date=drive.date, paper=paper)
+    if not state.records:
+        raise DriveRefused(
+            "The prize sheet lists the prizes and the totals: enter the first hand's results, "
+            "then print it."
+        )
+    done = drive.status in (Drive.Status.FINISHED, Drive.Status.PUBLISHED)
+    return prize_sheet_pdf(
+        settings,
+        state.awards,
+        standings(settings, state.records),
+        names=state.names,
+        title=drive.name if done else f"{drive.name} (provisional)",
+        date=drive.date,
+        paper=paper,
+    )
