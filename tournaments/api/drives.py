@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,9 +20,12 @@ from rest_framework.views import APIView
 from tournaments import access
 from tournaments.api.serializers import NameField
 from tournaments.drive_models import Drive
+from tournaments.models import Club
 from tournaments.selectors.drives import DriveState, drive_state
+from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_for_new_event
+from tournaments.views.pdf import pdf_response
 
 
 class DriveOut(serializers.ModelSerializer[Drive]):
@@ -84,6 +89,14 @@ class DriveStateOut(serializers.Serializer[Any]):
     drive = DriveOut()
     players = serializers.ListField(child=serializers.DictField())
     hand = serializers.DictField(allow_null=True)
+    totals = serializers.ListField(child=serializers.DictField())
+    prizes = serializers.ListField(child=serializers.DictField())
+
+
+class DriveTotalsOut(serializers.Serializer[Any]):
+    """The totals part of `state_out`: hands played, each player's totals, the prizes."""
+
+    hands_played = serializers.IntegerField()
     totals = serializers.ListField(child=serializers.DictField())
     prizes = serializers.ListField(child=serializers.DictField())
 
@@ -251,7 +264,33 @@ class DrivePublishApi(DirectorDriveApi):
 class DriveTotalsApi(DirectorDriveApi):
     """The totals (with half-time figures) and the prizes as they stand."""
 
-    @extend_schema(responses=DriveStateOut)
+    @extend_schema(responses=DriveTotalsOut)
     def get(self, request: Request, pk: int) -> Response:
         out = state_out(drive_state(self.drive))
         return Response({key: out[key] for key in ("hands_played", "totals", "prizes")})
+
+
+class DrivePaperApi(DirectorDriveApi):
+    """Score cards, table cards or the prize sheet as a PDF (`what`: score-cards, table-cards,
+    prizes), drawn from the drive as it is now; 400 with the reason when there is nothing to
+    print yet (fewer than four players, or no hand played for the prizes)."""
+
+    @extend_schema(
+        operation_id="drives_print_retrieve",
+        parameters=[
+            OpenApiParameter(
+                "paper",
+                str,
+                enum=Club.Paper.values,
+                description="Override the club's paper for this download.",
+            )
+        ],
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+    )
+    def get(self, request: Request, pk: int, what: str) -> HttpResponse:
+        if what not in drive_paper.DOCUMENTS:
+            raise Http404(f"A drive's paper is {', '.join(drive_paper.DOCUMENTS)}.")
+        pdf = drive_paper.drive_pdf(
+            drive=self.drive, what=what, paper=request.query_params.get("paper")
+        )
+        return pdf_response(pdf, f"drive-{self.drive.pk}-{what}.pdf", disposition="attachment")

@@ -26,7 +26,7 @@ from tournaments.api.director import DirectorEventApi
 from tournaments.models import Club, Event, PrintJob
 from tournaments.services import printing as print_services
 from tournaments.views.director.tablet_links import base_url
-from tournaments.views.printing import pdf_response
+from tournaments.views.pdf import pdf_response
 
 JobOut = inline_serializer(
     "PrintJob",

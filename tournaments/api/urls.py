@@ -15,6 +15,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/next/", drives.DriveNextApi.as_view(), name="api-drive-next"),
     path("drives/<int:pk>/finish/", drives.DriveFinishApi.as_view(), name="api-drive-finish"),
     path("drives/<int:pk>/publish/", drives.DrivePublishApi.as_view(), name="api-drive-publish"),
+    path(
+        "drives/<int:pk>/print/<slug:what>.pdf",
+        drives.DrivePaperApi.as_view(),
+        name="api-drive-print",
+    ),
     path("drives/<int:pk>/totals/", drives.DriveTotalsApi.as_view(), name="api-drive-totals"),
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
     path("public/events/<int:pk>/", public.PublicStandingsApi.as_view(), name="api-public"),

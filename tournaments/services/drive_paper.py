@@ -24,8 +24,9 @@ DOCUMENTS = {
 }
 
 
-def drive_pdf(*, drive: Drive, what: str) -> bytes:
-    """The PDF bytes of one of the drive's `DOCUMENTS`."""
+def drive_pdf(*, drive: Drive, what: str, paper: str | None = None) -> bytes:
+    """The PDF bytes of one of the drive's `DOCUMENTS`, on `paper` (a4 or letter) or else the
+    club's."""
     if what not in DOCUMENTS:
         raise DriveRefused(
             f"There is no {what!r} to print for a drive: choose one of {', '.join(DOCUMENTS)}."
@@ -34,7 +35,7 @@ def drive_pdf(*, drive: Drive, what: str) -> bytes:
     if state.settings is None or state.problem:
         problem = state.problem or "The drive's settings cannot be used."
         raise DriveRefused(f"{problem} Fix that on the drive's pages, then print.")
-    settings, paper = state.settings, drive.club.paper
+    settings, paper = state.settings, paper or drive.club.paper
     if what == "score-cards":
         seatings = seatings_of(drive)
         return score_cards_pdf(

@@ -24,18 +24,7 @@ from tournaments.models import Event, PrintJob
 from tournaments.services import printing as print_services
 from tournaments.views.director._common import act, event_for_director
 from tournaments.views.director.tablet_links import base_url, links_warning
-
-
-def pdf_response(pdf: bytes, filename: str, *, disposition: str = "inline") -> HttpResponse:
-    """A PDF for the browser's viewer (inline) or to save (attachment), never cached: names
-    and results change."""
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
-    response["Cache-Control"] = "private, no-store"
-    # No Content-Security-Policy (django-csp's own mark, what its @csp_exempt() sets): the
-    # browser's PDF viewer is not our page, and the pages' policy would block Chromium's.
-    setattr(response, "_csp_exempt", True)  # noqa: B010
-    return response
+from tournaments.views.pdf import pdf_response
 
 
 def _fingerprints(request: HttpRequest, event: Event) -> Callable[[str], str]:

@@ -42,6 +42,8 @@ from tests.fuzzing import ACCEPTED, RUN, examples
 from tests.web.conftest import make_event
 from tournaments.models import Club, Pair, PrintJob
 from tournaments.services import closing, tablets
+from tournaments.services.drive_paper import DOCUMENTS
+from tournaments.services.drives import drive_create
 from tournaments.services.events import event_publish
 from tournaments.services.exports import FORMATS
 from tournaments.services.printing import KINDS
@@ -107,17 +109,25 @@ def world(club: Club) -> World:
         event=running, status=PrintJob.Status.DONE, pdf=b"%PDF-1.4\n%%EOF\n", pages=1
     )
     tokens = [access.token for access in tablets.table_links_ensure(event=running)]
+    drive = drive_create(
+        club=club,
+        name="Fuzzed drive",
+        settings={"hands": 4, "half_time": 2},
+        players=[f"Player {n}" for n in range(1, 9)],
+        user=user,
+    )
     login = Client()
     login.force_login(user)
     csrf = get_random_string(32)
     return World(
         values={
-            "id": [running.pk, draft.pk, published.pk],
+            "id": sorted({running.pk, draft.pk, published.pk, drive.pk}),
             "number": [1, 2, 3, 6],
             "result_id": [first.pk, second.pk],
             "key": ["NS1", "EW2", "1", *(p.label for p in Pair.objects.all()[:2])],
             "fmt": sorted(FORMATS),
             "kind": sorted(KINDS),
+            "what": sorted(DOCUMENTS),
             "job_id": [job.pk],
             "slug": [club.slug],
             "token": tokens[:2],
@@ -168,7 +178,18 @@ def test_no_operation_answers_with_a_server_error(
 def test_the_real_objects_cover_every_path_parameter() -> None:
     """A new path parameter needs real values in `world`, or its calls would all be 404s."""
     names = {p.name for op in OPERATIONS.values() for p in op.path_parameters}
-    assert names <= {"id", "number", "result_id", "key", "fmt", "kind", "job_id", "slug", "token"}
+    assert names <= {
+        "id",
+        "number",
+        "result_id",
+        "key",
+        "fmt",
+        "kind",
+        "job_id",
+        "slug",
+        "token",
+        "what",
+    }
     assert len(OPERATIONS) >= 39 and SLOW
 
 

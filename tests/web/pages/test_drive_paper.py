@@ -27,6 +27,8 @@ def printed(client: Client, drive: Drive, what: str) -> bytes:
     answer = client.get(f"/drives/{drive.pk}/manage/print/{what}.pdf")
     assert answer.status_code == 200, answer.content[:300]
     assert answer["Content-Type"] == "application/pdf"
+    assert answer["Cache-Control"] == "private, no-store"
+    assert "Content-Security-Policy" not in answer  # the browser's PDF viewer is not our page
     return bytes(answer.content)
 
 
@@ -97,3 +99,19 @@ def test_only_the_clubs_directors_print_and_only_what_there_is(
     other = Client()
     other.force_login(stranger)
     assert other.get(path).status_code == 404
+
+
+def test_scripts_get_the_same_paper_from_the_api(director_client: Client) -> None:
+    drive = new_drive(director_client)
+    api = f"/api/drives/{drive.pk}/print/"
+    cards = director_client.get(api + "score-cards.pdf", {"paper": "letter"})
+    assert cards.status_code == 200 and cards["Content-Type"] == "application/pdf"
+    assert "attachment" in cards["Content-Disposition"]
+    page = PdfReader(io.BytesIO(cards.content)).pages[0]
+    assert round(float(page.mediabox.width)) in (612, 792)  # letter, either way up
+    assert "Member 8" in pdf_text(cards.content)
+    refused = director_client.get(api + "prizes.pdf")
+    assert refused.status_code == 400
+    assert "enter the first hand's results" in refused.content.decode()
+    assert director_client.get(api + "menu.pdf").status_code == 404
+    assert Client().get(api + "score-cards.pdf").status_code in (401, 403)

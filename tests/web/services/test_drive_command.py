@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from pypdf import PdfReader
 
 from tournaments.drive_models import Drive
 
@@ -48,6 +49,10 @@ def test_a_drive_from_the_command_line(tmp_path: Path) -> None:
     run("finish", drive.pk)
     totals = run("totals", drive.pk)
     assert "totals after 2 hands" in totals and "Highest total: Villager" in totals
+    sheet = tmp_path / "prizes.pdf"
+    assert str(sheet) in run("print", drive.pk, "prizes", "-o", sheet, "--paper", "letter")
+    text = " ".join(p.extract_text() for p in PdfReader(sheet).pages)
+    assert "Village drive" in text and "provisional" not in text and "Villager 1" in text
 
 
 def test_a_refusal_is_one_line(tmp_path: Path) -> None:
@@ -57,3 +62,13 @@ def test_a_refusal_is_one_line(tmp_path: Path) -> None:
         run("create", spec)
     with pytest.raises(CommandError, match="There is no drive 999"):
         run("show", 999)
+
+
+def test_printing_a_drive_with_too_few_players_is_refused(tmp_path: Path) -> None:
+    spec = tmp_path / "drive.json"
+    spec.write_text(json.dumps({"name": "Tiny", "settings": {"hands": 2}, "players": ["Ann"]}))
+    run("create", spec)
+    out = tmp_path / "cards.pdf"
+    with pytest.raises(CommandError, match="at least four players"):
+        run("print", Drive.objects.get().pk, "score-cards", "-o", out)
+    assert not out.exists()

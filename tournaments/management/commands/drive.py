@@ -3,7 +3,8 @@
 Subcommands: `create FILE` (a JSON file: club, name, optional date, settings, players),
 `start ID [--seed N]`, `show ID` (the hand being played: who sits where), `enter ID TABLE
 RESULT` (RESULT: NS's tricks, or the game's fields as JSON), `next ID`, `correct ID HAND TABLE
-RESULT [--reason WHY]`, `finish ID` and `totals ID` (totals and prizes). The same services as
+RESULT [--reason WHY]`, `finish ID`, `totals ID` (totals and prizes) and `print ID WHAT
+[-o FILE] [--paper a4|letter]` (score-cards, table-cards or prizes, as a PDF). The same services as
 the pages; a refusal ends in one line (`_oneline`).
 """
 
@@ -19,6 +20,7 @@ from django.core.management.base import CommandError, CommandParser
 from tournaments.drive_models import Drive
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.selectors.drives import drive_state
+from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_get_or_create
 
@@ -69,6 +71,11 @@ class Command(OneLineCommand):
         correct.add_argument("table", type=int)
         correct.add_argument("result")
         correct.add_argument("--reason", default="")
+        paper = sub.add_parser("print", help="score cards, table cards or the prize sheet (PDF)")
+        paper.add_argument("drive", type=int)
+        paper.add_argument("what", choices=sorted(drive_paper.DOCUMENTS))
+        paper.add_argument("-o", "--output", type=Path, help="default drive-ID-WHAT.pdf")
+        paper.add_argument("--paper", choices=["a4", "letter"], help="default: the club's")
 
     def handle(self, *args: Any, **options: Any) -> None:
         action = options["action"]
@@ -80,6 +87,13 @@ class Command(OneLineCommand):
             self._create(options["file"])
             return
         drive = _drive(options["drive"])
+        if action == "print":
+            what = options["what"]
+            pdf = drive_paper.drive_pdf(drive=drive, what=what, paper=options["paper"])
+            out = options["output"] or Path(f"drive-{drive.pk}-{what}.pdf")
+            out.write_bytes(pdf)
+            self.stdout.write(f"{drive_paper.DOCUMENTS[what]} of drive {drive.pk}: {out}")
+            return
         if action == "start":
             drive_services.drive_start(drive=drive, seed=options["seed"])
         elif action == "enter":

@@ -33,6 +33,7 @@ from tournaments.services import drives as drive_services
 from tournaments.services.events import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
 from tournaments.views.director.drive_forms import DriveForm
+from tournaments.views.pdf import pdf_response
 
 
 def drive_for_director(request: HttpRequest, pk: int) -> Drive:
@@ -336,6 +337,4 @@ def drive_print(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     except drive_services.DriveRefused as exc:
         messages.error(request, str(exc))
         return redirect("drive-detail", drive.pk)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="drive-{drive.pk}-{what}.pdf"'
-    return response
+    return pdf_response(pdf, f"drive-{drive.pk}-{what}.pdf")
