@@ -8,7 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from tournaments.drive_models import Drive
 from tournaments.models import Event, Result
+from tournaments.selectors.drives import drive_state
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +29,12 @@ def test_demo_is_idempotent_and_prints_json() -> None:
     assert {e["game"] for e in first["events"]} == {"classic", "bidwhist"}
     assert Event.objects.count() == 2 and Result.objects.count() == results > 0
     assert all(e.status == "running" for e in Event.objects.all())
+    (drive,) = Drive.objects.all()
+    assert first["drives"] == [{"id": drive.pk, "name": drive.name}]
+    state = drive_state(drive)
+    assert drive.status == "running" and len(state.names) == 12
+    assert state.hands_played == 3 and state.current is not None and state.current.hand == 4
+    assert state.current.done == 0 and len(state.lines) == 12
 
 
 def test_simulate_plays_the_rest_and_standings_prints_them() -> None:

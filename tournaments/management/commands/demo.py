@@ -1,18 +1,23 @@
 """`python manage.py demo [--json]`: the demo club, idempotent (run it as often as you like).
 
-It makes a director login, a running Classic whist event with part of the evening played and a
-Bid Whist event, all with reproducible boards, so a new user sees a real evening at once.
+It makes a director login, a running Classic whist event with part of the evening played, a
+Bid Whist event, and a progressive whist drive of twelve players three hands in, all
+reproducible, so a new user sees a real evening at once.
 """
 
 import json
+import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandParser
 from django.db import transaction
 
+from tournaments.drive_models import Drive
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Event
+from tournaments.models import Club, Event
+from tournaments.selectors.drives import drive_state
+from tournaments.services import drives as drive_services
 from tournaments.services.events import (
     club_get_or_create,
     event_create,
@@ -43,6 +48,15 @@ DEMO_EVENTS: list[dict[str, Any]] = [
         "seed": 7,
     },
 ]
+
+
+DEMO_DRIVE: dict[str, Any] = {
+    "name": "Progressive whist drive (demo)",
+    "players": 12,
+    "settings": {"hands": 8},
+    "hands_played": 3,
+    "seed": 12,
+}
 
 
 class Command(OneLineCommand):
@@ -80,11 +94,14 @@ class Command(OneLineCommand):
                     event=event, rounds=spec["rounds_played"], seed=spec["seed"], batch=True
                 )
             events.append({"id": event.pk, "name": event.name, "game": event.game})
+        drive = _demo_drive(club, user)
+        drives = [{"id": drive.pk, "name": drive.name}]
         if options["json"]:
-            self.stdout.write(json.dumps({"events": events}))
+            self.stdout.write(json.dumps({"events": events, "drives": drives}))
             return
         for e in events:
             self.stdout.write(f"Demo event {e['id']}: {e['name']} ({e['game']})")
+        self.stdout.write(f"Demo drive {drive.pk}: {drive.name}")
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
 
 
@@ -138,3 +155,29 @@ def _name_pairs(event: Event) -> None:
             f"{FIRST[(2 * i + 1) % len(FIRST)]} {LAST[(i + 5) % len(LAST)]}",
         )
     pairs_register(event=event, names=names)
+
+
+def _demo_drive(club: Club, user: Any) -> Drive:
+    """The demo drive, made once: twelve players (three tables), its first hands played with
+    tricks drawn from a fixed seed, the next hand seated and waiting for its results."""
+    spec = DEMO_DRIVE
+    drive = Drive.objects.filter(club=club, name=spec["name"]).first()
+    if drive is not None:
+        return drive
+    tricks = random.Random(spec["seed"])
+    players = [
+        f"{FIRST[i % len(FIRST)]} {LAST[(3 * i) % len(LAST)]}" for i in range(spec["players"])
+    ]
+    with transaction.atomic():
+        drive = drive_services.drive_create(
+            club=club, name=spec["name"], settings=spec["settings"], players=players, user=user
+        )
+        drive_services.drive_start(drive=drive, seed=spec["seed"], user=user)
+        for _ in range(spec["hands_played"]):
+            hand = drive_state(drive).current
+            assert hand is not None
+            for table in hand.tables:
+                entry = {"ns_tricks": tricks.randint(3, 10)}
+                drive_services.result_enter(drive=drive, table=table.number, entry=entry, user=user)
+            drive_services.hand_next(drive=drive, user=user)
+    return drive
