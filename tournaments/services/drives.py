@@ -351,7 +351,7 @@ def hand_next(*, drive: Drive, user: User = None) -> Seating:
     DriveSeating.objects.create(drive=drive, hand=after.hand, seating=after.to_dict())
     drive.hand = after.hand
     drive.save(update_fields=["hand"])
-    _audit(drive, user, "next hand", f"hand {after.hand}", after=after.to_dict())
+    _audit(drive, user, "moved on to", f"hand {after.hand}", after=after.to_dict())
     return after
 
 

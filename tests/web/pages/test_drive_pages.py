@@ -51,6 +51,7 @@ def test_a_director_runs_a_drive_on_paper(director_client: Client, club: Club) -
     assert "2 of 2 tables done" in page and "NS 9 tricks, EW 4" in page
     page = follow(director_client, base + "next/", {"confirm": "yes"})
     assert "Hand 2 of 2" in page and "trumps: diamonds" in page
+    assert "moved on to hand 2" in page  # the latest changes, in words
     page = follow(
         director_client,
         base + "correct/",
