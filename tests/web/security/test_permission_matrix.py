@@ -73,7 +73,7 @@ DIRECTOR_EVENT_PAGES = {
     "result-correct", "event-audit", "event-export", "event-standings",
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
-    "drive-status", "drive-totals", "drive-export",
+    "drive-status", "drive-totals", "drive-export", "drive-print",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new"}
@@ -100,6 +100,7 @@ DIRECTOR_EVENT_API = {
     "api-print-pack-pdf", "api-event-export",
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
+    "api-drive-print",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}
@@ -148,7 +149,7 @@ class World:
         is_drive = name.startswith(("drive-", "api-drive"))
         values: dict[str, Any] = {
             "pk": self.drive.pk if is_drive else self.event.pk,
-            "what": "hands",
+            "what": "table-cards" if name.endswith("drive-print") else "hands",
             "number": self.result.board_number,
             "result_id": self.result.pk,
             "call_id": self.call.pk,
