@@ -11,16 +11,16 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import access
+from tournaments.api.printing import PAPER_PARAMETER
 from tournaments.api.serializers import NameField
 from tournaments.drive_models import Drive
-from tournaments.models import Club
 from tournaments.selectors.drives import DriveState, drive_state
 from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
@@ -277,14 +277,7 @@ class DrivePaperApi(DirectorDriveApi):
 
     @extend_schema(
         operation_id="drives_print_retrieve",
-        parameters=[
-            OpenApiParameter(
-                "paper",
-                str,
-                enum=Club.Paper.values,
-                description="Override the club's paper for this download.",
-            )
-        ],
+        parameters=[PAPER_PARAMETER],
         responses={(200, "application/pdf"): OpenApiTypes.BINARY},
     )
     def get(self, request: Request, pk: int, what: str) -> HttpResponse:

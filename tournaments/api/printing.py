@@ -101,20 +101,19 @@ class DocumentsApi(DirectorEventApi):
         )
 
 
+#: `?paper=`: a document on other paper than the club's (the event's and the drive's PDFs).
+PAPER_PARAMETER = OpenApiParameter(
+    "paper", str, enum=Club.Paper.values, description="Override the club's paper for this download."
+)
+
+
 class DocumentPdfApi(DirectorEventApi):
     """One document as a PDF, drawn from the event as it is now; or, for a document too big to
     draw within a request, 202 with the job that draws it (the same job again while it runs)."""
 
     @extend_schema(
         operation_id="events_documents_pdf_retrieve",
-        parameters=[
-            OpenApiParameter(
-                "paper",
-                str,
-                enum=Club.Paper.values,
-                description="Override the club's paper for this download.",
-            )
-        ],
+        parameters=[PAPER_PARAMETER],
         responses={(200, "application/pdf"): OpenApiTypes.BINARY, 202: JobOut},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
