@@ -38,6 +38,12 @@ class Drive(models.Model):
     # The draw of the first seating and of any raffle prize: stored so both can be repeated.
     seed = models.BigIntegerField(null=True, blank=True)
     live_public = models.BooleanField(default=False)
+    # Move on to the next hand by itself the moment a table's tablet confirms the hand's last
+    # result (the director may still move on, "ring the bell", whenever every table is in).
+    moves_on = models.BooleanField(default=True)
+    # Counts every change a tablet or the room display shows (a result, a confirmation, a move,
+    # a correction): a tablet's stream wakes on a new number and reads the table's state again.
+    version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -101,12 +107,24 @@ class DriveSeating(models.Model):
 
 
 class DriveResult(models.Model):
-    """One table's result for one hand, as the game's rules read it (`{"ns_tricks": 9}`)."""
+    """One table's result for one hand, as the game's rules read it (`{"ns_tricks": 9}`).
+
+    A result entered at the table's tablet waits for the other side's confirmation; one the
+    director enters (from a tally sheet, or a correction) counts at once. Only confirmed
+    results count in the totals and the moves."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", "Entered, waiting for East-West"
+        CONFIRMED = "confirmed", "Confirmed"
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="results")
     hand = models.PositiveSmallIntegerField()
     table = models.PositiveSmallIntegerField()
     entry = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CONFIRMED)
+    # "tablet" for a result the table entered, "" for the director's.
+    source = models.CharField(max_length=10, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     entered_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -122,6 +140,32 @@ class DriveResult(models.Model):
 
     def __str__(self) -> str:
         return f"Hand {self.hand} table {self.table} of drive {self.drive_id}"
+
+
+class DriveTableAccess(models.Model):
+    """A drive table's tablet link: the tablet stays on its table all evening while the players
+    move, so a link is the drive's table, not anyone's seat. A replaced link stays, revoked, so
+    its holder is told so instead of "not found" (as the events' `TableAccess`)."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="table_access")
+    table = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["drive", "table", "-created_at"]
+        verbose_name_plural = "drive table access"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["drive", "table"],
+                condition=Q(revoked_at__isnull=True),
+                name="drive_table_access_one_live_token",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Drive table {self.table} link{' (revoked)' if self.revoked_at else ''}"
 
 
 class DriveAudit(models.Model):

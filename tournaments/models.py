@@ -26,6 +26,7 @@ from tournaments.drive_models import (  # noqa: F401
     DrivePlayer,
     DriveResult,
     DriveSeating,
+    DriveTableAccess,
 )
 
 

@@ -13,7 +13,14 @@ from typing import Any
 from django.contrib.auth.models import User as AuthUser
 from django.db import models
 
-from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
+from tournaments.drive_models import (
+    Drive,
+    DriveAudit,
+    DrivePlayer,
+    DriveResult,
+    DriveSeating,
+    DriveTableAccess,
+)
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -169,6 +176,7 @@ OMITTED_MODELS: dict[Model, str] = {
     DriveSeating: "with its drive",
     DriveResult: "with its drive",
     DriveAudit: "with its drive",
+    DriveTableAccess: "with its drive",
 }
 
 #: Under each section (and the event), the children by the models' related names.
