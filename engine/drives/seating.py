@@ -300,6 +300,10 @@ def _turn_players(
         table[i]: table[i ^ 2] for table in seating.tables for i in range(4) if table[i] != DUMMY
     }
     leaving: list[tuple[int, int, int, Role]] = []
+    arriving: list[tuple[int, int, int]] = []  # (player, table, seat) coming back
+    # Every role's leavers are chosen on the tables as the moves left them, before anyone
+    # comes back: a player returning to one role's seat must not make the partnership beside
+    # it look as if it were ending anyway (it would part a semi-partner drive's winners).
     for role in Role:
         coming = [p for p, r in zip(seating.bench, seating.bench_roles, strict=True) if r is role]
         if not coming:
@@ -311,10 +315,11 @@ def _turn_players(
             if (p := table[i]) != DUMMY
         ]
         chosen = heapq.nsmallest(len(coming), candidates)
-        places = sorted((t, i) for _, _, t, i, _ in chosen)
         leaving += [(t, i, p, role) for _, _, t, i, p in chosen]
-        for player, (t, i) in zip(coming, places, strict=True):
-            tables[t][i] = player
+        places = sorted((t, i) for _, _, t, i, _ in chosen)
+        arriving += [(player, t, i) for player, (t, i) in zip(coming, places, strict=True)]
+    for player, t, i in arriving:
+        tables[t][i] = player
     leaving.sort()
     for _, _, player, _ in leaving:
         rests[player] += 1

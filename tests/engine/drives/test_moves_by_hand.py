@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from engine.cards import Side
 from engine.drives import (
     Drive,
     DriveSettings,
@@ -41,6 +42,8 @@ from engine.drives import (
     rule_table,
     semi_partner,
 )
+from engine.drives.model import Role
+from engine.drives.seating import Seating, next_seating
 
 WINNERS = [("NS", "EW", "NS"), ("EW", "EW", "NS"), ("NS", "NS", "EW")]
 
@@ -248,3 +251,19 @@ def test_named_forms_are_the_rows_the_docs_give() -> None:
         "partner (movers=losers, direction=down): won A: stay, sit N; won B: stay, sit S; "
         "lost A: down 1, sit E; lost B: down 1, sit W"
     )
+
+
+def test_a_player_coming_back_never_parts_the_winners_beside_them() -> None:
+    """Found by the properties test: 14 players, hand 4 to 5. Table 1's winners (1 North,
+    3 South) stay together; two come back from the bench, one of each role. Role A's leaver is
+    player 1 (every A who has not sat out won); role B's must be a loser who has not sat out
+    (11), not 3: when role A's returner took 1's seat first, 3's partnership looked as if it
+    were ending anyway and 3 was sent out, parting the winners."""
+    settings = DriveSettings(players=14, hands=5, half_time=2, move=semi_partner())
+    rests = (0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1)
+    before = Seating(
+        4, ((1, 6, 3, 12), (5, 10, 7, 11), (13, 2, 8, 14)), (9, 4), (Role.A, Role.B), rests
+    )
+    after = next_seating(settings, before, [Side.NS, Side.NS, Side.EW])
+    assert after.bench == (1, 11)
+    assert 3 in after.tables[0]  # 3 plays on; 1's seat went to 9
