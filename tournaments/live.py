@@ -29,19 +29,22 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "clubwhist:scored:"
+#: A drive's version (`Drive.version`): its tablets' streams wake on it (views/drive_tablets.py).
+DRIVE_CHANNEL = "clubwhist:drive:"
 
 
-def _channel(url: str) -> str:
+def _channel(url: str, prefix: str = CHANNEL) -> str:
     """The channels' prefix for this installation. Pub/sub ignores Redis database numbers, so
     two installations sharing one Redis server (each on databases of its own) would wake each
     other's streams with their own events' versions: the cache's database number tells them
     apart, as it does for everything else they keep in Redis."""
     number = urlsplit(url).path.strip("/") or "0"
-    return f"{CHANNEL}{number}:"
+    return f"{prefix}{number}:"
 
 
 def _redis_url() -> str | None:
@@ -52,15 +55,48 @@ def _redis_url() -> str | None:
     return str(location[0] if isinstance(location, list | tuple) else location)
 
 
-def publish(event_id: int, version: int) -> None:
-    """Tell every process's listener (best effort: streams also poll the cache)."""
+def publish(event_id: int, version: int, *, channel: str = CHANNEL) -> None:
+    """Tell every process's listener (best effort: streams also poll the cache). `event_id`
+    is a drive's id on DRIVE_CHANNEL."""
     url = _redis_url()
     if url is None:
         return
     try:
-        _client(url).publish(f"{_channel(url)}{event_id}", str(version))
+        _client(url).publish(f"{_channel(url, channel)}{event_id}", str(version))
     except Exception:  # a missed wake-up costs a poll interval, never an update
         log.warning("could not publish standings version %s of event %s", version, event_id)
+
+
+def drive_version_key(drive_id: int) -> str:
+    return f"drive-version:{drive_id}"
+
+
+def drive_moved_key(drive_id: int) -> str:
+    return f"drive-moved:{drive_id}"
+
+
+def announce_drive(drive_id: int, version: int, *, epoch: int, moved: bool = False) -> None:
+    """A drive changed: its version in the cache (a tablet's poll reads that, not the
+    database), with the drive's `epoch` (its creation time: a drive restored under the id of a
+    deleted one is another drive, whatever its version). A change that moves people (`moved`:
+    the next seating, the end) is also the drive's new "moved" version, and a pub/sub message
+    wakes its tablets' streams at once; other changes (a table's result) wake nobody, so 250
+    tables entering results cost the streams nothing."""
+    key = drive_version_key(drive_id)
+    current = cache.get(key)
+    if current is None or current[0] != epoch or current[1] < version:
+        cache.set(key, (epoch, version), timeout=12 * 3600)
+    if moved:
+        key = drive_moved_key(drive_id)
+        current = cache.get(key)
+        if current is None or int(current) < version:
+            cache.set(key, version, timeout=12 * 3600)
+        publish(drive_id, version, channel=DRIVE_CHANNEL)
+
+
+def forget_drive(drive_id: int) -> None:
+    """A drive restored (or deleted): whatever the cache holds under its id is another's."""
+    cache.delete_many([drive_version_key(drive_id), drive_moved_key(drive_id)])
 
 
 _CLIENTS: dict[str, Any] = {}
@@ -76,9 +112,11 @@ def _client(url: str) -> Any:
 
 
 class _Listener:
-    """One thread per process: pub/sub messages into a dict of versions and a condition."""
+    """One thread per process and channel: pub/sub messages into a dict of versions and a
+    condition."""
 
-    def __init__(self) -> None:
+    def __init__(self, channel: str = CHANNEL) -> None:
+        self.channel = channel
         self.versions: dict[int, int] = {}
         self.condition = threading.Condition()
         self.connected = False
@@ -101,7 +139,7 @@ class _Listener:
         while True:
             try:
                 pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(f"{_channel(url)}*")
+                pubsub.psubscribe(f"{_channel(url, self.channel)}*")
                 self.connected = True
                 for message in pubsub.listen():  # type: ignore[no-untyped-call]
                     self._heard(message)
@@ -161,6 +199,7 @@ class _Listener:
 
 
 _LISTENER = _Listener()
+_LISTENERS = {CHANNEL: _LISTENER, DRIVE_CHANNEL: _Listener(DRIVE_CHANNEL)}
 
 
 def wait_for_newer(event_id: int, last: int | None, *, fallback: float, poll: float) -> int | None:
@@ -181,19 +220,20 @@ def wait_for_newer(event_id: int, last: int | None, *, fallback: float, poll: fl
 
 
 async def wait_for_newer_async(
-    event_id: int, last: int | None, *, fallback: float, poll: float
+    event_id: int, last: int | None, *, fallback: float, poll: float, channel: str = CHANNEL
 ) -> int | None:
     """`wait_for_newer` for a stream served by the event loop: the same answers, no thread
-    held while it waits."""
+    held while it waits. On DRIVE_CHANNEL, `event_id` is a drive's and the versions its."""
     url = _redis_url()
     if url is None:
         await asyncio.sleep(fallback)
         return None
-    _LISTENER.start(url)
-    if not _LISTENER.connected:
+    listener = _LISTENERS[channel]
+    listener.start(url)
+    if not listener.connected:
         await asyncio.sleep(fallback)
         return None
-    return await _LISTENER.wait_async(event_id, last, poll)
+    return await listener.wait_async(event_id, last, poll)
 
 
 class StreamSlots:

@@ -25,6 +25,7 @@ from tournaments.selectors.drives import DriveState, drive_state
 from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_for_new_event
+from tournaments.views.director.drives import drive_json_response
 from tournaments.views.pdf import pdf_response
 
 
@@ -287,3 +288,16 @@ class DrivePaperApi(DirectorDriveApi):
             drive=self.drive, what=what, paper=request.query_params.get("paper")
         )
         return pdf_response(pdf, f"drive-{self.drive.pk}-{what}.pdf", disposition="attachment")
+
+
+class DriveExportApi(DirectorDriveApi):
+    """The whole drive as clubwhist JSON (settings, players, seatings, results, tablet links,
+    audit), as a backup holds it; a director's, like the event's JSON, since it carries the
+    tablets' link tokens and usernames. `manage.py restore` takes it back."""
+
+    @extend_schema(
+        operation_id="drives_export_json_retrieve",
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        return drive_json_response(self.drive)

@@ -3,7 +3,17 @@ printing); the schema is at /api/schema/."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.api import drives, events, exports, printing, public, results, room, tablets
+from tournaments.api import (
+    drive_tablets,
+    drives,
+    events,
+    exports,
+    printing,
+    public,
+    results,
+    room,
+    tablets,
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/", drives.DriveListApi.as_view(), name="api-drives"),
@@ -21,6 +31,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-drive-print",
     ),
     path("drives/<int:pk>/totals/", drives.DriveTotalsApi.as_view(), name="api-drive-totals"),
+    path("drives/<int:pk>/export/json", drives.DriveExportApi.as_view(), name="api-drive-export"),
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
     path("public/events/<int:pk>/", public.PublicStandingsApi.as_view(), name="api-public"),
     path(
@@ -45,6 +56,27 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-event-export",
     ),
     path("t/<str:token>/", tablets.TableStateApi.as_view(), name="api-table"),
+    path("d/<str:token>/", drive_tablets.DriveTableStateApi.as_view(), name="api-drive-table"),
+    path(
+        "drives/<int:pk>/tablets/",
+        drive_tablets.DriveLinksApi.as_view(),
+        name="api-drive-tablets",
+    ),
+    path(
+        "d/<str:token>/enter/",
+        drive_tablets.DriveTableEnterApi.as_view(),
+        name="api-drive-table-enter",
+    ),
+    path(
+        "d/<str:token>/confirm/",
+        drive_tablets.DriveTableConfirmApi.as_view(),
+        name="api-drive-table-confirm",
+    ),
+    path(
+        "d/<str:token>/wrong/",
+        drive_tablets.DriveTableWrongApi.as_view(),
+        name="api-drive-table-wrong",
+    ),
     path("t/<str:token>/preview/", tablets.TablePreviewApi.as_view(), name="api-table-preview"),
     path("t/<str:token>/results/", tablets.TableResultsApi.as_view(), name="api-table-results"),
     path(

@@ -6,6 +6,8 @@ kept: the totals after a correction are simply the totals of the rows as they no
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,12 +38,31 @@ FEWEST_PLAYERS = 4
 
 def settings_for(data: Mapping[str, Any], players: int) -> DriveSettings:
     """The engine's settings from the stored ones and a number of players (DriveError if the
-    engine refuses them, naming the setting)."""
-    return DriveSettings.from_dict({**data, "players": players})
+    engine refuses them, naming the setting). Kept per process: every tablet request asks for
+    them, and checking them (the game's rules set up for the drive) takes milliseconds; they
+    are frozen, so sharing them is safe."""
+    return _settings(json.dumps(data, sort_keys=True), players)
+
+
+@functools.lru_cache(maxsize=256)
+def _settings(data: str, players: int) -> DriveSettings:
+    return DriveSettings.from_dict({**json.loads(data), "players": players})
 
 
 def drive_settings(drive: Drive) -> DriveSettings:
-    return settings_for(drive.settings, drive.players.count())
+    """The drive's settings for its players. Once it has started its players are fixed, so
+    their number is kept per process (every tablet request asks), keyed by the drive's id and
+    creation time (a database restored afresh numbers its drives from 1 again)."""
+    key = (drive.pk, drive.created_at)
+    count = _PLAYER_COUNTS.get(key) if drive.status != Drive.Status.DRAFT else None
+    if count is None:
+        count = drive.players.count()
+        if drive.status != Drive.Status.DRAFT:
+            _PLAYER_COUNTS[key] = count
+    return settings_for(drive.settings, count)
+
+
+_PLAYER_COUNTS: dict[tuple[int, Any], int] = {}
 
 
 def drives_visible(user: Any) -> QuerySet[Drive]:
@@ -80,12 +101,17 @@ def hand_records(
     results: Mapping[int, Mapping[int, DriveResult]],
 ) -> list[HandRecord]:
     """The hands played in full, in order, scored by the engine (a hand still missing a table's
-    result ends the list: totals count complete hands only)."""
+    confirmed result ends the list: totals count complete hands only, and a result entered at
+    a tablet counts once the other side has confirmed it)."""
     engine = EngineDrive(settings)
     records = []
     for hand in sorted(seatings):
         seating = seatings[hand]
-        entries = {table: row.entry for table, row in results.get(hand, {}).items()}
+        entries = {
+            table: row.entry
+            for table, row in results.get(hand, {}).items()
+            if row.status == DriveResult.Status.CONFIRMED
+        }
         if len(entries) < len(seating.tables):
             break
         records.append(engine.record_hand(seating, entries))
@@ -102,7 +128,8 @@ class SeatView:
 
 @dataclass(frozen=True)
 class TableView:
-    """One table of one hand: its four seats, and its result if entered."""
+    """One table of one hand: its four seats, and its result if entered (`done` once it counts:
+    confirmed by the other side, or entered by the director)."""
 
     number: int
     seats: tuple[SeatView, ...]
@@ -110,8 +137,17 @@ class TableView:
     text: str
 
     @property
-    def done(self) -> bool:
+    def entered(self) -> bool:
         return self.result is not None
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None and self.result.status == DriveResult.Status.CONFIRMED
+
+    @property
+    def waiting(self) -> bool:
+        """Entered at the tablet, not yet confirmed by East-West."""
+        return self.entered and not self.done
 
 
 @dataclass(frozen=True)
@@ -126,8 +162,18 @@ class HandView:
         return sum(table.done for table in self.tables)
 
     @property
+    def entered(self) -> int:
+        return sum(table.entered for table in self.tables)
+
+    @property
     def complete(self) -> bool:
         return self.done == len(self.tables)
+
+    @property
+    def all_entered(self) -> bool:
+        """Every table has a result, confirmed or not: the director may move on (ring the
+        bell), which confirms those still waiting."""
+        return self.entered == len(self.tables)
 
 
 @dataclass(frozen=True)
@@ -205,7 +251,7 @@ class DriveState:
         return (
             self.drive.status == Drive.Status.RUNNING
             and self.current is not None
-            and self.current.complete
+            and self.current.all_entered
             and self.settings is not None
             and self.current.hand < self.settings.hands
         )

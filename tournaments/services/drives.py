@@ -21,10 +21,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings, Seating
-from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
+from tournaments.drive_models import (
+    Drive,
+    DrivePlayer,
+    DriveResult,
+    DriveSeating,
+)
 from tournaments.models import Club
 from tournaments.selectors.drives import (
     FEWEST_PLAYERS,
@@ -35,40 +41,20 @@ from tournaments.selectors.drives import (
     settings_for,
 )
 from tournaments.services.audit import User, actor
+from tournaments.services.drive_base import (
+    DriveRefused as DriveRefused,  # raised by every action here; callers catch it from here
+)
+from tournaments.services.drive_base import (
+    audit,
+    check_table,
+    checked_entry,
+    links_ensure,
+    locked,
+)
 from tournaments.services.events import EventError, name_checked
 
 #: A seed is stored in a signed 64-bit column.
 SEED_LIMIT = 2**62
-
-
-class DriveRefused(ValueError):
-    """A director's request the drive cannot take; the message says why and what to do."""
-
-
-def _audit(
-    drive: Drive,
-    user: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    reason: str = "",
-) -> None:
-    DriveAudit.objects.create(
-        drive=drive,
-        user=actor(user),
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        reason=reason,
-    )
-
-
-def _locked(drive: Drive) -> Drive:
-    """The drive's row again, locked for this transaction: two browsers (or tablets) acting
-    at once take turns, and each sees what the other did."""
-    return Drive.objects.select_for_update().get(pk=drive.pk)
 
 
 def _name(value: str, what: str) -> str:
@@ -123,7 +109,7 @@ def drive_create(
     DrivePlayer.objects.bulk_create(
         DrivePlayer(drive=drive, number=n, name=player) for n, player in enumerate(names, start=1)
     )
-    _audit(drive, user, "create", "drive", after={"settings": drive.settings, "players": names})
+    audit(drive, user, "create", "drive", after={"settings": drive.settings, "players": names})
     return drive
 
 
@@ -140,7 +126,7 @@ def _no_twins(names: Sequence[str]) -> None:
 
 
 def _draft(drive: Drive, doing: str) -> Drive:
-    drive = _locked(drive)
+    drive = locked(drive)
     if drive.status != Drive.Status.DRAFT:
         raise DriveRefused(
             f"The drive has started: {doing} is only possible before the start. A player who "
@@ -156,21 +142,21 @@ def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
     names = list(DrivePlayer.objects.filter(drive=drive).values_list("name", flat=True))
     _no_twins([*names, name])
     player = DrivePlayer.objects.create(drive=drive, number=len(names) + 1, name=name)
-    _audit(drive, user, "add player", f"player {player.number}", after=name)
+    audit(drive, user, "add player", f"player {player.number}", after=name)
     return player
 
 
 @transaction.atomic
 def player_rename(*, drive: Drive, number: int, name: str, user: User = None) -> DrivePlayer:
     """A player's name may change at any time (a spelling put right); the number stays."""
-    drive = _locked(drive)
+    drive = locked(drive)
     player = _player(drive, number)
     name = _name(name, f"player {number}'s name")
     others = DrivePlayer.objects.filter(drive=drive).exclude(pk=player.pk)
     _no_twins([*others.values_list("name", flat=True), name])
     before, player.name = player.name, name
     player.save(update_fields=["name"])
-    _audit(drive, user, "rename player", f"player {number}", before=before, after=name)
+    audit(drive, user, "rename player", f"player {number}", before=before, after=name)
     return player
 
 
@@ -185,7 +171,7 @@ def player_remove(*, drive: Drive, number: int, user: User = None) -> None:
     for later in DrivePlayer.objects.filter(drive=drive, number__gt=number).order_by("number"):
         later.number -= 1
         later.save(update_fields=["number"])
-    _audit(drive, user, "remove player", f"player {number}", before=name)
+    audit(drive, user, "remove player", f"player {number}", before=name)
 
 
 def _player(drive: Drive, number: int) -> DrivePlayer:
@@ -204,7 +190,7 @@ def drive_settings_change(*, drive: Drive, settings: Mapping[str, Any], user: Us
     before = drive.settings
     drive.settings, drive.game = _stored(checked), checked.game
     drive.save(update_fields=["settings", "game"])
-    _audit(drive, user, "settings", "drive", before=before, after=drive.settings)
+    audit(drive, user, "settings", "drive", before=before, after=drive.settings)
     return drive
 
 
@@ -244,40 +230,12 @@ def drive_start(
     except ValueError as exc:
         raise DriveRefused(f"The seating cannot be used: {exc}") from None
     DriveSeating.objects.create(drive=drive, hand=1, seating=seating.to_dict())
+    links_ensure(drive, len(seating.tables))
     drive.status, drive.hand = Drive.Status.RUNNING, 1
     drive.save(update_fields=["status", "hand", "seed"])
     how = "drawn" if placed is None else "placed"
-    _audit(drive, user, "start", "drive", after={"seating": how, "seed": drive.seed})
+    audit(drive, user, "start", "drive", after={"seating": how, "seed": drive.seed}, moved=True)
     return drive
-
-
-def _checked_entry(settings: DriveSettings, hand: int, table: int, entry: Any) -> dict[str, Any]:
-    if not isinstance(entry, Mapping):
-        raise DriveRefused(
-            f"Hand {hand}, table {table}: a result is the game's fields, such as "
-            '{"ns_tricks": 9}.'
-        )
-    try:
-        score = settings.game_rules.score(entry)
-    except ValueError as exc:
-        raise DriveRefused(f"Hand {hand}, table {table}: {exc}") from None
-    assert score.entry is not None
-    return settings.game_rules.rules.entry_to_dict(score.entry)
-
-
-def _table_count(drive: Drive, hand: int) -> int:
-    row = DriveSeating.objects.filter(drive=drive, hand=hand).first()
-    if row is None:
-        raise DriveRefused(
-            f"Hand {hand} has not been played yet: the drive is at hand {drive.hand}."
-        )
-    return len(Seating.from_dict(row.seating).tables)
-
-
-def _check_table(drive: Drive, hand: int, table: int) -> None:
-    tables = _table_count(drive, hand)
-    if not 1 <= table <= tables:
-        raise DriveRefused(f"There is no table {table}: the tables are 1 to {tables}.")
 
 
 @transaction.atomic
@@ -289,10 +247,12 @@ def result_enter(
     hand: int | None = None,
     user: User = None,
 ) -> DriveResult:
-    """A table's result for the hand being played. The same result sent twice is taken once
-    (a tablet that repeats itself); a different one for a table that has a result is refused:
-    that is a correction."""
-    drive = _locked(drive)
+    """A table's result for the hand being played, as the director enters it (it counts at
+    once). The same result sent twice is taken once (a browser that repeats itself); a
+    different one for a table that has a counted result is refused: that is a correction. A
+    result the table's tablet entered and East-West have not confirmed yet gives way to the
+    director's: it is confirmed if the same, replaced if not (the audit trail keeps both)."""
+    drive = locked(drive)
     if drive.status != Drive.Status.RUNNING:
         raise DriveRefused(
             "Results are entered while the drive runs: start it first"
@@ -305,10 +265,18 @@ def result_enter(
             f"The drive is at hand {drive.hand}, not {hand}: enter this hand's results, or "
             f"correct hand {hand}'s."
         )
-    _check_table(drive, hand, table)
+    check_table(drive, hand, table)
     settings = drive_settings(drive)
-    data = _checked_entry(settings, hand, table, entry)
+    data = checked_entry(settings, hand, table, entry)
     stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+    if stored is not None and stored.status == DriveResult.Status.ENTERED:
+        before = stored.entry
+        stored.entry, stored.entered_by = data, actor(user)
+        stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
+        stored.save(update_fields=["entry", "entered_by", "status", "confirmed_at"])
+        said = "confirmed for the table" if before == data else "replaces the table's entry"
+        audit(drive, user, "result", f"hand {hand} table {table}", before, data, said)
+        return stored
     if stored is not None:
         if stored.entry == data:
             return stored
@@ -317,17 +285,24 @@ def result_enter(
             "(with a reason)."
         )
     result = DriveResult.objects.create(
-        drive=drive, hand=hand, table=table, entry=data, entered_by=actor(user)
+        drive=drive,
+        hand=hand,
+        table=table,
+        entry=data,
+        entered_by=actor(user),
+        confirmed_at=timezone.now(),
     )
-    _audit(drive, user, "result", f"hand {hand} table {table}", after=data)
+    audit(drive, user, "result", f"hand {hand} table {table}", after=data)
     return result
 
 
 @transaction.atomic
 def hand_next(*, drive: Drive, user: User = None) -> Seating:
-    """Move on: every table of the hand has its result; the next seating is worked out from
-    them and stored. Returns the new seating."""
-    drive = _locked(drive)
+    """Move on (the director rings the bell): every table of the hand has its result; any
+    still waiting for East-West's confirmation at the tablet is taken as it stands (the
+    audit trail says so). The next seating is worked out from them and stored. Returns the
+    new seating."""
+    drive = locked(drive)
     if drive.status != Drive.Status.RUNNING:
         raise DriveRefused("Only a running drive moves on to its next hand.")
     settings = drive_settings(drive)
@@ -338,7 +313,8 @@ def hand_next(*, drive: Drive, user: User = None) -> Seating:
     seatings = seatings_of(drive)
     results = results_of(drive)
     seating = seatings[drive.hand]
-    missing = [t for t in range(1, len(seating.tables) + 1) if t not in results.get(drive.hand, {})]
+    rows = results.get(drive.hand, {})
+    missing = [t for t in range(1, len(seating.tables) + 1) if t not in rows]
     if missing:
         tables = ", ".join(str(t) for t in missing)
         raise DriveRefused(
@@ -346,12 +322,37 @@ def hand_next(*, drive: Drive, user: User = None) -> Seating:
             f"ha{'ve' if len(missing) > 1 else 's'} no result yet. Enter "
             f"{'them' if len(missing) > 1 else 'it'} first."
         )
+    waiting = sorted(t for t, row in rows.items() if row.status == DriveResult.Status.ENTERED)
+    if waiting:
+        DriveResult.objects.filter(pk__in=[rows[t].pk for t in waiting]).update(
+            status=DriveResult.Status.CONFIRMED, confirmed_at=timezone.now()
+        )
+        for t in waiting:
+            rows[t].status = DriveResult.Status.CONFIRMED
+        listed = ", ".join(str(t) for t in waiting)
+        why = f"table{'s' if len(waiting) > 1 else ''} {listed} taken as entered, unconfirmed"
+        return move_on(drive, settings, seatings, results, user, why)
+    return move_on(drive, settings, seatings, results, user)
+
+
+def move_on(
+    drive: Drive,
+    settings: DriveSettings,
+    seatings: Mapping[int, Seating],
+    results: Mapping[int, Mapping[int, DriveResult]],
+    user: User,
+    reason: str = "",
+) -> Seating:
+    """Work out and store the next hand's seating from the hand just completed (every table
+    confirmed; the caller holds the drive's lock and has checked it is not the last hand)."""
     record = hand_records(settings, seatings, results)[-1]
-    after = EngineDrive(settings).next_seating(seating, record)
+    assert record.hand == drive.hand, "move_on needs the current hand complete"
+    after = EngineDrive(settings).next_seating(seatings[drive.hand], record)
     DriveSeating.objects.create(drive=drive, hand=after.hand, seating=after.to_dict())
     drive.hand = after.hand
     drive.save(update_fields=["hand"])
-    _audit(drive, user, "moved on to", f"hand {after.hand}", after=after.to_dict())
+    target = f"hand {after.hand}"
+    audit(drive, user, "moved on to", target, after=after.to_dict(), reason=reason, moved=True)
     return after
 
 
@@ -367,28 +368,30 @@ def result_correct(
 ) -> str:
     """Change a table's result of any hand already entered. Returns what happened, in words,
     as the audit entry says it: whether the next hand's seating was worked out again."""
-    drive = _locked(drive)
+    drive = locked(drive)
     if drive.status == Drive.Status.DRAFT:
         raise DriveRefused("The drive has not started: there is nothing to correct.")
-    _check_table(drive, hand, table)
+    check_table(drive, hand, table)
     stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
     if stored is None:
         raise DriveRefused(
             f"Table {table} has no result for hand {hand} yet: enter it instead of correcting it."
         )
     settings = drive_settings(drive)
-    data = _checked_entry(settings, hand, table, entry)
+    data = checked_entry(settings, hand, table, entry)
     if data == stored.entry:
         raise DriveRefused(
             f"Hand {hand}, table {table} already has that result: nothing to change."
         )
     before = stored.entry
     stored.entry, stored.entered_by = data, actor(user)
-    stored.save(update_fields=["entry", "entered_by"])
+    stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
+    stored.save(update_fields=["entry", "entered_by", "status", "confirmed_at"])
     moved = (
         hand + 1 == drive.hand
         and not DriveResult.objects.filter(drive=drive, hand=drive.hand).exists()
     )
+    changed = False
     if moved:
         seatings = seatings_of(drive)
         record = hand_records(settings, seatings, results_of(drive))[hand - 1]
@@ -402,7 +405,7 @@ def result_correct(
         said = "scores changed; the players have not moved yet"
     else:
         said = "scores changed only; nobody's seat changed (the players had moved on)"
-    _audit(
+    audit(
         drive,
         user,
         "correct",
@@ -410,13 +413,14 @@ def result_correct(
         before=before,
         after=data,
         reason=f"{reason} ({said})" if reason else said,
+        moved=changed,
     )
     return said
 
 
 @transaction.atomic
 def drive_finish(*, drive: Drive, user: User = None) -> Drive:
-    drive = _locked(drive)
+    drive = locked(drive)
     if drive.status != Drive.Status.RUNNING:
         raise DriveRefused("Only a running drive can be finished.")
     settings = drive_settings(drive)
@@ -428,27 +432,27 @@ def drive_finish(*, drive: Drive, user: User = None) -> Drive:
         )
     drive.status = Drive.Status.FINISHED
     drive.save(update_fields=["status"])
-    _audit(drive, user, "finish", "drive")
+    audit(drive, user, "finish", "drive", moved=True)
     return drive
 
 
 @transaction.atomic
 def drive_publish(*, drive: Drive, user: User = None) -> Drive:
-    drive = _locked(drive)
+    drive = locked(drive)
     if drive.status != Drive.Status.FINISHED:
         raise DriveRefused("Finish the drive first: only the final totals are published.")
     drive.status = Drive.Status.PUBLISHED
     drive.save(update_fields=["status"])
-    _audit(drive, user, "publish", "drive")
+    audit(drive, user, "publish", "drive")
     return drive
 
 
 @transaction.atomic
 def drive_live(*, drive: Drive, live: bool, user: User = None) -> Drive:
     """Let everyone follow the totals while the drive runs (or stop it)."""
-    drive = _locked(drive)
+    drive = locked(drive)
     if drive.live_public != live:
         drive.live_public = live
         drive.save(update_fields=["live_public"])
-        _audit(drive, user, "live", "drive", after=live)
+        audit(drive, user, "live", "drive", after=live)
     return drive

@@ -34,6 +34,7 @@ from engine.exports import (
 from engine.exports.pbn_results import dumps_hand_records
 from engine.scoring.document import StandingsDocument
 from tournaments.bridge import engine_board, meeting_rows
+from tournaments.drive_models import Drive
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
 from tournaments.services import backup
 from tournaments.services.audit import User, audit_record
@@ -192,6 +193,16 @@ def event_export(event: Event, fmt: str) -> Export:
     name = slugify(event.name) or "event"
     filename = f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}"
     return Export(text, filename, chosen.content_type)
+
+
+def drive_json_export(drive: Drive) -> Export:
+    """The whole drive as its clubwhist JSON (`backup.drive_document`), read at one moment,
+    for its directors only, as the event's JSON: it carries the tablets' link tokens (anyone
+    holding one can enter that table's results) and the directors' usernames."""
+    with backup.consistent_read():
+        text = backup.dumps(backup.drive_document(drive))
+    name = slugify(drive.name) or "drive"
+    return Export(text, f"{name}-{drive.date:%Y-%m-%d}.drive.clubwhist.json", "application/json")
 
 
 def read_record(text: str) -> EventRecord:

@@ -150,7 +150,7 @@ _KEPT: dict[tuple[int, str], tuple[float, Any]] = {}
 _RECENT_VERSIONS: dict[int, tuple[float, int | None]] = {}
 
 
-async def _shared(key: str, call: Callable[[], T], *, keep: bool = False) -> T:
+async def shared_call(key: str, call: Callable[[], T], *, keep: bool = False) -> T:
     """Run blocking `call` in a thread once for all of this loop's streams that ask for `key`
     while it runs (and, with `keep`, for SHARED_KEPT_SECONDS after: for keys whose answer
     cannot change, as a version's part): a room of readers woken by one new version makes
@@ -209,12 +209,14 @@ async def _recent_version(event_id: int) -> int | None:
     seen = _RECENT_VERSIONS.get(event_id)
     if seen is not None and time.monotonic() - seen[0] < STREAM_CHECK:
         return seen[1]
-    found = await _shared(f"version:{event_id}", lambda: scored_version(event_id, database=False))
+    found = await shared_call(
+        f"version:{event_id}", lambda: scored_version(event_id, database=False)
+    )
     _RECENT_VERSIONS[event_id] = (time.monotonic(), found)
     return found
 
 
-def _in_thread(stream: AsyncIterator[str]) -> Iterator[str]:
+def in_thread(stream: AsyncIterator[str]) -> Iterator[str]:
     """The stream for a WSGI server (`make run`): an event loop in a thread of its own drives
     the coroutine, and the request's thread waits for each piece, so both servers run one and
     the same stream (and the request's thread may have a loop of its own running, as a test's
@@ -279,7 +281,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     last = scored_version(event.pk)
     page = request.GET.get("page", "")
     part = _stream_part(request, event, page)
-    # Streams of one scope and page share each render (see `_shared`).
+    # Streams of one scope and page share each render (see `shared_call`).
     shared_as = f"part:{event.pk}:{reader_scope(request, event)}:{page}"
     # A stream may stay open a minute and needs no database between versions (it reads the
     # cache): give this thread's connection back now, or a room of readers would exhaust
@@ -331,7 +333,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                     due = None
                     last, sent = now, time.monotonic()
                     shown = functools.partial(render, now)
-                    yield await _shared(f"{shared_as}:{now}", shown, keep=True)
+                    yield await shared_call(f"{shared_as}:{now}", shown, keep=True)
                 elif time.monotonic() - beat > 15:
                     beat = time.monotonic()
                     yield ": still here\n\n"
@@ -339,7 +341,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
             live.SLOTS.give_back(address)
 
     stream: Iterator[str] | AsyncIterator[str] = (
-        events() if isinstance(request, ASGIRequest) else _in_thread(events())
+        events() if isinstance(request, ASGIRequest) else in_thread(events())
     )
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -40,10 +40,11 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.fuzzing import ACCEPTED, RUN, examples
 from tests.web.conftest import make_event
+from tournaments.drive_models import DriveTableAccess
 from tournaments.models import Club, Pair, PrintJob
 from tournaments.services import closing, tablets
 from tournaments.services.drive_paper import DOCUMENTS
-from tournaments.services.drives import drive_create
+from tournaments.services.drives import drive_create, drive_start
 from tournaments.services.events import event_publish
 from tournaments.services.exports import FORMATS
 from tournaments.services.printing import KINDS
@@ -116,12 +117,23 @@ def world(club: Club) -> World:
         players=[f"Player {n}" for n in range(1, 9)],
         user=user,
     )
+    playing = drive_create(
+        club=club,
+        name="Fuzzed drive at its tables",
+        settings={"hands": 4, "half_time": 2},
+        players=[f"Player {n}" for n in range(1, 9)],
+        user=user,
+    )
+    drive_start(drive=playing, seed=3, user=user)
+    drive_tokens = list(
+        DriveTableAccess.objects.filter(drive=playing).values_list("token", flat=True)
+    )
     login = Client()
     login.force_login(user)
     csrf = get_random_string(32)
     return World(
         values={
-            "id": sorted({running.pk, draft.pk, published.pk, drive.pk}),
+            "id": sorted({running.pk, draft.pk, published.pk, drive.pk, playing.pk}),
             "number": [1, 2, 3, 6],
             "result_id": [first.pk, second.pk],
             "key": ["NS1", "EW2", "1", *(p.label for p in Pair.objects.all()[:2])],
@@ -130,7 +142,7 @@ def world(club: Club) -> World:
             "what": sorted(DOCUMENTS),
             "job_id": [job.pk],
             "slug": [club.slug],
-            "token": tokens[:2],
+            "token": [*tokens[:2], *drive_tokens[:2]],
         },
         headers={"X-CSRFToken": csrf},
         cookies={"sessionid": login.cookies["sessionid"].value, "csrftoken": csrf},

@@ -23,7 +23,14 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from tests.web.conftest import make_event
-from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
+from tournaments.drive_models import (
+    Drive,
+    DriveAudit,
+    DrivePlayer,
+    DriveResult,
+    DriveSeating,
+    DriveTableAccess,
+)
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -73,14 +80,15 @@ DIRECTOR_EVENT_PAGES = {
     "result-correct", "event-audit", "event-export", "event-standings",
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
-    "drive-status", "drive-totals", "drive-export", "drive-print",
+    "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
+    "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new"}
 #: A running event's public pages: its directors only, until it is published or followed live.
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
-    "public-stream", "public-export", "drive-public",
+    "public-stream", "public-export", "drive-public", "drive-display", "drive-player",
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
@@ -91,6 +99,12 @@ TABLE_ROUTES = {
     "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
     "api-table-dispute", "api-table-call",
 }  # fmt: skip
+#: A drive table's own link (its tablet stays on the table while the players move).
+DRIVE_TABLE_ROUTES = {
+    "drive-table-page", "drive-table-stream", "api-drive-table", "api-drive-table-enter",
+    "api-drive-table-confirm", "api-drive-table-wrong",
+}  # fmt: skip
+TABLE_ROUTES |= DRIVE_TABLE_ROUTES
 #: The director's API about one event.
 DIRECTOR_EVENT_API = {
     "api-event", "api-event-start", "api-event-finish", "api-event-publish", "api-event-reopen",
@@ -100,7 +114,7 @@ DIRECTOR_EVENT_API = {
     "api-print-pack-pdf", "api-event-export",
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
-    "api-drive-print",
+    "api-drive-print", "api-drive-export", "api-drive-tablets",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}
@@ -144,13 +158,14 @@ class World:
     player: str
     users: dict[str, Any]
     drive: Drive  # running, hand 1, table 1's result in; live totals off
+    drive_tokens: dict[int, str]  # table -> link of the running drive
 
     def kwargs(self, params: list[str], *, token: str, name: str = "") -> dict[str, Any]:
         is_drive = name.startswith(("drive-", "api-drive"))
         values: dict[str, Any] = {
             "pk": self.drive.pk if is_drive else self.event.pk,
             "what": "table-cards" if name.endswith("drive-print") else "hands",
-            "number": self.result.board_number,
+            "number": 1 if is_drive else self.result.board_number,  # a drive's player
             "result_id": self.result.pk,
             "call_id": self.call.pk,
             "job_id": self.job.pk,
@@ -213,6 +228,7 @@ def world(club: Club, director: Any) -> World:
     job = PrintJob.objects.create(
         event=event, status=PrintJob.Status.DONE, pdf=b"%PDF-1.4\n%%EOF\n", pages=1, total=1
     )
+    drive = _running_drive(club, director)
     return World(
         club=club,
         other_club=other_club,
@@ -224,7 +240,10 @@ def world(club: Club, director: Any) -> World:
         job=job,
         player="Ann Archer",
         users={"director": director, "other_director": other, "admin": admin},
-        drive=_running_drive(club, director),
+        drive=drive,
+        drive_tokens=dict(
+            DriveTableAccess.objects.filter(drive=drive).values_list("table", "token")
+        ),
     )
 
 
@@ -386,16 +405,22 @@ def check(response: Any, want: str | int, *, allowed_status: int | None, where: 
 
 def calls(world: World, role: str) -> Iterator[tuple[str, str, str, Any, bool]]:
     """(audience, method, path, body, api) for every route and operation, reads first."""
-    token = world.tokens[1] if role == "tablet" else "not-a-real-table-link-0000000000"
+
+    def token_for(name: str) -> str:
+        if role != "tablet":
+            return "not-a-real-table-link-0000000000"
+        return world.drive_tokens[1] if name in DRIVE_TABLE_ROUTES else world.tokens[1]
+
     pages = []
     for route in url_routes():
         audience = audience_of(route.name)
+        token = token_for(route.name)
         path = reverse(route.name, kwargs=world.kwargs(route.params, token=token, name=route.name))
         for method in ("GET", "POST"):
             pages.append((audience, method, path, None, False))
     operations = []
     for template, method in schema_operations():
-        path, name = api_url(template, world, token)
+        path, name = api_url(template, world, token_for(api_url(template, world, "x")[1]))
         body: Any = {}
         if name == "api-events" and method == "POST":
             body = _NEW_EVENT | {"club": world.club.name}
@@ -511,7 +536,8 @@ def test_the_clubs_director_and_the_administrator_reach_everything(world: World,
 def test_a_published_event_is_open_to_everyone(world: World) -> None:
     for role in ROLES:
         client = client_for(role, world)
-        for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream", "drive-public"}):
+        drives = {"drive-public", "drive-display", "drive-player"}  # an event's pk is no drive
+        for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream", *drives}):
             route = next(r for r in url_routes() if r.name == name)
             kwargs = world.kwargs(route.params, token="x") | {"pk": world.published.pk}
             response = client.get(reverse(name, kwargs=kwargs))
@@ -578,10 +604,10 @@ def test_every_session_write_needs_the_csrf_token(world: World) -> None:
 def test_a_published_drive_is_open_to_everyone_and_a_running_one_only_to_its_directors(
     world: World,
 ) -> None:
-    path = reverse("drive-public", kwargs={"pk": world.drive.pk})
-    for role in ROLES:
-        want = 200 if role in {"director", "admin"} else 404
-        assert client_for(role, world).get(path).status_code == want, role
+    for path in _drive_pages(world.drive):
+        for role in ROLES:
+            want = 200 if role in {"director", "admin"} else 404
+            assert client_for(role, world).get(path).status_code == want, (role, path)
     drive = drive_create(
         club=world.club, name="Done", settings={"hands": 2}, players=[f"P{n}" for n in range(4)]
     )
@@ -593,6 +619,16 @@ def test_a_published_drive_is_open_to_everyone_and_a_running_one_only_to_its_dir
     drive_finish(drive=drive)
     drive_publish(drive=drive)
     for role in ROLES:
-        page = client_for(role, world).get(reverse("drive-public", kwargs={"pk": drive.pk}))
-        assert page.status_code == 200, role
-        assert "P0" in page.content.decode()
+        for path in _drive_pages(drive):
+            page = client_for(role, world).get(path)
+            assert page.status_code == 200, (role, path)
+            assert "P0" in page.content.decode()
+
+
+def _drive_pages(drive: Drive) -> list[str]:
+    """A drive's public pages (the totals, the big screen, player 1's card): one rule for all."""
+    return [
+        reverse("drive-public", kwargs={"pk": drive.pk}),
+        reverse("drive-display", kwargs={"pk": drive.pk}),
+        reverse("drive-player", kwargs={"pk": drive.pk, "number": 1}),
+    ]

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from pypdf import PdfReader
 
-from tournaments.drive_models import Drive
+from tournaments.drive_models import Drive, DriveTableAccess
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +38,9 @@ def test_a_drive_from_the_command_line(tmp_path: Path) -> None:
     drive = Drive.objects.get()
     shown = run("start", drive.pk, "--seed", 2)
     assert "hand 1 of 2" in shown and "sitting out" in shown
+    links = run("links", drive.pk).splitlines()
+    tokens = DriveTableAccess.objects.filter(drive=drive).values_list("table", "token")
+    assert links == [f"table {t}\thttp://127.0.0.1:8000/d/{token}/" for t, token in tokens]
     with pytest.raises(CommandError, match="NS tricks must be between 0 and 13"):
         run("enter", drive.pk, 1, 20)
     with pytest.raises(CommandError, match="has no result yet"):
@@ -53,6 +56,14 @@ def test_a_drive_from_the_command_line(tmp_path: Path) -> None:
     assert str(sheet) in run("print", drive.pk, "prizes", "-o", sheet, "--paper", "letter")
     text = " ".join(p.extract_text() for p in PdfReader(sheet).pages)
     assert "Village drive" in text and "provisional" not in text and "Villager 1" in text
+
+
+def test_a_draft_has_no_links_yet(tmp_path: Path) -> None:
+    spec = tmp_path / "drive.json"
+    spec.write_text(json.dumps({"name": "Draft", "players": ["A", "B", "C", "D"]}))
+    run("create", spec)
+    with pytest.raises(CommandError, match="made when it starts"):
+        run("links", Drive.objects.get().pk)
 
 
 def test_a_refusal_is_one_line(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
-"""`python manage.py backup [-o FILE] [--club SLUG ...] [--event ID ...]`: clubs, their events
-(each whole, as the event's JSON download has it), users and directorships in one JSON file,
-gzip-compressed when FILE ends in .gz; written beside FILE and renamed over it only when
-complete. See docs/operations/backup.md."""
+"""`python manage.py backup [-o FILE] [--club SLUG ...] [--event ID ...] [--drive ID ...]`:
+clubs, their events and whist drives (each whole, as the event's or drive's JSON download has
+it), users and directorships in one JSON file, gzip-compressed when FILE ends in .gz; written
+beside FILE and renamed over it only when complete. See docs/operations/backup.md."""
 
 from pathlib import Path
 from typing import Any
@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from tournaments.drive_models import Drive
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club, Event
 from tournaments.services import backup
@@ -19,7 +20,7 @@ def plural(count: int, word: str) -> str:
 
 
 class Command(OneLineCommand):
-    help = "Back up clubs, their events, users and directorships as one JSON file."
+    help = "Back up clubs, their events and drives, users and directorships as one JSON file."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -33,6 +34,9 @@ class Command(OneLineCommand):
         )
         parser.add_argument(
             "--event", nargs="+", type=int, default=[], metavar="ID", help="only these events"
+        )
+        parser.add_argument(
+            "--drive", nargs="+", type=int, default=[], metavar="ID", help="only these drives"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -49,21 +53,30 @@ class Command(OneLineCommand):
             if event is None:
                 raise CommandError(f"There is no event {pk}.")
             events.append(event)
+        drives = []
+        for pk in options["drive"]:
+            drive = Drive.objects.select_related("club").filter(pk=pk).first()
+            if drive is None:
+                raise CommandError(f"There is no drive {pk}.")
+            drives.append(drive)
         stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
         out = Path(options["output"] or f"clubwhist-backup-{stamp}.json.gz")
         if not out.parent.is_dir():
             raise CommandError(f"There is no folder {out.parent} to write {out.name} in.")
-        whole = not clubs and not events
+        whole = not clubs and not events and not drives
         with backup.consistent_read():
             document = backup.backup_document(
-                clubs=None if whole else clubs, events=None if whole else events
+                clubs=None if whole else clubs,
+                events=None if whole else events,
+                drives=None if whole else drives,
             )
         size = backup.write_file(out, document)
         results = sum(len(s["results"]) for e in document["events"] for s in e["sections"])
-        what = "the whole database" if whole else "the chosen clubs and events"
+        what = "the whole database" if whole else "the chosen clubs, events and drives"
         self.stdout.write(
             f"Wrote {out} ({what}): {plural(len(document['clubs']), 'club')}, "
             f"{plural(len(document['events']), 'event')} with "
-            f"{plural(results, 'result')}, {plural(len(document['users']), 'user')}; "
+            f"{plural(results, 'result')}, {plural(len(document['drives']), 'drive')}, "
+            f"{plural(len(document['users']), 'user')}; "
             f"{size / 1024:,.0f} KB{', gzip-compressed' if out.name.endswith('.gz') else ''}."
         )

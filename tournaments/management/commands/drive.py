@@ -3,7 +3,8 @@
 Subcommands: `create FILE` (a JSON file: club, name, optional date, settings, players),
 `start ID [--seed N]`, `show ID` (the hand being played: who sits where), `enter ID TABLE
 RESULT` (RESULT: NS's tricks, or the game's fields as JSON), `next ID`, `correct ID HAND TABLE
-RESULT [--reason WHY]`, `finish ID`, `totals ID` (totals and prizes) and `print ID WHAT
+RESULT [--reason WHY]`, `finish ID`, `totals ID` (totals and prizes), `links ID` (each table's
+tablet link, at CLUBWHIST_BASE_URL, default http://127.0.0.1:8000) and `print ID WHAT
 [-o FILE] [--paper a4|letter]` (score-cards, table-cards or prizes, as a PDF). The same services as
 the pages; a refusal ends in one line (`_oneline`).
 """
@@ -15,10 +16,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
 from tournaments.drive_models import Drive
 from tournaments.management.commands._oneline import OneLineCommand
+from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drives import drive_state
 from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
@@ -56,7 +59,7 @@ class Command(OneLineCommand):
         sub.add_parser("list", help="the drives, newest first")
         create = sub.add_parser("create", help="a drive from a JSON file")
         create.add_argument("file", type=Path)
-        for name in ("show", "next", "finish", "totals", "publish"):
+        for name in ("show", "next", "finish", "totals", "publish", "links"):
             sub.add_parser(name).add_argument("drive", type=int)
         start = sub.add_parser("start", help="draw the first seating")
         start.add_argument("drive", type=int)
@@ -87,6 +90,15 @@ class Command(OneLineCommand):
             self._create(options["file"])
             return
         drive = _drive(options["drive"])
+        if action == "links":
+            links = drive_links(drive, settings.BASE_URL or "http://127.0.0.1:8000")
+            if not links:
+                raise CommandError(
+                    f"Drive {drive.pk} has no table links yet: they are made when it starts."
+                )
+            for link in links:
+                self.stdout.write(f"table {link.table}\t{link.url}")
+            return
         if action == "print":
             what = options["what"]
             pdf = drive_paper.drive_pdf(drive=drive, what=what, paper=options["paper"])

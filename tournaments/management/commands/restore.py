@@ -1,6 +1,7 @@
-"""`python manage.py restore FILE [--dry-run]`: a backup (`manage.py backup`) or one event's
-JSON into this database, all of it or nothing; refused, naming them, when its clubs or events
-are already here. `--dry-run` does the whole restore, checks included, and rolls it back."""
+"""`python manage.py restore FILE [--dry-run]`: a backup (`manage.py backup`), one event's JSON
+or one drive's JSON into this database, all of it or nothing; refused, naming them, when its
+clubs, events or drives are already here. `--dry-run` does the whole restore, checks included,
+and rolls it back."""
 
 from pathlib import Path
 from typing import Any
@@ -12,10 +13,14 @@ from tournaments.services import backup
 
 
 class Command(OneLineCommand):
-    help = "Restore a backup (or one event's JSON) into this database."
+    help = "Restore a backup (or one event's or drive's JSON) into this database."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="a file written by `manage.py backup` (.json or .gz)")
+        parser.add_argument(
+            "file",
+            help="a file written by `manage.py backup` (.json or .gz), or an event's or a "
+            "drive's JSON",
+        )
         parser.add_argument(
             "--dry-run",
             action="store_true",

@@ -1,9 +1,12 @@
-"""A whole event as one JSON document, a whole database as one backup, and restoring both.
+"""A whole event or drive as one JSON document, a whole database as one backup, and restoring them.
 
 An event's document holds everything the event is: its club, its own settings, its sections
 with their movement rows, pairs, results (entries, statuses, idempotency keys, who entered
 them), tablet links and director calls, the boards exactly as stored, the audit trail and the
 newest standings (`schema` says what is carried of every model and what is left out, and why).
+A drive's document holds its club, its settings and state, its players, each hand's seating,
+each table's result (confirmed or waiting), its tablet links and its audit trail; a backup
+holds its clubs' events and drives.
 
 Restoring checks the whole document before anything is written (format, version, every value
 and every reference), writes it in one transaction, scores the event again and refuses,
@@ -17,22 +20,27 @@ keeps everything else, tablet tokens included. Users are named by username: a re
 (password hashes included) and a user an event names who exists neither here nor in the
 backup being created inactive, without a usable password. A director's import of an event
 (`event_import_text`) links nobody and creates nobody: a file's names are anybody's words, so
-they are kept as text.
+they are kept as text. A drive is restored only by `manage.py restore` (`drive_restoring`
+says why).
 
 The package's modules, by job: `schema` (the format), `dump` (documents from the database),
-`text` (JSON text and files), `rows`, `checks` and `parse` (checking a document), `restoring`
-and `report` (writing it back, and saying what was done). Callers use the names below.
+`text` (JSON text and files), `rows`, `checks`, `parse` and `drive_parse` (checking a
+document), `writing`, `restoring`, `drive_restoring` and `report` (writing it back, and saying
+what was done). Callers use the names below.
 """
 
+from tournaments.services.backup.drive_parse import ParsedDrive, parse_drive
+from tournaments.services.backup.drive_restoring import drive_already_here, drive_restore
 from tournaments.services.backup.dump import (
     backup_document,
     club_block,
     consistent_read,
+    drive_document,
     event_document,
     user_block,
 )
 from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
-from tournaments.services.backup.report import RestoredEvent, RestoreReport
+from tournaments.services.backup.report import RestoredDrive, RestoredEvent, RestoreReport
 from tournaments.services.backup.restoring import (
     already_here,
     backup_restore,
@@ -43,6 +51,8 @@ from tournaments.services.backup.restoring import (
 from tournaments.services.backup.schema import (
     ADDED_LATER,
     BACKUP_FORMAT,
+    DRIVE_CHILDREN,
+    DRIVE_FORMAT,
     EVENT_FORMAT,
     FIELDS,
     IMPLIED,
@@ -50,7 +60,7 @@ from tournaments.services.backup.schema import (
     OMITTED_MODELS,
     READABLE_VERSIONS,
     SECTION_CHILDREN,
-    VERSION,
+    VERSIONS,
     RestoreRefused,
 )
 from tournaments.services.backup.text import dumps, loads, looks_like_json, read_file, write_file
@@ -58,6 +68,8 @@ from tournaments.services.backup.text import dumps, loads, looks_like_json, read
 __all__ = [
     "ADDED_LATER",
     "BACKUP_FORMAT",
+    "DRIVE_CHILDREN",
+    "DRIVE_FORMAT",
     "EVENT_FORMAT",
     "FIELDS",
     "IMPLIED",
@@ -65,17 +77,22 @@ __all__ = [
     "OMITTED_MODELS",
     "READABLE_VERSIONS",
     "SECTION_CHILDREN",
-    "VERSION",
+    "VERSIONS",
     "ClubBlock",
+    "ParsedDrive",
     "ParsedEvent",
     "RestoreRefused",
     "RestoreReport",
+    "RestoredDrive",
     "RestoredEvent",
     "already_here",
     "backup_document",
     "backup_restore",
     "club_block",
     "consistent_read",
+    "drive_already_here",
+    "drive_document",
+    "drive_restore",
     "dumps",
     "event_document",
     "event_import_text",
@@ -83,6 +100,7 @@ __all__ = [
     "loads",
     "looks_like_json",
     "parse_club",
+    "parse_drive",
     "parse_event",
     "read_file",
     "restore",

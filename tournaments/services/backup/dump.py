@@ -1,4 +1,4 @@
-"""Building the event, club and whole-database documents from the database (reads only).
+"""Building the event, drive, club and whole-database documents from the database (reads only).
 
 Every row is written as `FIELDS` says, relations by name (users by username, a result's pairs
 by their keys), so a document means the same in any database.
@@ -17,6 +17,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from engine.scoring import pair_key
+from tournaments.drive_models import Drive, DriveAudit, DriveResult
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -33,9 +34,11 @@ from tournaments.models import (
 )
 from tournaments.services.backup.schema import (
     BACKUP_FORMAT,
+    DRIVE_CHILDREN,
+    DRIVE_FORMAT,
     EVENT_FORMAT,
     FIELDS,
-    VERSION,
+    VERSIONS,
     Model,
     model_field,
 )
@@ -108,7 +111,7 @@ def _standings_block(event: Event) -> dict[str, Any] | None:
 
 
 def event_document(event: Event) -> dict[str, Any]:
-    """The whole event as a JSON-ready document (`EVENT_FORMAT`, `VERSION`); reads only.
+    """The whole event as a JSON-ready document (`EVENT_FORMAT`, its version); reads only.
 
     Call inside `consistent_read()` when tablets may be writing, so every part is of the same
     moment.
@@ -151,7 +154,7 @@ def event_document(event: Event) -> dict[str, Any]:
         section_blocks.append(block)
     return {
         "format": EVENT_FORMAT,
-        "version": VERSION,
+        "version": VERSIONS[EVENT_FORMAT],
         "exported_at": timezone.now().isoformat(),
         "club": club_block(event.club),
         "event": event_row,
@@ -164,43 +167,88 @@ def event_document(event: Event) -> dict[str, Any]:
     }
 
 
+def drive_document(drive: Drive) -> dict[str, Any]:
+    """The whole drive as a JSON-ready document (`DRIVE_FORMAT`, its version): its club, its
+    own settings and state, and every row under it (players, each hand's seating, each
+    table's result as stored, whatever its status, the tablet links with their tokens, the
+    audit trail). Totals and prizes are not in it: they are worked out from these rows, here
+    and wherever the document is restored. Reads only; call inside `consistent_read()` when
+    tablets may be writing."""
+    drive = Drive.objects.select_related("club").get(pk=drive.pk)
+    rows = {
+        key: list(model._default_manager.filter(drive=drive).order_by("pk"))
+        for key, model in DRIVE_CHILDREN
+    }
+    users = _usernames(
+        [
+            drive.created_by_id,
+            *DriveResult.objects.filter(drive=drive).values_list("entered_by_id", flat=True),
+            *DriveAudit.objects.filter(drive=drive).values_list("user_id", flat=True),
+        ]
+    )
+    document: dict[str, Any] = {
+        "format": DRIVE_FORMAT,
+        "version": VERSIONS[DRIVE_FORMAT],
+        "exported_at": timezone.now().isoformat(),
+        "club": club_block(drive.club),
+        "drive": _row(drive, Drive, users=users),
+    }
+    for key, model in DRIVE_CHILDREN:
+        document[key] = [_row(row, model, users=users) for row in rows[key]]
+    return document
+
+
 def user_block(user: AuthUser) -> dict[str, Any]:
     return _row(user, AuthUser, users={})
 
 
 def backup_document(
-    *, clubs: Iterable[Club] | None = None, events: Iterable[Event] | None = None
+    *,
+    clubs: Iterable[Club] | None = None,
+    events: Iterable[Event] | None = None,
+    drives: Iterable[Drive] | None = None,
 ) -> dict[str, Any]:
-    """A backup (`BACKUP_FORMAT`): clubs, their events (each an event document), users and
-    directorships. With neither argument, the whole database; otherwise the clubs given and
-    the events given (with their clubs), and only the users they name."""
-    whole = clubs is None and events is None
+    """A backup (`BACKUP_FORMAT`): clubs, their events and drives (each an event or drive
+    document), users and directorships. With no argument, the whole database; otherwise the
+    clubs given with all their events and drives, the events given and the drives given
+    (each with its club), and only the users they name. Choosing events alone takes no
+    drive: a drive is not part of an evening's event."""
+    whole = clubs is None and events is None and drives is None
     chosen_events = list(events or [])
+    chosen_drives = list(drives or [])
     chosen_clubs = {c.pk: c for c in clubs or []}
     for club in list(chosen_clubs.values()):
         chosen_events += list(club.events.all())
+        chosen_drives += list(Drive.objects.filter(club=club).select_related("club"))
     if whole:
         chosen_clubs = {c.pk: c for c in Club.objects.all()}
         chosen_events = list(Event.objects.all())
+        chosen_drives = list(Drive.objects.select_related("club"))
     for event in chosen_events:
         chosen_clubs.setdefault(event.club_id, event.club)
+    for drive in chosen_drives:
+        chosen_clubs.setdefault(drive.club_id, drive.club)
     unique_events = {e.pk: e for e in chosen_events}
     documents = [event_document(e) for _, e in sorted(unique_events.items())]
+    unique_drives = {d.pk: d for d in chosen_drives}
+    drive_documents = [drive_document(d) for _, d in sorted(unique_drives.items())]
     club_blocks = [club_block(c) for _, c in sorted(chosen_clubs.items())]
     if whole:
         users = list(AuthUser.objects.order_by("username"))
     else:
         named = set(_named_users_of_documents(documents))
+        named.update(_named_users_of_drives(drive_documents))
         for block in club_blocks:
             named.update(block["directors"])
         users = list(AuthUser.objects.filter(username__in=named).order_by("username"))
     return {
         "format": BACKUP_FORMAT,
-        "version": VERSION,
+        "version": VERSIONS[BACKUP_FORMAT],
         "created_at": timezone.now().isoformat(),
         "users": [user_block(u) for u in users],
         "clubs": club_blocks,
         "events": documents,
+        "drives": drive_documents,
     }
 
 
@@ -211,6 +259,15 @@ def _named_users_of_documents(documents: Iterable[Mapping[str, Any]]) -> Iterato
             yield doc["event"]["created_by"]
         for section in doc["sections"]:
             yield from (r["entered_by"] for r in section["results"] if r["entered_by"])
+        yield from (a["user"] for a in doc["audit"] if a["user"])
+
+
+def _named_users_of_drives(documents: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    for doc in documents:
+        yield from doc["club"]["directors"]
+        if doc["drive"]["created_by"]:
+            yield doc["drive"]["created_by"]
+        yield from (r["entered_by"] for r in doc["results"] if r["entered_by"])
         yield from (a["user"] for a in doc["audit"] if a["user"])
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments.drive_models import Drive
 from tournaments.models import Event
 
 
@@ -31,11 +32,28 @@ class RestoredEvent:
 
 
 @dataclass
+class RestoredDrive:
+    drive: Drive
+    original_id: int | None
+    counts: str
+
+    def describe(self) -> str:
+        moved = ""
+        if self.original_id is not None and self.original_id != self.drive.pk:
+            moved = f" (its id {self.original_id} is taken here)"
+        return (
+            f"drive {self.drive.pk}{moved}: {self.drive.name!r} of {self.drive.date:%d %b %Y}, "
+            f"{self.drive.game}, {self.drive.get_status_display().lower()}; {self.counts}"
+        )
+
+
+@dataclass
 class RestoreReport:
     """What a restore did (or, in a dry run, would do), for people."""
 
     dry_run: bool = False
     events: list[RestoredEvent] = field(default_factory=list)
+    drives: list[RestoredDrive] = field(default_factory=list)
     clubs: list[str] = field(default_factory=list)
     users_from_backup: list[str] = field(default_factory=list)
     users_inactive: list[str] = field(default_factory=list)
@@ -48,6 +66,7 @@ class RestoreReport:
         if self.clubs:
             out.append(f"{done} {len(self.clubs)} club(s): {', '.join(self.clubs)}.")
         out += [f"{done} {e.describe()}." for e in self.events]
+        out += [f"{done} {d.describe()}." for d in self.drives]
         if self.users_from_backup:
             out.append(
                 f"{'Would create' if self.dry_run else 'Created'} "

@@ -1,20 +1,20 @@
-"""Writing checked documents back into the database: one event, a whole backup, users and clubs.
+"""Writing checked documents back into the database: one event, a whole backup (drives included).
 
 Each restore is one transaction: the rows go in (with their own ids when the database holds
 none of them yet, else with new ones), the event is scored again, and anything short of the
 stored standings, or a row the database refuses, rolls everything back as a `RestoreRefused`.
+The helpers events and drives share are in `writing`, a drive's own restore in
+`drive_restoring`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
-from django.db import DataError, IntegrityError, connection, models, transaction
+from django.db import models, transaction
 
 from tournaments.models import (
     AuditEntry,
@@ -22,7 +22,6 @@ from tournaments.models import (
     Club,
     Event,
     Pair,
-    Player,
     Result,
     Section,
     Standings,
@@ -30,23 +29,41 @@ from tournaments.models import (
 )
 from tournaments.selectors.tablet_cache import tables_changed
 from tournaments.services.audit import User, actor, audit_record
-from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
+from tournaments.services.backup.drive_parse import ParsedDrive, parse_drive
+from tournaments.services.backup.drive_restoring import (
+    drive_already_here,
+    drive_restore,
+    restore_parsed_drive,
+)
+from tournaments.services.backup.parse import ParsedEvent, parse_club, parse_event
 from tournaments.services.backup.report import RestoredEvent, RestoreReport
 from tournaments.services.backup.rows import check_marker, check_unique, list_in, load_row
 from tournaments.services.backup.schema import (
+    BACKUP_DRIVES_SINCE,
     BACKUP_FORMAT,
+    DRIVE_FORMAT,
     EVENT_FORMAT,
     SECTION_CHILDREN,
-    Model,
     RestoreRefused,
 )
 from tournaments.services.backup.text import loads
+from tournaments.services.backup.writing import (
+    batches,
+    club_create,
+    club_for,
+    database_refusals,
+    ensure_users,
+    ids_free,
+    insert_rows,
+    link_users,
+    move_sequences_past,
+)
 from tournaments.services.scoring import standings_compute, version_key
 
-
-def _batches(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
+#: What to do when the event's club name is taken here under another web address.
+CLUB_ADVICE = (
+    "import the event into that club (the import page, or `manage.py import FILE --club SLUG`)"
+)
 
 
 def already_here(parsed: ParsedEvent) -> str | None:
@@ -66,7 +83,7 @@ def already_here(parsed: ParsedEvent) -> str | None:
             f"This database already holds {parsed.title} (event {same.pk}, club {same.club.name!r})"
         )
     tokens = [a.token for s in parsed.sections for a in s.table_access]
-    for chunk in _batches(tokens):
+    for chunk in batches(tokens):
         clash = TableAccess.objects.filter(token__in=chunk).select_related("section__event").first()
         if clash is not None:
             return (
@@ -75,7 +92,7 @@ def already_here(parsed: ParsedEvent) -> str | None:
                 "this one or a copy of it"
             )
     keys = [r.idempotency_key for s in parsed.sections for r in s.results]
-    for chunk in _batches(keys):
+    for chunk in batches(keys):
         taken = (
             Result.objects.filter(idempotency_key__in=chunk)
             .select_related("section__event")
@@ -88,80 +105,6 @@ def already_here(parsed: ParsedEvent) -> str | None:
                 f"({taken.section.event.name!r}): that event is this one or a copy of it"
             )
     return None
-
-
-def _ids_free(parsed: ParsedEvent) -> bool:
-    for model, rows in parsed.rows():
-        ids = [r.pk for r in rows if r.pk is not None]
-        for chunk in _batches(ids):
-            if model._default_manager.filter(pk__in=chunk).exists():
-                return False
-    return True
-
-
-def _insert(model: Model, rows: list[Any]) -> None:
-    """Insert rows as they are: bulk_create stamps auto_now fields with the time now, so the
-    stored moments are put back afterwards."""
-    if not rows:
-        return
-    stamped = [f for f in model._meta.concrete_fields if getattr(f, "auto_now", False)]
-    kept = [[getattr(r, f.attname) for f in stamped] for r in rows]
-    model._default_manager.bulk_create(rows, batch_size=500)
-    if stamped:
-        for row, values in zip(rows, kept, strict=True):
-            for f, value in zip(stamped, values, strict=True):
-                setattr(row, f.attname, value)
-        model._default_manager.bulk_update(rows, [f.name for f in stamped], batch_size=500)
-
-
-def _move_sequences_past(rows: Iterable[tuple[Model, list[Any]]]) -> None:
-    """After rows went in with their own ids, PostgreSQL's id sequences must move past them,
-    and only forward: an id once used is never handed out again (caches and links key on
-    ids). SQLite's AUTOINCREMENT does both by itself."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        for model, saved in rows:
-            highest = max((r.pk for r in saved if r.pk is not None), default=None)
-            if highest is None:
-                continue
-            cursor.execute(
-                "SELECT setval(seq::regclass, %s) "
-                "FROM (SELECT pg_get_serial_sequence(%s, %s) AS seq) AS found "
-                "WHERE seq IS NOT NULL "
-                "AND coalesce(pg_sequence_last_value(seq::regclass), 0) < %s",
-                [highest, model._meta.db_table, model._meta.pk.column, highest],
-            )
-
-
-def _ensure_users(
-    names: Iterable[str], carried: Mapping[str, AuthUser], report: RestoreReport
-) -> dict[str, AuthUser]:
-    """The users by username: those here are kept as they are; the others come from the
-    backup (`carried`) or, when it does not carry them, are made inactive and without a
-    usable password, so nobody can sign in as them until an administrator says so."""
-    wanted = set(names)
-    found = {u.username: u for u in AuthUser.objects.filter(username__in=wanted)}
-    report.users_kept += sorted(set(carried) & set(found))
-    for name in sorted(wanted - set(found)):
-        if name in carried:
-            user = carried[name]
-            user.pk = None
-            user.save()
-            report.users_from_backup.append(name)
-        else:
-            user = AuthUser(username=name, is_active=False)
-            user.set_unusable_password()
-            user.save()
-            report.users_inactive.append(name)
-        found[name] = user
-    return found
-
-
-def _link_users(parsed: ParsedEvent, users: Mapping[str, AuthUser]) -> None:
-    """A restore: each row the document says a user did is linked to that user's account."""
-    for ref in parsed.user_refs:
-        setattr(ref.obj, ref.attname, users[ref.username].pk)
 
 
 def _people_as_text(parsed: ParsedEvent, importer: AuthUser | None) -> list[str]:
@@ -183,36 +126,6 @@ def _people_as_text(parsed: ParsedEvent, importer: AuthUser | None) -> list[str]
         setattr(ref.obj, ref.attname, None)
     parsed.event.created_by = importer
     return sorted(parsed.usernames())
-
-
-def _club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
-    club = block.club
-    if club.pk is not None and Club.objects.filter(pk=club.pk).exists():
-        club.pk = None
-    _insert(Club, [club])
-    club.directors.set([users[name] for name in block.directors])
-    for player in block.players:
-        player.club = club
-        if player.pk is not None and Player.objects.filter(pk=player.pk).exists():
-            player.pk = None
-    _insert(Player, block.players)
-    _move_sequences_past([(Club, [club]), (Player, block.players)])
-    return club
-
-
-def _club_for(block: ClubBlock, users: Mapping[str, AuthUser], report: RestoreReport) -> Club:
-    """The document's club: the one here with its slug, else a new one as the document has it."""
-    existing = Club.objects.filter(slug=block.club.slug).first()
-    if existing is not None:
-        return existing
-    if Club.objects.filter(name=block.club.name).exists():
-        raise RestoreRefused(
-            f"A club named {block.club.name!r} is already here under another web address than "
-            f"the document's ({block.club.slug!r}): import the event into that club (the "
-            "import page, or `manage.py import FILE --club SLUG`)."
-        )
-    report.clubs.append(f"{block.club.name} ({block.club.slug})")
-    return _club_create(block, users)
 
 
 def _comparable(data: Any) -> Any:
@@ -250,7 +163,7 @@ def _restore_parsed(
     if refusal is not None:
         raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
     original_id = parsed.event.pk
-    keep = _ids_free(parsed)
+    keep = ids_free(parsed.rows())
     if not keep:
         for _, rows in parsed.rows():
             for row in rows:
@@ -258,27 +171,27 @@ def _restore_parsed(
     event = parsed.event
     event.club = club
     event.rescore_queued_at = None
-    _insert(Event, [event])
+    insert_rows(Event, [event])
     for part in parsed.sections:
         part.section.event = event
-    _insert(Section, [s.section for s in parsed.sections])
+    insert_rows(Section, [s.section for s in parsed.sections])
     for part in parsed.sections:
         for key, _ in SECTION_CHILDREN:
             for child in getattr(part, key):
                 child.section = part.section
-    _insert(Pair, [p for s in parsed.sections for p in s.pairs])
+    insert_rows(Pair, [p for s in parsed.sections for p in s.pairs])
     for result in (r for s in parsed.sections for r in s.results):
         result.ns_pair = result.ns_pair  # takes the pair's id, now that it is saved
         result.ew_pair = result.ew_pair
     for key, model in SECTION_CHILDREN:
         if model is not Pair:
-            _insert(model, [c for s in parsed.sections for c in getattr(s, key)])
+            insert_rows(model, [c for s in parsed.sections for c in getattr(s, key)])
     for board in parsed.boards:
         board.event = event
-    _insert(Board, parsed.boards)
+    insert_rows(Board, parsed.boards)
     for entry in parsed.audit:
         entry.event = event
-    _insert(AuditEntry, parsed.audit)
+    insert_rows(AuditEntry, parsed.audit)
 
     if parsed.standings is not None:
         fresh = json.loads(json.dumps(standings_compute(event=Event.objects.get(pk=event.pk))))
@@ -292,9 +205,9 @@ def _restore_parsed(
             )
         parsed.standings.data = {**stored, "event": event.pk}
         parsed.standings.event = event
-        _insert(Standings, [parsed.standings])
+        insert_rows(Standings, [parsed.standings])
     if keep:
-        _move_sequences_past(parsed.rows())
+        move_sequences_past(parsed.rows())
     # A scored version cached under this id (an event that had it before) must not stand.
     transaction.on_commit(lambda: cache.delete(version_key(event.pk)), robust=True)
     if imported_by is not None:
@@ -331,12 +244,12 @@ def event_restore(
     """
     parsed = parse_event(document)
     report = RestoreReport(dry_run=dry_run)
-    with _database_refusals(), transaction.atomic():
+    with database_refusals(), transaction.atomic():
         named = None
         if club is None:
-            users = _ensure_users(parsed.usernames() | set(parsed.club.directors), {}, report)
-            target = _club_for(parsed.club, users, report)
-            _link_users(parsed, users)
+            users = ensure_users(parsed.usernames() | set(parsed.club.directors), {}, report)
+            target = club_for(parsed.club, users, report, advice=CLUB_ADVICE)
+            link_users(parsed.user_refs, users)
         else:
             target = club
             named = _people_as_text(parsed, actor(imported_by))
@@ -345,20 +258,6 @@ def event_restore(
         if dry_run:
             transaction.set_rollback(True)
     return report
-
-
-@contextmanager
-def _database_refusals() -> Iterator[None]:
-    """What the checks cannot see coming (another restore of the same event committing at
-    the same moment) the database's constraints refuse; said as a refusal, not a crash."""
-    try:
-        yield
-    except (IntegrityError, DataError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise RestoreRefused(
-            f"The database refused a row of the document ({first}); nothing was restored. "
-            "If another restore of it ran at the same time, it is already here."
-        ) from None
 
 
 def _note_queued_analysis(parsed: ParsedEvent, report: RestoreReport) -> None:
@@ -371,12 +270,13 @@ def _note_queued_analysis(parsed: ParsedEvent, report: RestoreReport) -> None:
 
 
 def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
-    """Restore a backup (`backup_document`) into a database that has none of its clubs and
-    events, all of it or nothing; refuses, naming them, when any is already here."""
+    """Restore a backup (`backup_document`) into a database that has none of its clubs,
+    events and drives, all of it or nothing; refuses, naming them, when any is already here.
+    A version 1 backup (written before drives were backed up) holds none."""
     check_marker(document, BACKUP_FORMAT, "backup")
     carried: dict[str, AuthUser] = {}
     for i, raw in enumerate(list_in(document, "users", "The backup")):
-        user: AuthUser = load_row(AuthUser, raw, f"User {i + 1} of the backup")
+        user: AuthUser = load_row(AuthUser, raw, f"User {i + 1} of the backup", fmt=BACKUP_FORMAT)
         if user.username in carried:
             raise RestoreRefused(f"The backup lists the user {user.username!r} twice.")
         carried[user.username] = user
@@ -391,18 +291,14 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     slugs = {b.club.slug for b in clubs}
     events: list[ParsedEvent] = []
     for i, raw in enumerate(list_in(document, "events", "The backup")):
-        try:
-            parsed = parse_event(raw)
-        except RestoreRefused as exc:
-            name = raw.get("event", {}).get("name") if isinstance(raw, dict) else None
-            label = f" ({name!r})" if isinstance(name, str) else ""
-            raise RestoreRefused(f"Event {i + 1} of the backup{label}: {exc}") from None
-        if parsed.club.club.slug not in slugs:
-            raise RestoreRefused(
-                f"Event {i + 1} of the backup ({parsed.event.name!r}) belongs to the club "
-                f"{parsed.club.club.slug!r}, which the backup does not list."
-            )
+        parsed = _in_backup(parse_event, raw, f"Event {i + 1}", "event")
+        _club_listed(parsed.club.club.slug, slugs, f"Event {i + 1}", parsed.event.name)
         events.append(parsed)
+    drives: list[ParsedDrive] = []
+    for i, raw in enumerate(_drive_documents(document)):
+        drive = _in_backup(parse_drive, raw, f"Drive {i + 1}", "drive")
+        _club_listed(drive.club.club.slug, slugs, f"Drive {i + 1}", drive.drive.name)
+        drives.append(drive)
 
     here = [
         f"{c.name!r} ({c.slug})"
@@ -411,6 +307,7 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
         )
     ]
     here += [found for found in (already_here(p) for p in events) if found]
+    here += [found for found in (drive_already_here(d) for d in drives) if found]
     if here:
         raise RestoreRefused(
             "This database already has what the backup would restore: "
@@ -420,30 +317,69 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
         )
 
     report = RestoreReport(dry_run=dry_run)
-    with _database_refusals(), transaction.atomic():
+    with database_refusals(), transaction.atomic():
         names = set(carried)
         for block in clubs:
             names.update(block.directors)
         for parsed in events:
             names |= parsed.usernames()
-        users = _ensure_users(names, carried, report)
+        for drive in drives:
+            names |= drive.usernames()
+        users = ensure_users(names, carried, report)
         made = {}
         for block in clubs:
-            made[block.club.slug] = _club_create(block, users)
+            made[block.club.slug] = club_create(block, users)
             report.clubs.append(f"{block.club.name} ({block.club.slug})")
         for parsed in events:
-            _link_users(parsed, users)
+            link_users(parsed.user_refs, users)
             report.events.append(_restore_parsed(parsed, made[parsed.club.club.slug]))
             _note_queued_analysis(parsed, report)
+        for drive in drives:
+            link_users(drive.user_refs, users)
+            report.drives.append(restore_parsed_drive(drive, made[drive.club.club.slug]))
         if dry_run:
             transaction.set_rollback(True)
     return report
 
 
+def _drive_documents(document: dict[str, Any]) -> list[Any]:
+    """The backup's drives: a list since version 2; a version 1 backup has none, and one that
+    says it has some was edited (they would be dropped without a word)."""
+    if document["version"] >= BACKUP_DRIVES_SINCE:
+        return list_in(document, "drives", "The backup")
+    if "drives" in document:
+        raise RestoreRefused(
+            f"The backup is version {document['version']} of the format, which has no drives, "
+            f"yet it lists some: drives are in backups from version {BACKUP_DRIVES_SINCE}."
+        )
+    return []
+
+
+def _in_backup(parse: Any, raw: Any, where: str, kind: str) -> Any:
+    """`parse(raw)`, a refusal naming the document's place in the backup (and its name)."""
+    try:
+        return parse(raw)
+    except RestoreRefused as exc:
+        name = raw.get(kind, {}).get("name") if isinstance(raw, dict) else None
+        label = f" ({name!r})" if isinstance(name, str) else ""
+        raise RestoreRefused(f"{where} of the backup{label}: {exc}") from None
+
+
+def _club_listed(slug: str, slugs: set[str], where: str, name: str) -> None:
+    if slug not in slugs:
+        raise RestoreRefused(
+            f"{where} of the backup ({name!r}) belongs to the club {slug!r}, which the backup "
+            "does not list."
+        )
+
+
 def restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
-    """A backup or a single event document, told apart by its format marker."""
+    """A backup, a single event document or a single drive document, told apart by its
+    format marker."""
     if isinstance(document, dict) and document.get("format") == EVENT_FORMAT:
         return event_restore(document, dry_run=dry_run)
+    if isinstance(document, dict) and document.get("format") == DRIVE_FORMAT:
+        return drive_restore(document, dry_run=dry_run)
     return backup_restore(document, dry_run=dry_run)
 
 

@@ -23,10 +23,11 @@ from tournaments.models import Pair
 from tournaments.services.backup.schema import (
     ADDED_LATER,
     BACKUP_FORMAT,
+    DRIVE_FORMAT,
     EVENT_FORMAT,
     FIELDS,
     READABLE_VERSIONS,
-    VERSION,
+    VERSIONS,
     Model,
     RestoreRefused,
     model_field,
@@ -44,13 +45,18 @@ def check_marker(data: Any, expected: str, what: str) -> None:
             "This is a backup of a whole database, not one event's JSON: restore it with "
             "`python manage.py restore FILE`."
         )
+    if data["format"] == DRIVE_FORMAT and expected == EVENT_FORMAT:
+        raise RestoreRefused(
+            "This is a whist drive's JSON, not an event's: whoever runs the installation "
+            "restores it with `python manage.py restore FILE`."
+        )
     if data["format"] != expected:
         raise RestoreRefused(
             f"This is a {data['format']!r} document, not a clubwhist {what} ({expected!r})."
         )
     version = data.get("version")
-    if version not in READABLE_VERSIONS:
-        readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS))
+    if version not in READABLE_VERSIONS[expected]:
+        readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS[expected]))
         raise RestoreRefused(
             f"This {what} is version {version!r} of the format; this clubwhist reads version "
             f"{readable} only. Restore it with the clubwhist that wrote it, or a newer one."
@@ -210,11 +216,13 @@ def load_row(
     users: list[UserRef] | None = None,
     pairs: Mapping[str, Pair] | None = None,
     children: Iterable[str] = (),
+    fmt: str = EVENT_FORMAT,
 ) -> Any:
     """An unsaved row from the document: every field of `FIELDS[model]` present, of the right
     type and valid for the model (choices, lengths, ranges). A relation to a user is recorded
     in `users` by username; a result's pairs are found in `pairs` by key. Keys the format does
-    not have are refused: they would otherwise be dropped without a word."""
+    not have are refused: they would otherwise be dropped without a word (`fmt`, the kind of
+    document the row is in, names the version in the refusal)."""
     data = as_object(data, where)
     names = FIELDS[model]
     data = {**ADDED_LATER.get(model, {}), **data}
@@ -224,7 +232,7 @@ def load_row(
     extra = sorted(set(data) - set(names) - set(children))
     if extra:
         raise RestoreRefused(
-            f"{where} has {extra[0]!r}, which version {VERSION} of the format does not have."
+            f"{where} has {extra[0]!r}, which version {VERSIONS[fmt]} of the format does not have."
         )
     values: dict[str, Any] = {}
     skip: list[str] = []

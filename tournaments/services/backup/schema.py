@@ -1,4 +1,4 @@
-"""The backup format: its markers and version, what each block carries of each model, the refusal.
+"""The backup format: its markers and versions, what each block carries of each model, the refusal.
 
 `FIELDS` names what a document carries of every model; `IMPLIED` the relations a row's place in
 the document says; `OMITTED` and `OMITTED_MODELS` what is left out on purpose and why (a test
@@ -38,10 +38,22 @@ from tournaments.models import (
 )
 
 EVENT_FORMAT = "clubwhist-event"
+DRIVE_FORMAT = "clubwhist-drive"
 BACKUP_FORMAT = "clubwhist-backup"
-#: The version written; a reader refuses versions it does not know, by name.
-VERSION = 1
-READABLE_VERSIONS = frozenset({1})
+#: The version each kind of document is written in. Each kind counts its own versions, so a
+#: change to one does not make the others unreadable to an older clubwhist: an event's JSON
+#: from this clubwhist still imports into one that knows no drives. Backup version 2 added
+#: "drives" (issue #26); a version 1 backup has none, and is read as holding none.
+VERSIONS: dict[str, int] = {EVENT_FORMAT: 1, DRIVE_FORMAT: 1, BACKUP_FORMAT: 2}
+#: What a reader takes; it refuses any other version by name (a newer document would lose
+#: what this clubwhist does not know of, without a word).
+READABLE_VERSIONS: dict[str, frozenset[int]] = {
+    EVENT_FORMAT: frozenset({1}),
+    DRIVE_FORMAT: frozenset({1}),
+    BACKUP_FORMAT: frozenset({1, 2}),
+}
+#: The first backup version that carries drives.
+BACKUP_DRIVES_SINCE = 2
 
 Model = type[models.Model]
 
@@ -129,6 +141,36 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "created_at",
         "handled_at",
     ),
+    Drive: (
+        "id",
+        "name",
+        "date",
+        "game",
+        "settings",
+        "status",
+        "hand",
+        "seed",
+        "live_public",
+        "moves_on",
+        "version",
+        "created_by",
+        "created_at",
+    ),
+    DrivePlayer: ("id", "number", "name"),
+    DriveSeating: ("id", "hand", "seating"),
+    DriveResult: (
+        "id",
+        "hand",
+        "table",
+        "entry",
+        "status",
+        "source",
+        "confirmed_at",
+        "entered_by",
+        "entered_at",
+    ),
+    DriveTableAccess: ("id", "table", "token", "created_at", "revoked_at"),
+    DriveAudit: ("id", "user", "at", "action", "target", "before", "after", "reason"),
 }
 
 #: Fields added after documents were first written: an older document without them is read
@@ -150,6 +192,12 @@ IMPLIED: dict[Model, dict[str, str]] = {
     Standings: {"event": "listed under its event"},
     TableAccess: {"section": "listed under its section"},
     DirectorCall: {"section": "listed under its section"},
+    Drive: {"club": "the document's club"},
+    DrivePlayer: {"drive": "listed under its drive"},
+    DriveSeating: {"drive": "listed under its drive"},
+    DriveResult: {"drive": "listed under its drive"},
+    DriveTableAccess: {"drive": "listed under its drive"},
+    DriveAudit: {"drive": "listed under its drive"},
 }
 
 #: Fields left out on purpose, and why.
@@ -169,15 +217,16 @@ OMITTED: dict[Model, dict[str, str]] = {
 OMITTED_MODELS: dict[Model, str] = {
     PrintJob: "print packs are PDFs made from the event on request; the print page makes "
     "them again from the restored event",
-    # Progressive drives are new (issue #26): until this format carries them, the database's
-    # own copy keeps them (docs/operations/backup.md says so).
-    Drive: "whist drives are not in this format yet; the database's own copy keeps them",
-    DrivePlayer: "with its drive",
-    DriveSeating: "with its drive",
-    DriveResult: "with its drive",
-    DriveAudit: "with its drive",
-    DriveTableAccess: "with its drive",
 }
+
+#: Under a drive, its rows by the models' related names, in the order they are written back.
+DRIVE_CHILDREN: tuple[tuple[str, Model], ...] = (
+    ("players", DrivePlayer),
+    ("seatings", DriveSeating),
+    ("results", DriveResult),
+    ("table_access", DriveTableAccess),
+    ("audit", DriveAudit),
+)
 
 #: Under each section (and the event), the children by the models' related names.
 SECTION_CHILDREN: tuple[tuple[str, Model], ...] = (

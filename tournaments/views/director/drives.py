@@ -1,4 +1,4 @@
-"""A progressive whist drive for its director: set-up, players, each hand, moves, totals, CSV.
+"""A progressive whist drive for its director: set-up, players, each hand, moves, totals, files.
 
 Each view reads with `selectors.drives` or calls one service of `services.drives`, then
 renders or redirects; a refusal's text is shown on the next page and nothing is changed.
@@ -16,11 +16,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from clubwhist.lan import loopback_warning
 from engine.drives.prizes import show
 from engine.exports.csv import safe_row
 from tournaments import access
 from tournaments.drive_models import Drive
 from tournaments.forms import entry_from_post
+from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drives import (
     DriveState,
     HandView,
@@ -30,9 +32,11 @@ from tournaments.selectors.drives import (
 )
 from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
+from tournaments.services import exports as export_services
 from tournaments.services.events import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
 from tournaments.views.director.drive_forms import DriveForm
+from tournaments.views.director.tablet_links import base_url
 from tournaments.views.pdf import pdf_response
 
 
@@ -78,10 +82,18 @@ def drive_detail(request: HttpRequest, pk: int) -> HttpResponse:
     drive = drive_for_director(request, pk)
     state = drive_state(drive)
     fields = state.settings.game_rules.rules.entry_fields() if state.settings else []
+    running = drive.status == Drive.Status.RUNNING
     return render(
         request,
         "tournaments/director/drive_detail.html",
-        {"drive": drive, "state": state, "fields": fields, "audit": audit_of(drive)[:10]},
+        {
+            "drive": drive,
+            "state": state,
+            "fields": fields,
+            "audit": audit_of(drive)[:10],
+            "links": drive_links(drive, base_url(request)) if running else [],
+            "links_warning": loopback_warning(base_url(request)) if running else None,
+        },
     )
 
 
@@ -321,6 +333,23 @@ def drive_export(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         raise Http404("The drive's CSV files are hands and totals.")
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="drive-{drive.pk}-{what}.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def drive_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole drive as clubwhist JSON, what a backup holds of it (`drive_json_response`)."""
+    return drive_json_response(drive_for_director(request, pk))
+
+
+def drive_json_response(drive: Drive) -> HttpResponse:
+    """The drive's JSON as a download. It carries the tablets' link tokens, as the event's JSON
+    does, so it is for the drive's directors only and is never kept by a cache."""
+    made = export_services.drive_json_export(drive)
+    response = HttpResponse(made.text.encode(), content_type=made.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+    response["Cache-Control"] = "private, no-store"
     return response
 
 

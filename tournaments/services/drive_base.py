@@ -1,0 +1,111 @@
+"""What every drive service shares: the refusal, the audit row and version, the lock, the
+tablet links, a result checked by the game's rules.
+
+Kept apart from `drives.py` (the director's actions) and `drive_tablets.py` (the tablets'),
+which both build on it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from engine.drives import DriveSettings
+from tournaments import live
+from tournaments.drive_models import Drive, DriveAudit, DriveSeating, DriveTableAccess
+from tournaments.selectors.drive_tablets import drive_epoch
+from tournaments.services.audit import User, actor
+
+
+class DriveRefused(ValueError):
+    """A director's request the drive cannot take; the message says why and what to do."""
+
+
+def audit(
+    drive: Drive,
+    user: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    *,
+    moved: bool = False,
+) -> None:
+    """Every change leaves its audit row, and is a new version of the drive. `moved`: the
+    change moves people (a start, a move, a seating worked out again, the end): every tablet's
+    stream is woken to show it, once the transaction commits."""
+    bump(drive, moved=moved)
+    DriveAudit.objects.create(
+        drive=drive,
+        user=actor(user),
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def bump(drive: Drive, *, moved: bool = False) -> None:
+    drive.version += 1
+    Drive.objects.filter(pk=drive.pk).update(version=drive.version)
+    pk, version, epoch = drive.pk, drive.version, drive_epoch(drive)
+    transaction.on_commit(lambda: live.announce_drive(pk, version, epoch=epoch, moved=moved))
+
+
+def new_link_token() -> str:
+    """A table link's token: unguessable (192 bits), as the events' table links."""
+    return secrets.token_urlsafe(24)
+
+
+def links_ensure(drive: Drive, tables: int) -> None:
+    """Each table has a live tablet link (made at the start; the director may replace one)."""
+    have = set(
+        DriveTableAccess.objects.filter(drive=drive, revoked_at__isnull=True).values_list(
+            "table", flat=True
+        )
+    )
+    DriveTableAccess.objects.bulk_create(
+        DriveTableAccess(drive=drive, table=t, token=new_link_token())
+        for t in range(1, tables + 1)
+        if t not in have
+    )
+
+
+def locked(drive: Drive) -> Drive:
+    """The drive's row again, locked for this transaction: two browsers (or tablets) acting
+    at once take turns, and each sees what the other did."""
+    return Drive.objects.select_for_update().get(pk=drive.pk)
+
+
+def checked_entry(settings: DriveSettings, hand: int, table: int, entry: Any) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise DriveRefused(
+            f"Hand {hand}, table {table}: a result is the game's fields, such as "
+            '{"ns_tricks": 9}.'
+        )
+    try:
+        score = settings.game_rules.score(entry)
+    except ValueError as exc:
+        raise DriveRefused(f"Hand {hand}, table {table}: {exc}") from None
+    assert score.entry is not None
+    return settings.game_rules.rules.entry_to_dict(score.entry)
+
+
+def table_count(drive: Drive, hand: int) -> int:
+    row = DriveSeating.objects.filter(drive=drive, hand=hand).first()
+    if row is None:
+        raise DriveRefused(
+            f"Hand {hand} has not been played yet: the drive is at hand {drive.hand}."
+        )
+    return len(row.seating["tables"])  # as stored (`Seating.to_dict()`), not parsed: cheaper
+
+
+def check_table(drive: Drive, hand: int, table: int) -> None:
+    tables = table_count(drive, hand)
+    if not 1 <= table <= tables:
+        raise DriveRefused(f"There is no table {table}: the tables are 1 to {tables}.")

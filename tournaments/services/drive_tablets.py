@@ -1,0 +1,195 @@
+"""The drive tablets' actions: a table enters its result, the other side confirms or says it
+is wrong, and the last confirmation moves the whole drive on.
+
+A tablet's link (token) names its drive and table; a table may act only on its own result
+of the hand being played. North-South enter, East-West confirm, as at the events' tables.
+When a confirmation completes the hand and the drive moves on by itself (`Drive.moves_on`),
+the next seating is worked out in the same transaction, so the room and every tablet hear
+of the move the moment it commits. A result sent again (a tablet retrying after a lost
+answer) is taken once; a confirmation of a result that has since changed is refused, so a
+side never confirms what it did not see.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.drive_models import Drive, DriveResult, DriveTableAccess
+from tournaments.selectors.drive_tablets import link_key
+from tournaments.selectors.drives import drive_settings, result_text, results_of, seatings_of
+from tournaments.services.audit import User
+from tournaments.services.drive_base import (
+    DriveRefused,
+    audit,
+    check_table,
+    checked_entry,
+    locked,
+    new_link_token,
+)
+from tournaments.services.drives import move_on
+
+
+def forget_link(token: str) -> None:
+    """A replaced link's cached drive and table go: its next request reads the database and
+    is told the link was replaced."""
+    cache.delete(link_key(token))
+
+
+class DriveTableConflict(DriveRefused):
+    """The table's stored result differs from what the tablet sent (HTTP 409)."""
+
+    def __init__(self, message: str, stored: DriveResult | None = None) -> None:
+        super().__init__(message)
+        self.stored = stored
+
+
+def _running(drive: Drive, hand: int) -> None:
+    if drive.status == Drive.Status.DRAFT:
+        raise DriveRefused("The drive has not started yet: wait for the director.")
+    if drive.status != Drive.Status.RUNNING:
+        raise DriveRefused("The drive is over: ask the director to put a mistake right.")
+    if hand != drive.hand:
+        raise DriveRefused(
+            f"The drive is at hand {drive.hand}, not {hand}: this screen is out of date and "
+            "shows the right hand in a moment."
+        )
+
+
+def _table_target(hand: int, table: int) -> str:
+    return f"hand {hand} table {table}"
+
+
+@transaction.atomic
+def tablet_enter(
+    *, drive_id: int, table: int, hand: int, entry: Mapping[str, Any]
+) -> tuple[DriveResult, bool]:
+    """North-South's result for the table, waiting for East-West. Returns the row and whether
+    it is new (False: the same result again, already stored)."""
+    drive = locked(Drive(pk=drive_id))
+    stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+    settings = drive_settings(drive)
+    if stored is not None and hand != drive.hand:
+        data = checked_entry(settings, hand, table, entry)
+        if stored.entry == data:
+            return stored, False  # a retry that arrives after the drive moved on
+    _running(drive, hand)
+    check_table(drive, hand, table)
+    data = checked_entry(settings, hand, table, entry)
+    if stored is not None:
+        if stored.entry == data:
+            return stored, False
+        said = (
+            "East-West have not confirmed it yet: they can say it is wrong, then enter again"
+            if stored.status == DriveResult.Status.ENTERED
+            else "it is confirmed: only the director can change it now"
+        )
+        raise DriveTableConflict(
+            f"Table {table} already has a result for hand {hand} "
+            f"({result_text(settings.game_rules.score(stored.entry))}); {said}.",
+            stored,
+        )
+    row = DriveResult.objects.create(
+        drive=drive,
+        hand=hand,
+        table=table,
+        entry=data,
+        status=DriveResult.Status.ENTERED,
+        source="tablet",
+    )
+    audit(drive, None, "entered at the table", _table_target(hand, table), after=data)
+    return row, True
+
+
+@transaction.atomic
+def tablet_confirm(
+    *, drive_id: int, table: int, hand: int, entry: Mapping[str, Any]
+) -> tuple[DriveResult, bool]:
+    """East-West agree with the result they were shown (`entry`). Returns the row and whether
+    the drive moved on to its next hand with this confirmation."""
+    drive = locked(Drive(pk=drive_id))
+    settings = drive_settings(drive)
+    data = checked_entry(settings, hand, table, entry)
+    stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+    if stored is None:
+        _running(drive, hand)
+        raise DriveTableConflict(
+            f"Table {table} has no result for hand {hand} to confirm: North-South enter it first."
+        )
+    if stored.entry != data:
+        raise DriveTableConflict(
+            f"Table {table}'s result for hand {hand} has changed since this screen showed it: "
+            "look again before confirming.",
+            stored,
+        )
+    if stored.status == DriveResult.Status.CONFIRMED:
+        return stored, False  # confirmed already (a retry, or the director's word)
+    _running(drive, hand)
+    stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
+    stored.save(update_fields=["status", "confirmed_at"])
+    audit(drive, None, "confirmed at the table", _table_target(hand, table), after=data)
+    if not drive.moves_on or drive.hand >= settings.hands:
+        return stored, False
+    seatings = seatings_of(drive)
+    results = results_of(drive)
+    rows = results.get(hand, {})
+    if len(rows) < len(seatings[hand].tables) or any(
+        r.status != DriveResult.Status.CONFIRMED for r in rows.values()
+    ):
+        return stored, False
+    move_on(drive, settings, seatings, results, None, f"table {table}'s confirmation was the last")
+    return stored, True
+
+
+@transaction.atomic
+def tablet_reject(*, drive_id: int, table: int, hand: int) -> None:
+    """East-West say the result entered is wrong: it is taken off, and North-South enter it
+    again (the audit trail keeps what it was)."""
+    drive = locked(Drive(pk=drive_id))
+    _running(drive, hand)
+    stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+    if stored is None:
+        return  # taken off already (a retry)
+    if stored.status == DriveResult.Status.CONFIRMED:
+        raise DriveTableConflict(
+            f"Table {table}'s result for hand {hand} is confirmed: call the director to change it.",
+            stored,
+        )
+    before = stored.entry
+    stored.delete()
+    audit(drive, None, "said wrong at the table", _table_target(hand, table), before=before)
+
+
+@transaction.atomic
+def link_replace(*, drive: Drive, table: int, user: User = None) -> DriveTableAccess:
+    """A new link for a table (a tablet lost, or a link seen by the wrong people): the old
+    one says it was replaced."""
+    drive = locked(drive)
+    if drive.status == Drive.Status.DRAFT:
+        raise DriveRefused("The tables' links are made when the drive starts.")
+    check_table(drive, drive.hand, table)
+    old = list(DriveTableAccess.objects.filter(drive=drive, table=table, revoked_at__isnull=True))
+    for link in old:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    fresh = DriveTableAccess.objects.create(drive=drive, table=table, token=new_link_token())
+    for link in old:
+        transaction.on_commit(functools.partial(forget_link, link.token))
+    audit(drive, user, "replaced link", f"table {table}")
+    return fresh
+
+
+@transaction.atomic
+def moves_on_set(*, drive: Drive, on: bool, user: User = None) -> Drive:
+    """Whether the last table's confirmation moves the drive on by itself."""
+    drive = locked(drive)
+    if drive.moves_on != on:
+        drive.moves_on = on
+        drive.save(update_fields=["moves_on"])
+        audit(drive, user, "moves on by itself" if on else "moves on when told", "drive")
+    return drive
