@@ -8,9 +8,10 @@ the state, so the screen shows what is stored), 429 too many requests (Retry-Aft
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
+from django.core.cache import cache
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -21,9 +22,12 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
+from clubwhist.cache import RedisCache
 from tournaments.api.documents import EntryFieldViewOut
 from tournaments.api.drives import DirectorDriveApi
 from tournaments.api.entry_schema import EntryJsonField
+from tournaments.drive_models import DriveResult
+from tournaments.selectors import tablet_cache
 from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drive_tablets import (
     DriveLinkReplaced,
@@ -32,8 +36,8 @@ from tournaments.selectors.drive_tablets import (
     DriveTabletState,
     drive_link,
     table_state,
-    token_digest,
 )
+from tournaments.selectors.tablet_cache import token_digest
 from tournaments.services import drive_tablets
 from tournaments.services.drive_base import DriveRefused
 
@@ -56,13 +60,43 @@ class DriveTabletStateOut(DataclassSerializer[DriveTabletState]):
 
 class DriveTableThrottle(SimpleRateThrottle):
     """Requests per table link (a club's tablets share one Wi-Fi address), at the tablets'
-    rate (TABLET_THROTTLE)."""
+    rate (TABLET_THROTTLE). With Redis, a fixed window counted by one atomic script, one round
+    trip (DRF's own reads a list of times and writes it back: two, and two requests at once
+    may both pass); with the in-process cache (`make run`), DRF's sliding window."""
 
     scope = "table"
+    retry_after: float | None = None
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         ident = token_digest(view.kwargs.get("token", ""))
         return self.cache_format % {"scope": "drive-table", "ident": ident}
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        limit, seconds = self.parse_rate(self.rate) if self.rate else (None, None)
+        if limit is None or seconds is None or not tablet_cache.scripted():
+            return super().allow_request(request, view)
+        key = f"drive-hits:{token_digest(view.kwargs.get('token', ''))}"
+        redis = cast(RedisCache, cache)  # scripted(): clubwhist's Redis cache
+        counted = redis.run_script(COUNT_HITS, [key], [int(seconds * 1000)], None)
+        if counted is None or int(counted[0]) <= limit:
+            return True  # counted, or Redis away: not counted, as DRF's would not be
+        self.retry_after = max(0.0, int(counted[1]) / 1000)
+        return False
+
+    def wait(self) -> float | None:
+        return self.retry_after if self.retry_after is not None else super().wait()
+
+
+#: A link's requests in the current window, and the window's milliseconds left.
+COUNT_HITS = """
+local hits = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {hits, left}
+"""
 
 
 class DriveTabletView(APIView):
@@ -85,12 +119,15 @@ class DriveTabletView(APIView):
         except DriveLinkUnknown as exc:
             raise NotFound(str(exc)) from None
 
-    def state(self, code: int = status.HTTP_200_OK) -> Response:
-        return Response(table_state(self.drive_id, self.table), status=code)
+    def state(self, code: int = status.HTTP_200_OK, row: DriveResult | None = None) -> Response:
+        return Response(table_state(self.drive_id, self.table, row=row), status=code)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, drive_tablets.DriveTableConflict):
-            body = {"detail": str(exc), "state": table_state(self.drive_id, self.table)}
+            body = {
+                "detail": str(exc),
+                "state": table_state(self.drive_id, self.table),
+            }
             return Response(body, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, DriveRefused):
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
@@ -134,10 +171,10 @@ class DriveTableEnterApi(DriveTabletView):
     )
     def post(self, request: Request, token: str) -> Response:
         data = _valid(HandEntryIn, request)
-        _, new = drive_tablets.tablet_enter(
+        row, new = drive_tablets.tablet_enter(
             drive_id=self.drive_id, table=self.table, hand=data["hand"], entry=data["entry"]
         )
-        return self.state(status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+        return self.state(status.HTTP_201_CREATED if new else status.HTTP_200_OK, row)
 
 
 class DriveTableConfirmApi(DriveTabletView):
@@ -150,10 +187,10 @@ class DriveTableConfirmApi(DriveTabletView):
     )
     def post(self, request: Request, token: str) -> Response:
         data = _valid(HandEntryIn, request)
-        drive_tablets.tablet_confirm(
+        row, _ = drive_tablets.tablet_confirm(
             drive_id=self.drive_id, table=self.table, hand=data["hand"], entry=data["entry"]
         )
-        return self.state()
+        return self.state(row=row)
 
 
 class DriveTableWrongApi(DriveTabletView):

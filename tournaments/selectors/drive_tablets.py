@@ -14,7 +14,6 @@ computation its process made (views/drive_tablets.py).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +26,14 @@ from engine.drives.model import Role, role_of_index, seat_of_index
 from tournaments import live
 from tournaments.drive_models import Drive, DrivePlayer, DriveResult, DriveSeating, DriveTableAccess
 from tournaments.selectors.documents import Document, EntryFieldView
-from tournaments.selectors.drives import drive_settings, player_names, result_text
+from tournaments.selectors.drives import drive_settings, player_names, result_text, settings_for
+from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.tablets import entry_field_document
 
 SEATS = [str(seat_of_index(i)) for i in range(4)]  # N, E, S, W: a table's seats in order
-#: How long a version's states stay in the shared cache (a version lives minutes at most).
+#: How long a table's state stays in the shared cache: a version of the drive lives for a
+#: hand at most (a table's own result is not a new version: `drive_base.audit`; the state's
+#: result and counts are read afresh each time, `table_state`).
 STATE_SECONDS = 3600
 #: How long a link's drive and table stay cached (a replaced link is forgotten at once).
 LINK_SECONDS = 3600
@@ -101,10 +103,6 @@ def drive_epoch(drive: Drive) -> int:
     return int(drive.created_at.timestamp() * 1_000_000)
 
 
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:32]
-
-
 def link_key(token: str) -> str:
     return f"drive-link:{token_digest(token)}"
 
@@ -153,33 +151,53 @@ def _state_key(drive_id: int, stamp: tuple[int, int], table: int) -> str:
     return f"drive-tablet:{drive_id}:{stamp[0]}:{stamp[1]}:{table}"
 
 
-def table_state(drive_id: int, table: int) -> dict[str, Any]:
-    """A table's state as JSON data, for the drive's current version: from the shared cache
-    (the states a move worked out for every table), else worked out for this table alone (a
-    result entered anywhere makes a new version: 250 tables' states for each would cost far
-    more than the polls that read them)."""
-    key = _state_key(drive_id, drive_stamp(drive_id), table)
+def table_state(drive_id: int, table: int, *, row: DriveResult | None = None) -> dict[str, Any]:
+    """A table's state as JSON data: the part that changes only with a new version of the
+    drive (the hand, its trumps and seats, where the players of the hand before went) from
+    the shared cache, and the part each table's result changes (its own result, the tables
+    confirmed) read now, two small queries (`row`: this table's result, when the caller has
+    it). Worked out whole, and kept, when the cache does not have it."""
+    stamp = drive_stamp(drive_id)
+    key = _state_key(drive_id, stamp, table)
     found = cache.get(key)
-    if found is not None:
-        return dict(found)
-    drive = Drive.objects.filter(pk=drive_id).first()
-    built = build_states(drive, only=table) if drive is not None else []
-    if not built:
-        raise DriveLinkUnknown(f"The drive has no table {table} now: ask the director.")
-    state = built[0].to_dict()
-    stamp = (drive_epoch(drive), built[0].version) if drive is not None else (0, 0)
-    cache.set(_state_key(drive_id, stamp, table), state, timeout=STATE_SECONDS)
-    return state
+    if found is None:
+        drive = Drive.objects.filter(pk=drive_id).first()
+        built = build_states(drive, only=table) if drive is not None else []
+        if drive is None or not built:
+            raise DriveLinkUnknown(f"The drive has no table {table} now: ask the director.")
+        state = built[0].to_dict()
+        cached = (state, drive.settings, drive_settings(drive).players)
+        own = (drive_epoch(drive), drive.version)
+        cache.set(_state_key(drive_id, own, table), cached, timeout=STATE_SECONDS)
+        return state
+    state, stored_settings, players = found
+    settings = settings_for(stored_settings, players)
+    hand = state["hand"]
+    if row is None or row.hand != hand:
+        row = DriveResult.objects.filter(drive_id=drive_id, hand=hand, table=table).first()
+    counted = set(
+        DriveResult.objects.filter(
+            drive_id=drive_id, hand=hand, status=DriveResult.Status.CONFIRMED
+        ).values_list("table", flat=True)
+    )
+    return {
+        **state,
+        "result": _result(settings, row).to_dict(),
+        "done": len(counted),
+        "waiting": [t for t in range(1, state["tables"] + 1) if t not in counted],
+    }
 
 
 def drive_states(drive_id: int) -> dict[int, dict[str, Any]]:
-    """Every table's state for the drive as it is now, kept in the shared cache under the
-    version read with it (`to_dict()` of each `DriveTabletState`)."""
+    """Every table's state for the drive as it is now (`to_dict()` of each
+    `DriveTabletState`), kept in the shared cache under the version read with it."""
     drive = Drive.objects.get(pk=drive_id)
     states = {s.table: s.to_dict() for s in build_states(drive)}
+    players = drive_settings(drive).players
+    stamp = (drive_epoch(drive), drive.version)
     cache.set_many(
         {
-            _state_key(drive.pk, (drive_epoch(drive), drive.version), t): state
+            _state_key(drive.pk, stamp, t): (state, drive.settings, players)
             for t, state in states.items()
         },
         timeout=STATE_SECONDS,

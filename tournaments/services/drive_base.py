@@ -34,11 +34,15 @@ def audit(
     reason: str = "",
     *,
     moved: bool = False,
+    bump: bool = True,
 ) -> None:
-    """Every change leaves its audit row, and is a new version of the drive. `moved`: the
-    change moves people (a start, a move, a seating worked out again, the end): every tablet's
-    stream is woken to show it, once the transaction commits."""
-    bump(drive, moved=moved)
+    """Every change leaves its audit row and, unless `bump` is False, is a new version of the
+    drive (the tablets' own results are not: each tablet has its answer, and a version for
+    each of 500 results a hand would make every table's state be worked out again for each).
+    `moved`: the change moves people (a start, a move, a seating worked out again, the end):
+    every tablet's stream is woken to show it, once the transaction commits."""
+    if bump:
+        new_version(drive, moved=moved)
     DriveAudit.objects.create(
         drive=drive,
         user=actor(user),
@@ -50,7 +54,7 @@ def audit(
     )
 
 
-def bump(drive: Drive, *, moved: bool = False) -> None:
+def new_version(drive: Drive, *, moved: bool = False) -> None:
     drive.version += 1
     Drive.objects.filter(pk=drive.pk).update(version=drive.version)
     pk, version, epoch = drive.pk, drive.version, drive_epoch(drive)

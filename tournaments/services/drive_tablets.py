@@ -17,12 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.drive_models import Drive, DriveResult, DriveTableAccess
+from engine.drives import DriveSettings, Seating
+from tournaments.drive_models import Drive, DriveResult, DriveSeating, DriveTableAccess
 from tournaments.selectors.drive_tablets import link_key
-from tournaments.selectors.drives import drive_settings, result_text, results_of, seatings_of
+from tournaments.selectors.drives import drive_settings, result_text
 from tournaments.services.audit import User
 from tournaments.services.drive_base import (
     DriveRefused,
@@ -61,95 +62,149 @@ def _running(drive: Drive, hand: int) -> None:
         )
 
 
-def _table_target(hand: int, table: int) -> str:
+def _target(hand: int, table: int) -> str:
     return f"hand {hand} table {table}"
 
 
-@transaction.atomic
+def _table_checked(settings: DriveSettings, table: int) -> None:
+    if not 1 <= table <= settings.tables:
+        raise DriveRefused(f"There is no table {table}: the tables are 1 to {settings.tables}.")
+
+
+def _conflict(settings: DriveSettings, stored: DriveResult, hand: int, table: int) -> None:
+    said = (
+        "East-West have not confirmed it yet: they can say it is wrong, then enter again"
+        if stored.status == DriveResult.Status.ENTERED
+        else "it is confirmed: only the director can change it now"
+    )
+    raise DriveTableConflict(
+        f"Table {table} already has a result for hand {hand} "
+        f"({result_text(settings.game_rules.score(stored.entry))}); {said}.",
+        stored,
+    )
+
+
 def tablet_enter(
     *, drive_id: int, table: int, hand: int, entry: Mapping[str, Any]
 ) -> tuple[DriveResult, bool]:
     """North-South's result for the table, waiting for East-West. Returns the row and whether
-    it is new (False: the same result again, already stored)."""
-    drive = locked(Drive(pk=drive_id))
-    stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+    it is new (False: the same result again, already stored).
+
+    No lock on the drive: 250 tables entering at once would queue behind it. None is needed:
+    the drive cannot move on while this table has no confirmed result, and the one-result-
+    per-table constraint settles two sends of one table at once (the second is a retry)."""
+    drive = Drive.objects.get(pk=drive_id)
     settings = drive_settings(drive)
-    if stored is not None and hand != drive.hand:
-        data = checked_entry(settings, hand, table, entry)
-        if stored.entry == data:
+    if hand != drive.hand:
+        stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
+        if stored is not None and stored.entry == checked_entry(settings, hand, table, entry):
             return stored, False  # a retry that arrives after the drive moved on
     _running(drive, hand)
-    check_table(drive, hand, table)
+    _table_checked(settings, table)
     data = checked_entry(settings, hand, table, entry)
-    if stored is not None:
+    try:
+        with transaction.atomic():
+            row = DriveResult.objects.create(
+                drive=drive,
+                hand=hand,
+                table=table,
+                entry=data,
+                status=DriveResult.Status.ENTERED,
+                source="tablet",
+            )
+            audit(drive, None, "entered at the table", _target(hand, table), after=data, bump=False)
+    except IntegrityError:  # the table has a result: this one again (a retry), or another
+        stored = DriveResult.objects.get(drive=drive, hand=hand, table=table)
         if stored.entry == data:
             return stored, False
-        said = (
-            "East-West have not confirmed it yet: they can say it is wrong, then enter again"
-            if stored.status == DriveResult.Status.ENTERED
-            else "it is confirmed: only the director can change it now"
-        )
-        raise DriveTableConflict(
-            f"Table {table} already has a result for hand {hand} "
-            f"({result_text(settings.game_rules.score(stored.entry))}); {said}.",
-            stored,
-        )
-    row = DriveResult.objects.create(
-        drive=drive,
-        hand=hand,
-        table=table,
-        entry=data,
-        status=DriveResult.Status.ENTERED,
-        source="tablet",
-    )
-    audit(drive, None, "entered at the table", _table_target(hand, table), after=data)
+        _conflict(settings, stored, hand, table)
+        raise
     return row, True
 
 
-@transaction.atomic
 def tablet_confirm(
     *, drive_id: int, table: int, hand: int, entry: Mapping[str, Any]
 ) -> tuple[DriveResult, bool]:
     """East-West agree with the result they were shown (`entry`). Returns the row and whether
-    the drive moved on to its next hand with this confirmation."""
-    drive = locked(Drive(pk=drive_id))
+    the drive moved on to its next hand with this confirmation.
+
+    Two steps, each its own transaction: the confirmation (no lock on the drive), then, under
+    the drive's lock, "is every table of the hand confirmed now?" and the move if so. Each
+    confirmation asks after its own has committed, and the asks take turns, so the last one
+    sees every table confirmed, however many arrive together; a confirmation sent again asks
+    again, so a move lost to a crash between the two steps is made by the retry."""
+    drive = Drive.objects.get(pk=drive_id)
     settings = drive_settings(drive)
     data = checked_entry(settings, hand, table, entry)
-    stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
-    if stored is None:
-        _running(drive, hand)
-        raise DriveTableConflict(
-            f"Table {table} has no result for hand {hand} to confirm: North-South enter it first."
+    with transaction.atomic():
+        stored = (
+            DriveResult.objects.select_for_update()
+            .filter(drive=drive, hand=hand, table=table)
+            .first()
         )
-    if stored.entry != data:
-        raise DriveTableConflict(
-            f"Table {table}'s result for hand {hand} has changed since this screen showed it: "
-            "look again before confirming.",
-            stored,
-        )
-    if stored.status == DriveResult.Status.CONFIRMED:
-        return stored, False  # confirmed already (a retry, or the director's word)
-    _running(drive, hand)
-    stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
-    stored.save(update_fields=["status", "confirmed_at"])
-    audit(drive, None, "confirmed at the table", _table_target(hand, table), after=data)
-    if not drive.moves_on or drive.hand >= settings.hands:
-        return stored, False
-    seatings = seatings_of(drive)
-    results = results_of(drive)
-    rows = results.get(hand, {})
-    if len(rows) < len(seatings[hand].tables) or any(
-        r.status != DriveResult.Status.CONFIRMED for r in rows.values()
+        if stored is None:
+            _running(drive, hand)
+            raise DriveTableConflict(
+                f"Table {table} has no result for hand {hand} to confirm: North-South enter it "
+                "first."
+            )
+        if stored.entry != data:
+            raise DriveTableConflict(
+                f"Table {table}'s result for hand {hand} has changed since this screen showed "
+                "it: look again before confirming.",
+                stored,
+            )
+        if stored.status != DriveResult.Status.CONFIRMED:
+            _running(drive, hand)
+            stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
+            stored.save(update_fields=["status", "confirmed_at"])
+            target = _target(hand, table)
+            audit(drive, None, "confirmed at the table", target, after=data, bump=False)
+    return stored, _move_if_complete(drive_id, hand, table, settings.tables)
+
+
+def _move_if_complete(drive_id: int, hand: int, table: int, tables: int) -> bool:
+    """After a confirmation has committed: a count without any lock, and only when every
+    table looks confirmed, the drive's lock, the count again and the move (at most one of
+    the confirmations arriving together moves the drive; the others find it moved)."""
+    confirmed = DriveResult.objects.filter(
+        drive_id=drive_id, hand=hand, status=DriveResult.Status.CONFIRMED
+    ).count()
+    if confirmed < tables:
+        return False
+    return _move_locked(drive_id, hand, table)
+
+
+@transaction.atomic
+def _move_locked(drive_id: int, hand: int, table: int) -> bool:
+    drive = locked(Drive(pk=drive_id))
+    settings = drive_settings(drive)
+    if (
+        not drive.moves_on
+        or drive.status != Drive.Status.RUNNING
+        or drive.hand != hand
+        or hand >= settings.hands
     ):
-        return stored, False
-    move_on(drive, settings, seatings, results, None, f"table {table}'s confirmation was the last")
-    return stored, True
+        return False
+    rows = {
+        row.table: row
+        for row in DriveResult.objects.filter(
+            drive=drive, hand=hand, status=DriveResult.Status.CONFIRMED
+        )
+    }
+    if len(rows) < settings.tables:
+        return False
+    seating = DriveSeating.objects.get(drive=drive, hand=hand).seating
+    why = f"table {table}'s confirmation was the last"
+    move_on(drive, settings, Seating.from_dict(seating), rows, None, why)
+    return True
 
 
 @transaction.atomic
 def tablet_reject(*, drive_id: int, table: int, hand: int) -> None:
     """East-West say the result entered is wrong: it is taken off, and North-South enter it
-    again (the audit trail keeps what it was)."""
+    again (the audit trail keeps what it was). Under the drive's lock, so the director's bell
+    never moves on with a result being taken off."""
     drive = locked(Drive(pk=drive_id))
     _running(drive, hand)
     stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
@@ -162,7 +217,7 @@ def tablet_reject(*, drive_id: int, table: int, hand: int) -> None:
         )
     before = stored.entry
     stored.delete()
-    audit(drive, None, "said wrong at the table", _table_target(hand, table), before=before)
+    audit(drive, None, "said wrong at the table", _target(hand, table), before=before, bump=False)
 
 
 @transaction.atomic

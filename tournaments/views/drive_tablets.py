@@ -36,8 +36,8 @@ from tournaments.selectors.drive_tablets import (
     drive_link,
     drive_states,
     table_state,
-    token_digest,
 )
+from tournaments.selectors.tablet_cache import token_digest
 from tournaments.views.live import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
 from tournaments.views.tablets import cache_name
 
