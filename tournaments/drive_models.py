@@ -44,6 +44,11 @@ class Drive(models.Model):
     # Counts every change a tablet or the room display shows (a result, a confirmation, a move,
     # a correction): a tablet's stream wakes on a new number and reads the table's state again.
     version = models.PositiveIntegerField(default=0)
+    # A drive played on paper whose hands were never entered: each player's figures as added
+    # up on their own score card, {"<player>": {"total": "84", "first_half": "40" or null,
+    # "ten_plus": 2 or null}} (numbers as text: a sit-out's average can be a fraction). The
+    # totals and prizes then come from these (`engine.drives.card_lines`).
+    cards = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

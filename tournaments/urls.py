@@ -7,6 +7,7 @@ from tournaments.views.director import (
     analysis,
     audit,
     boards,
+    drive_cards,
     drive_room,
     drives,
     entry,
@@ -109,6 +110,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/manage/export/json/", drives.drive_export_json, name="drive-export-json"),
     path("drives/<int:pk>/manage/print/<slug:what>.pdf", drives.drive_print, name="drive-print"),
     path("drives/<int:pk>/manage/room/", drive_room.drive_room, name="drive-room"),
+    path("drives/<int:pk>/manage/cards/", drive_cards.drive_cards_page, name="drive-cards"),
     path("drives/<int:pk>/manage/room/part/", drive_room.drive_room_part, name="drive-room-part"),
     path("drives/<int:pk>/manage/moves-on/", drive_room.drive_moves_on, name="drive-moves-on"),
     path(

@@ -45,13 +45,22 @@ from engine.drives.seating import (
     seating_in_order,
 )
 from engine.drives.settings import DriveSettings
-from engine.drives.totals import HandRecord, PlayerTotal, Totals, record_hand, standings
+from engine.drives.totals import (
+    CardTotal,
+    HandRecord,
+    PlayerTotal,
+    Totals,
+    card_lines,
+    record_hand,
+    standings,
+)
 
 __all__ = [
     "DUMMY",
     "FORMS",
     "PRIZE_KINDS",
     "Award",
+    "CardTotal",
     "Drive",
     "DriveError",
     "DriveGame",
@@ -68,6 +77,7 @@ __all__ = [
     "TableScore",
     "Totals",
     "award_prizes",
+    "card_lines",
     "check_ends",
     "check_seating",
     "first_seating",

@@ -207,6 +207,11 @@ def _countback(
     """The players the count-back leaves ahead (one, unless they scored the same on every
     hand of the category) and how it went."""
     played = len(tied[0].hand_points)  # provisional prizes: fewer than all the hands so far
+    if not played:  # totals typed from the score cards: no hand is known
+        return (
+            [line.player for line in tied],
+            "count-back needs each hand's score, and only the score cards' totals were entered",
+        )
     first, last = 1, played
     if prize.kind == "first_half":
         last = min(settings.break_after, played)

@@ -228,3 +228,46 @@ def standings(settings: DriveSettings, records: Sequence[HandRecord]) -> tuple[P
             )
         )
     return tuple(sorted(lines, key=lambda line: (-line.total, line.player)))
+
+
+@dataclass(frozen=True)
+class CardTotal:
+    """One player's figures as added up on their own score card (a drive played on paper,
+    whose hands were never entered): the total, and the first half's total and the hands of
+    10 or more tricks where the prize list needs them (None: not entered)."""
+
+    total: Score
+    first_half: Score | None = None
+    ten_plus: int | None = None
+
+
+def card_lines(
+    settings: DriveSettings, first: Seating, cards: Mapping[int, CardTotal]
+) -> tuple[PlayerTotal, ...]:
+    """The final table from every player's score card, highest total first (as `standings`).
+    No hand's points are known, so a tie cannot be broken by count-back: the prizes say so
+    and the tied players share (`prizes._countback`). A figure not entered counts as 0."""
+    missing = [p for p in range(1, settings.players + 1) if p not in cards]
+    if missing:
+        raise DriveError(f"score cards: no total for player {missing[0]}")
+    lines = []
+    for player in range(1, settings.players + 1):
+        card = cards[player]
+        first_half = card.first_half if card.first_half is not None else 0
+        lines.append(
+            PlayerTotal(
+                player,
+                first.role(player),
+                card.total,
+                first_half,
+                card.total - first_half if settings.break_after else card.total,
+                card.ten_plus or 0,
+                0,
+                0,
+                0,
+                (),
+                (),
+                _fixed_partner(first, player) if settings.pairs else None,
+            )
+        )
+    return tuple(sorted(lines, key=lambda line: (-line.total, line.player)))

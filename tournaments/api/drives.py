@@ -22,7 +22,7 @@ from tournaments.api.printing import PAPER_PARAMETER
 from tournaments.api.serializers import NameField
 from tournaments.drive_models import Drive
 from tournaments.selectors.drives import DriveState, drive_state
-from tournaments.services import drive_paper
+from tournaments.services import drive_cards, drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_for_new_event
 from tournaments.views.director.drives import drive_json_response
@@ -236,6 +236,38 @@ class DriveCorrectApi(DirectorDriveApi):
             reason=values["reason"],
             user=request.user,
         )
+        return self.answer()
+
+
+class DriveCardsApi(DirectorDriveApi):
+    """A paper drive's totals from the players' score cards: every player's figures at once
+    (`{"cards": {"1": {"total": "84", "first_half": "40", "ten_plus": 2}, ...}}`); the first
+    half's totals and the hands of 10+ tricks where the prize list needs them. Typing them
+    again replaces them, until published; refused for a drive whose hands have results."""
+
+    class CardIn(serializers.Serializer[Any]):
+        total = serializers.CharField(max_length=12)
+        first_half = serializers.CharField(max_length=12, required=False, allow_null=True)
+        ten_plus = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+    class CardsIn(serializers.Serializer[Any]):
+        cards = serializers.DictField(
+            child=serializers.DictField(), help_text="Each player's card, by player number."
+        )
+
+    @extend_schema(request=CardsIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.CardsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        cards: dict[int, dict[str, Any]] = {}
+        for key, raw in data.validated_data["cards"].items():
+            if not str(key).isdigit():
+                raise serializers.ValidationError({"cards": f"{key!r} is not a player number."})
+            card = self.CardIn(data=raw)
+            if not card.is_valid():
+                raise serializers.ValidationError({"cards": {key: card.errors}})
+            cards[int(key)] = dict(card.validated_data)
+        drive_cards.cards_enter(drive=self.drive, cards=cards, user=request.user)
         return self.answer()
 
 

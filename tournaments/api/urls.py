@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/results/", drives.DriveResultsApi.as_view(), name="api-drive-results"),
     path("drives/<int:pk>/correct/", drives.DriveCorrectApi.as_view(), name="api-drive-correct"),
     path("drives/<int:pk>/next/", drives.DriveNextApi.as_view(), name="api-drive-next"),
+    path("drives/<int:pk>/cards/", drives.DriveCardsApi.as_view(), name="api-drive-cards"),
     path("drives/<int:pk>/finish/", drives.DriveFinishApi.as_view(), name="api-drive-finish"),
     path("drives/<int:pk>/publish/", drives.DrivePublishApi.as_view(), name="api-drive-publish"),
     path(

@@ -10,6 +10,7 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import QuerySet
@@ -18,6 +19,7 @@ from django.http import Http404
 from engine.drives import (
     DUMMY,
     Award,
+    CardTotal,
     DriveSettings,
     HandRecord,
     PlayerTotal,
@@ -28,7 +30,9 @@ from engine.drives import (
     Drive as EngineDrive,
 )
 from engine.drives.model import role_of_index, seat_of_index
-from engine.drives.prizes import show
+from engine.drives.prizes import award_prizes, show
+from engine.drives.totals import card_lines
+from engine.games.entry import Score
 from tournaments import access
 from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
 
@@ -261,7 +265,7 @@ class DriveState:
         return (
             self.drive.status == Drive.Status.RUNNING
             and self.settings is not None
-            and self.hands_played == self.settings.hands
+            and (self.hands_played == self.settings.hands or bool(self.drive.cards))
         )
 
 
@@ -310,6 +314,14 @@ def drive_state(drive: Drive) -> DriveState:
     views = [hand_view(settings, seatings[h], results.get(h, {}), names) for h in sorted(seatings)]
     current = views[-1]
     engine = EngineDrive(settings)
+    if drive.cards:
+        # Played on paper, totals typed from the players' score cards: no hand is known.
+        standings = card_lines(settings, seatings[min(seatings)], score_cards(drive.cards))
+        awards = award_prizes(settings, standings, seed=drive.seed, names=names)
+        lines = total_lines(settings, standings, names)
+        return DriveState(
+            drive, settings, problem, names, current, tuple(views[:-1]), (), lines, awards
+        )
     standings = engine.standings(records)
     # Provisional prizes from half-time on: before it a first-half prize has no ranking yet
     # (and the engine's count-back expects every first-half hand to be played).
@@ -319,6 +331,23 @@ def drive_state(drive: Drive) -> DriveState:
     return DriveState(
         drive, settings, problem, names, current, tuple(views[:-1]), records, lines, awards
     )
+
+
+def score_cards(data: Mapping[str, Any]) -> dict[int, CardTotal]:
+    """The stored score-card figures (`Drive.cards`, checked when entered) as the engine's."""
+    return {
+        int(player): CardTotal(
+            _score(card["total"]),
+            None if card.get("first_half") is None else _score(card["first_half"]),
+            None if card.get("ten_plus") is None else int(card["ten_plus"]),
+        )
+        for player, card in data.items()
+    }
+
+
+def _score(text: Any) -> Score:
+    value = Fraction(str(text))
+    return int(value) if value.denominator == 1 else value
 
 
 def readable_drive(user: Any, pk: int) -> Drive:

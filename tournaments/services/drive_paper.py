@@ -10,10 +10,10 @@ finished). A refusal is a `DriveRefused` saying what to do first.
 
 from __future__ import annotations
 
-from engine.drives import standings
+from engine.drives import card_lines, standings
 from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
 from tournaments.drive_models import Drive
-from tournaments.selectors.drives import drive_state, seatings_of
+from tournaments.selectors.drives import drive_state, score_cards, seatings_of
 from tournaments.services.drives import DriveRefused
 
 #: The documents, by the name in their address, with what the pages call them.
@@ -48,16 +48,21 @@ def drive_pdf(*, drive: Drive, what: str, paper: str | None = None) -> bytes:
         )
     if what == "table-cards":
         return drive_table_cards_pdf(settings, title=drive.name, date=drive.date, paper=paper)
-    if not state.records:
+    if drive.cards:  # totals typed from the players' score cards
+        seatings = seatings_of(drive)
+        lines = card_lines(settings, seatings[min(seatings)], score_cards(drive.cards))
+    elif not state.records:
         raise DriveRefused(
-            "The prize sheet lists the prizes and the totals: enter the first hand's results, "
-            "then print it."
+            "The prize sheet lists the prizes and the totals: enter the first hand's results "
+            "(or every player's score card), then print it."
         )
+    else:
+        lines = standings(settings, state.records)
     done = drive.status in (Drive.Status.FINISHED, Drive.Status.PUBLISHED)
     return prize_sheet_pdf(
         settings,
         state.awards,
-        standings(settings, state.records),
+        lines,
         names=state.names,
         title=drive.name if done else f"{drive.name} (provisional)",
         date=drive.date,

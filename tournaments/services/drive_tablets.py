@@ -33,7 +33,7 @@ from tournaments.services.drive_base import (
     locked,
     new_link_token,
 )
-from tournaments.services.drives import move_on
+from tournaments.services.drives import CARDS_ENTERED, move_on
 
 
 def forget_link(token: str) -> None:
@@ -51,6 +51,8 @@ class DriveTableConflict(DriveRefused):
 
 
 def _running(drive: Drive, hand: int) -> None:
+    if drive.cards:
+        raise DriveRefused(CARDS_ENTERED)
     if drive.status == Drive.Status.DRAFT:
         raise DriveRefused("The drive has not started yet: wait for the director.")
     if drive.status != Drive.Status.RUNNING:

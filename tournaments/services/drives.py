@@ -53,6 +53,12 @@ from tournaments.services.drive_base import (
 )
 from tournaments.services.events import EventError, name_checked
 
+#: Why a hand's result is refused once the totals came from the score cards.
+CARDS_ENTERED = (
+    "This drive's totals were typed from the players' score cards: it takes no hand's result. "
+    "Correct a card on the score cards page instead."
+)
+
 #: A seed is stored in a signed 64-bit column.
 SEED_LIMIT = 2**62
 
@@ -259,6 +265,8 @@ def result_enter(
             if drive.status == Drive.Status.DRAFT
             else "The drive is over: put a mistake right with a correction."
         )
+    if drive.cards:
+        raise DriveRefused(CARDS_ENTERED)
     hand = drive.hand if hand is None else hand
     if hand != drive.hand:
         raise DriveRefused(
@@ -428,7 +436,7 @@ def drive_finish(*, drive: Drive, user: User = None) -> Drive:
         raise DriveRefused("Only a running drive can be finished.")
     settings = drive_settings(drive)
     played = len(hand_records(settings, seatings_of(drive), results_of(drive)))
-    if played < settings.hands:
+    if played < settings.hands and not drive.cards:
         raise DriveRefused(
             f"{played} of {settings.hands} hands have every table's result: play and enter "
             "the rest, then finish."

@@ -51,7 +51,10 @@ def test_cards_print_before_the_start_and_the_prize_sheet_once_a_hand_is_played(
     assert "Table 1" in tables and "Table 2" in tables and "Table 3" not in tables
 
     refused = director_client.get(f"/drives/{drive.pk}/manage/print/prizes.pdf", follow=True)
-    assert "enter the first hand&#x27;s results, then print it" in refused.content.decode()
+    assert (
+        "enter the first hand&#x27;s results (or every player&#x27;s score card), then print it"
+        in refused.content.decode()
+    )
 
     base = f"/drives/{drive.pk}/manage/"
     follow(director_client, base + "start/", {"seed": "5", "confirm": "yes"})

@@ -81,7 +81,7 @@ DIRECTOR_EVENT_PAGES = {
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
     "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
-    "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace",
+    "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace", "drive-cards",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new"}
@@ -115,6 +115,7 @@ DIRECTOR_EVENT_API = {
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
     "api-drive-print", "api-drive-export", "api-drive-tablets",
+    "api-drive-cards",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}

@@ -83,3 +83,30 @@ def test_printing_a_drive_with_too_few_players_is_refused(tmp_path: Path) -> Non
     with pytest.raises(CommandError, match="at least four players"):
         run("print", Drive.objects.get().pk, "score-cards", "-o", out)
     assert not out.exists()
+
+
+def test_a_paper_drives_score_cards_from_a_csv_file(tmp_path: Path) -> None:
+    spec = tmp_path / "drive.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "name": "Card night",
+                "settings": {"hands": 4, "half_time": 0, "prizes": [{"kind": "highest"}]},
+                "players": ["Ann", "Bob", "Cat", "Dan"],
+            }
+        )
+    )
+    run("create", spec)
+    drive = Drive.objects.get()
+    run("start", drive.pk, "--seed", 1)
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("player,total\n1,30\n2,34.5\n\n3,29\n4,31\n")
+    totals = run("cards", drive.pk, sheet)
+    assert "Highest total: Bob" in totals
+    assert Drive.objects.get().cards["2"] == {"total": "34.5", "first_half": None, "ten_plus": None}
+    sheet.write_text("1,30\nBob,34\n")
+    with pytest.raises(CommandError, match="line 2: player number, total"):
+        run("cards", drive.pk, sheet)
+    sheet.write_text("1,30\n2,34\n3,29\n")
+    with pytest.raises(CommandError, match="Dan's card has no total"):
+        run("cards", drive.pk, sheet)

@@ -4,13 +4,16 @@ Subcommands: `create FILE` (a JSON file: club, name, optional date, settings, pl
 `start ID [--seed N]`, `show ID` (the hand being played: who sits where), `enter ID TABLE
 RESULT` (RESULT: NS's tricks, or the game's fields as JSON), `next ID`, `correct ID HAND TABLE
 RESULT [--reason WHY]`, `finish ID`, `totals ID` (totals and prizes), `links ID` (each table's
-tablet link, at CLUBWHIST_BASE_URL, default http://127.0.0.1:8000) and `print ID WHAT
+tablet link, at CLUBWHIST_BASE_URL, default http://127.0.0.1:8000), `cards ID FILE` (every
+player's totals from their score card, a CSV file: player number, total, first half, hands of
+10+ tricks; a header line is skipped) and `print ID WHAT
 [-o FILE] [--paper a4|letter]` (score-cards, table-cards or prizes, as a PDF). The same services as
 the pages; a refusal ends in one line (`_oneline`).
 """
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 from pathlib import Path
@@ -23,7 +26,7 @@ from tournaments.drive_models import Drive
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drives import drive_state
-from tournaments.services import drive_paper
+from tournaments.services import drive_cards, drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services.events import club_get_or_create
 
@@ -51,6 +54,26 @@ def _result(text: str) -> dict[str, Any]:
     return value
 
 
+def _cards(path: Path) -> dict[int, dict[str, Any]]:
+    """Each line: player number, total[, first half[, hands of 10+ tricks]]."""
+    cards: dict[int, dict[str, Any]] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        for number, row in enumerate(csv.reader(handle), start=1):
+            cells = [cell.strip() for cell in row]
+            if not any(cells) or (number == 1 and not cells[0].isdigit()):
+                continue  # a blank line, or the header
+            if not cells[0].isdigit() or len(cells) < 2:
+                raise CommandError(
+                    f"{path}, line {number}: player number, total[, first half[, hands of 10+]]"
+                )
+            cards[int(cells[0])] = {
+                "total": cells[1],
+                "first_half": cells[2] if len(cells) > 2 else None,
+                "ten_plus": cells[3] if len(cells) > 3 and cells[3] else None,
+            }
+    return cards
+
+
 class Command(OneLineCommand):
     help = "Run a progressive whist drive: create, start, show, enter, next, correct, totals."
 
@@ -74,6 +97,9 @@ class Command(OneLineCommand):
         correct.add_argument("table", type=int)
         correct.add_argument("result")
         correct.add_argument("--reason", default="")
+        cards = sub.add_parser("cards", help="every player's totals from their score card (CSV)")
+        cards.add_argument("drive", type=int)
+        cards.add_argument("file", type=Path)
         paper = sub.add_parser("print", help="score cards, table cards or the prize sheet (PDF)")
         paper.add_argument("drive", type=int)
         paper.add_argument("what", choices=sorted(drive_paper.DOCUMENTS))
@@ -98,6 +124,11 @@ class Command(OneLineCommand):
                 )
             for link in links:
                 self.stdout.write(f"table {link.table}\t{link.url}")
+            return
+        if action == "cards":
+            drive_cards.cards_enter(drive=drive, cards=_cards(options["file"]))
+            drive.refresh_from_db()
+            self._totals(drive)
             return
         if action == "print":
             what = options["what"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.drives import Drive as EngineDrive
-from engine.drives import DriveSettings, Seating, check_seating
+from engine.drives import DriveSettings, Seating, card_lines, check_seating
 from tournaments.drive_models import (
     Drive,
     DriveAudit,
@@ -27,7 +27,12 @@ from tournaments.drive_models import (
     DriveSeating,
     DriveTableAccess,
 )
-from tournaments.selectors.drives import FEWEST_PLAYERS, hand_records, settings_for
+from tournaments.selectors.drives import (
+    FEWEST_PLAYERS,
+    hand_records,
+    score_cards,
+    settings_for,
+)
 from tournaments.services.backup.checks import TOKEN, check_names
 from tournaments.services.backup.parse import ClubBlock, parse_club
 from tournaments.services.backup.rows import (
@@ -101,10 +106,9 @@ def _settings(drive: Drive, players: int) -> DriveSettings:
         settings = settings_for(drive.settings, max(players, FEWEST_PLAYERS))
     except (ValueError, TypeError) as exc:
         raise RestoreRefused(f"The drive: its settings are refused: {exc}") from None
-    if settings.game != drive.game:
-        raise RestoreRefused(
-            f"The drive: its game is {drive.game!r}, its settings say {settings.game!r}."
-        )
+    # The game column is a copy of the settings' game (the services write both): the
+    # settings, checked above, decide, whatever the copy says.
+    drive.game = settings.game
     return settings
 
 
@@ -205,6 +209,16 @@ def _check_play(
         raise RestoreRefused(
             f"The drive's totals cannot be worked out from its rows: {exc}"
         ) from None
+    if drive.cards:  # scored from the players' score cards: no hand was entered
+        if results:
+            raise RestoreRefused(
+                "The drive has both hands' results and score cards: it is scored one way."
+            )
+        try:
+            card_lines(settings, seatings[min(seatings)], score_cards(drive.cards))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise RestoreRefused(f"The drive's score cards cannot be read: {exc}") from None
+        return
     wanted = settings.hands if drive.status != Drive.Status.RUNNING else drive.hand - 1
     if len(records) < wanted:
         raise RestoreRefused(

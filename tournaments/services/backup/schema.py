@@ -153,6 +153,7 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "live_public",
         "moves_on",
         "version",
+        "cards",
         "created_by",
         "created_at",
     ),
@@ -177,6 +178,8 @@ FIELDS: dict[Model, tuple[str, ...]] = {
 #: with these values (what the field meant before it existed).
 ADDED_LATER: dict[Model, dict[str, Any]] = {
     DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
+    # Score cards came after the first drive documents: those drives had none.
+    Drive: {"cards": {}},
 }
 
 #: Relations a row does not carry: where it sits in the document says them.
