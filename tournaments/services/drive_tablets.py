@@ -4,8 +4,9 @@ is wrong, and the last confirmation moves the whole drive on.
 A tablet's link (token) names its drive and table; a table may act only on its own result
 of the hand being played. North-South enter, East-West confirm, as at the events' tables.
 When a confirmation completes the hand and the drive moves on by itself (`Drive.moves_on`),
-the next seating is worked out in the same transaction, so the room and every tablet hear
-of the move the moment it commits. A result sent again (a tablet retrying after a lost
+the next seating is worked out at once, under the drive's lock, so the room and every tablet
+hear of the move the moment it commits (`tablet_confirm` says how the confirmations arriving
+together settle who moves it). A result sent again (a tablet retrying after a lost
 answer) is taken once; a confirmation of a result that has since changed is refused, so a
 side never confirms what it did not see.
 """
