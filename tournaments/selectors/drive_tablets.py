@@ -14,6 +14,7 @@ computation its process made (views/drive_tablets.py).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -100,7 +101,11 @@ class DriveTabletState(Document):
 def drive_epoch(drive: Drive) -> int:
     """The drive's creation time in microseconds: with its id, it names this drive for ever
     (a drive restored under a deleted one's id is another drive, whatever its version)."""
-    return int(drive.created_at.timestamp() * 1_000_000)
+    return _epoch(drive.created_at)
+
+
+def _epoch(created_at: dt.datetime) -> int:
+    return int(created_at.timestamp() * 1_000_000)
 
 
 def link_key(token: str) -> str:
@@ -141,7 +146,7 @@ def drive_stamp(drive_id: int) -> tuple[int, int]:
         row = Drive.objects.filter(pk=drive_id).values_list("created_at", "version").first()
         if row is None:
             raise DriveLinkUnknown("This drive is no longer here: ask the director.")
-        found = (int(row[0].timestamp() * 1_000_000), row[1])
+        found = (_epoch(row[0]), row[1])
         cache.add(key, found, timeout=12 * 3600)
     epoch, version = found
     return int(epoch), int(version)
