@@ -590,7 +590,12 @@
     closePanel();
     var panel = el('div', {id: 'call-panel', class: 'call-panel', role: 'dialog', 'aria-label': 'Call the director'});
     var c = state.call;
-    function done(message) { closePanel(); refresh(); if (message) { callButton.textContent = message; } }
+    // A call made or taken back changes the table's state: a state asked for before the answer
+    // came may not know it (it would put the button back), so it is dropped (see `epoch`).
+    function done(message) {
+      epoch += 1; closePanel(); refresh();
+      if (message) { callButton.textContent = message; }
+    }
     if (c) {
       panel.appendChild(el('h2', {text: 'The director is called: ' + c.reason}));
       if (c.cancellable) {
