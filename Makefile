@@ -61,8 +61,23 @@ lint: $(VENV)/.dev
 types: $(VENV)/.dev
 	$(VENV)/bin/mypy engine clubwhist tournaments
 
+# With no PYTEST_ARGS (`make test`), the engine's tests (pure Python: no database, no Redis,
+# no server) run in a second process beside the app's, which spend much of their time waiting
+# on PostgreSQL, Redis, the live server and Chromium: two cores finish both sooner. The
+# engine's report follows the app's; either failing fails the target.
 pytest: $(VENV)/.dev
+ifeq ($(strip $(PYTEST_ARGS)),)
+	@mkdir -p build; \
+	$(PY) -m pytest -p no:cacheprovider tests/engine > build/engine-tests.log 2>&1 & engine=$$!; \
+	$(PY) -m pytest --ignore=tests/engine; app=$$?; \
+	wait $$engine; eng=$$?; \
+	echo; echo "==== the engine's tests (tests/engine), run beside the app's"; \
+	cat build/engine-tests.log; \
+	echo "==== the app's tests: exit $$app; the engine's: exit $$eng"; \
+	[ $$app -eq 0 ] && [ $$eng -eq 0 ]
+else
 	$(PY) -m pytest $(PYTEST_ARGS)
+endif
 
 test: lint types pytest
 
