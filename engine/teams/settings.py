@@ -1,0 +1,180 @@
+"""A team tournament's settings, checked once: the game, the rotation, byes and forfeits, the
+ranking, the money and the playoff.
+
+The app stores `to_dict()` on the tournament and reads it back with `from_dict`, which checks
+every value and names the first it cannot use (so a hand-edited backup or an API call is
+refused with the same words as the director's form).
+
+>>> s = TournamentSettings.from_dict({"rotation": "swiss", "rounds": 5})
+>>> s.rotation, s.rounds, s.game.value, s.keys[0]
+('swiss', 5, 7, 'wins')
+>>> TournamentSettings.from_dict(s.to_dict()) == s
+True
+>>> TournamentSettings.from_dict({"rounds": 0})
+Traceback (most recent call last):
+...
+engine.teams.model.TeamsError: rounds: a whole number from 1 to 60, not 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.reading import quoted
+from engine.teams.game import GameSettings
+from engine.teams.model import TeamsError
+from engine.teams.ranking import KEYS
+
+__all__ = ["BYE_RULES", "ROTATIONS", "TournamentSettings"]
+
+#: The rotations, in the words the director's form shows.
+ROTATIONS: dict[str, str] = {
+    "round_robin": "Round robin: everyone meets a new team each round (a circle schedule)",
+    "moving": "Moving team: one team of each table moves up a table each round",
+    "ladder": "King of the hill: winners move up a table, losers down",
+    "halves": "Winners and losers: winners to the top half of the room, losers to the bottom",
+    "swiss": "Swiss: each round pairs teams with equal records who have not met",
+}
+
+#: What a team with a bye scores (the event's bye rule).
+BYE_RULES: dict[str, str] = {
+    "win": "a win, with the target's points",
+    "average": "the average points and hands of the round's winners (a win)",
+}
+
+#: The rotations drawn one round at a time from the last round's confirmed results.
+BY_RESULT = ("ladder", "halves", "swiss")
+
+MAX_ROUNDS = 60
+MAX_CENTS = 10_000_000
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """Everything the director chooses before the draw.
+
+    `forfeit_points` are (winner's, loser's) points for a forfeited game; None gives the
+    winner the game's target and the loser nothing. `fee_cents` is each player's entry fee;
+    `house_percent` the club's share of the fees before the prizes; `prizes` the percentages
+    of the rest for first, second, ...; `pot_stake_cents` each player's Boston-pot stake (0:
+    no pot), decided after round `pot_round` (None: the last round). `playoff` is the number
+    of teams in the playoff (0: none)."""
+
+    game: GameSettings = field(default_factory=GameSettings)
+    rotation: str = "swiss"
+    rounds: int = 5
+    bye: str = "win"
+    forfeit_points: tuple[int, int] | None = None
+    grace_minutes: int = 10
+    keys: tuple[str, ...] = ("wins", "points", "hands", "bostons", "head_to_head")
+    fee_cents: int = 0
+    house_percent: int = 0
+    prizes: tuple[int, ...] = ()
+    pot_stake_cents: int = 0
+    pot_round: int | None = None
+    playoff: int = 0
+
+    def __post_init__(self) -> None:
+        if self.rotation not in ROTATIONS:
+            raise TeamsError(
+                f"rotation: one of {', '.join(ROTATIONS)}, not {quoted(self.rotation)}"
+            )
+        _whole("rounds", self.rounds, 1, MAX_ROUNDS)
+        if self.bye not in BYE_RULES:
+            raise TeamsError(f"bye: one of {', '.join(BYE_RULES)}, not {quoted(self.bye)}")
+        if self.forfeit_points is not None:
+            won, lost = self.forfeit_points
+            _whole("forfeit_points (the winner's)", won, 0, 999)
+            _whole("forfeit_points (the loser's)", lost, 0, 999)
+            if lost >= won:
+                raise TeamsError(
+                    f"forfeit_points: the winner's points ({won}) must be more than the "
+                    f"loser's ({lost})"
+                )
+        _whole("grace_minutes", self.grace_minutes, 0, 240)
+        if not self.keys:
+            raise TeamsError("keys: name at least one ranking key, such as wins")
+        for key in self.keys:
+            if key not in KEYS:
+                raise TeamsError(f"keys: one of {', '.join(KEYS)}, not {quoted(key)}")
+        if len(set(self.keys)) != len(self.keys):
+            raise TeamsError("keys: each ranking key once")
+        _whole("fee_cents", self.fee_cents, 0, MAX_CENTS)
+        _whole("house_percent", self.house_percent, 0, 100)
+        for share in self.prizes:
+            _whole("prizes", share, 1, 100)
+        if self.prizes and sum(self.prizes) != 100:
+            raise TeamsError(
+                f"prizes: the shares are percentages of the prize money and must add up to "
+                f"100, not {sum(self.prizes)}"
+            )
+        _whole("pot_stake_cents", self.pot_stake_cents, 0, MAX_CENTS)
+        if self.pot_round is not None:
+            _whole("pot_round", self.pot_round, 1, self.rounds)
+        if self.playoff != 0:
+            _whole("playoff", self.playoff, 2, 64)
+
+    @property
+    def by_result(self) -> bool:
+        """Each round is drawn from the last one's results, so it waits for them."""
+        return self.rotation in BY_RESULT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.to_dict(),
+            "rotation": self.rotation,
+            "rounds": self.rounds,
+            "bye": self.bye,
+            "forfeit_points": None if self.forfeit_points is None else list(self.forfeit_points),
+            "grace_minutes": self.grace_minutes,
+            "keys": list(self.keys),
+            "fee_cents": self.fee_cents,
+            "house_percent": self.house_percent,
+            "prizes": list(self.prizes),
+            "pot_stake_cents": self.pot_stake_cents,
+            "pot_round": self.pot_round,
+            "playoff": self.playoff,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSettings:
+        if not isinstance(data, Mapping):
+            raise TeamsError(f"settings: expected an object, not {quoted(data)}")
+        known = set(cls().to_dict())
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise TeamsError(
+                f"settings: unknown {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            )
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "game":
+                values[key] = GameSettings.from_dict(value or {})
+            elif key in ("keys", "prizes"):
+                values[key] = tuple(_list(key, value))
+            elif key == "forfeit_points":
+                if value is not None:
+                    pair = _list(key, value)
+                    if len(pair) != 2:
+                        raise TeamsError(
+                            "forfeit_points: two numbers, the winner's and the loser's points"
+                        )
+                    values[key] = (pair[0], pair[1])
+                else:
+                    values[key] = None
+            else:
+                values[key] = value
+        return cls(**values)
+
+
+def _whole(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TeamsError(f"{name}: a whole number from {low} to {high}, not {quoted(value)}")
+
+
+def _list(name: str, value: object) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise TeamsError(f"{name}: expected a list, not {quoted(value)}")
+    return list(value)
