@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.views import drive_tablets, public, tablets
+from tournaments.views import drive_tablets, public, tablets, team_tablets
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<str:token>/", tablets.table_page, name="table-page"),
     path("d/<str:token>/", drive_tablets.drive_table_page, name="drive-table-page"),
     path("d/<str:token>/stream/", drive_tablets.drive_table_stream, name="drive-table-stream"),
+    path("tt/<str:token>/", team_tablets.team_table_page, name="team-table-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),
 ]

@@ -24,6 +24,7 @@ from django.http import Http404
 
 from tournaments.drive_models import Drive
 from tournaments.models import Club, Event
+from tournaments.team_models import League, Tournament
 
 NO_CLUB = (
     "Your account does not direct any club yet. Ask your club's administrator to add you to "
@@ -157,3 +158,34 @@ def club_for_new_event(user: Any, name: str | None = None) -> Club | NewClub:
         + ", ".join(clubs.values_list("name", flat=True))
         + ")."
     )
+
+
+def tournaments_for(
+    user: Any, queryset: QuerySet[Tournament] | None = None
+) -> QuerySet[Tournament]:
+    """The team tournaments this account may direct: the same rule as events."""
+    tournaments = Tournament.objects.all() if queryset is None else queryset
+    if is_admin(user):
+        return tournaments
+    if not _signed_in(user):
+        return tournaments.none()
+    return tournaments.filter(club__directors=user)
+
+
+def tournament_for(user: Any, pk: int, queryset: QuerySet[Tournament] | None = None) -> Tournament:
+    """The tournament `pk` if this account directs its club; 404 otherwise."""
+    try:
+        return tournaments_for(user, queryset).get(pk=pk)
+    except Tournament.DoesNotExist:
+        raise Http404("No such tournament among your clubs' tournaments.") from None
+
+
+def league_for(user: Any, pk: int) -> League:
+    """The league `pk` if this account directs its club; 404 otherwise."""
+    leagues = League.objects.all()
+    if not is_admin(user):
+        leagues = leagues.filter(club__directors=user) if _signed_in(user) else leagues.none()
+    try:
+        return leagues.get(pk=pk)
+    except League.DoesNotExist:
+        raise Http404("No such league among your clubs' leagues.") from None

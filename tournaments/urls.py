@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments.views import drive_public, exports, live, printing, public
+from tournaments.views import drive_public, exports, live, printing, public, team_public
 from tournaments.views.director import (
     analysis,
     audit,
@@ -15,6 +15,7 @@ from tournaments.views.director import (
     pairs,
     room,
     tablet_links,
+    teams,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -118,5 +119,40 @@ urlpatterns: list[URLPattern | URLResolver] = [
         drive_room.drive_link_replace,
         name="drive-link-replace",
     ),
+    # Bid Whist team tournaments and leagues.
+    path("tournaments/new/", teams.tournament_new, name="tournament-new"),
+    path("tournaments/<int:pk>/", team_public.tournament_public, name="tournament-public"),
+    path(
+        "tournaments/<int:pk>/teams/<int:number>/",
+        team_public.tournament_team,
+        name="tournament-team",
+    ),
+    path("tournaments/<int:pk>/manage/", teams.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/manage/teams/", teams.tournament_teams, name="tournament-teams"),
+    path("tournaments/<int:pk>/manage/start/", teams.tournament_start, name="tournament-start"),
+    path("tournaments/<int:pk>/manage/enter/", teams.tournament_enter, name="tournament-enter"),
+    path(
+        "tournaments/<int:pk>/manage/forfeit/", teams.tournament_forfeit, name="tournament-forfeit"
+    ),
+    path(
+        "tournaments/<int:pk>/manage/withdraw/",
+        teams.tournament_withdraw,
+        name="tournament-withdraw",
+    ),
+    path("tournaments/<int:pk>/manage/next/", teams.tournament_next, name="tournament-next"),
+    path(
+        "tournaments/<int:pk>/manage/playoff/", teams.tournament_playoff, name="tournament-playoff"
+    ),
+    path(
+        "tournaments/<int:pk>/manage/status/<str:action>/",
+        teams.tournament_status,
+        name="tournament-status",
+    ),
+    path(
+        "tournaments/<int:pk>/<slug:what>.csv",
+        team_public.tournament_csv,
+        name="tournament-csv",
+    ),
+    path("leagues/<int:pk>/", team_public.league_public, name="league-detail"),
     path("api/", include("tournaments.api.urls")),
 ]

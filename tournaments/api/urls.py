@@ -13,6 +13,8 @@ from tournaments.api import (
     results,
     room,
     tablets,
+    team_api,
+    team_tablets,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -151,5 +153,61 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path(
         "clubs/<slug:slug>/settings", printing.ClubSettingsApi.as_view(), name="api-club-settings"
+    ),
+    # Bid Whist team tournaments (tournaments/api/team_api.py, team_tablets.py).
+    path("tournaments/", team_api.TournamentListApi.as_view(), name="api-tournaments"),
+    path("tournaments/<int:pk>/", team_api.TournamentApi.as_view(), name="api-tournament"),
+    path("tournaments/<int:pk>/teams/", team_api.TeamsApi.as_view(), name="api-tournament-teams"),
+    path(
+        "tournaments/<int:pk>/teams/<int:number>/arrive/",
+        team_api.ArriveApi.as_view(),
+        name="api-tournament-arrive",
+    ),
+    path("tournaments/<int:pk>/start/", team_api.StartApi.as_view(), name="api-tournament-start"),
+    path("tournaments/<int:pk>/next/", team_api.NextRoundApi.as_view(), name="api-tournament-next"),
+    path("tournaments/<int:pk>/games/", team_api.GameApi.as_view(), name="api-tournament-games"),
+    path(
+        "tournaments/<int:pk>/forfeit/",
+        team_api.ForfeitApi.as_view(),
+        name="api-tournament-forfeit",
+    ),
+    path(
+        "tournaments/<int:pk>/withdraw/",
+        team_api.WithdrawApi.as_view(),
+        name="api-tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:pk>/playoff/",
+        team_api.PlayoffApi.as_view(),
+        name="api-tournament-playoff",
+    ),
+    path(
+        "tournaments/<int:pk>/finish/", team_api.FinishApi.as_view(), name="api-tournament-finish"
+    ),
+    path(
+        "tournaments/<int:pk>/standings/",
+        team_api.PublicStandingsApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
+        "tournaments/<int:pk>/tablets/",
+        team_tablets.TeamLinksApi.as_view(),
+        name="api-tournament-tablets",
+    ),
+    path("tt/<str:token>/", team_tablets.TeamTableStateApi.as_view(), name="api-team-table"),
+    path(
+        "tt/<str:token>/enter/",
+        team_tablets.TeamTableEnterApi.as_view(),
+        name="api-team-table-enter",
+    ),
+    path(
+        "tt/<str:token>/confirm/",
+        team_tablets.TeamTableConfirmApi.as_view(),
+        name="api-team-table-confirm",
+    ),
+    path(
+        "tt/<str:token>/dispute/",
+        team_tablets.TeamTableDisputeApi.as_view(),
+        name="api-team-table-dispute",
     ),
 ]

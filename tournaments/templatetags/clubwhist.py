@@ -71,3 +71,15 @@ def dd_rows(table: Any) -> list[tuple[str, list[Any]]]:
         (seat, [f"{row[c]}{'~' if f'{seat} {c}' in rough else ''}" for c in columns])
         for seat, row in _dd_seats(table)
     ]
+
+
+@register.filter
+def cents(value: Any) -> str:
+    """Money kept in cents as the club types it: 1250 -> "12.50" (0 -> "0")."""
+    try:
+        amount = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if amount == 0:
+        return "0"
+    return f"{amount // 100}.{amount % 100:02d}"

@@ -29,6 +29,7 @@ from tournaments.health import run_checks
 from tournaments.models import Club, Event, Pair
 from tournaments.selectors import public as selectors_public
 from tournaments.selectors.drives import drives_visible
+from tournaments.selectors.teams import tournaments_visible
 from tournaments.views.published import (
     board_context,
     boards_shown_to,
@@ -44,7 +45,8 @@ from tournaments.views.published import (
 def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_visible(request.user)
     drives = drives_visible(request.user)
-    return render(request, "home.html", {"events": events, "drives": drives})
+    teams = tournaments_visible(request.user)
+    return render(request, "home.html", {"events": events, "drives": drives, "tournaments": teams})
 
 
 @never_cache

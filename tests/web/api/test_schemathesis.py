@@ -49,6 +49,8 @@ from tournaments.services.events import event_publish
 from tournaments.services.exports import FORMATS
 from tournaments.services.printing import KINDS
 from tournaments.services.results import result_submit
+from tournaments.services.teams import team_arrive, tournament_create, tournament_start
+from tournaments.team_models import TournamentTableAccess
 
 pytestmark = pytest.mark.django_db
 
@@ -128,12 +130,25 @@ def world(club: Club) -> World:
     drive_tokens = list(
         DriveTableAccess.objects.filter(drive=playing).values_list("token", flat=True)
     )
+    teams = tournament_create(
+        club=club,
+        name="Fuzzed teams",
+        settings={"rotation": "swiss", "rounds": 3, "playoff": 4},
+        teams=[{"name": f"Team {n}", "city": "Akron" if n < 3 else ""} for n in range(1, 7)],
+        user=user,
+    )
+    for number in range(1, 7):
+        team_arrive(tournament=teams, number=number, user=user)
+    tournament_start(tournament=teams, seed=4, user=user)
+    team_tokens = list(
+        TournamentTableAccess.objects.filter(tournament=teams).values_list("token", flat=True)
+    )
     login = Client()
     login.force_login(user)
     csrf = get_random_string(32)
     return World(
         values={
-            "id": sorted({running.pk, draft.pk, published.pk, drive.pk, playing.pk}),
+            "id": sorted({running.pk, draft.pk, published.pk, drive.pk, playing.pk, teams.pk}),
             "number": [1, 2, 3, 6],
             "result_id": [first.pk, second.pk],
             "key": ["NS1", "EW2", "1", *(p.label for p in Pair.objects.all()[:2])],
@@ -142,7 +157,7 @@ def world(club: Club) -> World:
             "what": sorted(DOCUMENTS),
             "job_id": [job.pk],
             "slug": [club.slug],
-            "token": [*tokens[:2], *drive_tokens[:2]],
+            "token": [*tokens[:2], *drive_tokens[:2], *team_tokens[:2]],
         },
         headers={"X-CSRFToken": csrf},
         cookies={"sessionid": login.cookies["sessionid"].value, "csrftoken": csrf},

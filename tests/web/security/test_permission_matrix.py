@@ -62,6 +62,22 @@ from tournaments.services.events import (
 from tournaments.services.scoring import standings_refresh
 from tournaments.services.simulation import event_simulate
 from tournaments.services.tablets import director_call, table_links_ensure_for, tablet_submit
+from tournaments.services.team_games import game_enter
+from tournaments.services.teams import (
+    league_create,
+    team_arrive,
+    tournament_create,
+    tournament_start,
+)
+from tournaments.team_models import (
+    League,
+    Tournament,
+    TournamentAudit,
+    TournamentGame,
+    TournamentRound,
+    TournamentTableAccess,
+    TournamentTeam,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -82,13 +98,18 @@ DIRECTOR_EVENT_PAGES = {
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
     "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
     "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace", "drive-cards",
+    # A team tournament's, likewise.
+    "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
+    "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
+    "tournament-status",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
-SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new"}
+SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
 #: A running event's public pages: its directors only, until it is published or followed live.
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
     "public-stream", "public-export", "drive-public", "drive-display", "drive-player",
+    "tournament-public", "tournament-team", "tournament-csv", "league-detail",
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
@@ -104,7 +125,12 @@ DRIVE_TABLE_ROUTES = {
     "drive-table-page", "drive-table-stream", "api-drive-table", "api-drive-table-enter",
     "api-drive-table-confirm", "api-drive-table-wrong",
 }  # fmt: skip
-TABLE_ROUTES |= DRIVE_TABLE_ROUTES
+#: A team tournament table's own link, likewise.
+TEAM_TABLE_ROUTES = {
+    "team-table-page", "api-team-table", "api-team-table-enter", "api-team-table-confirm",
+    "api-team-table-dispute",
+}  # fmt: skip
+TABLE_ROUTES |= DRIVE_TABLE_ROUTES | TEAM_TABLE_ROUTES
 #: The director's API about one event.
 DIRECTOR_EVENT_API = {
     "api-event", "api-event-start", "api-event-finish", "api-event-publish", "api-event-reopen",
@@ -116,15 +142,19 @@ DIRECTOR_EVENT_API = {
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
     "api-drive-print", "api-drive-export", "api-drive-tablets",
     "api-drive-cards",
+    "api-tournament", "api-tournament-teams", "api-tournament-arrive", "api-tournament-start",
+    "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
+    "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-finish",
+    "api-tournament-tablets",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}
-SIGNED_IN_API = {"api-events", "api-advice", "api-drives"}
+SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
 PUBLIC_CLUB_API = {"api-club"}
 #: Live results before publishing: the club's directors, or anyone once published.
-STANDINGS_API = {"api-standings"}
+STANDINGS_API = {"api-standings", "api-tournament-standings"}
 
 AUDIENCES: dict[str, set[str]] = {
     "director_event": DIRECTOR_EVENT_PAGES | DIRECTOR_EVENT_API,
@@ -160,13 +190,22 @@ class World:
     users: dict[str, Any]
     drive: Drive  # running, hand 1, table 1's result in; live totals off
     drive_tokens: dict[int, str]  # table -> link of the running drive
+    tournament: Tournament  # running, round 1, table 1's game in; live standings off
+    team_tokens: dict[int, str]  # table -> link of the running tournament
 
     def kwargs(self, params: list[str], *, token: str, name: str = "") -> dict[str, Any]:
         is_drive = name.startswith(("drive-", "api-drive"))
+        is_teams = name.startswith(("tournament-", "api-tournament", "league-"))
+        pk = self.drive.pk if is_drive else self.event.pk
+        if is_teams:
+            pk = self.tournament.league_id if name == "league-detail" else self.tournament.pk
         values: dict[str, Any] = {
-            "pk": self.drive.pk if is_drive else self.event.pk,
-            "what": "table-cards" if name.endswith("drive-print") else "hands",
-            "number": 1 if is_drive else self.result.board_number,  # a drive's player
+            "pk": pk,
+            "what": "table-cards"
+            if name.endswith("drive-print")
+            else ("standings" if name == "tournament-csv" else "hands"),
+            # a drive's player, a tournament's team, or a board
+            "number": 1 if is_drive or is_teams else self.result.board_number,
             "result_id": self.result.pk,
             "call_id": self.call.pk,
             "job_id": self.job.pk,
@@ -230,6 +269,7 @@ def world(club: Club, director: Any) -> World:
         event=event, status=PrintJob.Status.DONE, pdf=b"%PDF-1.4\n%%EOF\n", pages=1, total=1
     )
     drive = _running_drive(club, director)
+    tournament = _running_tournament(club, director)
     return World(
         club=club,
         other_club=other_club,
@@ -245,7 +285,33 @@ def world(club: Club, director: Any) -> World:
         drive_tokens=dict(
             DriveTableAccess.objects.filter(drive=drive).values_list("table", "token")
         ),
+        tournament=tournament,
+        team_tokens=dict(
+            TournamentTableAccess.objects.filter(tournament=tournament).values_list(
+                "table", "token"
+            )
+        ),
     )
+
+
+def _running_tournament(club: Club, director: Any) -> Tournament:
+    league = league_create(club=club, name="Matrix league", user=director)
+    tournament = tournament_create(
+        club=club,
+        name="Matrix teams",
+        settings={"rotation": "swiss", "rounds": 3},
+        teams=[{"name": f"Team {n}"} for n in range(1, 6)],
+        league=league,
+        user=director,
+    )
+    for number in range(1, 6):
+        team_arrive(tournament=tournament, number=number, user=director)
+    tournament_start(tournament=tournament, seed=2, user=director)
+    tournament.refresh_from_db()
+    game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 2}, user=director
+    )
+    return tournament
 
 
 def _running_drive(club: Club, director: Any) -> Drive:
@@ -292,6 +358,20 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(DriveSeating.objects.order_by("pk").values_list("hand", "seating")),
         tuple(DriveResult.objects.order_by("pk").values_list("hand", "table", "entry")),
         DriveAudit.objects.count(),
+        tuple(
+            Tournament.objects.order_by("pk").values_list(
+                "name", "status", "round", "live_public", "moves_on", "bracket"
+            )
+        ),
+        tuple(
+            TournamentTeam.objects.order_by("pk").values_list(
+                "number", "name", "present", "paid_cents", "withdrawn_after"
+            )
+        ),
+        tuple(TournamentRound.objects.order_by("pk").values_list("number", "tables")),
+        tuple(TournamentGame.objects.order_by("pk").values_list("status", "result", "kind")),
+        TournamentAudit.objects.count(),
+        League.objects.count(),
     )
 
 
@@ -410,7 +490,9 @@ def calls(world: World, role: str) -> Iterator[tuple[str, str, str, Any, bool]]:
     def token_for(name: str) -> str:
         if role != "tablet":
             return "not-a-real-table-link-0000000000"
-        return world.drive_tokens[1] if name in DRIVE_TABLE_ROUTES else world.tokens[1]
+        if name in DRIVE_TABLE_ROUTES:
+            return world.drive_tokens[1]
+        return world.team_tokens[1] if name in TEAM_TABLE_ROUTES else world.tokens[1]
 
     pages = []
     for route in url_routes():
@@ -537,7 +619,8 @@ def test_the_clubs_director_and_the_administrator_reach_everything(world: World,
 def test_a_published_event_is_open_to_everyone(world: World) -> None:
     for role in ROLES:
         client = client_for(role, world)
-        drives = {"drive-public", "drive-display", "drive-player"}  # an event's pk is no drive
+        # an event's pk is no drive's or tournament's
+        drives = {"drive-public", "drive-display", "drive-player", *TEAM_PUBLIC_PAGES}
         for name in sorted(PUBLIC_EVENT_PAGES - {"public-stream", *drives}):
             route = next(r for r in url_routes() if r.name == name)
             kwargs = world.kwargs(route.params, token="x") | {"pk": world.published.pk}
@@ -546,6 +629,28 @@ def test_a_published_event_is_open_to_everyone(world: World) -> None:
         response = client.get(f"/api/public/events/{world.published.pk}/")
         assert response.status_code == 200, (role, "api-public")
         assert client.get(f"/api/events/{world.published.pk}/standings").status_code == 200
+
+
+TEAM_PUBLIC_PAGES = {"tournament-public", "tournament-team", "tournament-csv", "league-detail"}
+
+
+def test_a_published_tournament_is_open_to_everyone(world: World) -> None:
+    tournament = world.tournament
+    pages = [
+        f"/tournaments/{tournament.pk}/",
+        f"/tournaments/{tournament.pk}/teams/1/",
+        f"/tournaments/{tournament.pk}/standings.csv",
+        f"/tournaments/{tournament.pk}/games.csv",
+        f"/leagues/{tournament.league_id}/",
+        f"/api/tournaments/{tournament.pk}/standings/",
+    ]
+    for path in pages:
+        assert client_for("anonymous", world).get(path).status_code == 404, path
+    Tournament.objects.filter(pk=tournament.pk).update(status="published")
+    for role in ROLES:
+        client = client_for(role, world)
+        for path in pages:
+            assert client.get(path).status_code == 200, (role, path)
 
 
 def test_another_clubs_director_cannot_create_events_in_this_club(world: World) -> None:

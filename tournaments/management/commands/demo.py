@@ -1,8 +1,9 @@
 """`python manage.py demo [--json]`: the demo club, idempotent (run it as often as you like).
 
 It makes a director login, a running Classic whist event with part of the evening played, a
-Bid Whist event, and a progressive whist drive of twelve players three hands in, all
-reproducible, so a new user sees a real evening at once.
+Bid Whist event, a progressive whist drive of twelve players three hands in, and a Bid Whist
+team tournament of eight teams (Swiss, round 2 being played), all reproducible, so a new user
+sees a real evening at once.
 """
 
 import json
@@ -18,6 +19,8 @@ from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club, Event
 from tournaments.selectors.drives import drive_state
 from tournaments.services import drives as drive_services
+from tournaments.services import team_games
+from tournaments.services import teams as team_services
 from tournaments.services.events import (
     club_get_or_create,
     event_create,
@@ -25,6 +28,7 @@ from tournaments.services.events import (
     pairs_register,
 )
 from tournaments.services.simulation import event_simulate
+from tournaments.team_models import Tournament
 
 DEMO_CLUB = "Demo Whist Club"
 DEMO_USERNAME = "director"
@@ -96,12 +100,17 @@ class Command(OneLineCommand):
             events.append({"id": event.pk, "name": event.name, "game": event.game})
         drive = _demo_drive(club, user)
         drives = [{"id": drive.pk, "name": drive.name}]
+        tournament = _demo_tournament(club, user)
         if options["json"]:
-            self.stdout.write(json.dumps({"events": events, "drives": drives}))
+            teams = [{"id": tournament.pk, "name": tournament.name}]
+            self.stdout.write(
+                json.dumps({"events": events, "drives": drives, "tournaments": teams})
+            )
             return
         for e in events:
             self.stdout.write(f"Demo event {e['id']}: {e['name']} ({e['game']})")
         self.stdout.write(f"Demo drive {drive.pk}: {drive.name}")
+        self.stdout.write(f"Demo Bid Whist tournament {tournament.pk}: {tournament.name}")
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
 
 
@@ -181,3 +190,47 @@ def _demo_drive(club: Club, user: Any) -> Drive:
                 drive_services.result_enter(drive=drive, table=table.number, entry=entry, user=user)
             drive_services.hand_next(drive=drive, user=user)
     return drive
+
+
+DEMO_TEAMS = [
+    ("Big Jokers", "Detroit"), ("Uptown Kings", "Detroit"), ("Boston Bound", "Chicago"),
+    ("Downtown Aces", "Chicago"), ("Kitty Cats", "Atlanta"), ("Book Keepers", "Atlanta"),
+    ("Trump Tight", "Memphis"), ("No Trump Two", "Memphis"),
+]  # fmt: skip
+DEMO_TOURNAMENT = "Saturday Bid Whist teams (demo)"
+
+
+def _demo_tournament(club: Club, user: Any) -> Tournament:
+    """The demo tournament, made once: eight teams from four cities, Swiss over four rounds,
+    round 1 played with scores from a fixed seed, round 2 drawn and waiting for its games."""
+    tournament = Tournament.objects.filter(club=club, name=DEMO_TOURNAMENT).first()
+    if tournament is not None:
+        return tournament
+    scores = random.Random(27)
+    teams = [
+        {"name": name, "city": city, "player_one": FIRST[2 * i], "player_two": FIRST[2 * i + 1]}
+        for i, (name, city) in enumerate(DEMO_TEAMS)
+    ]
+    with transaction.atomic():
+        tournament = team_services.tournament_create(
+            club=club,
+            name=DEMO_TOURNAMENT,
+            settings={"rotation": "swiss", "rounds": 4, "playoff": 4},
+            teams=teams,
+            user=user,
+        )
+        for number in range(1, len(teams) + 1):
+            team_services.team_arrive(tournament=tournament, number=number, user=user)
+        team_services.tournament_start(tournament=tournament, seed=27, user=user)
+        for table in range(1, len(teams) // 2 + 1):
+            loser = scores.randint(-3, 6)
+            score = (
+                {"home_points": 7, "away_points": loser}
+                if scores.random() < 0.5
+                else {"home_points": loser, "away_points": 7}
+            )
+            team_games.game_enter(tournament=tournament, table=table, score=score, user=user)
+        team_services.round_next(tournament=tournament, user=user)
+        team_games.tournament_live(tournament=tournament, live=True, user=user)
+    tournament.refresh_from_db()
+    return tournament

@@ -1,0 +1,251 @@
+/* clubwhist: a Bid Whist team tournament table's tablet.
+   Plain ES5 (old tablets, no build step). The table's state comes embedded in the page, then
+   from a poll every few seconds. One team enters the game's final score from its score sheet,
+   the other confirms it or says it is wrong (the director is called). Teams with a phone each
+   may both enter it: matching figures count at once. What the table sends waits in
+   localStorage until the server has answered, so a dropped connection or a reload loses
+   nothing. */
+(function () {
+  'use strict';
+  var cfg = document.body.dataset; // api, token
+  var state = JSON.parse(document.getElementById('team-table-state').textContent);
+  var screen = document.getElementById('screen');
+  var banner = document.getElementById('banner');
+  var QKEY = 'clubwhist-team-queue-' + cfg.token;
+  var SKEY = 'clubwhist-team-side-' + cfg.token;
+  var problem = '';
+  var failing = false;
+  var queue = load(QKEY, []);
+  var sending = false;
+  var side = load(SKEY, {round: 0, side: ''});   // who entered on this device, this round
+  var typing = null;                              // the entry form's values while open
+
+  function load(key, fallback) {
+    try { var v = window.localStorage.getItem(key); return v ? JSON.parse(v) : fallback; }
+    catch (e) { return fallback; }
+  }
+  function keep(key, value) {
+    try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full */ }
+  }
+
+  function request(method, path, body, done) {
+    var xhr = new XMLHttpRequest();
+    xhr.open(method, cfg.api + path, true);
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    xhr.timeout = 15000;
+    xhr.onreadystatechange = function () {
+      if (xhr.readyState !== 4) { return; }
+      var data = null;
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
+      done(xhr.status, data);
+    };
+    xhr.ontimeout = function () { done(0, null); };
+    xhr.send(body ? JSON.stringify(body) : null);
+  }
+
+  function adopt(next) {
+    if (!next || typeof next.version !== 'number' || next.version < state.version) { return; }
+    // While a team types, a poll that changes nothing at this table only updates the bar.
+    var same = typing && next.round === state.round && next.status === state.status &&
+      JSON.stringify(next.game) === JSON.stringify(state.game);
+    if (next.round !== state.round) { problem = ''; }
+    state = next;
+    if (same) { labels(); return; }
+    typing = null;
+    render();
+  }
+
+  function send(path, body) {
+    queue.push({path: path, body: body});
+    keep(QKEY, queue);
+    flush();
+  }
+
+  function flush() {
+    if (sending || !queue.length) { showBanner(); return; }
+    sending = true;
+    showBanner();
+    var item = queue[0];
+    request('POST', item.path, item.body, function (code, data) {
+      sending = false;
+      if (code === 0 || code >= 500 || code === 429) {
+        failing = true; showBanner(); window.setTimeout(flush, 3000); return;
+      }
+      failing = false;
+      queue.shift();
+      keep(QKEY, queue);
+      if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
+      else {
+        problem = (data && data.detail) || ('The server refused it (' + code + ').');
+        if (data && data.state) { adopt(data.state); } else { render(); }
+      }
+      flush();
+    });
+  }
+
+  function poll() {
+    if (queue.length) { flush(); return; }
+    request('GET', '', null, function (code, data) {
+      if (code === 200) { failing = false; adopt(data); }
+      else if (code === 0 || code >= 500) { failing = true; }
+      else if (code === 403 || code === 404) { window.location.reload(); }
+      showBanner();
+    });
+  }
+
+  function showBanner() {
+    if (failing || navigator.onLine === false) {
+      banner.hidden = false; banner.className = 'banner offline';
+      banner.textContent = queue.length ? 'Offline: what you sent waits here and goes when the connection is back.'
+        : 'Offline: trying again…';
+    } else if (queue.length) {
+      banner.hidden = false; banner.className = 'banner sending'; banner.textContent = 'Sending…';
+    } else { banner.hidden = true; }
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'text') { node.textContent = attrs[k]; }
+      else if (k === 'onclick') { node.onclick = attrs[k]; }
+      else { node.setAttribute(k, attrs[k]); }
+    });
+    (children || []).forEach(function (c) { node.appendChild(c); });
+    return node;
+  }
+  function para(text, cls) { return el('p', {text: text, class: cls || ''}); }
+  function team(which) { return which === 'home' ? state.home : state.away; }
+  function other(which) { return which === 'home' ? 'away' : 'home'; }
+  function score(g) {
+    return state.home.name + ' ' + g.points[0] + ', ' + state.away.name + ' ' + g.points[1];
+  }
+  function outcome(g) {
+    if (g.winner === null) { return score(g) + ': drawn'; }
+    var winner = g.winner === state.home.number ? state.home.name : state.away.name;
+    return score(g) + ': ' + winner + ' won';
+  }
+  var NEEDS_HANDS = state.game_kind !== 'target';
+
+  function labels() {
+    document.getElementById('round-label').textContent =
+      state.round ? '· round ' + state.round + ' of ' + state.rounds : '';
+    document.getElementById('done-label').textContent =
+      state.tables ? state.done + ' of ' + state.tables + ' tables done' : '';
+  }
+
+  function render() {
+    labels();
+    screen.innerHTML = '';
+    screen.className = '';
+    if (problem) { screen.appendChild(el('p', {class: 'problem', role: 'alert', id: 'problem', text: problem})); }
+    if (state.status === 'draft') { screen.appendChild(para('The draw has not been made yet: the director calls out the tables.', 'big')); return; }
+    if (state.status === 'playoff') { screen.appendChild(para('The playoff is being played: the director enters its matches.', 'big')); return; }
+    if (state.status === 'finished' || state.status === 'published') {
+      screen.appendChild(para('The tournament is over. Thank you for playing!', 'big')); return;
+    }
+    if (!state.home) { screen.appendChild(para('No game at this table in round ' + state.round + '.', 'big')); return; }
+    screen.appendChild(el('div', {class: 'pairs'}, [
+      el('p', {}, [el('strong', {text: 'North-South: '}), document.createTextNode(state.home.name)]),
+      el('p', {}, [el('strong', {text: 'East-West: '}), document.createTextNode(state.away.name)])
+    ]));
+    var g = state.game;
+    if (!g) { return entry(); }
+    if (g.status === 'confirmed') {
+      screen.className = 'recap';
+      screen.appendChild(el('h2', {text: 'Game confirmed', id: 'confirmed'}));
+      screen.appendChild(para(outcome(g), 'big'));
+      screen.appendChild(para(state.done + ' of ' + state.tables + ' tables are done. The next round is called when all are in: this tablet then shows who plays here.'));
+      return;
+    }
+    if (g.status === 'disputed') {
+      screen.appendChild(el('h2', {text: 'The director is called'}));
+      screen.appendChild(para('The teams do not agree on ' + score(g) + '. Please wait for the director.', 'big'));
+      return;
+    }
+    // entered: the other team confirms
+    var by = g.entered_by, checker = other(by);
+    screen.className = 'confirm';
+    screen.appendChild(el('h2', {text: team(by).name + ' entered'}));
+    screen.appendChild(para(outcome(g), 'big'));
+    if (NEEDS_HANDS) { screen.appendChild(para('Hands won: ' + g.hands[0] + ' to ' + g.hands[1] + '; Bostons: ' + g.bostons[0] + ' to ' + g.bostons[1])); }
+    if (side.round === state.round && side.side === by) {
+      screen.appendChild(el('p', {class: 'handover-note', text: 'Hand the tablet to ' + team(checker).name}));
+    }
+    screen.appendChild(el('button', {type: 'button', class: 'confirm-button', id: 'confirm',
+      text: team(checker).name + ': this is right', onclick: function () {
+        send('confirm/', {side: checker});
+      }}));
+    var note = el('textarea', {id: 'dispute-note', rows: '2', placeholder: 'What is wrong (optional)', 'aria-label': 'What is wrong'});
+    screen.appendChild(note);
+    screen.appendChild(el('button', {type: 'button', class: 'dispute', id: 'dispute',
+      text: team(checker).name + ': it is wrong, call the director', onclick: function () {
+        send('dispute/', {side: checker, note: note.value});
+      }}));
+    screen.appendChild(el('button', {type: 'button', class: 'link-button', id: 'change',
+      text: team(by).name + ': change what we sent', onclick: function () {
+        typing = {side: by}; entry();
+      }}));
+  }
+
+  function numberField(id, label, value) {
+    var input = el('input', {type: 'number', inputmode: 'numeric', id: id, value: value === undefined ? '' : String(value)});
+    input.oninput = function () { typing[id] = input.value; };
+    return el('label', {class: 'type-number'}, [document.createTextNode(label + ' '), input]);
+  }
+
+  function entry() {
+    typing = typing || {};
+    var g = state.game;
+    if (g && g.status === 'entered' && !typing.side) { typing.side = g.entered_by; }
+    screen.className = 'entry';
+    var old = document.getElementById('entry-form');
+    if (old) { old.parentNode.removeChild(old); }
+    var form = el('div', {id: 'entry-form'});
+    form.appendChild(el('h2', {text: 'The final score'}));
+    form.appendChild(para(state.game_kind === 'target' ? 'A game to ' + state.game_value + ' points.' :
+      state.game_kind === 'best_of' ? 'Best of ' + state.game_value + ' hands.' : state.game_value + ' hands.', 'muted'));
+    form.appendChild(para('Who is entering?'));
+    var who = el('div', {class: 'picks'});
+    ['home', 'away'].forEach(function (s) {
+      who.appendChild(el('button', {type: 'button', class: 'pick' + (typing.side === s ? ' on' : ''),
+        'aria-pressed': typing.side === s ? 'true' : 'false', 'data-side': s, text: team(s).name,
+        onclick: function () { typing.side = s; entry(); }}));
+    });
+    form.appendChild(who);
+    form.appendChild(numberField('home_points', state.home.name + ': points', typing.home_points));
+    form.appendChild(numberField('away_points', state.away.name + ': points', typing.away_points));
+    if (NEEDS_HANDS) {
+      form.appendChild(numberField('home_hands', state.home.name + ': hands won', typing.home_hands));
+      form.appendChild(numberField('away_hands', state.away.name + ': hands won', typing.away_hands));
+    }
+    form.appendChild(numberField('home_bostons', state.home.name + ': Bostons', typing.home_bostons || 0));
+    form.appendChild(numberField('away_bostons', state.away.name + ': Bostons', typing.away_bostons || 0));
+    var sendButton = el('button', {type: 'button', class: 'primary', id: 'send', text: 'Send', onclick: function () {
+      var body = {side: typing.side, score: {}};
+      var missing = '';
+      ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons'].forEach(function (k) {
+        var input = document.getElementById(k);
+        if (!input) { return; }
+        var text = input.value.replace(/\s/g, '');
+        if (text === '') { if (k.indexOf('points') > 0 && !missing) { missing = k; } return; }
+        if (!/^-?\d+$/.test(text)) { missing = missing || k; return; }
+        body.score[k] = parseInt(text, 10);
+      });
+      if (!typing.side) { problem = 'Say who is entering: tap your team\'s name.'; render(); entry(); return; }
+      if (missing) { problem = 'Type both teams\' points as whole numbers.'; render(); entry(); return; }
+      side = {round: state.round, side: typing.side};
+      keep(SKEY, side);
+      problem = '';
+      send('enter/', body);
+    }});
+    form.appendChild(sendButton);
+    screen.appendChild(form);
+  }
+
+  window.addEventListener('online', function () { failing = false; flush(); poll(); });
+  window.addEventListener('offline', function () { failing = true; showBanner(); });
+  window.setInterval(poll, 4000);
+  render();
+  flush();
+}());

@@ -1,0 +1,204 @@
+"""A Bid Whist team tournament of six teams, three rounds of king of the hill, played in
+Chromium through the tablets: the director sets it up and ticks the teams in at the door,
+makes the draw, the teams enter their games at their tables' tablets and the other teams
+confirm; in round 1 a team says a score is wrong (the director settles it), in round 2 a late
+team forfeits and two teams enter the same score on their own (it counts at once), then the
+top four play a playoff. The standings on the page equal a recomputation from the stored
+games; every page fits a 390 px phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
+from tournaments.models import Club
+from tournaments.selectors.teams import counted_results, round_of
+from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path("var")
+WAIT_MS = 12_000
+TEAMS = """Aces; Detroit; Ann Ames; Al Ames
+Kings; Detroit; Ken King; Kay King
+Queens; Chicago; Quinn Q; Quincy Q
+Jacks; Chicago; Jack J; Jill J
+Jokers; Atlanta; Joe K; Jo K
+Books; Atlanta; Bo B; Bea B"""
+
+
+def _tablet_enter(tablet: Any, side: str, home: int, away: int) -> None:
+    tablet.locator(f'button.pick[data-side="{side}"]').click()
+    tablet.locator("#home_points").fill(str(home))
+    tablet.locator("#away_points").fill(str(away))
+    tablet.locator("#send").click()
+
+
+def _wait_round(tablet: Any, number: int) -> None:
+    tablet.wait_for_function(
+        "n => document.getElementById('round-label').textContent"
+        ".indexOf('round ' + n + ' of') >= 0",
+        arg=number,
+        timeout=WAIT_MS,
+    )
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, club: Club) -> None:
+    user = get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
+    club.directors.add(user)
+    director = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    director.set_default_timeout(WAIT_MS)
+    director.goto(live_server.url + "/accounts/login/")
+    director.get_by_label("Username").fill("td")
+    director.get_by_label("Password").fill("secret-td-pw")
+    director.get_by_role("button", name="Log in").click()
+
+    # Set-up: king of the hill, three rounds, the top four to a playoff, no grace for lateness.
+    director.goto(live_server.url + "/tournaments/new/")
+    form = director.locator("#tournament-setup")
+    form.get_by_label("Name", exact=True).fill("Spring teams")
+    form.locator("select[name=rotation]").select_option("ladder")
+    form.locator("input[name=rounds]").fill("3")
+    form.locator("input[name=grace_minutes]").fill("0")
+    form.locator("select[name=playoff]").select_option("4")
+    form.locator("textarea[name=teams]").fill(TEAMS)
+    form.get_by_role("button", name="Create the tournament").click()
+    director.wait_for_selector("#teams")
+    tournament = Tournament.objects.get()
+
+    # The door: a draw with a team missing is refused and says who; then all are ticked in.
+    for number in range(1, 6):
+        director.locator(f"#arrive-{number} input[name=present]").check()
+        director.locator(f"#arrive-{number}").get_by_role("button", name="Save").click()
+        director.wait_for_selector(f"#team-{number}.present")
+    director.get_by_label("Draw round 1 with these 6 teams").check()
+    director.get_by_role("button", name="Make the draw").click()
+    assert "Not here yet: 6 Books" in director.locator(".messages").inner_text()
+    assert not tournament.rounds.exists()
+    director.locator("#arrive-6 input[name=present]").check()
+    director.locator("#arrive-6").get_by_role("button", name="Save").click()
+    director.get_by_label("Draw round 1 with these 6 teams").check()
+    director.get_by_role("button", name="Make the draw").click()
+    director.wait_for_selector("#round")
+    director.screenshot(path=str(SHOTS / "screenshot-teams-director-1280.png"), full_page=True)
+
+    tablets: dict[int, Any] = {}
+    for table in (1, 2, 3):
+        token = TournamentTableAccess.objects.get(tournament=tournament, table=table).token
+        page = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True
+        ).new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"{live_server.url}/tt/{token}/")
+        _wait_round(page, 1)
+        tablets[table] = page
+    _no_sideways_scroll(tablets[1])
+    tablets[1].screenshot(path=str(SHOTS / "screenshot-teams-tablet-390.png"), full_page=True)
+
+    # Round 1: tables 1 and 2 enter and confirm; at table 3 the other team says it is wrong.
+    for table, (home, away) in {1: (7, 3), 2: (2, 7)}.items():
+        _tablet_enter(tablets[table], "home", home, away)
+        tablets[table].locator("#confirm").click()
+        tablets[table].wait_for_selector("#confirmed")
+    _tablet_enter(tablets[3], "home", 7, 5)
+    tablets[3].locator("#dispute-note").fill("we made 6")
+    tablets[3].locator("#dispute").click()
+    tablets[3].get_by_text("The director is called").wait_for()
+    director.reload()
+    assert "Disputed" in director.locator("#table-3").inner_text()
+    director.locator("#enter-3 input[name=home_points]").fill("7")
+    director.locator("#enter-3 input[name=away_points]").fill("6")
+    director.locator("#enter-3").get_by_role("button", name="Save").click()
+    director.wait_for_selector("#table-3.state-done")
+
+    # Round 2, drawn from round 1's results: the tablets show their new teams by themselves.
+    director.get_by_role("button", name="Draw round 2").click()
+    for page in tablets.values():
+        _wait_round(page, 2)
+    second = round_of(tournament, 2)
+    assert second is not None
+    # A late team forfeits at table 3; at table 2 both teams enter the same score on their own.
+    late = second.tables[2].away
+    director.locator("#table-3 select[name=late]").select_option(str(late))
+    director.locator("#table-3").get_by_role("button", name="Forfeit (0 min grace)").click()
+    director.wait_for_selector("#table-3.state-done")
+    _tablet_enter(tablets[1], "home", 7, 1)
+    tablets[1].locator("#confirm").click()
+    # The away team's own phone, on a Wi-Fi that drops: its entry waits on the phone, the home
+    # team enters at the tablet meanwhile, and when the phone is back the same figures count.
+    away_phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    away_phone.set_default_timeout(WAIT_MS)
+    away_phone.goto(tablets[2].url)
+    _wait_round(away_phone, 2)
+    away_phone.context.set_offline(True)
+    _tablet_enter(away_phone, "away", 7, 4)
+    away_phone.locator("#banner.offline").wait_for()
+    _tablet_enter(tablets[2], "home", 7, 4)
+    tablets[2].locator("#confirm").wait_for()
+    away_phone.context.set_offline(False)
+    away_phone.wait_for_selector("#confirmed")
+    tablets[2].wait_for_selector("#confirmed")
+    assert TournamentGame.objects.get(tournament=tournament, round=2, table=2).status == "confirmed"
+    game = TournamentGame.objects.get(tournament=tournament, round=2, table=3)
+    assert game.kind == "forfeit" and game.result["winner"] != late  # type: ignore[index]
+
+    # Round 3 through the tablets.
+    director.reload()
+    director.get_by_role("button", name="Draw round 3").click()
+    for page in tablets.values():
+        _wait_round(page, 3)
+        _tablet_enter(page, "away", 3, 7)
+        page.locator("#confirm").click()
+        page.wait_for_selector("#confirmed")
+
+    # The standings on the page equal a recomputation from the stored games.
+    director.reload()
+    engine = TeamTournament(
+        TournamentSettings.from_dict(tournament.settings),
+        [Team(t.number, t.name, t.city) for t in tournament.teams.all()],
+    )
+    again = engine.standings(counted_results(tournament))
+    rows = director.locator("#standings-table tbody tr").all()
+    assert len(rows) == 6
+    for row, expected in zip(rows, again, strict=True):
+        cells = row.locator("td").all_inner_texts()
+        assert expected.team.name in cells[1]
+        assert cells[3].startswith(str(expected.won)) and cells[5] == str(expected.points_for)
+
+    # The playoff: the top four, seeded 1 v 4 and 2 v 3; the director enters its matches.
+    director.get_by_role("button", name="Seed the playoff").click()
+    director.wait_for_selector("#playoff")
+    for match in (1, 2, 3):
+        form = director.locator(f"#match-{match} form")
+        form.locator("input[name=home_points]").fill("7")
+        form.locator("input[name=away_points]").fill("2")
+        form.get_by_role("button", name="Save").click()
+        director.wait_for_selector(f"#match-{match}.decided")
+    tournament.refresh_from_db()
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.champion == again[0].team.number
+    assert f"{again[0].team.name} won" in director.locator("#match-3").inner_text()
+    director.get_by_role("button", name="Finish the tournament").click()
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    for page in tablets.values():
+        page.get_by_text("The tournament is over").wait_for()
+
+    director.set_viewport_size({"width": 390, "height": 844})
+    director.reload()
+    _no_sideways_scroll(director)
+    director.screenshot(path=str(SHOTS / "screenshot-teams-director-390.png"), full_page=True)
+    director.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    _no_sideways_scroll(director)
+    assert "Ranked by games won" in director.locator("#tie-break").inner_text()
+    director.screenshot(path=str(SHOTS / "screenshot-teams-public-390.png"), full_page=True)
+    for context in browser.contexts:
+        context.close()

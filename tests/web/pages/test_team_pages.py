@@ -1,0 +1,191 @@
+"""A team tournament's pages: the director's set-up form, the door, the round with its
+tables and forms, the public standings with the tie-break rule, a team's games, a league's
+table through week N, and the tablet page; the API for scripts. Refusals show their text and
+change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tournaments.models import Club
+from tournaments.services import team_games
+from tournaments.services import teams as services
+from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "name": "Friday teams",
+    "rotation": "swiss",
+    "rounds": "3",
+    "game_kind": "target",
+    "game_value": "7",
+    "scoring": "fosdick",
+    "bye": "win",
+    "grace_minutes": "10",
+    "keys": "wins, points, hands, bostons, head_to_head",
+    "fee": "10.00",
+    "house_percent": "10",
+    "prizes": "60 40",
+    "pot_stake": "5",
+    "playoff": "0",
+    "teams": "Aces; Detroit; Ann; Bob\nKings; Chicago\nQueens\nJacks; Atlanta; Cy; Di",
+}
+
+
+def test_the_form_makes_a_tournament_with_its_teams(director_client: Client) -> None:
+    response = director_client.post("/tournaments/new/", FORM)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.settings["fee_cents"] == 1000 and tournament.settings["prizes"] == [60, 40]
+    assert list(tournament.teams.values_list("name", "city")) == [
+        ("Aces", "Detroit"), ("Kings", "Chicago"), ("Queens", ""), ("Jacks", "Atlanta")
+    ]  # fmt: skip
+    page = director_client.get(response["Location"])
+    assert page.status_code == 200
+    assert b"Teams at the door (4)" in page.content and b"Make the draw" in page.content
+
+
+def test_a_refused_form_says_why_and_makes_nothing(director_client: Client) -> None:
+    response = director_client.post("/tournaments/new/", FORM | {"prizes": "60 30"})
+    assert response.status_code == 200
+    assert b"must add up to 100, not 90" in response.content
+    assert not Tournament.objects.exists()
+
+
+def _running(club: Club, director: Any) -> Tournament:
+    tournament = services.tournament_create(
+        club=club, name="Club teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks", "Jokers")],
+    )  # fmt: skip
+    for number in range(1, 6):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=3)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_the_round_page_enters_a_score_and_shows_the_standings(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    tournament = _running(club, director)
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert b"Round 1 of 2" in page.content and b"Bye this round" in page.content
+    assert b"0 of 2 tables done" in page.content
+    bad = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/enter/",
+        {"table": "1", "round": "1", "home_points": "4", "away_points": "3"},
+        follow=True,
+    )
+    assert b"Table 1:" in bad.content
+    assert not TournamentGame.objects.filter(tournament=tournament, table=1).exists()
+    director_client.post(
+        f"/tournaments/{tournament.pk}/manage/enter/",
+        {"table": "1", "round": "1", "home_points": "7", "away_points": "3"},
+    )
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert b"1 of 2 tables done" in page.content
+    assert b"Ranked by games won" in page.content
+
+
+def test_the_public_page_is_private_until_live_or_published(
+    club: Club, director: Any, client: Client
+) -> None:
+    tournament = _running(club, director)
+    assert client.get(f"/tournaments/{tournament.pk}/").status_code == 404
+    team_games.tournament_live(tournament=tournament, live=True)
+    page = client.get(f"/tournaments/{tournament.pk}/")
+    assert page.status_code == 200
+    assert (
+        b"Round 1 of 2 is being played" in page.content and b"Ranked by games won" in page.content
+    )
+    team = client.get(f"/tournaments/{tournament.pk}/teams/1/")
+    assert team.status_code == 200 and b"Aces" in team.content
+
+
+def test_the_tablet_page_and_its_api(club: Club, director: Any, client: Client) -> None:
+    tournament = _running(club, director)
+    link = TournamentTableAccess.objects.get(tournament=tournament, table=1)
+    page = client.get(f"/tt/{link.token}/")
+    assert page.status_code == 200 and b"team-table.js" in page.content
+    state = json.loads(client.get(f"/api/tt/{link.token}/").content)
+    assert state["round"] == 1 and state["home"]["name"] and state["game"] is None
+    refused = client.post(
+        f"/api/tt/{link.token}/enter/",
+        {"side": "home", "score": {"home_points": 5, "away_points": 5}},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "detail" in refused.json()
+    sent = client.post(
+        f"/api/tt/{link.token}/enter/",
+        {"side": "home", "score": {"home_points": 7, "away_points": 5}},
+        content_type="application/json",
+    )
+    assert sent.status_code == 201 and sent.json()["game"]["status"] == "entered"
+    differ = client.post(
+        f"/api/tt/{link.token}/enter/",
+        {"side": "away", "score": {"home_points": 7, "away_points": 6}},
+        content_type="application/json",
+    )
+    assert differ.status_code == 409 and differ.json()["state"]["game"]["points"] == [7, 5]
+    ok = client.post(
+        f"/api/tt/{link.token}/confirm/", {"side": "away"}, content_type="application/json"
+    )
+    assert ok.status_code == 200 and ok.json()["game"]["status"] == "confirmed"
+    assert client.get("/api/tt/no-such-token/").status_code == 404
+
+
+def test_the_director_api_runs_a_round(director_client: Client) -> None:
+    made = director_client.post(
+        "/api/tournaments/",
+        {"name": "API teams", "settings": {"rotation": "round_robin", "rounds": 3},
+         "teams": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}]},
+        content_type="application/json",
+    )  # fmt: skip
+    assert made.status_code == 201, made.content
+    pk = made.json()["tournament"]["id"]
+    refused = director_client.post(
+        f"/api/tournaments/{pk}/start/", {}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and "Not here yet" in refused.json()["detail"]
+    for number in (1, 2, 3, 4):
+        director_client.post(
+            f"/api/tournaments/{pk}/teams/{number}/arrive/", {}, content_type="application/json"
+        )
+    started = director_client.post(
+        f"/api/tournaments/{pk}/start/", {"seed": 1}, content_type="application/json"
+    )
+    assert started.status_code == 200 and len(started.json()["round"]["tables"]) == 2
+    for table in (1, 2):
+        answer = director_client.post(
+            f"/api/tournaments/{pk}/games/",
+            {"table": table, "score": {"home_points": 7, "away_points": 2}},
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, answer.content
+    nxt = director_client.post(f"/api/tournaments/{pk}/next/", content_type="application/json")
+    assert nxt.json()["tournament"]["round"] == 2
+    standings = director_client.get(f"/api/tournaments/{pk}/standings/").json()
+    assert [row["won"] for row in standings["standings"]][:2] == [1, 1]
+
+
+def test_the_csv_files_for_other_programs(club: Club, director: Any, client: Client) -> None:
+    tournament = _running(club, director)
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 3}
+    )
+    team_games.tournament_live(tournament=tournament, live=True)
+    services.team_change(tournament=tournament, number=2, data={"name": "=SUM(A1)"})
+    standings = client.get(f"/tournaments/{tournament.pk}/standings.csv")
+    assert standings["Content-Type"].startswith("text/csv")
+    lines = standings.content.decode().splitlines()
+    assert lines[0].startswith("rank,tied,team,name,city,played,won")
+    assert len(lines) == 6 and "'=SUM(A1)" in standings.content.decode()
+    games = client.get(f"/tournaments/{tournament.pk}/games.csv").content.decode().splitlines()
+    # The bye and table 1's game count; table 2's is not in.
+    assert len(games) == 3 and ",7,3," in games[1] + games[2]
+    assert client.get(f"/tournaments/{tournament.pk}/hands.csv").status_code == 404

@@ -1,0 +1,321 @@
+"""A Bid Whist team tournament through its services: the door, the draw, the director's and
+the tablets' games, forfeits for lateness, a withdrawal, the next rounds by result, the
+playoff, and a league's standings through week N. Every refusal says why and changes
+nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from engine.teams import GameResult, Team, TeamTournament, TournamentSettings
+from tournaments.models import Club
+from tournaments.selectors.team_room import table_state, team_link
+from tournaments.selectors.teams import (
+    counted_results,
+    league_standings,
+    round_of,
+    tournament_state,
+)
+from tournaments.services import team_games, team_playoff
+from tournaments.services import teams as services
+from tournaments.services.team_games import TeamsDiffer
+from tournaments.services.teams import TeamsRefused
+from tournaments.team_models import (
+    Tournament,
+    TournamentAudit,
+    TournamentGame,
+    TournamentTableAccess,
+)
+
+pytestmark = pytest.mark.django_db
+
+TEAMS = [
+    {"name": "Aces", "city": "Detroit"},
+    {"name": "Kings", "city": "Detroit"},
+    {"name": "Queens", "city": "Chicago"},
+    {"name": "Jacks", "city": "Chicago"},
+    {"name": "Jokers", "city": "Atlanta"},
+    {"name": "Books", "city": "Atlanta"},
+]
+
+
+def made(club: Club, **settings: Any) -> Tournament:
+    return services.tournament_create(
+        club=club,
+        name="Spring Bid Whist",
+        settings={"rotation": "ladder", "rounds": 3, "playoff": 4} | settings,
+        teams=TEAMS,
+    )
+
+
+def drawn(club: Club, **settings: Any) -> Tournament:
+    tournament = made(club, **settings)
+    for number in range(1, len(TEAMS) + 1):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=7)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def play_round(tournament: Tournament, home_wins: bool = True) -> None:
+    drawn_round = round_of(tournament, tournament.round)
+    assert drawn_round is not None
+    done = set(
+        TournamentGame.objects.filter(
+            tournament=tournament, round=tournament.round, status="confirmed"
+        ).values_list("table", flat=True)
+    )
+    for pairing in drawn_round.tables:
+        if pairing.table in done:
+            continue
+        score = {"home_points": 7, "away_points": 3} if home_wins else {
+            "home_points": 2, "away_points": 7}  # fmt: skip
+        team_games.game_enter(tournament=tournament, table=pairing.table, score=score)
+
+
+def test_the_draw_needs_every_team_here_and_refusing_changes_nothing(club: Club) -> None:
+    tournament = made(club)
+    services.team_arrive(tournament=tournament, number=1)
+    audits = TournamentAudit.objects.count()
+    with pytest.raises(TeamsRefused, match=r"Not here yet: 2 Kings, 3 Queens.*Tick each team"):
+        services.tournament_start(tournament=tournament, seed=1)
+    tournament.refresh_from_db()
+    assert tournament.status == "draft" and tournament.round == 0
+    assert not tournament.rounds.exists() and TournamentAudit.objects.count() == audits
+
+
+def test_a_round_of_three_tables_and_its_links(club: Club) -> None:
+    tournament = drawn(club)
+    first = round_of(tournament, 1)
+    assert first is not None and len(first.tables) == 3 and not first.byes
+    assert sorted(t for p in first.tables for t in p.teams) == [1, 2, 3, 4, 5, 6]
+    # The draw keeps teams of one city apart (three cities of two teams: always possible).
+    city = {n: TEAMS[n - 1]["city"] for n in range(1, 7)}
+    assert all(city[p.home] != city[p.away] for p in first.tables)
+    links = TournamentTableAccess.objects.filter(tournament=tournament)
+    assert sorted(links.values_list("table", flat=True)) == [1, 2, 3]
+    assert team_link(links.first().token)[1] == links.first().table  # type: ignore[union-attr]
+
+
+def test_the_next_round_waits_for_every_table_then_moves_by_result(club: Club) -> None:
+    tournament = drawn(club)
+    first = round_of(tournament, 1)
+    assert first is not None
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 2}
+    )
+    with pytest.raises(TeamsRefused, match="2 of 3 tables of round 1 have no confirmed game"):
+        services.round_next(tournament=tournament)
+    play_round(tournament)
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    second = round_of(tournament, 2)
+    assert second is not None and tournament.round == 2
+    # The ladder: table 1's winner stays and meets table 2's winner, who came up.
+    assert second.tables[0].teams == (first.tables[0].home, first.tables[1].home)
+
+
+def test_a_bad_score_is_refused_and_nothing_is_stored(club: Club) -> None:
+    tournament = drawn(club)
+    with pytest.raises(TeamsRefused, match="Table 1:"):
+        team_games.game_enter(
+            tournament=tournament, table=1, score={"home_points": 5, "away_points": 3}
+        )
+    with pytest.raises(TeamsRefused, match="Round 1 has no table 9"):
+        team_games.game_enter(
+            tournament=tournament, table=9, score={"home_points": 7, "away_points": 3}
+        )
+    assert not TournamentGame.objects.filter(tournament=tournament, table__gte=1).exists()
+
+
+def test_a_correction_needs_a_reason(club: Club) -> None:
+    tournament = drawn(club)
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 3}
+    )
+    with pytest.raises(TeamsRefused, match="give a reason to correct it"):
+        team_games.game_enter(
+            tournament=tournament, table=1, score={"home_points": 3, "away_points": 7}
+        )
+    game = team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 3, "away_points": 7},
+        reason="sheet misread",
+    )  # fmt: skip
+    assert GameResult.from_dict(game.result).winner == game.away  # type: ignore[arg-type]
+
+
+def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
+    tournament = drawn(club)
+    score = {"home_points": 7, "away_points": 4}
+    game = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
+    assert game.status == "entered"
+    state = table_state(tournament, 1)
+    assert state["game"]["status"] == "entered" and state["game"]["points"] == [7, 4]
+    with pytest.raises(TeamsRefused, match="The other team confirms"):
+        team_games.tablet_confirm(tournament=tournament, table=1, side="home")
+    team_games.tablet_confirm(tournament=tournament, table=1, side="away")
+    assert TournamentGame.objects.get(tournament=tournament, table=1).status == "confirmed"
+    # Table 2: both teams enter; the same figures count at once.
+    team_games.tablet_enter(tournament=tournament, table=2, side="away", score=score)
+    agreed = team_games.tablet_enter(tournament=tournament, table=2, side="home", score=score)
+    assert agreed.status == "confirmed"
+    # Table 3: different figures are refused with the first team's, and nothing changes.
+    team_games.tablet_enter(tournament=tournament, table=3, side="home", score=score)
+    with pytest.raises(TeamsDiffer, match=r"entered .* 7, .* 4; yours says .* 7, .* 5"):
+        team_games.tablet_enter(
+            tournament=tournament, table=3, side="away",
+            score={"home_points": 7, "away_points": 5},
+        )  # fmt: skip
+    stored = TournamentGame.objects.get(tournament=tournament, table=3)
+    assert stored.status == "entered" and stored.result["points"] == [7, 4]  # type: ignore[index]
+    team_games.tablet_dispute(tournament=tournament, table=3, side="away", note="we had 5")
+    stored.refresh_from_db()
+    assert stored.status == "disputed" and stored.note == "we had 5"
+    assert tournament_state(tournament).done == 2
+
+
+def test_the_last_confirmation_draws_the_next_round_when_asked(club: Club) -> None:
+    tournament = drawn(club)
+    team_games.moves_on_set(tournament=tournament, on=True)
+    for table in (1, 2, 3):
+        team_games.tablet_enter(
+            tournament=tournament, table=table, side="home",
+            score={"home_points": 7, "away_points": 1},
+        )  # fmt: skip
+        team_games.tablet_confirm(tournament=tournament, table=table, side="away")
+    tournament.refresh_from_db()
+    assert tournament.round == 2
+
+
+def test_a_forfeit_waits_for_the_grace_minutes(club: Club) -> None:
+    tournament = drawn(club, grace_minutes=10)
+    first = round_of(tournament, 1)
+    assert first is not None
+    late = first.tables[0].away
+    started = tournament.round_started_at
+    assert started is not None
+    with pytest.raises(TeamsRefused, match=r"still has 6 minutes of the 10 minutes' grace"):
+        team_games.game_forfeit(
+            tournament=tournament,
+            table=1,
+            late=late,
+            now=started + dt.timedelta(minutes=4, seconds=30),
+        )
+    assert not TournamentGame.objects.filter(tournament=tournament, table=1).exists()
+    with pytest.raises(TeamsRefused, match="is not at table 1"):
+        team_games.game_forfeit(
+            tournament=tournament, table=1, late=first.tables[1].home,
+            now=started + dt.timedelta(minutes=11),
+        )  # fmt: skip
+    game = team_games.game_forfeit(
+        tournament=tournament, table=1, late=late, now=started + dt.timedelta(minutes=11)
+    )
+    result = GameResult.from_dict(game.result)  # type: ignore[arg-type]
+    assert game.kind == "forfeit" and result.winner == first.tables[0].home
+    assert result.home == first.tables[0].home and result.points == (7, 0)
+
+
+def test_a_withdrawn_team_is_left_out_of_the_next_draw(club: Club) -> None:
+    tournament = drawn(club, rotation="swiss")
+    first = round_of(tournament, 1)
+    assert first is not None
+    gone = first.tables[2].away
+    play_round(tournament)
+    team_games.team_withdraw(tournament=tournament, number=gone, reason="flight home")
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    second = round_of(tournament, 2)
+    assert second is not None
+    assert gone not in second.teams() and len(second.tables) == 2 and len(second.byes) == 1
+    # Its game of round 1 still counts.
+    assert any(gone in r.teams for r in counted_results(tournament) if r.round == 1)
+
+
+def test_a_withdrawal_mid_round_gives_the_opponents_the_forfeit(club: Club) -> None:
+    tournament = drawn(club, rotation="round_robin", rounds=3)
+    first = round_of(tournament, 1)
+    assert first is not None
+    pairing = first.tables[0]
+    team_games.team_withdraw(tournament=tournament, number=pairing.home)
+    game = TournamentGame.objects.get(tournament=tournament, round=1, table=1)
+    assert game.kind == "withdrawn" and game.result["winner"] == pairing.away  # type: ignore[index]
+    for p in first.tables[1:]:
+        team_games.game_enter(
+            tournament=tournament, table=p.table, score={"home_points": 7, "away_points": 0}
+        )
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    # A fixed schedule keeps the withdrawn team: its next opponents win by the forfeit result.
+    second = round_of(tournament, 2)
+    assert second is not None
+    table = next(p for p in second.tables if pairing.home in p.teams)
+    game = TournamentGame.objects.get(tournament=tournament, round=2, table=table.table)
+    assert game.kind == "withdrawn" and game.status == "confirmed"
+
+
+def test_standings_equal_a_recomputation_and_the_playoff_crowns_a_champion(club: Club) -> None:
+    tournament = drawn(club)
+    for round_number in (1, 2, 3):
+        play_round(tournament, home_wins=round_number != 2)
+        if round_number < 3:
+            services.round_next(tournament=tournament)
+            tournament.refresh_from_db()
+    with pytest.raises(TeamsRefused, match="Round 3 was the last of 3: seed the playoff"):
+        services.round_next(tournament=tournament)
+    state = tournament_state(tournament)
+    engine = TeamTournament(
+        TournamentSettings.from_dict(tournament.settings),
+        [Team(t.number, t.name, t.city) for t in tournament.teams.all()],
+    )
+    again = engine.standings(counted_results(tournament))
+    assert [(r.team.number, r.won, r.points_for) for r in state.standings] == [
+        (r.team.number, r.won, r.points_for) for r in again
+    ]
+    bracket = team_playoff.playoff_start(tournament=tournament)
+    assert [m.teams for m in bracket.rounds[0].matches] == [
+        (state.standings[0].team.number, state.standings[3].team.number),
+        (state.standings[1].team.number, state.standings[2].team.number),
+    ]
+    tournament.refresh_from_db()
+    with pytest.raises(TeamsRefused, match="Match 3 waits for"):
+        team_playoff.playoff_enter(
+            tournament=tournament, match=3, score={"home_points": 7, "away_points": 1}
+        )
+    for match in (1, 2, 3):
+        bracket = team_playoff.playoff_enter(
+            tournament=tournament, match=match, score={"home_points": 7, "away_points": 1}
+        )
+        tournament.refresh_from_db()
+    assert bracket.champion == state.standings[0].team.number
+    # The playoff's games never change the standings.
+    assert [r.won for r in tournament_state(tournament).standings] == [r.won for r in again]
+    team_games.tournament_finish(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+
+def test_a_league_shows_standings_through_week_two(club: Club) -> None:
+    league = services.league_create(club=club, name="Winter league")
+    weeks = []
+    for week in (1, 2, 3):
+        tournament = services.tournament_create(
+            club=club, name=f"Week {week}", settings={"rotation": "round_robin", "rounds": 1},
+            teams=TEAMS if week == 1 else (), league=league,
+        )  # fmt: skip
+        assert tournament.week == week and tournament.teams.count() == 6
+        for number in range(1, 7):
+            services.team_arrive(tournament=tournament, number=number)
+        services.tournament_start(tournament=tournament, seed=week)
+        tournament.refresh_from_db()
+        play_round(tournament, home_wins=week != 3)
+        team_games.tournament_finish(tournament=tournament)
+        weeks.append(tournament)
+    two = league_standings(league, through_week=2)
+    final = league_standings(league)
+    assert sum(r.played for r in two) == 12 and sum(r.played for r in final) == 18
+    assert sum(r.won for r in two) == 6 and sum(r.won for r in final) == 9
+    assert timezone.now()

@@ -1,0 +1,365 @@
+"""The API for Bid Whist team tournaments: the director's (list and create, teams, the door,
+the draw, a table's game, a forfeit, a withdrawal, the next round, the playoff, the end) and
+the public standings.
+
+The same services as the pages; a refusal is a 400 with its text, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import access
+from tournaments.selectors.team_room import playoff_view
+from tournaments.selectors.teams import TournamentState, tournament_state
+from tournaments.services import team_games, team_playoff
+from tournaments.services import teams as team_services
+from tournaments.services.events import club_for_new_event
+from tournaments.services.teams import TeamsRefused
+from tournaments.team_models import Tournament
+
+
+class TournamentOut(serializers.ModelSerializer[Tournament]):
+    club = serializers.CharField(source="club.name", read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "date", "club", "league", "week", "status", "round", "live_public",
+            "moves_on", "settings",
+        ]  # fmt: skip
+
+
+def standings_out(state: TournamentState) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": row.rank,
+            "tied": row.tied,
+            "team": row.team.number,
+            "name": row.team.name,
+            "city": row.team.city,
+            "played": row.played,
+            "won": row.won,
+            "lost": row.lost,
+            "drawn": row.drawn,
+            "points_for": row.points_for,
+            "points_against": row.points_against,
+            "hands": row.hands,
+            "bostons": row.bostons,
+            "byes": row.byes,
+            "forfeits": row.forfeits,
+            "decided_by": row.decided_by,
+        }
+        for row in state.standings
+    ]
+
+
+def state_out(state: TournamentState) -> dict[str, Any]:
+    """The tournament as it stands: teams, this round's tables and games, the standings."""
+    t = state.tournament
+    return {
+        "tournament": TournamentOut(t).data,
+        "teams": [
+            {
+                "number": team.number,
+                "name": team.name,
+                "city": team.city,
+                "players": [team.player_one, team.player_two],
+                "present": team.present,
+                "paid_cents": team.paid_cents,
+                "in_pot": team.in_pot,
+                "withdrawn_after": team.withdrawn_after,
+            }
+            for team in state.teams
+        ],
+        "round": None
+        if not state.tables
+        else {
+            "round": t.round,
+            "tables": [
+                {
+                    "table": table.number,
+                    "home": table.home.number,
+                    "away": table.away.number,
+                    "status": table.game.status if table.game else None,
+                    "result": table.game.result if table.game else None,
+                    "text": table.text,
+                }
+                for table in state.tables
+            ],
+            "byes": [team.number for team in state.byes],
+        },
+        "tie_break": state.tie_break,
+        "standings": standings_out(state),
+        "playoff": [
+            {
+                "round": name,
+                "matches": [
+                    {"match": m.id, "home": m.home, "away": m.away, "winner": m.winner}
+                    for m in matches
+                ],
+            }
+            for name, matches in playoff_view(t)
+        ],
+    }
+
+
+class DirectorTournamentApi(APIView):
+    """An API view about one tournament: the caller's right to it is checked before the body
+    is read, so another club's director learns nothing from a validation error."""
+
+    tournament: Tournament
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.tournament = access.tournament_for(request.user, kwargs["pk"])
+
+    def answer(self, code: int = status.HTTP_200_OK) -> Response:
+        self.tournament.refresh_from_db()
+        return Response(state_out(tournament_state(self.tournament)), status=code)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, TeamsRefused):
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return super().handle_exception(exc)
+
+
+def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    checked = serializer(data=request.data)
+    checked.is_valid(raise_exception=True)
+    return dict(checked.validated_data)
+
+
+class TeamIn(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=120)
+    city = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    player_one = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    player_two = serializers.CharField(max_length=120, required=False, allow_blank=True)
+
+
+class TournamentIn(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=160)
+    date = serializers.DateField(required=False)
+    settings = serializers.DictField(required=False, help_text="docs/reference/api.md")
+    teams = TeamIn(many=True, required=False)
+
+
+class TournamentListApi(APIView):
+    """The tournaments of the caller's clubs; POST creates one (a draft)."""
+
+    @extend_schema(responses=TournamentOut(many=True))
+    def get(self, request: Request) -> Response:
+        rows = access.tournaments_for(request.user).select_related("club")[:200]
+        return Response(TournamentOut(rows, many=True).data)
+
+    @extend_schema(request=TournamentIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        data = _valid(TournamentIn, request)
+        try:
+            club_name = request.data.get("club") if isinstance(request.data, dict) else None
+            club = club_for_new_event(user=request.user, name=club_name)
+            tournament = team_services.tournament_create(
+                club=club,
+                name=data["name"],
+                date=data.get("date"),
+                settings=data.get("settings") or {},
+                teams=data.get("teams") or [],
+                user=request.user,
+            )
+        except ValueError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(state_out(tournament_state(tournament)), status=status.HTTP_201_CREATED)
+
+
+class TournamentApi(DirectorTournamentApi):
+    """The tournament as it stands (its director's view: teams, money, this round)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        return self.answer()
+
+
+class TeamsApi(DirectorTournamentApi):
+    """Add a team (before the draw)."""
+
+    @extend_schema(request=TeamIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(TeamIn, request)
+        team_services.team_add(tournament=self.tournament, data=data, user=request.user)
+        return self.answer(status.HTTP_201_CREATED)
+
+
+class ArriveIn(serializers.Serializer[Any]):
+    present = serializers.BooleanField(default=True)
+    paid_cents = serializers.IntegerField(min_value=0, max_value=10_000_000, required=False)
+    in_pot = serializers.BooleanField(required=False)
+
+
+class ArriveApi(DirectorTournamentApi):
+    """At the door: both players of team `number` are here (and what they paid)."""
+
+    @extend_schema(request=ArriveIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        data = _valid(ArriveIn, request)
+        team_services.team_arrive(
+            tournament=self.tournament,
+            number=number,
+            present=data["present"],
+            paid_cents=data.get("paid_cents"),
+            in_pot=data.get("in_pot"),
+            user=request.user,
+        )
+        return self.answer()
+
+
+class SeedIn(serializers.Serializer[Any]):
+    seed = serializers.IntegerField(min_value=0, required=False)
+
+
+class StartApi(DirectorTournamentApi):
+    """The draw of round 1."""
+
+    @extend_schema(request=SeedIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(SeedIn, request)
+        team_services.tournament_start(
+            tournament=self.tournament, seed=data.get("seed"), user=request.user
+        )
+        return self.answer()
+
+
+class NextRoundApi(DirectorTournamentApi):
+    """Draw the next round (every table of this one must count)."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        team_services.round_next(tournament=self.tournament, user=request.user)
+        return self.answer()
+
+
+class GameIn(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1, max_value=999)
+    round = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    score = serializers.DictField(required=False)
+    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class GameApi(DirectorTournamentApi):
+    """A table's game from the director: it counts at once (a correction needs a reason)."""
+
+    @extend_schema(request=GameIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(GameIn, request)
+        team_games.game_enter(
+            tournament=self.tournament,
+            table=data["table"],
+            round=data.get("round"),
+            score=data.get("score"),
+            hands=data.get("hands"),
+            reason=data.get("reason", ""),
+            user=request.user,
+        )
+        return self.answer()
+
+
+class ForfeitIn(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1, max_value=999)
+    late = serializers.IntegerField(min_value=1, max_value=9999)
+
+
+class ForfeitApi(DirectorTournamentApi):
+    """A late team forfeits its game once the grace minutes have run out."""
+
+    @extend_schema(request=ForfeitIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ForfeitIn, request)
+        team_games.game_forfeit(
+            tournament=self.tournament, table=data["table"], late=data["late"], user=request.user
+        )
+        return self.answer()
+
+
+class WithdrawIn(serializers.Serializer[Any]):
+    number = serializers.IntegerField(min_value=1, max_value=9999)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class WithdrawApi(DirectorTournamentApi):
+    """A team leaves the tournament for good."""
+
+    @extend_schema(request=WithdrawIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(WithdrawIn, request)
+        team_games.team_withdraw(
+            tournament=self.tournament,
+            number=data["number"],
+            reason=data.get("reason", ""),
+            user=request.user,
+        )
+        return self.answer()
+
+
+class PlayoffIn(serializers.Serializer[Any]):
+    match = serializers.IntegerField(min_value=1, max_value=999, required=False)
+    score = serializers.DictField(required=False)
+    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+
+
+class PlayoffApi(DirectorTournamentApi):
+    """Without `match`: seed the playoff from the standings; with it: that match's game."""
+
+    @extend_schema(request=PlayoffIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(PlayoffIn, request)
+        if "match" not in data:
+            team_playoff.playoff_start(tournament=self.tournament, user=request.user)
+        else:
+            team_playoff.playoff_enter(
+                tournament=self.tournament,
+                match=data["match"],
+                score=data.get("score"),
+                hands=data.get("hands"),
+                user=request.user,
+            )
+        return self.answer()
+
+
+class FinishApi(DirectorTournamentApi):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        team_games.tournament_finish(tournament=self.tournament, user=request.user)
+        return self.answer()
+
+
+class PublicStandingsApi(APIView):
+    """The standings anyone may read: a published tournament, or a running one whose
+    director switched live standings on."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = Tournament.objects.filter(pk=pk).first()
+        if tournament is None or not (
+            tournament.is_public or access.tournaments_for(request.user).filter(pk=pk).exists()
+        ):
+            raise NotFound("No such tournament is public.")
+        state = tournament_state(tournament)
+        return Response(
+            {
+                "tournament": {"id": tournament.pk, "name": tournament.name,
+                               "status": tournament.status, "round": tournament.round},
+                "tie_break": state.tie_break,
+                "standings": standings_out(state),
+            }
+        )  # fmt: skip

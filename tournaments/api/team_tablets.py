@@ -1,0 +1,182 @@
+"""The API a team tournament table's tablet uses: the token in the URL is the only credential.
+
+Answers a tablet can act on: 200 the table's state (after a write, the state with it), 201 a
+game entered, 400 a game the rules refuse or a request the tournament cannot take (its
+message), 403 a replaced link, 404 an unknown link, 409 the other team entered different
+figures (with both, and the state), 429 too many requests (Retry-After).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.drive_tablets import DriveTableThrottle
+from tournaments.api.team_api import DirectorTournamentApi
+from tournaments.selectors.tablet_cache import token_digest
+from tournaments.selectors.team_room import (
+    TeamLinkReplaced,
+    TeamLinkUnknown,
+    table_state,
+    team_link,
+    team_links,
+)
+from tournaments.services import team_games
+from tournaments.services.teams import TeamsRefused
+from tournaments.team_models import Tournament
+
+
+class TeamTableThrottle(DriveTableThrottle):
+    """Requests per table link, at the tablets' rate, as a drive table's."""
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        ident = token_digest(view.kwargs.get("token", ""))
+        return self.cache_format % {"scope": "team-table", "ident": ident}
+
+
+class TeamTabletView(APIView):
+    """No login, no session, no CSRF: the table's token is the credential."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [TeamTableThrottle]
+
+    tournament: Tournament
+    table: int
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """The link first: an unknown or replaced link learns nothing more."""
+        super().initial(request, *args, **kwargs)
+        try:
+            self.tournament, self.table = team_link(kwargs["token"])
+        except TeamLinkReplaced as exc:
+            raise PermissionDenied(str(exc)) from None
+        except TeamLinkUnknown as exc:
+            raise NotFound(str(exc)) from None
+
+    def state(self, code: int = status.HTTP_200_OK) -> Response:
+        self.tournament.refresh_from_db()
+        return Response(table_state(self.tournament, self.table), status=code)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, team_games.TeamsDiffer):
+            self.tournament.refresh_from_db()
+            body = {"detail": str(exc), "state": table_state(self.tournament, self.table)}
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        if isinstance(exc, TeamsRefused):
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return super().handle_exception(exc)
+
+
+class TableGameIn(serializers.Serializer[Any]):
+    side = serializers.ChoiceField(choices=["home", "away"], help_text="Who enters it.")
+    score = serializers.DictField(
+        required=False,
+        help_text="The final score: home_points, away_points, and as the game needs "
+        "home_hands, away_hands, home_bostons, away_bostons.",
+    )
+    hands = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=200,
+        help_text="The game's hands in play order, each a Bid Whist result "
+        '({"declarer": "N", "bid": 4, "kind": "uptown", "trumps": "S", "books": 10}).',
+    )
+
+
+class SideIn(serializers.Serializer[Any]):
+    side = serializers.ChoiceField(choices=["home", "away"])
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+_STATE = inline_serializer(
+    "TeamTableState",
+    {
+        "round": serializers.IntegerField(),
+        "table": serializers.IntegerField(),
+        "home": serializers.DictField(allow_null=True),
+        "away": serializers.DictField(allow_null=True),
+        "game": serializers.DictField(allow_null=True),
+    },
+)
+_REFUSED = inline_serializer("TeamTableRefused", {"detail": serializers.CharField()})
+
+
+def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    checked = serializer(data=request.data)
+    checked.is_valid(raise_exception=True)
+    return dict(checked.validated_data)
+
+
+class TeamTableStateApi(TeamTabletView):
+    """This round's two teams at the table, where their game stands, the tables done."""
+
+    @extend_schema(responses={200: _STATE, 403: _REFUSED, 404: _REFUSED})
+    def get(self, request: Request, token: str) -> Response:
+        return self.state()
+
+
+class TeamTableEnterApi(TeamTabletView):
+    """One team's entry of the game; it waits for the other team (or counts at once when the
+    other team entered the same figures)."""
+
+    @extend_schema(request=TableGameIn, responses={201: _STATE, 200: _STATE})
+    def post(self, request: Request, token: str) -> Response:
+        data = _valid(TableGameIn, request)
+        game = team_games.tablet_enter(
+            tournament=self.tournament,
+            table=self.table,
+            side=data["side"],
+            score=data.get("score"),
+            hands=data.get("hands"),
+        )
+        created = game.status == game.Status.ENTERED
+        return self.state(status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class TeamTableConfirmApi(TeamTabletView):
+    """The other team agrees: the game counts."""
+
+    @extend_schema(request=SideIn, responses={200: _STATE})
+    def post(self, request: Request, token: str) -> Response:
+        data = _valid(SideIn, request)
+        team_games.tablet_confirm(tournament=self.tournament, table=self.table, side=data["side"])
+        return self.state()
+
+
+class TeamTableDisputeApi(TeamTabletView):
+    """The other team does not agree: the director is called."""
+
+    @extend_schema(request=SideIn, responses={200: _STATE})
+    def post(self, request: Request, token: str) -> Response:
+        data = _valid(SideIn, request)
+        team_games.tablet_dispute(
+            tournament=self.tournament,
+            table=self.table,
+            side=data["side"],
+            note=data.get("note", ""),
+        )
+        return self.state()
+
+
+class TeamLinkOut(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    url = serializers.CharField()
+
+
+class TeamLinksApi(DirectorTournamentApi):
+    """Each table's tablet link (made at the draw), for the tournament's director."""
+
+    @extend_schema(responses=TeamLinkOut(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        base = settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
+        links = team_links(self.tournament, base)
+        return Response([{"table": link.table, "url": link.url} for link in links])

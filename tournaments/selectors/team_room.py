@@ -1,0 +1,156 @@
+"""A team tournament's tables as the tablets and the room see them: each table's link, the
+state its tablet shows, and the playoff bracket as the pages draw it.
+
+A tablet stays on its table all evening while the teams move, so its link is the table's. Its
+state names the two teams of this round, where the game stands (nobody has entered it, one
+team has and the other must confirm, it counts, it is disputed), how many tables are done, and
+once the next round is drawn, where the teams of this table go. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from engine.teams import GameResult
+from engine.teams.bracket import Bracket, Slot
+from tournaments.selectors.teams import round_of, settings_of
+from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
+
+
+class TeamLinkUnknown(LookupError):
+    """No such table link."""
+
+
+class TeamLinkReplaced(LookupError):
+    """The link was replaced: the director gave the table a new one."""
+
+
+@dataclass(frozen=True)
+class TeamLink:
+    table: int
+    url: str
+
+
+def team_links(tournament: Tournament, base_url: str) -> list[TeamLink]:
+    rows = TournamentTableAccess.objects.filter(
+        tournament=tournament, revoked_at__isnull=True
+    ).order_by("table")
+    return [TeamLink(row.table, f"{base_url}/tt/{row.token}/") for row in rows]
+
+
+def team_link(token: str) -> tuple[Tournament, int]:
+    row = TournamentTableAccess.objects.select_related("tournament").filter(token=token).first()
+    if row is None:
+        raise TeamLinkUnknown("This table link is not known: scan the table's code again.")
+    if row.revoked_at is not None:
+        raise TeamLinkReplaced(
+            "This table link was replaced by the director: scan the table's new code."
+        )
+    return row.tournament, row.table
+
+
+def _team(names: dict[int, tuple[str, str]], number: int | None) -> dict[str, Any] | None:
+    if number is None:
+        return None
+    name, city = names.get(number, (f"Team {number}", ""))
+    return {"number": number, "name": name, "city": city}
+
+
+def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
+    """What the table's tablet shows now (JSON, as the page embeds it and the API sends)."""
+    settings = settings_of(tournament)
+    names = {
+        n: (name, city) for n, name, city in tournament.teams.values_list("number", "name", "city")
+    }
+    state: dict[str, Any] = {
+        "tournament": tournament.name,
+        "status": tournament.status,
+        "round": tournament.round,
+        "rounds": settings.rounds,
+        "table": table,
+        "version": tournament.version,
+        "game_kind": settings.game.kind.value,
+        "game_value": settings.game.value,
+        "home": None,
+        "away": None,
+        "game": None,
+        "tables": 0,
+        "done": 0,
+        "server_time": timezone.now().isoformat(timespec="seconds"),
+    }
+    drawn = round_of(tournament, tournament.round) if tournament.round else None
+    if drawn is None:
+        return state
+    pairing = next((p for p in drawn.tables if p.table == table), None)
+    games = {
+        g.table: g
+        for g in TournamentGame.objects.filter(
+            tournament=tournament, round=drawn.number, match="", table__gte=1
+        )
+    }
+    state["tables"] = len(drawn.tables)
+    state["done"] = sum(1 for g in games.values() if g.status == TournamentGame.Status.CONFIRMED)
+    if pairing is None:
+        state["sitting_out"] = True
+        return state
+    state["home"] = _team(names, pairing.home)
+    state["away"] = _team(names, pairing.away)
+    game = games.get(table)
+    if game is not None:
+        result = GameResult.from_dict(game.result) if game.result else None
+        state["game"] = {
+            "status": game.status,
+            "kind": game.kind,
+            "entered_by": game.entered_by,
+            "points": list(result.points) if result else None,
+            "hands": list(result.hands) if result else None,
+            "bostons": list(result.bostons) if result else None,
+            "winner": result.winner if result else None,
+        }
+    return state
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """One playoff match as the pages draw it: team names, or where a team will come from."""
+
+    id: int
+    home: str
+    away: str
+    winner: str
+    ready: bool
+    third_place: bool
+
+
+def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
+    """The bracket by round: [(round name, its matches)]; [] before the playoff."""
+    if not tournament.bracket:
+        return []
+    bracket = Bracket.from_dict(tournament.bracket)
+    names = dict(tournament.teams.values_list("number", "name"))
+
+    def place(team: int | None, slot: Slot) -> str:
+        if team is not None:
+            return str(names.get(team, f"Team {team}"))
+        return f"{'loser' if slot.loser else 'winner'} of match {slot.source}"
+
+    return [
+        (
+            bracket_round.name,
+            [
+                MatchView(
+                    m.id,
+                    place(m.home_team, m.home),
+                    place(m.away_team, m.away),
+                    str(names.get(m.winner, "")) if m.winner is not None else "",
+                    m.ready,
+                    m.third_place,
+                )
+                for m in bracket_round.matches
+            ],
+        )
+        for bracket_round in bracket.rounds
+    ]

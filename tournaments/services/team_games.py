@@ -1,0 +1,459 @@
+"""A team tournament's games: the director's entry and correction, the tablets' entry,
+confirmation and dispute, forfeits for lateness, withdrawals, and the end.
+
+A game comes in either hand by hand (each hand as the Bid Whist rules read it, so the engine
+works out the running score, who won and the Bostons) or as the final score copied from a
+paper score sheet. At a table's tablet one team enters and the other confirms; when both enter
+it on their own and the two agree, it counts at once; when they disagree, the second is told
+what the first entered and the table checks its sheet or calls the director. Nothing counts
+in the standings until it is confirmed (docs/directors/teams.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine.teams import GameResult, Pairing, TeamsError
+from tournaments.selectors.teams import engine_for, round_of
+from tournaments.services.audit import User
+from tournaments.services.teams import TeamsRefused, audit, locked, round_complete, round_next
+from tournaments.team_models import Tournament, TournamentGame, TournamentTeam
+
+#: The sides of a table: the home team sits North-South.
+SIDES = ("home", "away")
+
+
+class TeamsDiffer(TeamsRefused):
+    """The other team entered different figures: nothing changed; the table checks its sheet."""
+
+
+def _running(tournament: Tournament, doing: str) -> None:
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TeamsRefused(
+            f"The tournament is {tournament.get_status_display().lower()}: {doing} is only "
+            "possible while its rounds are played."
+        )
+
+
+def _pairing(tournament: Tournament, round_: int, table: int) -> Pairing:
+    if not 1 <= round_ <= tournament.round:
+        raise TeamsRefused(
+            f"Round {round_} has not been drawn: the rounds so far are 1 to {tournament.round}."
+        )
+    drawn = round_of(tournament, round_)
+    assert drawn is not None
+    for pairing in drawn.tables:
+        if pairing.table == table:
+            return pairing
+    raise TeamsRefused(
+        f"Round {round_} has no table {table}: its tables are 1 to {len(drawn.tables)}."
+    )
+
+
+def checked_game(
+    tournament: Tournament,
+    pairing: Pairing,
+    round_: int,
+    *,
+    hands: Sequence[Mapping[str, Any]] | None,
+    score: Mapping[str, Any] | None,
+) -> GameResult:
+    """The game as the engine reads it; refused (nothing written) if it cannot be right."""
+    if (hands is None) == (score is None):
+        raise TeamsRefused(
+            f"Table {pairing.table}: give the game's hands or its final score (one of them)."
+        )
+    try:
+        return engine_for(tournament).played(
+            round_,
+            pairing.table,
+            pairing.home,
+            pairing.away,
+            hands=hands,
+            score=score,
+            week=tournament.week,
+        )
+    except TeamsError as exc:
+        raise TeamsRefused(f"Table {pairing.table}: {exc}") from None
+
+
+def _game(tournament: Tournament, round_: int, table: int) -> TournamentGame | None:
+    return (
+        TournamentGame.objects.select_for_update()
+        .filter(tournament=tournament, round=round_, table=table, match="")
+        .first()
+    )
+
+
+@transaction.atomic
+def game_enter(
+    *,
+    tournament: Tournament,
+    table: int,
+    hands: Sequence[Mapping[str, Any]] | None = None,
+    score: Mapping[str, Any] | None = None,
+    round: int | None = None,
+    user: User = None,
+    reason: str = "",
+) -> TournamentGame:
+    """The director's entry (from a score sheet, or settling a dispute): it counts at once.
+    A game that already counts is corrected only with a reason; a correction of an earlier
+    round changes the standings, never a round already drawn from them."""
+    tournament = locked(tournament)
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PLAYOFF):
+        _running(tournament, "entering a game")
+    round_ = tournament.round if round is None else round
+    pairing = _pairing(tournament, round_, table)
+    result = checked_game(tournament, pairing, round_, hands=hands, score=score)
+    game = _game(tournament, round_, table)
+    before = None if game is None else _described(game)
+    confirmed = game is not None and game.status == TournamentGame.Status.CONFIRMED
+    if confirmed and not reason.strip():
+        raise TeamsRefused(
+            f"Round {round_}, table {table} already has a confirmed game: give a reason to "
+            "correct it."
+        )
+    game = game or TournamentGame(
+        tournament=tournament, round=round_, table=table, home=pairing.home, away=pairing.away
+    )
+    game.kind = TournamentGame.Kind.PLAYED
+    game.hands = list(hands or [])
+    game.score = dict(score or {})
+    game.result = result.to_dict()
+    game.status = TournamentGame.Status.CONFIRMED
+    game.source = "director"
+    game.entered_by = ""
+    game.confirmed_at = timezone.now()
+    game.save()
+    later = (
+        " (a later round was drawn before: it stays as drawn)" if round_ < tournament.round else ""
+    )
+    audit(
+        tournament,
+        user,
+        "game" if before is None else "game-correct",
+        f"round {round_} table {table}",
+        before=before,
+        after=_described(game),
+        reason=(reason.strip() + later).strip(),
+    )
+    return game
+
+
+def _described(game: TournamentGame) -> dict[str, Any]:
+    return {
+        "kind": game.kind,
+        "status": game.status,
+        "hands": game.hands,
+        "score": game.score,
+        "result": game.result,
+    }
+
+
+@transaction.atomic
+def game_forfeit(
+    *,
+    tournament: Tournament,
+    table: int,
+    late: int,
+    user: User = None,
+    now: dt.datetime | None = None,
+) -> TournamentGame:
+    """A team not at its table when the grace minutes have run out forfeits the game: the
+    opponents get the win and the stated points (`forfeit_points`, or the target to 0)."""
+    tournament = locked(tournament)
+    _running(tournament, "a forfeit")
+    pairing = _pairing(tournament, tournament.round, table)
+    if late not in pairing.teams:
+        raise TeamsRefused(
+            f"Team {late} is not at table {table} this round: teams {pairing.home} and "
+            f"{pairing.away} are."
+        )
+    settings = engine_for(tournament).settings
+    started = tournament.round_started_at or timezone.now()
+    deadline = started + dt.timedelta(minutes=settings.grace_minutes)
+    moment = now or timezone.now()
+    if moment < deadline:
+        left = int((deadline - moment).total_seconds() // 60) + 1
+        raise TeamsRefused(
+            f"Team {late} still has {left} minute{'s' if left != 1 else ''} of the "
+            f"{settings.grace_minutes} minutes' grace (round {tournament.round} began at "
+            f"{timezone.localtime(started):%H:%M}): wait, then record the forfeit."
+        )
+    game = _game(tournament, tournament.round, table)
+    if game is not None and game.status == TournamentGame.Status.CONFIRMED:
+        raise TeamsRefused(
+            f"Table {table}'s game is already confirmed: correct it instead of a forfeit."
+        )
+    winner = pairing.away if late == pairing.home else pairing.home
+    try:
+        result = engine_for(tournament).forfeit(
+            tournament.round, table, winner, late, home=pairing.home, week=tournament.week
+        )
+    except TeamsError as exc:
+        raise TeamsRefused(str(exc)) from None
+    game = game or TournamentGame(
+        tournament=tournament,
+        round=tournament.round,
+        table=table,
+        home=pairing.home,
+        away=pairing.away,
+    )
+    game.kind = TournamentGame.Kind.FORFEIT
+    game.hands, game.score = [], {}
+    game.result = result.to_dict()
+    game.status = TournamentGame.Status.CONFIRMED
+    game.source = "director"
+    game.confirmed_at = timezone.now()
+    game.save()
+    audit(
+        tournament,
+        user,
+        "forfeit",
+        f"round {tournament.round} table {table}",
+        after={"late": late, "result": game.result},
+        reason=f"team {late} late after {settings.grace_minutes} minutes' grace",
+    )
+    return game
+
+
+@transaction.atomic
+def team_withdraw(
+    *, tournament: Tournament, number: int, user: User = None, reason: str = ""
+) -> TournamentTeam:
+    """A team leaves for good. Its game of this round, if not played, goes to its opponents
+    as a forfeit; in a fixed schedule its later opponents get the same result; a drawn
+    rotation leaves it out from the next round. Its games so far still count."""
+    tournament = locked(tournament)
+    _running(tournament, "a withdrawal")
+    team = tournament.teams.filter(number=number).first()
+    if team is None:
+        raise TeamsRefused(f"There is no team {number}.")
+    if team.withdrawn_after is not None:
+        raise TeamsRefused(f"Team {number} withdrew after round {team.withdrawn_after} already.")
+    drawn = round_of(tournament, tournament.round)
+    assert drawn is not None
+    pairing = next((p for p in drawn.tables if number in p.teams), None)
+    team.withdrawn_after = tournament.round
+    team.save(update_fields=["withdrawn_after"])
+    if pairing is not None:
+        game = _game(tournament, tournament.round, pairing.table)
+        if game is None or game.status != TournamentGame.Status.CONFIRMED:
+            winner = pairing.away if number == pairing.home else pairing.home
+            result = engine_for(tournament).forfeit(
+                tournament.round,
+                pairing.table,
+                winner,
+                number,
+                home=pairing.home,
+                withdrawn=True,
+                week=tournament.week,
+            )
+            game = game or TournamentGame(
+                tournament=tournament,
+                round=tournament.round,
+                table=pairing.table,
+                home=pairing.home,
+                away=pairing.away,
+            )
+            game.kind = TournamentGame.Kind.WITHDRAWN
+            game.result = result.to_dict()
+            game.status = TournamentGame.Status.CONFIRMED
+            game.source = "director"
+            game.confirmed_at = timezone.now()
+            game.save()
+    audit(
+        tournament,
+        user,
+        "withdraw",
+        f"team {number}",
+        after={"withdrawn_after": tournament.round},
+        reason=reason,
+    )
+    return team
+
+
+# ---- the tablets ----------------------------------------------------------------------------
+
+
+def _side(side: str) -> str:
+    if side not in SIDES:
+        raise TeamsRefused("Say which team you are: home (North-South) or away (East-West).")
+    return side
+
+
+@transaction.atomic
+def tablet_enter(
+    *,
+    tournament: Tournament,
+    table: int,
+    side: str,
+    hands: Sequence[Mapping[str, Any]] | None = None,
+    score: Mapping[str, Any] | None = None,
+) -> TournamentGame:
+    """One team enters the game at its table. The other team then confirms; if it enters
+    the game on its own instead and the two agree, the game counts at once; if they differ,
+    the second entry is refused with the first's figures (nothing changes)."""
+    tournament = locked(tournament)
+    _running(tournament, "entering a game")
+    side = _side(side)
+    pairing = _pairing(tournament, tournament.round, table)
+    result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
+    game = _game(tournament, tournament.round, table)
+    teams = _names(tournament)
+    if game is not None and game.status != TournamentGame.Status.ENTERED:
+        state = "confirmed" if game.status == TournamentGame.Status.CONFIRMED else "disputed"
+        raise TeamsRefused(f"This table's game is {state} already: ask the director to change it.")
+    if game is not None and game.entered_by != side:
+        if _same(game.result, result):
+            game.status = TournamentGame.Status.CONFIRMED
+            game.confirmed_at = timezone.now()
+            game.save(update_fields=["status", "confirmed_at"])
+            audit(tournament, None, "game-agreed", f"round {tournament.round} table {table}")
+            _after_confirm(tournament)
+            return game
+        other = teams[getattr(pairing, game.entered_by)]
+        raise TeamsDiffer(
+            f"{other} entered {_score(game.result, pairing, teams)}; yours says "
+            f"{_score(result.to_dict(), pairing, teams)}. Check the score sheet together: "
+            "confirm theirs, or call the director."
+        )
+    game = game or TournamentGame(
+        tournament=tournament,
+        round=tournament.round,
+        table=table,
+        home=pairing.home,
+        away=pairing.away,
+    )
+    game.kind = TournamentGame.Kind.PLAYED
+    game.hands = list(hands or [])
+    game.score = dict(score or {})
+    game.result = result.to_dict()
+    game.status = TournamentGame.Status.ENTERED
+    game.entered_by = side
+    game.source = "tablet"
+    game.entered_at = timezone.now()
+    game.save()
+    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}")
+    return game
+
+
+def _same(stored: Any, result: GameResult) -> bool:
+    mine = result.to_dict()
+    keys = ("winner", "points", "hands", "bostons")
+    return isinstance(stored, Mapping) and all(stored.get(k) == mine[k] for k in keys)
+
+
+def _names(tournament: Tournament) -> dict[int, str]:
+    return dict(tournament.teams.values_list("number", "name"))
+
+
+def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
+    points = result.get("points", [0, 0]) if isinstance(result, Mapping) else [0, 0]
+    return f"{teams[pairing.home]} {points[0]}, {teams[pairing.away]} {points[1]}"
+
+
+@transaction.atomic
+def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
+    """The other team agrees: the game counts."""
+    tournament = locked(tournament)
+    _running(tournament, "confirming a game")
+    side = _side(side)
+    game = _game(tournament, tournament.round, table)
+    if game is None or game.status != TournamentGame.Status.ENTERED:
+        raise TeamsRefused("There is no game waiting for confirmation at this table.")
+    if game.entered_by == side:
+        raise TeamsRefused("The other team confirms what you entered: hand them the tablet.")
+    game.status = TournamentGame.Status.CONFIRMED
+    game.confirmed_at = timezone.now()
+    game.save(update_fields=["status", "confirmed_at"])
+    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}")
+    _after_confirm(tournament)
+    return game
+
+
+@transaction.atomic
+def tablet_dispute(
+    *, tournament: Tournament, table: int, side: str, note: str = ""
+) -> TournamentGame:
+    """The other team does not agree: the director is called; the game does not count."""
+    tournament = locked(tournament)
+    _running(tournament, "disputing a game")
+    side = _side(side)
+    game = _game(tournament, tournament.round, table)
+    if game is None or game.status != TournamentGame.Status.ENTERED:
+        raise TeamsRefused("There is no game waiting for confirmation at this table.")
+    if game.entered_by == side:
+        raise TeamsRefused("The other team says whether it agrees: hand them the tablet.")
+    game.status = TournamentGame.Status.DISPUTED
+    game.note = " ".join(note.split())[:200]
+    game.save(update_fields=["status", "note"])
+    audit(tournament, None, "game-dispute", f"round {tournament.round} table {table}", reason=note)
+    return game
+
+
+def _after_confirm(tournament: Tournament) -> None:
+    """The round's last game confirmed: the next round is drawn by itself where the director
+    asked for that (`moves_on`) and there is one."""
+    if not tournament.moves_on or tournament.round >= engine_for(tournament).settings.rounds:
+        return
+    done, tables = round_complete(tournament)
+    if done == tables:
+        round_next(tournament=tournament)
+
+
+# ---- the end ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, user: User = None) -> Tournament:
+    tournament = locked(tournament)
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PLAYOFF):
+        raise TeamsRefused(
+            f"The tournament is {tournament.get_status_display().lower()}: only one that is "
+            "running can finish."
+        )
+    done, tables = round_complete(tournament)
+    if tournament.status == Tournament.Status.RUNNING and done < tables:
+        raise TeamsRefused(
+            f"{tables - done} table{'s' if tables - done != 1 else ''} of round "
+            f"{tournament.round} have no confirmed game: enter them (or a forfeit) first."
+        )
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    audit(tournament, user, "finish", "tournament")
+    return tournament
+
+
+@transaction.atomic
+def tournament_publish(*, tournament: Tournament, user: User = None) -> Tournament:
+    tournament = locked(tournament)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise TeamsRefused("Finish the tournament first, then publish its results.")
+    tournament.status = Tournament.Status.PUBLISHED
+    tournament.save(update_fields=["status"])
+    audit(tournament, user, "publish", "tournament")
+    return tournament
+
+
+@transaction.atomic
+def tournament_live(*, tournament: Tournament, live: bool, user: User = None) -> Tournament:
+    tournament = locked(tournament)
+    tournament.live_public = live
+    tournament.save(update_fields=["live_public"])
+    audit(tournament, user, "live", "tournament", after={"live_public": live})
+    return tournament
+
+
+@transaction.atomic
+def moves_on_set(*, tournament: Tournament, on: bool, user: User = None) -> Tournament:
+    tournament = locked(tournament)
+    tournament.moves_on = on
+    tournament.save(update_fields=["moves_on"])
+    audit(tournament, user, "moves-on", "tournament", after={"moves_on": on})
+    return tournament

@@ -1,0 +1,483 @@
+"""Running a Bid Whist team tournament: set-up, the teams at the door, the draw, each table's
+game, forfeits and withdrawals, the next round, the playoff, the end.
+
+Each function is one director's action (the pages, the API and the command call the same
+ones). The engine (`engine.teams.TeamTournament`) checks every setting, draws every round and
+reads every game; a refusal is a `TeamsRefused` whose text says what is wrong and what to do,
+raised before anything is written, so a refusal changes nothing. Each change leaves a
+`TournamentAudit` row in the same transaction.
+
+Rules of the room (docs/directors/teams.md): the draw needs both players of every team there
+(`present`); a game the director enters counts at once, a tablet's waits for the other team;
+the next round is drawn from the confirmed games (the rotations that go by results) or from the
+schedule fixed at the start; a late team forfeits only once the grace minutes have run out; a
+team that withdraws plays no more rounds: in a fixed schedule its opponents get the forfeit
+result, in a drawn one it is left out of the draw.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine.teams import Round, TeamsError
+from engine.teams.settings import TournamentSettings
+from tournaments.models import Club
+from tournaments.selectors.teams import (
+    counted_results,
+    engine_for,
+    round_of,
+    rounds_of,
+)
+from tournaments.services.audit import User, actor
+from tournaments.services.events import EventError, name_checked
+from tournaments.team_models import (
+    League,
+    Tournament,
+    TournamentAudit,
+    TournamentGame,
+    TournamentRound,
+    TournamentTableAccess,
+    TournamentTeam,
+)
+
+#: A seed is stored in a signed 64-bit column.
+SEED_LIMIT = 2**62
+
+#: The fewest teams a tournament can draw: two make one table.
+FEWEST_TEAMS = 2
+
+TEAM_FIELDS = ("name", "city", "player_one", "player_two")
+
+
+class TeamsRefused(ValueError):
+    """A director's request the tournament cannot take; the message says why and what to do."""
+
+
+def audit(
+    tournament: Tournament,
+    user: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> None:
+    """Every change leaves its audit row and is a new version (tablets and the room display
+    read the version to know whether anything moved)."""
+    tournament.version += 1
+    Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
+    TournamentAudit.objects.create(
+        tournament=tournament,
+        user=actor(user),
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def locked(tournament: Tournament) -> Tournament:
+    """The row again, locked for this transaction: two browsers or tablets acting at once take
+    turns, and each sees what the other did."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def checked_settings(data: Mapping[str, Any]) -> TournamentSettings:
+    try:
+        return TournamentSettings.from_dict(data)
+    except TeamsError as exc:
+        raise TeamsRefused(str(exc)) from None
+
+
+# ---- set-up -------------------------------------------------------------------------------
+
+
+def _text(value: object, what: str, limit: int, *, required: bool = False) -> str:
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise TeamsRefused(f"Give {what}.")
+    if len(text) > limit:
+        raise TeamsRefused(
+            f"{what[0].upper()}{what[1:]} is {len(text)} characters; {limit} at most."
+        )
+    if any(ord(c) < 32 for c in text):
+        raise TeamsRefused(f"{what[0].upper()}{what[1:]} has a control character: type it again.")
+    return text
+
+
+def _team_fields(data: Mapping[str, Any], number: int) -> dict[str, str]:
+    if not isinstance(data, Mapping):
+        raise TeamsRefused(
+            f"Team {number}: give its name (and, if known, its city and two players)."
+        )
+    unknown = sorted(set(data) - {*TEAM_FIELDS, "paid_cents", "in_pot", "present"})
+    if unknown:
+        raise TeamsRefused(
+            f"Team {number}: unknown {', '.join(unknown)} (known: {', '.join(TEAM_FIELDS)})."
+        )
+    return {
+        "name": _text(data.get("name"), f"team {number}'s name", 120, required=True),
+        "city": _text(data.get("city"), f"team {number}'s city", 80),
+        "player_one": _text(data.get("player_one"), f"team {number}'s first player", 120),
+        "player_two": _text(data.get("player_two"), f"team {number}'s second player", 120),
+    }
+
+
+def _no_twins(names: Sequence[str]) -> None:
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.setdefault(name.casefold(), name)
+        if first is not name:
+            raise TeamsRefused(
+                f"Two teams are called {first}: add a word (a city, a number) so the "
+                "standings tell them apart."
+            )
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    settings: Mapping[str, Any],
+    teams: Sequence[Mapping[str, Any]] = (),
+    date: dt.date | None = None,
+    league: League | None = None,
+    user: User = None,
+) -> Tournament:
+    """A draft tournament with its settings (each checked by the engine) and the teams known
+    beforehand (more can be added at the door until the draw). A league's next week starts
+    with the league's teams, numbered as before."""
+    try:
+        name = name_checked(
+            name, model=Tournament, column="name", what="the tournament's name", required=True
+        )
+    except EventError as exc:
+        raise TeamsRefused(str(exc)) from None
+    checked = checked_settings(settings)
+    rows = [_team_fields(team, n) for n, team in enumerate(teams, start=1)]
+    week = 1
+    if league is not None:
+        if league.club_id != club.pk:
+            raise TeamsRefused("A league's weeks are its own club's.")
+        week = (league.weeks.order_by("-week").values_list("week", flat=True).first() or 0) + 1
+        if not rows:
+            rows = list(league_teams(league))
+    _no_twins([row["name"] for row in rows])
+    tournament = Tournament.objects.create(
+        club=club,
+        league=league,
+        week=week,
+        name=name,
+        date=date or dt.date.today(),
+        settings=checked.to_dict(),
+        created_by=actor(user),
+    )
+    TournamentTeam.objects.bulk_create(
+        TournamentTeam(tournament=tournament, number=n, **row)
+        for n, row in enumerate(rows, start=1)
+    )
+    audit(tournament, user, "create", "tournament", after={"settings": tournament.settings})
+    return tournament
+
+
+def league_teams(league: League) -> list[dict[str, str]]:
+    """The league's teams as its first week entered them (later weeks copy them)."""
+    first = league.weeks.order_by("week").first()
+    if first is None:
+        return []
+    return [
+        {field: getattr(team, field) for field in TEAM_FIELDS}
+        for team in first.teams.order_by("number")
+    ]
+
+
+@transaction.atomic
+def league_create(*, club: Club, name: str, user: User = None) -> League:
+    name = _text(name, "the league's name", 160, required=True)
+    return League.objects.create(club=club, name=name, created_by=actor(user))
+
+
+def _draft(tournament: Tournament, doing: str) -> Tournament:
+    tournament = locked(tournament)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise TeamsRefused(
+            f"The draw is made: {doing} is only possible before it. A team that leaves can "
+            "withdraw (its opponents get the forfeit result)."
+        )
+    return tournament
+
+
+@transaction.atomic
+def team_add(
+    *, tournament: Tournament, data: Mapping[str, Any], user: User = None
+) -> TournamentTeam:
+    tournament = _draft(tournament, "adding a team")
+    if tournament.league_id is not None and tournament.week > 1:
+        raise TeamsRefused(
+            "A league keeps its teams from week 1: add the team to week 1, or start a new league."
+        )
+    number = tournament.teams.count() + 1
+    fields = _team_fields(data, number)
+    _no_twins([*tournament.teams.values_list("name", flat=True), fields["name"]])
+    team = TournamentTeam.objects.create(tournament=tournament, number=number, **fields)
+    audit(tournament, user, "team-add", f"team {number}", after=fields)
+    return team
+
+
+@transaction.atomic
+def team_change(
+    *, tournament: Tournament, number: int, data: Mapping[str, Any], user: User = None
+) -> TournamentTeam:
+    """Names, city and players may be corrected any time; the city only before the draw (the
+    draw kept teams of one city apart by it)."""
+    tournament = locked(tournament)
+    team = _team(tournament, number)
+    fields = _team_fields({**{f: getattr(team, f) for f in TEAM_FIELDS}, **data}, number)
+    if tournament.status != Tournament.Status.DRAFT and fields["city"] != team.city:
+        raise TeamsRefused("The draw is made: a team's city can no longer change.")
+    others = tournament.teams.exclude(pk=team.pk).values_list("name", flat=True)
+    _no_twins([*others, fields["name"]])
+    before = {f: getattr(team, f) for f in TEAM_FIELDS}
+    for key, value in fields.items():
+        setattr(team, key, value)
+    team.save(update_fields=list(TEAM_FIELDS))
+    audit(tournament, user, "team-change", f"team {number}", before=before, after=fields)
+    return team
+
+
+@transaction.atomic
+def team_remove(*, tournament: Tournament, number: int, user: User = None) -> None:
+    """Off the list before the draw; the teams after it move up a number."""
+    tournament = _draft(tournament, "taking a team off")
+    team = _team(tournament, number)
+    name = team.name
+    team.delete()
+    for later in tournament.teams.filter(number__gt=number).order_by("number"):
+        later.number -= 1
+        later.save(update_fields=["number"])
+    audit(tournament, user, "team-remove", f"team {number}", before={"name": name})
+
+
+@transaction.atomic
+def team_arrive(
+    *,
+    tournament: Tournament,
+    number: int,
+    present: bool = True,
+    paid_cents: int | None = None,
+    in_pot: bool | None = None,
+    user: User = None,
+) -> TournamentTeam:
+    """At the door: both players are here, what they paid, whether they are in the pot."""
+    tournament = locked(tournament)
+    team = _team(tournament, number)
+    if tournament.status != Tournament.Status.DRAFT and not present:
+        raise TeamsRefused("The draw is made: a team that leaves now withdraws instead (Withdraw).")
+    before = {"present": team.present, "paid_cents": team.paid_cents, "in_pot": team.in_pot}
+    team.present = present
+    if paid_cents is not None:
+        if isinstance(paid_cents, bool) or not 0 <= paid_cents <= 10_000_000:
+            raise TeamsRefused("What a team paid is an amount from 0 to 100,000.00.")
+        team.paid_cents = paid_cents
+    if in_pot is not None:
+        if tournament.status != Tournament.Status.DRAFT and in_pot != team.in_pot:
+            raise TeamsRefused("The draw is made: teams join the Boston pot before it.")
+        team.in_pot = in_pot
+    team.save(update_fields=["present", "paid_cents", "in_pot"])
+    after = {"present": team.present, "paid_cents": team.paid_cents, "in_pot": team.in_pot}
+    audit(tournament, user, "team-arrive", f"team {number}", before=before, after=after)
+    return team
+
+
+def _team(tournament: Tournament, number: int) -> TournamentTeam:
+    team = tournament.teams.filter(number=number).first()
+    if team is None:
+        count = tournament.teams.count()
+        raise TeamsRefused(f"There is no team {number}: the teams are 1 to {count}.")
+    return team
+
+
+@transaction.atomic
+def settings_change(
+    *, tournament: Tournament, settings: Mapping[str, Any], user: User = None
+) -> Tournament:
+    tournament = _draft(tournament, "changing the settings")
+    checked = checked_settings(settings)
+    before = tournament.settings
+    tournament.settings = checked.to_dict()
+    tournament.save(update_fields=["settings"])
+    audit(tournament, user, "settings", "tournament", before=before, after=tournament.settings)
+    return tournament
+
+
+# ---- the draw and the rounds ----------------------------------------------------------------
+
+
+def new_link_token() -> str:
+    """A table link's token: unguessable (192 bits), as the events' table links."""
+    return secrets.token_urlsafe(24)
+
+
+def links_ensure(tournament: Tournament, tables: int) -> None:
+    have = set(
+        TournamentTableAccess.objects.filter(
+            tournament=tournament, revoked_at__isnull=True
+        ).values_list("table", flat=True)
+    )
+    TournamentTableAccess.objects.bulk_create(
+        TournamentTableAccess(tournament=tournament, table=t, token=new_link_token())
+        for t in range(1, tables + 1)
+        if t not in have
+    )
+
+
+@transaction.atomic
+def tournament_start(
+    *, tournament: Tournament, seed: int | None = None, user: User = None
+) -> TournamentRound:
+    """The draw of round 1: every team must be there (both players), and the teams are then
+    fixed. The seed is stored so the draw can be repeated."""
+    tournament = _draft(tournament, "the draw")
+    teams = list(tournament.teams.order_by("number"))
+    if len(teams) < FEWEST_TEAMS:
+        raise TeamsRefused(
+            f"{len(teams)} team{'s' if len(teams) != 1 else ''}: a tournament needs at least "
+            f"{FEWEST_TEAMS}. Add the teams first."
+        )
+    absent = [t for t in teams if not t.present]
+    if absent:
+        names = ", ".join(f"{t.number} {t.name}" for t in absent[:6])
+        more = f" and {len(absent) - 6} more" if len(absent) > 6 else ""
+        raise TeamsRefused(
+            f"Not here yet: {names}{more}. Tick each team in when both players are here, or "
+            "take it off the list, then draw."
+        )
+    if seed is not None and (isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT):
+        raise TeamsRefused(f"The seed is a whole number from 0 to {SEED_LIMIT - 1}.")
+    tournament.seed = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
+    engine = engine_for(tournament)
+    try:
+        drawn = engine.draw(1, [], [], seed=tournament.seed)
+    except TeamsError as exc:
+        raise TeamsRefused(str(exc)) from None
+    return _begin_round(tournament, drawn, user, action="start")
+
+
+def _begin_round(
+    tournament: Tournament, drawn: Round, user: User, *, action: str
+) -> TournamentRound:
+    row = TournamentRound.objects.create(
+        tournament=tournament, number=drawn.number, tables=drawn.to_dict()
+    )
+    tournament.status = Tournament.Status.RUNNING
+    tournament.round = drawn.number
+    tournament.round_started_at = timezone.now()
+    tournament.save(update_fields=["status", "round", "round_started_at", "seed"])
+    engine = engine_for(tournament)
+    withdrawn = _withdrawn(tournament)
+    byes = [
+        TournamentGame(
+            tournament=tournament,
+            round=drawn.number,
+            table=0,
+            match=f"bye-{team}",
+            home=team,
+            kind=TournamentGame.Kind.BYE,
+            result=engine.bye(drawn.number, team, week=tournament.week).to_dict(),
+            confirmed_at=timezone.now(),
+        )
+        for team in drawn.byes
+    ]
+    TournamentGame.objects.bulk_create(byes)
+    # A withdrawn team still in a fixed schedule: its opponents get the forfeit result now.
+    for pairing in drawn.tables:
+        gone = [t for t in pairing.teams if t in withdrawn]
+        if gone:
+            stays = pairing.away if pairing.home in gone else pairing.home
+            loser = gone[0]
+            result = engine.forfeit(
+                drawn.number,
+                pairing.table,
+                stays,
+                loser,
+                home=pairing.home,
+                withdrawn=True,
+                week=tournament.week,
+            )
+            TournamentGame.objects.create(
+                tournament=tournament,
+                round=drawn.number,
+                table=pairing.table,
+                home=pairing.home,
+                away=pairing.away,
+                kind=TournamentGame.Kind.WITHDRAWN,
+                result=result.to_dict(),
+                confirmed_at=timezone.now(),
+            )
+    links_ensure(tournament, len(drawn.tables))
+    audit(tournament, user, action, f"round {drawn.number}", after=drawn.to_dict())
+    return row
+
+
+def _withdrawn(tournament: Tournament) -> set[int]:
+    return set(
+        tournament.teams.filter(withdrawn_after__isnull=False).values_list("number", flat=True)
+    )
+
+
+def round_complete(tournament: Tournament) -> tuple[int, int]:
+    """(tables whose game counts, tables) of the round being played."""
+    drawn = round_of(tournament, tournament.round)
+    if drawn is None:
+        return (0, 0)
+    done = TournamentGame.objects.filter(
+        tournament=tournament,
+        round=drawn.number,
+        match="",
+        status=TournamentGame.Status.CONFIRMED,
+        table__gte=1,
+    ).count()
+    return (done, len(drawn.tables))
+
+
+@transaction.atomic
+def round_next(*, tournament: Tournament, user: User = None) -> TournamentRound:
+    """Draw the next round once every table's game of this one counts."""
+    tournament = locked(tournament)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TeamsRefused(
+            f"The tournament is {tournament.get_status_display().lower()}: rounds are drawn "
+            "while it runs."
+        )
+    settings = engine_for(tournament).settings
+    if tournament.round >= settings.rounds:
+        raise TeamsRefused(
+            f"Round {tournament.round} was the last of {settings.rounds}: "
+            + ("seed the playoff, or finish." if settings.playoff else "finish the tournament.")
+        )
+    done, tables = round_complete(tournament)
+    if done < tables:
+        raise TeamsRefused(
+            f"{tables - done} of {tables} tables of round {tournament.round} have no confirmed "
+            "game yet: enter or confirm them (or record a forfeit), then draw."
+        )
+    engine = engine_for(tournament)
+    try:
+        drawn = engine.draw(
+            tournament.round + 1,
+            rounds_of(tournament),
+            counted_results(tournament),
+            seed=tournament.seed or 0,
+            withdrawn=_withdrawn(tournament),
+        )
+    except TeamsError as exc:
+        raise TeamsRefused(str(exc)) from None
+    return _begin_round(tournament, drawn, user, action="round")

@@ -1,0 +1,157 @@
+"""The team tournament set-up form: the director's choices in plain words, turned into the
+engine's settings.
+
+The form only collects; the engine checks (`TournamentSettings`) and its refusal, naming the
+setting, is shown above the form. Money is typed as the club counts it ("12.50") and kept in
+cents. Defaults follow docs/games/teams.md: Swiss, 5 rounds, games to 7 points (Fosdick).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+
+from engine.teams.ranking import KEYS
+from engine.teams.settings import BYE_RULES, ROTATIONS
+from tournaments.models import Club
+from tournaments.team_models import League
+
+GAME_KINDS = [
+    ("target", "To a points target (first to 7; or the other side at minus 7)"),
+    ("best_of", "Best of a number of hands"),
+    ("hands", "A fixed number of hands"),
+]
+PLAYOFFS = [(0, "No playoff"), (4, "Top 4"), (6, "Top 6"), (8, "Top 8"), (12, "Top 12")]
+DEFAULT_KEYS = "wins, points, hands, bostons, head_to_head"
+
+
+def cents(value: Any, what: str) -> int:
+    """'12.50' -> 1250; blank -> 0; a ValueError names the field."""
+    text = str(value or "").strip().replace(",", "")
+    if not text:
+        return 0
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"{what}: an amount such as 12.50, not {text!r}") from None
+    if amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        raise ValueError(f"{what}: an amount in whole cents, such as 12.50, not {text!r}")
+    return int(amount * 100)
+
+
+def teams_from_text(text: str) -> list[dict[str, str]]:
+    """One team a line: its name, then (optionally) its city and two players, split by
+    semicolons ("Aces; Detroit; Ann Lee; Bob Lee")."""
+    teams = []
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.split(";")]
+        if not parts[0]:
+            continue
+        names = ("name", "city", "player_one", "player_two")
+        teams.append(dict(zip(names, parts, strict=False)))
+    return teams
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
+    league = forms.ModelChoiceField(
+        queryset=League.objects.none(),
+        required=False,
+        empty_label="Not part of a league",
+        help_text="A league's next week: its teams are copied from week 1.",
+    )
+    new_league = forms.CharField(
+        max_length=160, required=False, label="Or start a league (its name)"
+    )
+    rotation = forms.ChoiceField(choices=list(ROTATIONS.items()), initial="swiss")
+    rounds = forms.IntegerField(min_value=1, max_value=60, initial=5)
+    game_kind = forms.ChoiceField(choices=GAME_KINDS, initial="target", label="A game is played")
+    game_value = forms.IntegerField(
+        min_value=1, max_value=99, initial=7, label="Target points, or number of hands"
+    )
+    scoring = forms.ChoiceField(
+        choices=[("fosdick", "Fosdick"), ("andrews", "Andrews")], initial="fosdick"
+    )
+    defenders_score = forms.BooleanField(
+        required=False, label="Andrews: defenders score the bid when they set it"
+    )
+    boston_double = forms.BooleanField(required=False, label="A Boston counts double")
+    bye = forms.ChoiceField(choices=list(BYE_RULES.items()), initial="win", label="A bye scores")
+    grace_minutes = forms.IntegerField(min_value=0, max_value=240, initial=10)
+    forfeit_winner = forms.IntegerField(
+        min_value=0, max_value=999, required=False, label="A forfeit: the winner's points"
+    )
+    forfeit_loser = forms.IntegerField(
+        min_value=0, max_value=999, required=False, initial=0, label="and the loser's"
+    )
+    keys = forms.CharField(
+        initial=DEFAULT_KEYS,
+        label="Ranking, in order",
+        help_text=f"Any of {', '.join(KEYS)}, separated by commas.",
+    )
+    fee = forms.CharField(required=False, label="Entry fee per player", initial="0")
+    house_percent = forms.IntegerField(min_value=0, max_value=100, initial=0, required=False)
+    prizes = forms.CharField(
+        required=False,
+        label="Prize split (% for 1st, 2nd, ...)",
+        help_text="Such as 50 30 20; blank for no prize money.",
+    )
+    pot_stake = forms.CharField(required=False, label="Boston pot stake per player", initial="0")
+    pot_round = forms.IntegerField(min_value=1, max_value=60, required=False)
+    playoff = forms.TypedChoiceField(choices=PLAYOFFS, coerce=int, initial=0)
+    teams = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="One team a line: name; city; player one; player two (all but the name "
+        "optional). More can be added at the door.",
+    )
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+        self.fields["league"].queryset = League.objects.filter(club__in=clubs)  # type: ignore[attr-defined]
+        if clubs.count() <= 1:
+            self.fields["club"].widget = forms.HiddenInput()
+
+    def settings(self) -> dict[str, Any]:
+        """The engine's settings as typed; a ValueError names a money field it cannot read."""
+        data = self.cleaned_data
+        winner, loser = data.get("forfeit_winner"), data.get("forfeit_loser")
+        return {
+            "game": {
+                "kind": data["game_kind"],
+                "value": data["game_value"],
+                "scoring": data["scoring"],
+                "options": {"defenders_score": True} if data.get("defenders_score") else {},
+                "boston_counts_double": bool(data.get("boston_double")),
+            },
+            "rotation": data["rotation"],
+            "rounds": data["rounds"],
+            "bye": data["bye"],
+            "forfeit_points": None if winner is None else [winner, loser or 0],
+            "grace_minutes": data["grace_minutes"],
+            "keys": [k.strip() for k in data["keys"].replace(";", ",").split(",") if k.strip()],
+            "fee_cents": cents(data.get("fee"), "entry fee"),
+            "house_percent": data.get("house_percent") or 0,
+            "prizes": _prizes(data.get("prizes") or ""),
+            "pot_stake_cents": cents(data.get("pot_stake"), "Boston pot stake"),
+            "pot_round": data.get("pot_round"),
+            "playoff": data["playoff"],
+        }
+
+    def team_list(self) -> list[dict[str, str]]:
+        return teams_from_text(self.cleaned_data.get("teams") or "")
+
+
+def _prizes(text: str) -> list[int]:
+    shares = []
+    for word in text.replace(",", " ").replace("%", " ").split():
+        if not word.isdigit():
+            raise ValueError(f"prize split: whole percentages such as 50 30 20, not {word!r}")
+        shares.append(int(word))
+    return shares

@@ -1,0 +1,274 @@
+"""A Bid Whist team tournament for its director: set-up, the door, the draw, each round's
+games, forfeits, withdrawals, the next round, the playoff, the end.
+
+Each view reads with `selectors.teams` or calls one service, then renders or redirects; a
+refusal's text is shown on the next page and nothing is changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from clubwhist.lan import loopback_warning
+from tournaments import access
+from tournaments.selectors.team_room import playoff_view, team_links
+from tournaments.selectors.teams import tournament_state
+from tournaments.services import team_games, team_playoff
+from tournaments.services import teams as team_services
+from tournaments.services.events import club_get_or_create
+from tournaments.team_models import League, Tournament
+from tournaments.views.director._common import FIRST_CLUB, act, no_club
+from tournaments.views.director.tablet_links import base_url
+from tournaments.views.director.team_forms import TournamentForm, cents
+
+
+def tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
+    return access.tournament_for(request.user, pk, Tournament.objects.select_related("club"))
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The settings and (if known) the teams, in one form."""
+    clubs = access.clubs_for(request.user)
+    if not clubs.exists() and not access.is_admin(request.user):
+        return no_club(request)
+    form = TournamentForm(request.POST or None, clubs=clubs)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        club = data["club"] or clubs.first() or club_get_or_create(name=FIRST_CLUB)
+        try:
+            league: League | None = data["league"]
+            if league is None and data["new_league"].strip():
+                league = team_services.league_create(
+                    club=club, name=data["new_league"], user=request.user
+                )
+            tournament = team_services.tournament_create(
+                club=club,
+                name=data["name"],
+                date=data["date"],
+                settings=form.settings(),
+                teams=form.team_list(),
+                league=league,
+                user=request.user,
+            )
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            messages.success(
+                request,
+                f"Tournament created: {tournament.name}. Tick each team in as it arrives, "
+                "then make the draw.",
+            )
+            return redirect("tournament-detail", tournament.pk)
+    return render(request, "tournaments/director/team_new.html", {"form": form, "error": error})
+
+
+@login_required
+@require_GET
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    state = tournament_state(tournament)
+    running = tournament.status == Tournament.Status.RUNNING
+    return render(
+        request,
+        "tournaments/director/team_detail.html",
+        {
+            "tournament": tournament,
+            "state": state,
+            "playoff": playoff_view(tournament),
+            "links": team_links(tournament, base_url(request)) if running else [],
+            "links_warning": loopback_warning(base_url(request)) if running else None,
+        },
+    )
+
+
+def _number(raw: Any) -> int | None:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _team_data(request: HttpRequest) -> dict[str, str]:
+    return {
+        key: request.POST.get(key, "")
+        for key in ("name", "city", "player_one", "player_two")
+        if key in request.POST
+    }
+
+
+@login_required
+@require_POST
+def tournament_teams(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add, correct and take off teams; tick them in at the door."""
+    tournament = tournament_for_director(request, pk)
+    action = request.POST.get("action", "")
+    number = _number(request.POST.get("number"))
+    if action == "add":
+        act(request, team_services.team_add, "Team added.", tournament=tournament,
+            data=_team_data(request))  # fmt: skip
+    elif action == "change" and number is not None:
+        act(request, team_services.team_change, f"Team {number} changed.",
+            tournament=tournament, number=number, data=_team_data(request))  # fmt: skip
+    elif action == "remove" and number is not None:
+        act(request, team_services.team_remove,
+            f"Team {number} taken off; those after it moved up a number.",
+            tournament=tournament, number=number)  # fmt: skip
+    elif action == "arrive" and number is not None:
+        try:
+            paid = cents(request.POST.get("paid"), "paid") if "paid" in request.POST else None
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            act(request, team_services.team_arrive, f"Team {number}: saved.",
+                tournament=tournament, number=number,
+                present=request.POST.get("present") == "yes", paid_cents=paid,
+                in_pot=request.POST.get("in_pot") == "yes")  # fmt: skip
+    else:
+        messages.error(request, "Say what to do: add a team, or change, tick in or take off one.")
+    return redirect(f"{tournament.get_absolute_url()}#teams")
+
+
+@login_required
+@require_POST
+def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    raw = request.POST.get("seed", "").strip()
+    seed = _number(raw) if raw else None
+    if raw and seed is None:
+        messages.error(request, f"The seed is a whole number, not {raw!r}.")
+    elif request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm the draw: the teams are then fixed.")
+    else:
+        act(request, team_services.tournament_start,
+            "Round 1 is drawn: call out each table's teams.", tournament=tournament,
+            seed=seed)  # fmt: skip
+    return redirect(tournament.get_absolute_url())
+
+
+def score_from_post(request: HttpRequest) -> dict[str, Any]:
+    """The final score typed from the score sheet: blanks left out (the engine says what a
+    game of this kind needs)."""
+    score: dict[str, Any] = {}
+    for key in ("home_points", "away_points", "home_hands", "away_hands", "home_bostons",
+                "away_bostons"):  # fmt: skip
+        raw = request.POST.get(key, "").strip()
+        if raw:
+            try:
+                score[key] = int(raw)
+            except ValueError:
+                raise ValueError(f"{key.replace('_', ' ')}: a whole number, not {raw!r}") from None
+    return score
+
+
+@login_required
+@require_POST
+def tournament_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table's final score from its score sheet (or a correction, with a reason)."""
+    tournament = tournament_for_director(request, pk)
+    table = _number(request.POST.get("table"))
+    round_ = _number(request.POST.get("round"))
+    try:
+        score = score_from_post(request)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect(tournament.get_absolute_url())
+    if table is None:
+        messages.error(request, "Say which table.")
+    else:
+        act(request, team_games.game_enter, f"Table {table}: saved.", tournament=tournament,
+            table=table, round=round_, score=score,
+            reason=request.POST.get("reason", ""))  # fmt: skip
+    return redirect(f"{tournament.get_absolute_url()}#table-{table or ''}")
+
+
+@login_required
+@require_POST
+def tournament_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    table, late = _number(request.POST.get("table")), _number(request.POST.get("late"))
+    if table is None or late is None:
+        messages.error(request, "Say which table and which team is late.")
+    else:
+        act(request, team_games.game_forfeit, f"Table {table}: team {late} forfeits.",
+            tournament=tournament, table=table, late=late)  # fmt: skip
+    return redirect(tournament.get_absolute_url())
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    number = _number(request.POST.get("number"))
+    if number is None:
+        messages.error(request, "Say which team withdraws.")
+    else:
+        act(request, team_games.team_withdraw,
+            f"Team {number} withdrew: it is left out of the rounds to come.",
+            tournament=tournament, number=number,
+            reason=request.POST.get("reason", ""))  # fmt: skip
+    return redirect(tournament.get_absolute_url())
+
+
+@login_required
+@require_POST
+def tournament_next(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    act(request, team_services.round_next, "The next round is drawn: call out the tables.",
+        tournament=tournament)  # fmt: skip
+    return redirect(tournament.get_absolute_url())
+
+
+@login_required
+@require_POST
+def tournament_playoff(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seed the playoff from the standings, or enter a playoff match's winner."""
+    tournament = tournament_for_director(request, pk)
+    match = request.POST.get("match", "")
+    if not match:
+        act(request, team_playoff.playoff_start, "The playoff is seeded from the standings.",
+            tournament=tournament)  # fmt: skip
+    else:
+        try:
+            score = score_from_post(request)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            act(request, team_playoff.playoff_enter, f"Match {match}: saved.",
+                tournament=tournament, match=match, score=score)  # fmt: skip
+    return redirect(f"{tournament.get_absolute_url()}#playoff")
+
+
+STATUS_ACTIONS = {
+    "finish": (team_games.tournament_finish, "Finished: the standings are final."),
+    "publish": (team_games.tournament_publish, "Published: anyone can read the results."),
+}
+
+
+@login_required
+@require_POST
+def tournament_status(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    if action in STATUS_ACTIONS:
+        service, text = STATUS_ACTIONS[action]
+        act(request, service, text, tournament=tournament)
+    elif action in ("live-on", "live-off"):
+        on = action == "live-on"
+        act(request, team_games.tournament_live,
+            "Live standings are on." if on else "Live standings are off.",
+            tournament=tournament, live=on)  # fmt: skip
+    elif action in ("moves-on", "moves-off"):
+        on = action == "moves-on"
+        act(request, team_games.moves_on_set,
+            "The next round is drawn by itself when the last game is confirmed." if on
+            else "The next round waits for you.", tournament=tournament, on=on)  # fmt: skip
+    else:
+        messages.error(request, f"Unknown action {action!r}.")
+    return redirect(tournament.get_absolute_url())
