@@ -30,6 +30,10 @@ from tournaments.selectors.teams import (
 )
 from tournaments.team_models import League, Tournament
 
+#: How often a running tournament's public page looks for new games (a round takes 15-30
+#: minutes; results come in over a few).
+LIVE_SECONDS = 20
+
 
 def _readable(request: HttpRequest, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
@@ -42,11 +46,19 @@ def _readable(request: HttpRequest, pk: int) -> Tournament:
 def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _readable(request, pk)
     state = tournament_state(tournament)
-    return render(
-        request,
-        "tournaments/public/tournament.html",
-        {"tournament": tournament, "state": state, "playoff": playoff_view(tournament)},
-    )
+    live = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PLAYOFF)
+    context = {
+        "tournament": tournament,
+        "state": state,
+        "playoff": playoff_view(tournament),
+        # While games come in, the standings part is fetched again (`static/js/drive-live.js`).
+        "refresh": LIVE_SECONDS if live else 0,
+    }
+    if request.GET.get("part"):
+        response = render(request, "tournaments/public/_tournament_live.html", context)
+        response["Cache-Control"] = "no-cache"
+        return response
+    return render(request, "tournaments/public/tournament.html", context)
 
 
 @require_GET

@@ -189,3 +189,47 @@ def test_the_csv_files_for_other_programs(club: Club, director: Any, client: Cli
     # The bye and table 1's game count; table 2's is not in.
     assert len(games) == 3 and ",7,3," in games[1] + games[2]
     assert client.get(f"/tournaments/{tournament.pk}/hands.csv").status_code == 404
+
+
+def test_the_public_page_refreshes_its_standings_while_games_come_in(
+    club: Club, director: Any, client: Client
+) -> None:
+    tournament = _running(club, director)
+    team_games.tournament_live(tournament=tournament, live=True)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-part="?part=1"' in page and "drive-live.js" in page
+    before = client.get(f"/tournaments/{tournament.pk}/?part=1").content.decode()
+    assert "0 of 2 tables done" in before and "<h1>" not in before
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 0}
+    )
+    after = client.get(f"/tournaments/{tournament.pk}/?part=1").content.decode()
+    assert "1 of 2 tables done" in after
+
+
+def test_a_league_page_through_week_two_and_final(club: Club, client: Client) -> None:
+    league = services.league_create(club=club, name="Winter league")
+    for week in (1, 2, 3):
+        tournament = services.tournament_create(
+            club=club,
+            name=f"Week {week}",
+            settings={"rotation": "round_robin", "rounds": 1},
+            teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")] if week == 1 else (),
+            league=league,
+        )
+        for number in (1, 2, 3, 4):
+            services.team_arrive(tournament=tournament, number=number)
+        services.tournament_start(tournament=tournament, seed=week)
+        tournament.refresh_from_db()
+        for table in (1, 2):
+            team_games.game_enter(
+                tournament=tournament, table=table, score={"home_points": 7, "away_points": 1}
+            )
+        team_games.tournament_finish(tournament=tournament)
+        team_games.tournament_publish(tournament=tournament)
+    two = client.get(f"/leagues/{league.pk}/?week=2").content.decode()
+    assert "Standings through week 2" in two
+    rows = two.count('id="standing-')
+    assert rows == 4 and ">2<" in two  # two games played each
+    final = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Final standings" in final and "Through week 3" in final
