@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from engine.reading import quoted
 from engine.teams.bracket import Bracket
-from engine.teams.game import TeamGame
+from engine.teams.game import GameTally, TeamGame
 from engine.teams.model import GameResult, Round, Team, TeamsError
 from engine.teams.ranking import StandingRow, standings
 from engine.teams.schedule import moving_team, round_robin
@@ -186,6 +186,14 @@ class TeamTournament:
             assert score is not None
             tally = self.game.final_score(**_score_args(score))
         return tally.to_result(round, table, home, away, week=week)
+
+    def tally(self, hands: Sequence[Mapping[str, Any]]) -> GameTally:
+        """The score sheet so far from the hands played (home North-South): each hand's
+        points and the running totals, and whether the game is over; a TeamsError names a
+        hand the rules refuse, or one after the end."""
+        if not isinstance(hands, list | tuple):
+            raise TeamsError(f"hands: a list of the game's hands, not {quoted(hands)}")
+        return self.game.play(hands)
 
     def forfeit(
         self,

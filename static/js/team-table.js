@@ -150,7 +150,7 @@
       el('p', {}, [el('strong', {text: 'East-West: '}), document.createTextNode(state.away.name)])
     ]));
     var g = state.game;
-    if (!g) { return entry(); }
+    if (!g || (typing && typing.changing)) { return entry(); }
     if (g.status === 'confirmed') {
       screen.className = 'recap';
       screen.appendChild(el('h2', {text: 'Game confirmed', id: 'confirmed'}));
@@ -184,7 +184,7 @@
       }}));
     screen.appendChild(el('button', {type: 'button', class: 'link-button', id: 'change',
       text: team(by).name + ': change what we sent', onclick: function () {
-        typing = {side: by}; entry();
+        typing = {side: by, changing: true}; render();
       }}));
   }
 
@@ -192,6 +192,81 @@
     var input = el('input', {type: 'number', inputmode: 'numeric', id: id, value: value === undefined ? '' : String(value)});
     input.oninput = function () { typing[id] = input.value; };
     return el('label', {class: 'type-number'}, [document.createTextNode(label + ' '), input]);
+  }
+
+  // ---- hand by hand: each hand picked, the server's score sheet after each (nothing stored)
+  var PICKS = [
+    ['declarer', 'Declarer', [['N', 'North'], ['E', 'East'], ['S', 'South'], ['W', 'West']]],
+    ['bid', 'Bid', [[3, '3'], [4, '4'], [5, '5'], [6, '6'], [7, '7']]],
+    ['kind', 'Kind', [['uptown', 'Uptown'], ['downtown', 'Downtown'], ['notrump', 'No trump']]],
+    ['trumps', 'Trumps', [['C', '\u2663 Clubs'], ['D', '\u2666 Diamonds'], ['H', '\u2665 Hearts'], ['S', '\u2660 Spades']]],
+    ['ranking', 'Played', [['uptown', 'Uptown'], ['downtown', 'Downtown']]],
+    ['books', 'Books (the kitty counts one)', [[1, '1'], [2, '2'], [3, '3'], [4, '4'], [5, '5'], [6, '6'], [7, '7'],
+      [8, '8'], [9, '9'], [10, '10'], [11, '11'], [12, '12'], [13, '13']]]
+  ];
+  function seatTeam(seat) { return seat === 'N' || seat === 'S' ? state.home.name : state.away.name; }
+  function handFields(hand) {
+    return PICKS.filter(function (p) {
+      if (p[0] === 'trumps') { return hand.kind !== 'notrump'; }
+      if (p[0] === 'ranking') { return hand.kind === 'notrump'; }
+      return true;
+    });
+  }
+  function preview(hands, after) {
+    request('POST', 'preview/', {hands: hands}, function (code, data) {
+      if (code === 200) { typing.hands = hands; typing.sheet = data; typing.hand = {}; problem = ''; }
+      else if (code === 0) { failing = true; showBanner(); problem = 'No connection: try again in a moment.'; }
+      else { problem = (data && data.detail) || ('Refused (' + code + ').'); }
+      if (after) { after(); }
+      render();
+    });
+  }
+  function handsForm(form) {
+    var sheet = typing.sheet, hands = typing.hands || [];
+    if (sheet && sheet.lines.length) {
+      var table = el('table', {class: 'recap-table', id: 'sheet'});
+      table.appendChild(el('tr', {}, [el('th', {text: '#'}), el('th', {text: 'Hand'}),
+        el('th', {class: 'num', text: state.home.name}), el('th', {class: 'num', text: state.away.name})]));
+      sheet.lines.forEach(function (line) {
+        table.appendChild(el('tr', {}, [el('td', {text: String(line.number)}), el('td', {text: line.text}),
+          el('td', {class: 'num', text: String(line.totals[0])}), el('td', {class: 'num', text: String(line.totals[1])})]));
+      });
+      form.appendChild(table);
+      form.appendChild(el('button', {type: 'button', class: 'link-button', id: 'undo-hand', text: 'Take back the last hand',
+        onclick: function () { preview(hands.slice(0, -1)); }}));
+    }
+    if (sheet && sheet.over) {
+      form.appendChild(para('The game is over: ' + sheet.ended + '.', 'big'));
+      form.appendChild(el('button', {type: 'button', class: 'primary', id: 'send-hands', text: 'Send the game', onclick: function () {
+        if (!typing.side) { problem = 'Say who is entering: tap your team\'s name.'; render(); return; }
+        side = {round: state.round, side: typing.side};
+        keep(SKEY, side);
+        send('enter/', {side: typing.side, hands: hands});
+      }}));
+      return;
+    }
+    var hand = typing.hand = typing.hand || {};
+    form.appendChild(el('h3', {text: 'Hand ' + (hands.length + 1)}));
+    handFields(hand).forEach(function (p) {
+      var box = el('fieldset', {class: 'picker', id: 'pick-' + p[0]}, [el('legend', {text: p[1]})]);
+      p[2].forEach(function (choice) {
+        var on = hand[p[0]] === choice[0];
+        box.appendChild(el('button', {type: 'button', class: 'pick' + (on ? ' on' : ''), 'aria-pressed': on ? 'true' : 'false',
+          'data-value': String(choice[0]), text: p[0] === 'declarer' ? choice[1] + ' (' + seatTeam(choice[0]) + ')' : choice[1],
+          onclick: function () { hand[p[0]] = choice[0]; render(); }}));
+      });
+      form.appendChild(box);
+    });
+    var ready = handFields(hand).every(function (p) { return hand[p[0]] !== undefined; });
+    var add = el('button', {type: 'button', class: 'primary', id: 'add-hand', text: 'Add this hand', onclick: function () {
+      var chosen = {};
+      handFields(hand).forEach(function (p) { chosen[p[0]] = hand[p[0]]; });
+      preview(hands.concat([chosen]));
+    }});
+    add.disabled = !ready;
+    form.appendChild(add);
+    form.appendChild(el('button', {type: 'button', class: 'secondary', id: 'passed-out', text: 'All four passed',
+      onclick: function () { preview(hands.concat([{passed_out: true}])); }}));
   }
 
   function entry() {
@@ -202,7 +277,7 @@
     var old = document.getElementById('entry-form');
     if (old) { old.parentNode.removeChild(old); }
     var form = el('div', {id: 'entry-form'});
-    form.appendChild(el('h2', {text: 'The final score'}));
+    form.appendChild(el('h2', {text: 'Enter the game'}));
     form.appendChild(para(state.game_kind === 'target' ? 'A game to ' + state.game_value + ' points.' :
       state.game_kind === 'best_of' ? 'Best of ' + state.game_value + ' hands.' : state.game_value + ' hands.', 'muted'));
     form.appendChild(para('Who is entering?'));
@@ -213,6 +288,14 @@
         onclick: function () { typing.side = s; entry(); }}));
     });
     form.appendChild(who);
+    var modes = el('div', {class: 'picks', role: 'group', 'aria-label': 'How to enter the game'});
+    [['score', 'The final score'], ['hands', 'Hand by hand']].forEach(function (m) {
+      var on = (typing.mode || 'score') === m[0];
+      modes.appendChild(el('button', {type: 'button', class: 'pick' + (on ? ' on' : ''), 'data-mode': m[0],
+        'aria-pressed': on ? 'true' : 'false', text: m[1], onclick: function () { typing.mode = m[0]; render(); }}));
+    });
+    form.appendChild(modes);
+    if (typing.mode === 'hands') { handsForm(form); screen.appendChild(form); return; }
     form.appendChild(numberField('home_points', state.home.name + ': points', typing.home_points));
     form.appendChild(numberField('away_points', state.away.name + ': points', typing.away_points));
     if (NEEDS_HANDS) {

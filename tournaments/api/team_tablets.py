@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -19,12 +20,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.teams import TeamsError
 from tournaments.api.drive_tablets import DriveTableThrottle
 from tournaments.api.team_api import DirectorTournamentApi
 from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.team_room import (
     TeamLinkReplaced,
     TeamLinkUnknown,
+    game_preview,
     table_state,
     team_link,
     team_links,
@@ -140,6 +143,23 @@ class TeamTableEnterApi(TeamTabletView):
         )
         created = game.status == game.Status.ENTERED
         return self.state(status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class HandsIn(serializers.Serializer[Any]):
+    hands = serializers.ListField(child=serializers.DictField(), max_length=200)
+
+
+class TeamTablePreviewApi(TeamTabletView):
+    """The score sheet of the hands so far (nothing is stored): each hand's points, the
+    running totals, and whether the game is over; 400 names a hand the rules refuse."""
+
+    @extend_schema(request=HandsIn, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request, token: str) -> Response:
+        data = _valid(HandsIn, request)
+        try:
+            return Response(game_preview(self.tournament, data["hands"]))
+        except TeamsError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class TeamTableConfirmApi(TeamTabletView):

@@ -201,6 +201,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-team-table-enter",
     ),
     path(
+        "tt/<str:token>/preview/",
+        team_tablets.TeamTablePreviewApi.as_view(),
+        name="api-team-table-preview",
+    ),
+    path(
         "tt/<str:token>/confirm/",
         team_tablets.TeamTableConfirmApi.as_view(),
         name="api-team-table-confirm",

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from engine.teams import GameResult
 from engine.teams.bracket import Bracket, Slot
-from tournaments.selectors.teams import round_of, settings_of
+from tournaments.selectors.teams import engine_for, round_of, settings_of
 from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
 
 
@@ -154,3 +154,30 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
         )
         for bracket_round in bracket.rounds
     ]
+
+
+def game_preview(tournament: Tournament, hands: Any) -> dict[str, Any]:
+    """The score sheet of hands entered so far, as the tablet shows it before the game is
+    sent: each hand in words with its points and the running totals, and whether (and how)
+    the game is over. Raises TeamsError (the tablet shows its text) for a hand the rules
+    refuse; nothing is stored."""
+    tally = engine_for(tournament).tally(hands)
+    return {
+        "lines": [
+            {
+                "number": line.number,
+                "text": line.text,
+                "points": list(line.points),
+                "totals": list(line.totals),
+                "won_by": line.won_by,
+                "boston": line.boston,
+            }
+            for line in tally.lines
+        ],
+        "over": tally.over,
+        "winner": tally.winner,
+        "points": list(tally.points),
+        "hands": list(tally.hands),
+        "bostons": list(tally.bostons),
+        "ended": tally.ended,
+    }

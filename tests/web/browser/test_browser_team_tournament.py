@@ -38,6 +38,27 @@ def _tablet_enter(tablet: Any, side: str, home: int, away: int) -> None:
     tablet.locator("#send").click()
 
 
+def _tablet_hands(tablet: Any, hands: list[tuple[str, str, str, str, str]]) -> None:
+    """Hand by hand: declarer, bid, kind, trumps, books; the sheet grows after each, and when
+    the game is over it is sent."""
+    tablet.locator('button.pick[data-side="home"]').click()
+    tablet.locator('button.pick[data-mode="hands"]').click()
+    for number, (declarer, bid, kind, trumps, books) in enumerate(hands, start=1):
+        for field, value in (("declarer", declarer), ("bid", bid), ("kind", kind),
+                             ("trumps", trumps), ("books", books)):  # fmt: skip
+            tablet.locator(f'#pick-{field} button[data-value="{value}"]').click()
+        tablet.locator("#add-hand").click()
+        tablet.wait_for_function(
+            "n => document.querySelectorAll('#sheet tr').length === n + 1", arg=number
+        )
+        if number == 1:
+            _no_sideways_scroll(tablet)
+            shot = SHOTS / "screenshot-teams-tablet-hands-390.png"
+            tablet.screenshot(path=str(shot), full_page=True)
+    assert "The game is over" in tablet.locator("#screen").inner_text()
+    tablet.locator("#send-hands").click()
+
+
 def _wait_round(tablet: Any, number: int) -> None:
     tablet.wait_for_function(
         "n => document.getElementById('round-label').textContent"
@@ -153,11 +174,16 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     # Round 3 through the tablets.
     director.reload()
     director.get_by_role("button", name="Draw round 3").click()
-    for page in tablets.values():
+    for table, page in tablets.items():
         _wait_round(page, 3)
-        _tablet_enter(page, "away", 3, 7)
+        if table == 1:
+            _tablet_hands(page, [("N", "4", "uptown", "S", "10"), ("S", "3", "uptown", "H", "9")])
+        else:
+            _tablet_enter(page, "away", 3, 7)
         page.locator("#confirm").click()
         page.wait_for_selector("#confirmed")
+    game = TournamentGame.objects.get(tournament=tournament, round=3, table=1)
+    assert len(game.hands) == 2 and game.result["points"] == [7, 0]  # type: ignore[index]
 
     # The standings on the page equal a recomputation from the stored games.
     director.reload()

@@ -128,7 +128,7 @@ DRIVE_TABLE_ROUTES = {
 #: A team tournament table's own link, likewise.
 TEAM_TABLE_ROUTES = {
     "team-table-page", "api-team-table", "api-team-table-enter", "api-team-table-confirm",
-    "api-team-table-dispute",
+    "api-team-table-dispute", "api-team-table-preview",
 }  # fmt: skip
 TABLE_ROUTES |= DRIVE_TABLE_ROUTES | TEAM_TABLE_ROUTES
 #: The director's API about one event.
