@@ -93,6 +93,11 @@ class TournamentSettings:
                     f"forfeit_points: the winner's points ({won}) must be more than the "
                     f"loser's ({lost})"
                 )
+        if self.game.walkover() is None and self.forfeit_points is None:
+            raise TeamsError(
+                f"forfeit_points: {self.game.text} has no natural walkover score; state the "
+                "points a forfeit (and a bye) gives the winner and the loser, such as [20, 0]"
+            )
         _whole("grace_minutes", self.grace_minutes, 0, 240)
         if not self.keys:
             raise TeamsError("keys: name at least one ranking key, such as wins")

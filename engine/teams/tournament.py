@@ -230,7 +230,9 @@ class TeamTournament:
         return result
 
     def bye(self, round: int, team: int, *, week: int = 1) -> GameResult:
-        return self.game.bye(round, team, self._bye_rule, week=week)
+        stated = self.settings.forfeit_points
+        points = stated[0] if stated is not None and self._bye_rule == "win" else None
+        return self.game.bye(round, team, self._bye_rule, points=points, week=week)
 
     # ---- the ranking ----------------------------------------------------------------------
 

@@ -142,6 +142,8 @@ def game_enter(
         after=_described(game),
         reason=(reason.strip() + later).strip(),
     )
+    if round_ == tournament.round and tournament.status == Tournament.Status.RUNNING:
+        _after_confirm(tournament)
     return game
 
 
@@ -219,6 +221,7 @@ def game_forfeit(
         after={"late": late, "result": game.result},
         reason=f"team {late} late after {settings.grace_minutes} minutes' grace",
     )
+    _after_confirm(tournament)
     return game
 
 
@@ -275,6 +278,7 @@ def team_withdraw(
         after={"withdrawn_after": tournament.round},
         reason=reason,
     )
+    _after_confirm(tournament)
     return team
 
 
@@ -398,13 +402,19 @@ def tablet_dispute(
 
 
 def _after_confirm(tournament: Tournament) -> None:
-    """The round's last game confirmed: the next round is drawn by itself where the director
-    asked for that (`moves_on`) and there is one."""
+    """The round's last game counts: the next round is drawn by itself where the director
+    asked for that (`moves_on`) and there is one. A draw the tournament refuses (too few teams
+    left, say) leaves the game counted and the round waiting for the director, whose page says
+    why when they draw."""
     if not tournament.moves_on or tournament.round >= engine_for(tournament).settings.rounds:
         return
     done, tables = round_complete(tournament)
     if done == tables:
-        round_next(tournament=tournament)
+        try:
+            with transaction.atomic():
+                round_next(tournament=tournament)
+        except TeamsRefused:
+            pass
 
 
 # ---- the end ----------------------------------------------------------------------------------

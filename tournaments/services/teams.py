@@ -168,7 +168,12 @@ def tournament_create(
         if league.club_id != club.pk:
             raise TeamsRefused("A league's weeks are its own club's.")
         week = (league.weeks.order_by("-week").values_list("week", flat=True).first() or 0) + 1
-        if not rows:
+        if week > 1:
+            if rows:
+                raise TeamsRefused(
+                    f"A league keeps week 1's teams: leave the team list empty for week {week} "
+                    "(the teams are copied), or start a new league."
+                )
             rows = list(league_teams(league))
     _no_twins([row["name"] for row in rows])
     tournament = Tournament.objects.create(

@@ -233,3 +233,36 @@ def test_a_league_page_through_week_two_and_final(club: Club, client: Client) ->
     assert rows == 4 and ">2<" in two  # two games played each
     final = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Final standings" in final and "Through week 3" in final
+
+
+def test_the_money_the_prizes_and_the_boston_pot(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Money night",
+        settings={"rotation": "round_robin", "rounds": 1, "fee_cents": 1000,
+                  "house_percent": 10, "prizes": [60, 40], "pot_stake_cents": 500},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(
+            tournament=tournament, number=number, paid_cents=2000, in_pot=number <= 2
+        )
+    services.tournament_start(tournament=tournament, seed=1)
+    tournament.refresh_from_db()
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/").content.decode()
+    assert "So far: No Boston yet: the stakes go back to the teams." in page
+    boston = {"declarer": "N", "bid": 7, "kind": "uptown", "trumps": "S", "books": 13}
+    first = team_games.game_enter(tournament=tournament, table=1, hands=[boston])
+    team_games.game_enter(
+        tournament=tournament, table=2, score={"home_points": 7, "away_points": 2}
+    )
+    team_games.tournament_finish(tournament=tournament)
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/").content.decode()
+    # 4 teams, 8 players at 10.00: 80.00 paid; the club keeps 10 %: a fund of 72.00, 60/40.
+    assert "80.00 paid of 80.00" in page and "Prize fund 72.00" in page
+    assert "43.20" in page and "28.80" in page
+    # The pot: two teams in, 2 players x 5.00 each: 20.00, to the team with the Boston.
+    winner = tournament.teams.get(number=first.home).name
+    pot = page[page.index('id="pot"') :]
+    assert "20.00 from 2 teams" in pot and winner in pot.split("</p>")[0]

@@ -319,3 +319,57 @@ def test_a_league_shows_standings_through_week_two(club: Club) -> None:
     assert sum(r.played for r in two) == 12 and sum(r.played for r in final) == 18
     assert sum(r.won for r in two) == 6 and sum(r.won for r in final) == 9
     assert timezone.now()
+
+
+def test_a_league_keeps_week_ones_teams(club: Club) -> None:
+    league = services.league_create(club=club, name="Summer league")
+    services.tournament_create(
+        club=club, name="Week 1", settings={"rotation": "swiss"}, teams=TEAMS, league=league
+    )
+    with pytest.raises(TeamsRefused, match="A league keeps week 1's teams"):
+        services.tournament_create(
+            club=club, name="Week 2", settings={"rotation": "swiss"}, teams=TEAMS[:4],
+            league=league,
+        )  # fmt: skip
+    assert league.weeks.count() == 1
+
+
+def test_games_of_a_fixed_number_of_hands_need_a_stated_walkover(club: Club) -> None:
+    hands = {"game": {"kind": "hands", "value": 6}}
+    with pytest.raises(TeamsRefused, match=r"forfeit_points: .* no natural walkover score"):
+        made(club, **hands)
+    assert not Tournament.objects.exists()
+    tournament = services.tournament_create(
+        club=club, name="Six hands", teams=TEAMS[:5],
+        settings={"rotation": "swiss", "rounds": 2, "forfeit_points": [20, 0]} | hands,
+    )  # fmt: skip
+    for number in range(1, 6):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    bye = TournamentGame.objects.get(tournament=tournament, kind="bye")
+    assert bye.result["points"] == [20, 0]  # type: ignore[index]
+
+
+def test_the_directors_last_entry_draws_the_next_round_by_itself(club: Club) -> None:
+    tournament = drawn(club)
+    team_games.moves_on_set(tournament=tournament, on=True)
+    play_round(tournament)
+    tournament.refresh_from_db()
+    assert tournament.round == 2
+
+
+def test_a_refused_automatic_draw_keeps_the_game(club: Club) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Two teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=TEAMS[:2],
+    )  # fmt: skip
+    for number in (1, 2):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    tournament.refresh_from_db()
+    team_games.moves_on_set(tournament=tournament, on=True)
+    team_games.team_withdraw(tournament=tournament, number=2)
+    tournament.refresh_from_db()
+    # The withdrawal's forfeit completed round 1; one team is left: no round 2, the game stays.
+    assert tournament.round == 1
+    assert TournamentGame.objects.get(tournament=tournament, round=1, table=1).status == "confirmed"

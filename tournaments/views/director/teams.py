@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubwhist.lan import loopback_warning
 from tournaments import access
+from tournaments.selectors.team_money import money_view
 from tournaments.selectors.team_room import playoff_view, team_links
 from tournaments.selectors.teams import tournament_state
 from tournaments.services import team_games, team_playoff
@@ -83,6 +84,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "state": state,
             "playoff": playoff_view(tournament),
+            "money": money_view(tournament, state.standings),
             "links": team_links(tournament, base_url(request)) if running else [],
             "links_warning": loopback_warning(base_url(request)) if running else None,
         },
