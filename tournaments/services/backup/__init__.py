@@ -1,12 +1,18 @@
-"""A whole event or drive as one JSON document, a whole database as one backup, and restoring them.
+"""A whole event, drive or team tournament as one JSON document, a whole database as one backup,
+and restoring them.
 
 An event's document holds everything the event is: its club, its own settings, its sections
 with their movement rows, pairs, results (entries, statuses, idempotency keys, who entered
 them), tablet links and director calls, the boards exactly as stored, the audit trail and the
 newest standings (`schema` says what is carried of every model and what is left out, and why).
 A drive's document holds its club, its settings and state, its players, each hand's seating,
-each table's result (confirmed or waiting), its tablet links and its audit trail; a backup
-holds its clubs' events and drives.
+each table's result (confirmed or waiting), its tablet links and its audit trail. A team
+tournament's document (a Bid Whist tournament, or one week of a league) holds its club, its
+league (by name; null for a tournament on its own), every column of the tournament (settings,
+status, the round being played, the seed, the bracket), its teams, each round's tables as
+drawn, each game as entered and as counted (forfeits, withdrawals, byes and playoff matches
+included), its tablet links and its audit trail: everything its standings and bracket are
+worked out from. A backup holds its clubs' events, drives, leagues and tournaments.
 
 Restoring checks the whole document before anything is written (format, version, every value
 and every reference), writes it in one transaction, scores the event again and refuses,
@@ -20,13 +26,14 @@ keeps everything else, tablet tokens included. Users are named by username: a re
 (password hashes included) and a user an event names who exists neither here nor in the
 backup being created inactive, without a usable password. A director's import of an event
 (`event_import_text`) links nobody and creates nobody: a file's names are anybody's words, so
-they are kept as text. A drive is restored only by `manage.py restore` (`drive_restoring`
-says why).
+they are kept as text. A drive or a tournament is restored only by `manage.py restore`
+(`drive_restoring` says why); a tournament's league is matched here by club and name, or made.
 
 The package's modules, by job: `schema` (the format), `dump` (documents from the database),
-`text` (JSON text and files), `rows`, `checks`, `parse` and `drive_parse` (checking a
-document), `writing`, `restoring`, `drive_restoring` and `report` (writing it back, and saying
-what was done). Callers use the names below.
+`text` (JSON text and files), `rows`, `checks`, `parse`, `drive_parse`, `team_parse` and
+`team_checks` (checking a document), `writing`, `restoring`, `drive_restoring`,
+`team_restoring` and `report` (writing it back, and saying what was done). Callers use the
+names below.
 """
 
 from tournaments.services.backup.drive_parse import ParsedDrive, parse_drive
@@ -37,10 +44,16 @@ from tournaments.services.backup.dump import (
     consistent_read,
     drive_document,
     event_document,
+    tournament_document,
     user_block,
 )
 from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
-from tournaments.services.backup.report import RestoredDrive, RestoredEvent, RestoreReport
+from tournaments.services.backup.report import (
+    RestoredDrive,
+    RestoredEvent,
+    RestoredTournament,
+    RestoreReport,
+)
 from tournaments.services.backup.restoring import (
     already_here,
     backup_restore,
@@ -60,8 +73,15 @@ from tournaments.services.backup.schema import (
     OMITTED_MODELS,
     READABLE_VERSIONS,
     SECTION_CHILDREN,
+    TOURNAMENT_CHILDREN,
+    TOURNAMENT_FORMAT,
     VERSIONS,
     RestoreRefused,
+)
+from tournaments.services.backup.team_parse import ParsedTournament, parse_tournament
+from tournaments.services.backup.team_restoring import (
+    tournament_already_here,
+    tournament_restore,
 )
 from tournaments.services.backup.text import dumps, loads, looks_like_json, read_file, write_file
 
@@ -77,14 +97,18 @@ __all__ = [
     "OMITTED_MODELS",
     "READABLE_VERSIONS",
     "SECTION_CHILDREN",
+    "TOURNAMENT_CHILDREN",
+    "TOURNAMENT_FORMAT",
     "VERSIONS",
     "ClubBlock",
     "ParsedDrive",
     "ParsedEvent",
+    "ParsedTournament",
     "RestoreRefused",
     "RestoreReport",
     "RestoredDrive",
     "RestoredEvent",
+    "RestoredTournament",
     "already_here",
     "backup_document",
     "backup_restore",
@@ -102,8 +126,12 @@ __all__ = [
     "parse_club",
     "parse_drive",
     "parse_event",
+    "parse_tournament",
     "read_file",
     "restore",
+    "tournament_already_here",
+    "tournament_document",
+    "tournament_restore",
     "user_block",
     "write_file",
 ]

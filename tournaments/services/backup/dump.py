@@ -1,4 +1,4 @@
-"""Building the event, drive, club and whole-database documents from the database (reads only).
+"""Building the event, drive, tournament, club and whole-database documents (reads only).
 
 Every row is written as `FIELDS` says, relations by name (users by username, a result's pairs
 by their keys), so a document means the same in any database.
@@ -38,11 +38,14 @@ from tournaments.services.backup.schema import (
     DRIVE_FORMAT,
     EVENT_FORMAT,
     FIELDS,
+    TOURNAMENT_CHILDREN,
+    TOURNAMENT_FORMAT,
     VERSIONS,
     Model,
     model_field,
 )
 from tournaments.services.scoring import standings_compute
+from tournaments.team_models import League, Tournament, TournamentAudit
 
 
 def _out(value: Any) -> Any:
@@ -198,6 +201,54 @@ def drive_document(drive: Drive) -> dict[str, Any]:
     return document
 
 
+def tournament_document(tournament: Tournament) -> dict[str, Any]:
+    """The whole team tournament (or league week) as a JSON-ready document
+    (`TOURNAMENT_FORMAT`, its version): its club, its league (by name; the week is the
+    tournament's own column) or null, every column of the tournament (settings, status, the
+    round being played, the seed, the bracket) and every row under it (teams, each round's
+    tables as drawn, each game as entered and as counted, whatever its status, the tablet
+    links with their tokens, the audit trail). The standings and the bracket's progress are
+    not in it: they are worked out from these rows, here and wherever the document is
+    restored. Reads only; call inside `consistent_read()` when tablets may be writing."""
+    tournament = Tournament.objects.select_related("club", "league").get(pk=tournament.pk)
+    rows = {
+        key: list(model._default_manager.filter(tournament=tournament).order_by("pk"))
+        for key, model in TOURNAMENT_CHILDREN
+    }
+    league = tournament.league
+    users = _usernames(
+        [
+            tournament.created_by_id,
+            None if league is None else league.created_by_id,
+            *TournamentAudit.objects.filter(tournament=tournament).values_list(
+                "user_id", flat=True
+            ),
+        ]
+    )
+    document: dict[str, Any] = {
+        "format": TOURNAMENT_FORMAT,
+        "version": VERSIONS[TOURNAMENT_FORMAT],
+        "exported_at": timezone.now().isoformat(),
+        "club": club_block(tournament.club),
+        "league": None if league is None else _row(league, League, users=users),
+        "tournament": _row(tournament, Tournament, users=users),
+    }
+    for key, model in TOURNAMENT_CHILDREN:
+        document[key] = [_row(row, model, users=users) for row in rows[key]]
+    return document
+
+
+def _league_entries(leagues: Iterable[League]) -> list[dict[str, Any]]:
+    """A backup's leagues, each with its club's slug: a league none of whose weeks exists
+    yet is kept too."""
+    chosen = sorted({league.pk: league for league in leagues}.items())
+    users = _usernames(league.created_by_id for _, league in chosen)
+    return [
+        {"club": league.club.slug, "league": _row(league, League, users=users)}
+        for _, league in chosen
+    ]
+
+
 def user_block(user: AuthUser) -> dict[str, Any]:
     return _row(user, AuthUser, users={})
 
@@ -207,37 +258,54 @@ def backup_document(
     clubs: Iterable[Club] | None = None,
     events: Iterable[Event] | None = None,
     drives: Iterable[Drive] | None = None,
+    tournaments: Iterable[Tournament] | None = None,
 ) -> dict[str, Any]:
-    """A backup (`BACKUP_FORMAT`): clubs, their events and drives (each an event or drive
-    document), users and directorships. With no argument, the whole database; otherwise the
-    clubs given with all their events and drives, the events given and the drives given
-    (each with its club), and only the users they name. Choosing events alone takes no
-    drive: a drive is not part of an evening's event."""
-    whole = clubs is None and events is None and drives is None
+    """A backup (`BACKUP_FORMAT`): clubs, their events, drives, leagues and team tournaments
+    (each event, drive or tournament a document of its own), users and directorships. With
+    no argument, the whole database; otherwise the clubs given with all their events,
+    drives, leagues and tournaments, the events, drives and tournaments given (each with its
+    club, a tournament with its league), and only the users they name. Choosing events alone
+    takes no drive and no tournament: neither is part of an evening's event."""
+    whole = clubs is None and events is None and drives is None and tournaments is None
     chosen_events = list(events or [])
     chosen_drives = list(drives or [])
+    chosen_tournaments = list(tournaments or [])
     chosen_clubs = {c.pk: c for c in clubs or []}
+    chosen_leagues = list(League.objects.filter(club__in=list(chosen_clubs)).select_related("club"))
     for club in list(chosen_clubs.values()):
         chosen_events += list(club.events.all())
         chosen_drives += list(Drive.objects.filter(club=club).select_related("club"))
+        chosen_tournaments += list(
+            Tournament.objects.filter(club=club).select_related("club", "league")
+        )
     if whole:
         chosen_clubs = {c.pk: c for c in Club.objects.all()}
         chosen_events = list(Event.objects.all())
         chosen_drives = list(Drive.objects.select_related("club"))
+        chosen_tournaments = list(Tournament.objects.select_related("club", "league"))
+        chosen_leagues = list(League.objects.select_related("club"))
     for event in chosen_events:
         chosen_clubs.setdefault(event.club_id, event.club)
     for drive in chosen_drives:
         chosen_clubs.setdefault(drive.club_id, drive.club)
+    for tournament in chosen_tournaments:
+        chosen_clubs.setdefault(tournament.club_id, tournament.club)
+        if tournament.league is not None:
+            chosen_leagues.append(tournament.league)
     unique_events = {e.pk: e for e in chosen_events}
     documents = [event_document(e) for _, e in sorted(unique_events.items())]
     unique_drives = {d.pk: d for d in chosen_drives}
     drive_documents = [drive_document(d) for _, d in sorted(unique_drives.items())]
+    unique_tournaments = {t.pk: t for t in chosen_tournaments}
+    tournament_documents = [tournament_document(t) for _, t in sorted(unique_tournaments.items())]
+    league_entries = _league_entries(chosen_leagues)
     club_blocks = [club_block(c) for _, c in sorted(chosen_clubs.items())]
     if whole:
         users = list(AuthUser.objects.order_by("username"))
     else:
         named = set(_named_users_of_documents(documents))
         named.update(_named_users_of_drives(drive_documents))
+        named.update(_named_users_of_tournaments(tournament_documents, league_entries))
         for block in club_blocks:
             named.update(block["directors"])
         users = list(AuthUser.objects.filter(username__in=named).order_by("username"))
@@ -249,6 +317,8 @@ def backup_document(
         "clubs": club_blocks,
         "events": documents,
         "drives": drive_documents,
+        "leagues": league_entries,
+        "tournaments": tournament_documents,
     }
 
 
@@ -268,6 +338,19 @@ def _named_users_of_drives(documents: Iterable[Mapping[str, Any]]) -> Iterator[s
         if doc["drive"]["created_by"]:
             yield doc["drive"]["created_by"]
         yield from (r["entered_by"] for r in doc["results"] if r["entered_by"])
+        yield from (a["user"] for a in doc["audit"] if a["user"])
+
+
+def _named_users_of_tournaments(
+    documents: Iterable[Mapping[str, Any]], leagues: Iterable[Mapping[str, Any]]
+) -> Iterator[str]:
+    yield from (entry["league"]["created_by"] for entry in leagues if entry["league"]["created_by"])
+    for doc in documents:
+        yield from doc["club"]["directors"]
+        if doc["league"] is not None and doc["league"]["created_by"]:
+            yield doc["league"]["created_by"]
+        if doc["tournament"]["created_by"]:
+            yield doc["tournament"]["created_by"]
         yield from (a["user"] for a in doc["audit"] if a["user"])
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from tournaments.drive_models import Drive
 from tournaments.models import Event
+from tournaments.team_models import Tournament
 
 
 @dataclass
@@ -48,13 +49,33 @@ class RestoredDrive:
 
 
 @dataclass
+class RestoredTournament:
+    tournament: Tournament
+    original_id: int | None
+    counts: str
+
+    def describe(self) -> str:
+        t = self.tournament
+        moved = ""
+        if self.original_id is not None and self.original_id != t.pk:
+            moved = f" (its id {self.original_id} is taken here)"
+        week = "" if t.league is None else f", week {t.week} of the league {t.league.name!r}"
+        return (
+            f"tournament {t.pk}{moved}: {t.name!r} of {t.date:%d %b %Y}{week}, "
+            f"{t.get_status_display().lower()}; {self.counts}"
+        )
+
+
+@dataclass
 class RestoreReport:
     """What a restore did (or, in a dry run, would do), for people."""
 
     dry_run: bool = False
     events: list[RestoredEvent] = field(default_factory=list)
     drives: list[RestoredDrive] = field(default_factory=list)
+    tournaments: list[RestoredTournament] = field(default_factory=list)
     clubs: list[str] = field(default_factory=list)
+    leagues: list[str] = field(default_factory=list)
     users_from_backup: list[str] = field(default_factory=list)
     users_inactive: list[str] = field(default_factory=list)
     users_kept: list[str] = field(default_factory=list)
@@ -67,6 +88,9 @@ class RestoreReport:
             out.append(f"{done} {len(self.clubs)} club(s): {', '.join(self.clubs)}.")
         out += [f"{done} {e.describe()}." for e in self.events]
         out += [f"{done} {d.describe()}." for d in self.drives]
+        if self.leagues:
+            out.append(f"{done} {len(self.leagues)} league(s): {', '.join(self.leagues)}.")
+        out += [f"{done} {t.describe()}." for t in self.tournaments]
         if self.users_from_backup:
             out.append(
                 f"{'Would create' if self.dry_run else 'Created'} "

@@ -1,10 +1,11 @@
-"""Writing checked documents back into the database: one event, a whole backup (drives included).
+"""Writing checked documents back into the database: one event, a whole backup (drives, leagues
+and team tournaments included).
 
 Each restore is one transaction: the rows go in (with their own ids when the database holds
 none of them yet, else with new ones), the event is scored again, and anything short of the
 stored standings, or a row the database refuses, rolls everything back as a `RestoreRefused`.
-The helpers events and drives share are in `writing`, a drive's own restore in
-`drive_restoring`.
+The helpers events, drives and tournaments share are in `writing`, a drive's own restore in
+`drive_restoring`, a tournament's and a league's in `team_restoring`.
 """
 
 from __future__ import annotations
@@ -44,16 +45,25 @@ from tournaments.services.backup.schema import (
     DRIVE_FORMAT,
     EVENT_FORMAT,
     SECTION_CHILDREN,
+    TOURNAMENT_FORMAT,
     RestoreRefused,
+)
+from tournaments.services.backup.team_restoring import (
+    backup_tournaments,
+    restore_backup_tournaments,
+    tournament_already_here,
+    tournament_restore,
 )
 from tournaments.services.backup.text import loads
 from tournaments.services.backup.writing import (
     batches,
     club_create,
     club_for,
+    club_listed,
     database_refusals,
     ensure_users,
     ids_free,
+    in_backup,
     insert_rows,
     link_users,
     move_sequences_past,
@@ -271,8 +281,9 @@ def _note_queued_analysis(parsed: ParsedEvent, report: RestoreReport) -> None:
 
 def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     """Restore a backup (`backup_document`) into a database that has none of its clubs,
-    events and drives, all of it or nothing; refuses, naming them, when any is already here.
-    A version 1 backup (written before drives were backed up) holds none."""
+    events, drives and tournaments, all of it or nothing; refuses, naming them, when any is
+    already here. A version 1 backup (written before drives were backed up) holds no drive,
+    a version 1 or 2 backup no league and no tournament."""
     check_marker(document, BACKUP_FORMAT, "backup")
     carried: dict[str, AuthUser] = {}
     for i, raw in enumerate(list_in(document, "users", "The backup")):
@@ -291,14 +302,15 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     slugs = {b.club.slug for b in clubs}
     events: list[ParsedEvent] = []
     for i, raw in enumerate(list_in(document, "events", "The backup")):
-        parsed = _in_backup(parse_event, raw, f"Event {i + 1}", "event")
-        _club_listed(parsed.club.club.slug, slugs, f"Event {i + 1}", parsed.event.name)
+        parsed = in_backup(parse_event, raw, f"Event {i + 1}", "event")
+        club_listed(parsed.club.club.slug, slugs, f"Event {i + 1}", parsed.event.name)
         events.append(parsed)
     drives: list[ParsedDrive] = []
     for i, raw in enumerate(_drive_documents(document)):
-        drive = _in_backup(parse_drive, raw, f"Drive {i + 1}", "drive")
-        _club_listed(drive.club.club.slug, slugs, f"Drive {i + 1}", drive.drive.name)
+        drive = in_backup(parse_drive, raw, f"Drive {i + 1}", "drive")
+        club_listed(drive.club.club.slug, slugs, f"Drive {i + 1}", drive.drive.name)
         drives.append(drive)
+    leagues, tournaments = backup_tournaments(document, slugs)
 
     here = [
         f"{c.name!r} ({c.slug})"
@@ -308,6 +320,7 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     ]
     here += [found for found in (already_here(p) for p in events) if found]
     here += [found for found in (drive_already_here(d) for d in drives) if found]
+    here += [found for found in (tournament_already_here(t) for t in tournaments) if found]
     if here:
         raise RestoreRefused(
             "This database already has what the backup would restore: "
@@ -325,6 +338,10 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
             names |= parsed.usernames()
         for drive in drives:
             names |= drive.usernames()
+        for entry in leagues:
+            names |= {ref.username for ref in entry.user_refs}
+        for tournament in tournaments:
+            names |= tournament.usernames()
         users = ensure_users(names, carried, report)
         made = {}
         for block in clubs:
@@ -337,6 +354,7 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
         for drive in drives:
             link_users(drive.user_refs, users)
             report.drives.append(restore_parsed_drive(drive, made[drive.club.club.slug]))
+        restore_backup_tournaments(leagues, tournaments, made, users, report)
         if dry_run:
             transaction.set_rollback(True)
     return report
@@ -355,31 +373,15 @@ def _drive_documents(document: dict[str, Any]) -> list[Any]:
     return []
 
 
-def _in_backup(parse: Any, raw: Any, where: str, kind: str) -> Any:
-    """`parse(raw)`, a refusal naming the document's place in the backup (and its name)."""
-    try:
-        return parse(raw)
-    except RestoreRefused as exc:
-        name = raw.get(kind, {}).get("name") if isinstance(raw, dict) else None
-        label = f" ({name!r})" if isinstance(name, str) else ""
-        raise RestoreRefused(f"{where} of the backup{label}: {exc}") from None
-
-
-def _club_listed(slug: str, slugs: set[str], where: str, name: str) -> None:
-    if slug not in slugs:
-        raise RestoreRefused(
-            f"{where} of the backup ({name!r}) belongs to the club {slug!r}, which the backup "
-            "does not list."
-        )
-
-
 def restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
-    """A backup, a single event document or a single drive document, told apart by its
+    """A backup, or a single event, drive or team tournament document, told apart by its
     format marker."""
     if isinstance(document, dict) and document.get("format") == EVENT_FORMAT:
         return event_restore(document, dry_run=dry_run)
     if isinstance(document, dict) and document.get("format") == DRIVE_FORMAT:
         return drive_restore(document, dry_run=dry_run)
+    if isinstance(document, dict) and document.get("format") == TOURNAMENT_FORMAT:
+        return tournament_restore(document, dry_run=dry_run)
     return backup_restore(document, dry_run=dry_run)
 
 

@@ -27,6 +27,7 @@ from tournaments.services.backup.schema import (
     EVENT_FORMAT,
     FIELDS,
     READABLE_VERSIONS,
+    TOURNAMENT_FORMAT,
     VERSIONS,
     Model,
     RestoreRefused,
@@ -48,6 +49,11 @@ def check_marker(data: Any, expected: str, what: str) -> None:
     if data["format"] == DRIVE_FORMAT and expected == EVENT_FORMAT:
         raise RestoreRefused(
             "This is a whist drive's JSON, not an event's: whoever runs the installation "
+            "restores it with `python manage.py restore FILE`."
+        )
+    if data["format"] == TOURNAMENT_FORMAT and expected == EVENT_FORMAT:
+        raise RestoreRefused(
+            "This is a team tournament's JSON, not an event's: whoever runs the installation "
             "restores it with `python manage.py restore FILE`."
         )
     if data["format"] != expected:

@@ -36,24 +36,43 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
+from tournaments.team_models import (
+    League,
+    Tournament,
+    TournamentAudit,
+    TournamentGame,
+    TournamentRound,
+    TournamentTableAccess,
+    TournamentTeam,
+)
 
 EVENT_FORMAT = "clubwhist-event"
 DRIVE_FORMAT = "clubwhist-drive"
+TOURNAMENT_FORMAT = "clubwhist-tournament"
 BACKUP_FORMAT = "clubwhist-backup"
 #: The version each kind of document is written in. Each kind counts its own versions, so a
 #: change to one does not make the others unreadable to an older clubwhist: an event's JSON
 #: from this clubwhist still imports into one that knows no drives. Backup version 2 added
-#: "drives" (issue #26); a version 1 backup has none, and is read as holding none.
-VERSIONS: dict[str, int] = {EVENT_FORMAT: 1, DRIVE_FORMAT: 1, BACKUP_FORMAT: 2}
+#: "drives" (issue #26), version 3 "leagues" and "tournaments" (issue #27); an older backup has
+#: none of them, and is read as holding none.
+VERSIONS: dict[str, int] = {
+    EVENT_FORMAT: 1,
+    DRIVE_FORMAT: 1,
+    TOURNAMENT_FORMAT: 1,
+    BACKUP_FORMAT: 3,
+}
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
 READABLE_VERSIONS: dict[str, frozenset[int]] = {
     EVENT_FORMAT: frozenset({1}),
     DRIVE_FORMAT: frozenset({1}),
-    BACKUP_FORMAT: frozenset({1, 2}),
+    TOURNAMENT_FORMAT: frozenset({1}),
+    BACKUP_FORMAT: frozenset({1, 2, 3}),
 }
 #: The first backup version that carries drives.
 BACKUP_DRIVES_SINCE = 2
+#: The first backup version that carries team tournaments and leagues.
+BACKUP_TOURNAMENTS_SINCE = 3
 
 Model = type[models.Model]
 
@@ -172,6 +191,57 @@ FIELDS: dict[Model, tuple[str, ...]] = {
     ),
     DriveTableAccess: ("id", "table", "token", "created_at", "revoked_at"),
     DriveAudit: ("id", "user", "at", "action", "target", "before", "after", "reason"),
+    League: ("id", "name", "created_by", "created_at"),
+    Tournament: (
+        "id",
+        "week",
+        "name",
+        "date",
+        "settings",
+        "status",
+        "round",
+        "round_started_at",
+        "seed",
+        "live_public",
+        "moves_on",
+        "version",
+        "bracket",
+        "created_by",
+        "created_at",
+    ),
+    TournamentTeam: (
+        "id",
+        "number",
+        "name",
+        "city",
+        "player_one",
+        "player_two",
+        "paid_cents",
+        "in_pot",
+        "present",
+        "withdrawn_after",
+    ),
+    TournamentRound: ("id", "number", "tables", "drawn_at"),
+    TournamentGame: (
+        "id",
+        "round",
+        "table",
+        "match",
+        "home",
+        "away",
+        "kind",
+        "status",
+        "hands",
+        "score",
+        "result",
+        "entered_by",
+        "note",
+        "source",
+        "entered_at",
+        "confirmed_at",
+    ),
+    TournamentTableAccess: ("id", "table", "token", "created_at", "revoked_at"),
+    TournamentAudit: ("id", "user", "at", "action", "target", "before", "after", "reason"),
 }
 
 #: Fields added after documents were first written: an older document without them is read
@@ -201,6 +271,16 @@ IMPLIED: dict[Model, dict[str, str]] = {
     DriveResult: {"drive": "listed under its drive"},
     DriveTableAccess: {"drive": "listed under its drive"},
     DriveAudit: {"drive": "listed under its drive"},
+    League: {"club": "the document's club (a backup's league block names its club's slug)"},
+    Tournament: {
+        "club": "the document's club",
+        "league": "the document's league block (null: not a league week)",
+    },
+    TournamentTeam: {"tournament": "listed under its tournament"},
+    TournamentRound: {"tournament": "listed under its tournament"},
+    TournamentGame: {"tournament": "listed under its tournament"},
+    TournamentTableAccess: {"tournament": "listed under its tournament"},
+    TournamentAudit: {"tournament": "listed under its tournament"},
 }
 
 #: Fields left out on purpose, and why.
@@ -229,6 +309,15 @@ DRIVE_CHILDREN: tuple[tuple[str, Model], ...] = (
     ("results", DriveResult),
     ("table_access", DriveTableAccess),
     ("audit", DriveAudit),
+)
+
+#: Under a tournament, its rows by the models' related names, in the order they are written back.
+TOURNAMENT_CHILDREN: tuple[tuple[str, Model], ...] = (
+    ("teams", TournamentTeam),
+    ("rounds", TournamentRound),
+    ("games", TournamentGame),
+    ("table_access", TournamentTableAccess),
+    ("audit", TournamentAudit),
 )
 
 #: Under each section (and the event), the children by the models' related names.

@@ -144,3 +144,21 @@ def database_refusals() -> Iterator[None]:
             f"The database refused a row of the document ({first}); nothing was restored. "
             "If another restore of it ran at the same time, it is already here."
         ) from None
+
+
+def in_backup(parse: Any, raw: Any, where: str, kind: str) -> Any:
+    """`parse(raw)`, a refusal naming the document's place in the backup (and its name)."""
+    try:
+        return parse(raw)
+    except RestoreRefused as exc:
+        name = raw.get(kind, {}).get("name") if isinstance(raw, dict) else None
+        label = f" ({name!r})" if isinstance(name, str) else ""
+        raise RestoreRefused(f"{where} of the backup{label}: {exc}") from None
+
+
+def club_listed(slug: str, slugs: set[str], where: str, name: str) -> None:
+    if slug not in slugs:
+        raise RestoreRefused(
+            f"{where} of the backup ({name!r}) belongs to the club {slug!r}, which the backup "
+            "does not list."
+        )
