@@ -30,8 +30,18 @@ from engine.printing import (
     travellers,
 )
 from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
+from engine.printing.teams import (
+    RoundLines,
+    TableLine,
+    TeamLine,
+    bracket_pdf,
+    round_tables_pdf,
+    score_sheets_pdf,
+    team_list_pdf,
+)
 from engine.scoring import TravellerLine, pair_key, score_session
 from engine.scoring.document import StandingsDocument, section_standings
+from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
 
 HERE = Path(__file__).resolve().parent
 NAMES = [
@@ -114,6 +124,51 @@ def drive_samples():
     )
 
 
+TEAMS = [
+    ("Aces", "Detroit"),
+    ("Uptown Kings", "Detroit"),
+    ("Queens of Spades", "Chicago"),
+    ("Jacks Back", "Chicago"),
+    ("Joker Boys", "Atlanta"),
+    ("Book Keepers", "Atlanta"),
+    ("Boston Tea Party", "Memphis"),
+    ("No Trump Ladies", "Memphis"),
+    ("Kitty Cats", "Cleveland"),
+    ("Downtown Express", "Cleveland"),
+    ("Running Books", "Houston"),
+]
+
+
+def team_samples():
+    """An 11-team round robin (a bye each round) with a playoff of 8, half played."""
+    people = [name for pair in NAMES for name in pair.split(" & ")]
+    lines = {}
+    for n, (name, city) in enumerate(TEAMS, 1):
+        pair = (people[(2 * n - 2) % len(people)], people[(2 * n - 1) % len(people)])
+        lines[n] = TeamLine(n, name, city, pair, here=n < 6, paid=n < 4)
+    settings = TournamentSettings(rotation="round_robin", rounds=5)
+    teams = [Team(n, name, city) for n, (name, city) in enumerate(TEAMS, 1)]
+    schedule = TeamTournament(settings, teams).schedule(seed=3)
+    rounds = [
+        RoundLines(
+            r.number,
+            tuple(TableLine(p.table, lines[p.home], lines[p.away]) for p in r.tables),
+            tuple(lines[b] for b in r.byes),
+        )
+        for r in schedule
+    ]
+    title, date = "Spring Bid Whist", "11 April 2026"
+    rule = settings.game.text
+    yield "teams-team-list", team_list_pdf(title, date, list(lines.values()))
+    yield "teams-tables", round_tables_pdf(title, date, rounds, settings.rounds)
+    yield "teams-score-sheet", score_sheets_pdf(title, date, 1, rounds[0].tables[:1], rule)
+    bracket = Bracket.seeded([3, 1, 7, 10, 2, 5, 9, 4], third_place=True)
+    for match, winner in ((1, 3), (2, 10), (3, 1), (4, 5), (5, 3)):
+        bracket = bracket.record(match, winner)
+    names = {n: line.name for n, line in lines.items()}
+    yield "teams-bracket", bracket_pdf(title, date, bracket.rounds, names, seeds=bracket.seeds)
+
+
 def samples():
     classic = rules_for("classic")
     classic_boards = deal_boards("classic", range(1, 15), seed=2026)
@@ -145,6 +200,7 @@ def samples():
         ),
     )
     yield from drive_samples()
+    yield from team_samples()
 
 
 def main(documents=None) -> int:

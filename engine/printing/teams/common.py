@@ -1,0 +1,129 @@
+"""What a team tournament's documents share: the teams and tables they are given, and a heading.
+
+The layouts take plain data, built by the caller from whatever it keeps: a `TeamLine` per team
+(number, name, city, players, and whether it is ticked in and has paid), a `TableLine` per
+table of a round (the home team sits North-South, the away team East-West) and a `RoundLines`
+per round (its tables and its byes).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib.colors import Color
+
+from engine.printing.drives.common import date_words
+from engine.printing.toolkit import (
+    BLACK,
+    GREY,
+    Block,
+    Flow,
+    PrintError,
+    text_block,
+    text_width,
+    vstack,
+)
+
+__all__ = [
+    "RoundLines",
+    "TableLine",
+    "TeamLine",
+    "check_teams",
+    "fitted_line",
+    "heading",
+    "team_facts",
+]
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """A team as the paper prints it: `players` are its two players' names (either may be
+    unknown); `here` and `paid` pre-tick the door list's boxes."""
+
+    number: int
+    name: str
+    city: str = ""
+    players: tuple[str, ...] = ()
+    here: bool = False
+    paid: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The team's name, or 'Team n' when it has none."""
+        return self.name.strip() or f"Team {self.number}"
+
+    @property
+    def pair(self) -> str:
+        """The players as 'Ann Smith & Bob Jones' (those known)."""
+        return " & ".join(p.strip() for p in self.players if p.strip())
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table of a round: `home` sits North-South, `away` East-West."""
+
+    table: int
+    home: TeamLine
+    away: TeamLine
+
+
+@dataclass(frozen=True)
+class RoundLines:
+    """One round: its number, its tables in table order and the teams on a bye."""
+
+    number: int
+    tables: tuple[TableLine, ...]
+    byes: tuple[TeamLine, ...] = ()
+
+
+def check_teams(teams: Sequence[TeamLine]) -> None:
+    """Each team once, numbered from 1: a PrintError names the first that is not."""
+    seen: set[int] = set()
+    for team in teams:
+        if team.number < 1:
+            raise PrintError(f"teams: numbered from 1, not {team.number}")
+        if team.number in seen:
+            raise PrintError(f"teams: team {team.number} is listed twice")
+        seen.add(team.number)
+
+
+def team_facts(team: TeamLine, *, players: bool = True) -> str:
+    """'team 3 · Detroit · Ann Smith & Bob Jones': what tells a team from its namesakes."""
+    parts = [f"team {team.number}", team.city.strip()]
+    if players:
+        parts.append(team.pair)
+    return " · ".join(part for part in parts if part)
+
+
+def fitted_line(
+    text: str, size: float, width: float, *, bold: bool = False, color: Color = BLACK
+) -> Block:
+    """One line, its type shrunk (down to 45 %) until it fits `width`: never cut short."""
+    measured = text_width(text, size, bold)
+    if measured > width > 0:
+        size = max(size * 0.45, size * width / measured)
+    return text_block(text, size, bold=bold, color=color)
+
+
+def heading(
+    flow: Flow,
+    title: str,
+    date: str | datetime.date | None,
+    facts: Sequence[str],
+    *,
+    fallback: str,
+    size: float = 18,
+) -> None:
+    """The document's name in large type, then the date and the facts in grey, as the drives'
+    documents begin."""
+    line = " · ".join(f for f in (date_words(date), *facts) if f)
+    flow.block(
+        vstack(
+            [
+                fitted_line(title.strip() or fallback, size, flow.width, bold=True),
+                text_block(line, 9, color=GREY),
+            ]
+        )
+    )
