@@ -2,7 +2,15 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments.views import drive_public, exports, live, printing, public, team_public
+from tournaments.views import (
+    drive_public,
+    exports,
+    live,
+    printing,
+    public,
+    team_print,
+    team_public,
+)
 from tournaments.views.director import (
     analysis,
     audit,
@@ -152,6 +160,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/<slug:what>.csv",
         team_public.tournament_csv,
         name="tournament-csv",
+    ),
+    path(
+        "tournaments/<int:pk>/manage/print/<slug:what>.pdf",
+        team_print.tournament_print,
+        name="tournament-print",
+    ),
+    path(
+        "tournaments/<int:pk>/manage/tablets/<int:table>/replace/",
+        teams.tournament_link_replace,
+        name="tournament-link-replace",
     ),
     path("leagues/<int:pk>/", team_public.league_public, name="league-detail"),
     path("api/", include("tournaments.api.urls")),

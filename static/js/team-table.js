@@ -121,6 +121,7 @@
     return state.home.name + ' ' + g.points[0] + ', ' + state.away.name + ' ' + g.points[1];
   }
   function outcome(g) {
+    if (!g.points) { return 'No game: both teams have withdrawn'; }
     if (g.winner === null) { return score(g) + ': drawn'; }
     var winner = g.winner === state.home.number ? state.home.name : state.away.name;
     return score(g) + ': ' + winner + ' won';

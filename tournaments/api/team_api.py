@@ -341,6 +341,40 @@ class FinishApi(DirectorTournamentApi):
         return self.answer()
 
 
+class PublishApi(DirectorTournamentApi):
+    """A finished tournament's results for everyone."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        team_games.tournament_publish(tournament=self.tournament, user=request.user)
+        return self.answer()
+
+
+class SwitchIn(serializers.Serializer[Any]):
+    on = serializers.BooleanField()
+
+
+class LiveApi(DirectorTournamentApi):
+    """Live standings on the public page while the tournament runs (on), or not (off)."""
+
+    @extend_schema(request=SwitchIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(SwitchIn, request)
+        team_games.tournament_live(tournament=self.tournament, live=data["on"], user=request.user)
+        return self.answer()
+
+
+class MovesOnApi(DirectorTournamentApi):
+    """Draw the next round by itself when the round's last game counts (on), or wait for the
+    director (off)."""
+
+    @extend_schema(request=SwitchIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(SwitchIn, request)
+        team_games.moves_on_set(tournament=self.tournament, on=data["on"], user=request.user)
+        return self.answer()
+
+
 class PublicStandingsApi(APIView):
     """The standings anyone may read: a published tournament, or a running one whose
     director switched live standings on."""

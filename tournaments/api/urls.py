@@ -185,6 +185,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/finish/", team_api.FinishApi.as_view(), name="api-tournament-finish"
     ),
     path(
+        "tournaments/<int:pk>/publish/",
+        team_api.PublishApi.as_view(),
+        name="api-tournament-publish",
+    ),
+    path("tournaments/<int:pk>/live/", team_api.LiveApi.as_view(), name="api-tournament-live"),
+    path(
+        "tournaments/<int:pk>/moves-on/",
+        team_api.MovesOnApi.as_view(),
+        name="api-tournament-moves-on",
+    ),
+    path(
         "tournaments/<int:pk>/standings/",
         team_api.PublicStandingsApi.as_view(),
         name="api-tournament-standings",

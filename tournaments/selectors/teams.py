@@ -159,6 +159,8 @@ class TournamentState:
 def game_text(game: TournamentGame | None, teams: dict[int, TournamentTeam]) -> str:
     """A game's outcome in words: "Aces 7, Kings 4 (Aces won)"."""
     if game is None or not game.result:
+        if game is not None and game.kind == TournamentGame.Kind.WITHDRAWN:
+            return "No game: both teams have withdrawn"
         if game is not None and game.score:
             return score_text(game.score, teams, game.home, game.away)
         return ""

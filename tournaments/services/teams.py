@@ -167,6 +167,8 @@ def tournament_create(
     if league is not None:
         if league.club_id != club.pk:
             raise TeamsRefused("A league's weeks are its own club's.")
+        # Locked: two weeks made at once take turns for the next week's number.
+        league = League.objects.select_for_update().get(pk=league.pk)
         week = (league.weeks.order_by("-week").values_list("week", flat=True).first() or 0) + 1
         if week > 1:
             if rows:
@@ -388,6 +390,7 @@ def _begin_round(
     tournament.save(update_fields=["status", "round", "round_started_at", "seed"])
     engine = engine_for(tournament)
     withdrawn = _withdrawn(tournament)
+    # A bye is a win, but not for a team that has left (a fixed schedule keeps it).
     byes = [
         TournamentGame(
             tournament=tournament,
@@ -400,23 +403,26 @@ def _begin_round(
             confirmed_at=timezone.now(),
         )
         for team in drawn.byes
+        if team not in withdrawn
     ]
     TournamentGame.objects.bulk_create(byes)
     # A withdrawn team still in a fixed schedule: its opponents get the forfeit result now.
     for pairing in drawn.tables:
         gone = [t for t in pairing.teams if t in withdrawn]
         if gone:
-            stays = pairing.away if pairing.home in gone else pairing.home
-            loser = gone[0]
-            result = engine.forfeit(
-                drawn.number,
-                pairing.table,
-                stays,
-                loser,
-                home=pairing.home,
-                withdrawn=True,
-                week=tournament.week,
-            )
+            # Both teams gone: the table is done and counts for nobody (no result).
+            result = None
+            if len(gone) == 1:
+                stays = pairing.away if pairing.home in gone else pairing.home
+                result = engine.forfeit(
+                    drawn.number,
+                    pairing.table,
+                    stays,
+                    gone[0],
+                    home=pairing.home,
+                    withdrawn=True,
+                    week=tournament.week,
+                )
             TournamentGame.objects.create(
                 tournament=tournament,
                 round=drawn.number,
@@ -424,7 +430,7 @@ def _begin_round(
                 home=pairing.home,
                 away=pairing.away,
                 kind=TournamentGame.Kind.WITHDRAWN,
-                result=result.to_dict(),
+                result=None if result is None else result.to_dict(),
                 confirmed_at=timezone.now(),
             )
     links_ensure(tournament, len(drawn.tables))
@@ -486,3 +492,23 @@ def round_next(*, tournament: Tournament, user: User = None) -> TournamentRound:
     except TeamsError as exc:
         raise TeamsRefused(str(exc)) from None
     return _begin_round(tournament, drawn, user, action="round")
+
+
+@transaction.atomic
+def link_replace(*, tournament: Tournament, table: int, user: User = None) -> TournamentTableAccess:
+    """A new link for a table (a tablet lost, or a link seen by the wrong people): the old
+    one answers that it was replaced. The team tablets read the database on every request,
+    so nothing cached holds the old link."""
+    tournament = locked(tournament)
+    have = TournamentTableAccess.objects.filter(tournament=tournament, revoked_at__isnull=True)
+    tables = sorted(have.values_list("table", flat=True))
+    if not tables:
+        raise TeamsRefused("The tables' links are made at the draw.")
+    if table not in tables:
+        raise TeamsRefused(f"There is no table {table}: the tables are 1 to {tables[-1]}.")
+    have.filter(table=table).update(revoked_at=timezone.now())
+    fresh = TournamentTableAccess.objects.create(
+        tournament=tournament, table=table, token=new_link_token()
+    )
+    audit(tournament, user, "replaced link", f"table {table}")
+    return fresh

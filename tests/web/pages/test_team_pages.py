@@ -266,3 +266,22 @@ def test_the_money_the_prizes_and_the_boston_pot(
     winner = tournament.teams.get(number=first.home).name
     pot = page[page.index('id="pot"') :]
     assert "20.00 from 2 teams" in pot and winner in pot.split("</p>")[0]
+
+
+def test_a_replaced_link_stops_working_and_the_new_one_works(
+    club: Club, director: Any, director_client: Client, client: Client
+) -> None:
+    tournament = _running(club, director)
+    old = TournamentTableAccess.objects.get(tournament=tournament, table=2).token
+    director_client.post(f"/tournaments/{tournament.pk}/manage/tablets/2/replace/")
+    new = TournamentTableAccess.objects.get(
+        tournament=tournament, table=2, revoked_at__isnull=True
+    ).token
+    assert new != old
+    assert client.get(f"/api/tt/{old}/").status_code == 403
+    assert client.get(f"/tt/{old}/").status_code == 410
+    assert client.get(f"/api/tt/{new}/").json()["table"] == 2
+    refused = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/tablets/9/replace/", follow=True
+    )
+    assert b"There is no table 9" in refused.content

@@ -101,7 +101,7 @@ DIRECTOR_EVENT_PAGES = {
     # A team tournament's, likewise.
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
-    "tournament-status",
+    "tournament-status", "tournament-link-replace", "tournament-print",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
@@ -145,7 +145,8 @@ DIRECTOR_EVENT_API = {
     "api-tournament", "api-tournament-teams", "api-tournament-arrive", "api-tournament-start",
     "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
     "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-finish",
-    "api-tournament-tablets",
+    "api-tournament-tablets", "api-tournament-publish", "api-tournament-live",
+    "api-tournament-moves-on",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}
@@ -203,7 +204,9 @@ class World:
             "pk": pk,
             "what": "table-cards"
             if name.endswith("drive-print")
-            else ("standings" if name == "tournament-csv" else "hands"),
+            else {"tournament-csv": "standings", "tournament-print": "team-list"}.get(
+                name, "hands"
+            ),
             # a drive's player, a tournament's team, or a board
             "number": 1 if is_drive or is_teams else self.result.board_number,
             "result_id": self.result.pk,

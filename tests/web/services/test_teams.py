@@ -373,3 +373,36 @@ def test_a_refused_automatic_draw_keeps_the_game(club: Club) -> None:
     # The withdrawal's forfeit completed round 1; one team is left: no round 2, the game stays.
     assert tournament.round == 1
     assert TournamentGame.objects.get(tournament=tournament, round=1, table=1).status == "confirmed"
+
+
+def test_withdrawn_teams_in_a_fixed_schedule_get_no_bye_and_no_win(club: Club) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Seven teams", settings={"rotation": "round_robin", "rounds": 7},
+        teams=[*TEAMS, {"name": "Kitty", "city": "Memphis"}],
+    )  # fmt: skip
+    for number in range(1, 8):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=2)
+    tournament.refresh_from_db()
+    schedule = TeamTournament(
+        TournamentSettings.from_dict(tournament.settings),
+        [Team(n) for n in range(1, 8)],
+    ).schedule(tournament.seed or 0)
+    # Two teams who meet in round 3 both leave after round 1.
+    pair = schedule[2].tables[0]
+    play_round(tournament)
+    for team in pair.teams:
+        team_games.team_withdraw(tournament=tournament, number=team)
+    for _ in range(2, 8):
+        services.round_next(tournament=tournament)
+        tournament.refresh_from_db()
+        play_round(tournament)
+    byes = TournamentGame.objects.filter(tournament=tournament, kind="bye")
+    assert not byes.filter(home__in=pair.teams, round__gt=1).exists()
+    both = TournamentGame.objects.get(tournament=tournament, round=3, table=pair.table)
+    assert both.kind == "withdrawn" and both.result is None and both.status == "confirmed"
+    # After round 1 they win nothing more: no bye, no forfeit from each other.
+    rows = {r.team.number: r for r in tournament_state(tournament).standings}
+    first = [r for r in counted_results(tournament) if r.round == 1]
+    for team in pair.teams:
+        assert rows[team].won == sum(1 for r in first if r.winner == team)

@@ -274,3 +274,13 @@ def tournament_status(request: HttpRequest, pk: int, action: str) -> HttpRespons
     else:
         messages.error(request, f"Unknown action {action!r}.")
     return redirect(tournament.get_absolute_url())
+
+
+@login_required
+@require_POST
+def tournament_link_replace(request: HttpRequest, pk: int, table: int) -> HttpResponse:
+    tournament = tournament_for_director(request, pk)
+    act(request, team_services.link_replace,
+        f"Table {table} has a new link: scan its new code; the old one no longer works.",
+        tournament=tournament, table=table)  # fmt: skip
+    return redirect(f"{tournament.get_absolute_url()}#tablets")
