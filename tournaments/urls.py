@@ -162,6 +162,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="tournament-csv",
     ),
     path(
+        "tournaments/<int:pk>/manage/export/json/",
+        teams.tournament_export_json,
+        name="tournament-export-json",
+    ),
+    path(
         "tournaments/<int:pk>/manage/print/<slug:what>.pdf",
         team_print.tournament_print,
         name="tournament-print",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -21,6 +22,7 @@ from rest_framework.views import APIView
 from tournaments import access
 from tournaments.selectors.team_room import playoff_view
 from tournaments.selectors.teams import TournamentState, tournament_state
+from tournaments.services import exports as export_services
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
 from tournaments.services.events import club_for_new_event
@@ -373,6 +375,19 @@ class MovesOnApi(DirectorTournamentApi):
         data = _valid(SwitchIn, request)
         team_games.moves_on_set(tournament=self.tournament, on=data["on"], user=request.user)
         return self.answer()
+
+
+class ExportApi(DirectorTournamentApi):
+    """The whole tournament as clubwhist JSON (for its directors: it carries the tablets'
+    link tokens)."""
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        made = export_services.tournament_json_export(self.tournament)
+        response = HttpResponse(made.text.encode(), content_type=made.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+        response["Cache-Control"] = "private, no-store"
+        return response
 
 
 class PublicStandingsApi(APIView):

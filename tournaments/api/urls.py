@@ -185,6 +185,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/finish/", team_api.FinishApi.as_view(), name="api-tournament-finish"
     ),
     path(
+        "tournaments/<int:pk>/export/json",
+        team_api.ExportApi.as_view(),
+        name="api-tournament-export",
+    ),
+    path(
         "tournaments/<int:pk>/publish/",
         team_api.PublishApi.as_view(),
         name="api-tournament-publish",

@@ -50,6 +50,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.results import result_submit
 from tournaments.services.scoring import standings_compute
+from tournaments.team_models import Tournament
 
 
 class ImportRefused(ValueError):
@@ -203,6 +204,16 @@ def drive_json_export(drive: Drive) -> Export:
         text = backup.dumps(backup.drive_document(drive))
     name = slugify(drive.name) or "drive"
     return Export(text, f"{name}-{drive.date:%Y-%m-%d}.drive.clubwhist.json", "application/json")
+
+
+def tournament_json_export(tournament: Tournament) -> Export:
+    """The whole team tournament as its clubwhist JSON (`backup.tournament_document`), for
+    its directors only: it carries the tablets' link tokens."""
+    with backup.consistent_read():
+        text = backup.dumps(backup.tournament_document(tournament))
+    name = slugify(tournament.name) or "tournament"
+    filename = f"{name}-{tournament.date:%Y-%m-%d}.tournament.clubwhist.json"
+    return Export(text, filename, "application/json")
 
 
 def read_record(text: str) -> EventRecord:

@@ -285,3 +285,19 @@ def test_a_replaced_link_stops_working_and_the_new_one_works(
         f"/tournaments/{tournament.pk}/manage/tablets/9/replace/", follow=True
     )
     assert b"There is no table 9" in refused.content
+
+
+def test_the_json_document_is_for_the_directors(
+    club: Club, director: Any, director_client: Client, client: Client
+) -> None:
+    tournament = _running(club, director)
+    made = director_client.get(f"/tournaments/{tournament.pk}/manage/export/json/")
+    assert made["Cache-Control"] == "private, no-store"
+    document = json.loads(made.content)
+    assert document["format"] == "clubwhist-tournament"
+    assert [t["name"] for t in document["teams"]][:2] == ["Aces", "Kings"]
+    via_api = director_client.get(f"/api/tournaments/{tournament.pk}/export/json")
+    assert json.loads(via_api.content)["tournament"]["name"] == "Club teams"
+    team_games.tournament_live(tournament=tournament, live=True)
+    assert client.get(f"/tournaments/{tournament.pk}/manage/export/json/").status_code == 302
+    assert client.get(f"/api/tournaments/{tournament.pk}/export/json").status_code == 403

@@ -102,6 +102,7 @@ DIRECTOR_EVENT_PAGES = {
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
     "tournament-status", "tournament-link-replace", "tournament-print",
+    "tournament-export-json",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
@@ -146,7 +147,7 @@ DIRECTOR_EVENT_API = {
     "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
     "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-finish",
     "api-tournament-tablets", "api-tournament-publish", "api-tournament-live",
-    "api-tournament-moves-on",
+    "api-tournament-moves-on", "api-tournament-export",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
 CLUB_API = {"api-club-settings", "api-import-event"}

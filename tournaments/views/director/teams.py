@@ -20,6 +20,7 @@ from tournaments import access
 from tournaments.selectors.team_money import money_view
 from tournaments.selectors.team_room import playoff_view, team_links
 from tournaments.selectors.teams import tournament_state
+from tournaments.services import exports as export_services
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
 from tournaments.services.events import club_get_or_create
@@ -284,3 +285,15 @@ def tournament_link_replace(request: HttpRequest, pk: int, table: int) -> HttpRe
         f"Table {table} has a new link: scan its new code; the old one no longer works.",
         tournament=tournament, table=table)  # fmt: skip
     return redirect(f"{tournament.get_absolute_url()}#tablets")
+
+
+@login_required
+@require_GET
+def tournament_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole tournament as clubwhist JSON, what a backup holds of it; it carries the
+    tablets' link tokens, so it is for the tournament's directors only and never cached."""
+    made = export_services.tournament_json_export(tournament_for_director(request, pk))
+    response = HttpResponse(made.text.encode(), content_type=made.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
