@@ -83,7 +83,14 @@ def league_public(request: HttpRequest, pk: int) -> HttpResponse:
     weeks = list(league.weeks.exclude(status=Tournament.Status.DRAFT).order_by("week"))
     directs = access.tournaments_for(request.user).filter(league=league).exists()
     if not directs:
-        weeks = [w for w in weeks if w.is_public]
+        # Readers see the table through the last week before one that is not public yet:
+        # a week's games count only once anyone may read them.
+        public = []
+        for week in weeks:
+            if not week.is_public:
+                break
+            public.append(week)
+        weeks = public
     if not weeks and not directs:
         raise Http404("No week of this league is public yet.")
     raw = request.GET.get("week", "")

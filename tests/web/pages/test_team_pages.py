@@ -6,6 +6,7 @@ change nothing."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -233,6 +234,19 @@ def test_a_league_page_through_week_two_and_final(club: Club, client: Client) ->
     assert rows == 4 and ">2<" in two  # two games played each
     final = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Final standings" in final and "Through week 3" in final
+    # Week 4 is being played, its standings private: readers still see weeks 1 to 3 only.
+    fourth = services.tournament_create(
+        club=club, name="Week 4", settings={"rotation": "round_robin", "rounds": 1}, league=league
+    )
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=fourth, number=number)
+    services.tournament_start(tournament=fourth, seed=4)
+    team_games.game_enter(tournament=fourth, table=1, score={"home_points": 7, "away_points": 1})
+    again = client.get(f"/leagues/{league.pk}/?week=4").content.decode()
+    played = re.findall(
+        r'id="standing-\d+"><td>[^<]*</td><td>.*?</td><td class="num">(\d+)<', again
+    )
+    assert "Through week 4" not in again and played == ["3", "3", "3", "3"]
 
 
 def test_the_money_the_prizes_and_the_boston_pot(
@@ -301,3 +315,22 @@ def test_the_json_document_is_for_the_directors(
     team_games.tournament_live(tournament=tournament, live=True)
     assert client.get(f"/tournaments/{tournament.pk}/manage/export/json/").status_code == 302
     assert client.get(f"/api/tournaments/{tournament.pk}/export/json").status_code == 403
+
+
+def test_a_team_is_corrected_at_the_door(director_client: Client) -> None:
+    director_client.post("/tournaments/new/", FORM)
+    tournament = Tournament.objects.get()
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/").content.decode()
+    assert 'id="change-3"' in page
+    director_client.post(
+        f"/tournaments/{tournament.pk}/manage/teams/",
+        {"action": "change", "number": "3", "name": "Queens of Spades", "city": "Memphis"},
+    )
+    assert tournament.teams.get(number=3).name == "Queens of Spades"
+    twin = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/teams/",
+        {"action": "change", "number": "4", "name": "queens of spades"},
+        follow=True,
+    )
+    assert b"Two teams are called" in twin.content
+    assert tournament.teams.get(number=4).name == "Jacks"
