@@ -137,6 +137,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("tournaments/<int:pk>/manage/", teams.tournament_detail, name="tournament-detail"),
     path("tournaments/<int:pk>/manage/teams/", teams.tournament_teams, name="tournament-teams"),
+    path(
+        "tournaments/<int:pk>/manage/settings/",
+        teams.tournament_settings,
+        name="tournament-settings",
+    ),
     path("tournaments/<int:pk>/manage/start/", teams.tournament_start, name="tournament-start"),
     path("tournaments/<int:pk>/manage/enter/", teams.tournament_enter, name="tournament-enter"),
     path(

@@ -334,3 +334,21 @@ def test_a_team_is_corrected_at_the_door(director_client: Client) -> None:
     )
     assert b"Two teams are called" in twin.content
     assert tournament.teams.get(number=4).name == "Jacks"
+
+
+def test_a_drafts_settings_change_in_the_same_form(director_client: Client) -> None:
+    director_client.post("/tournaments/new/", FORM)
+    tournament = Tournament.objects.get()
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/settings/").content.decode()
+    assert 'value="10.00"' in page and 'value="60 40"' in page and "Save the settings" in page
+    fields = {k: v for k, v in FORM.items() if k not in ("name", "teams")}
+    refused = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/settings/", fields | {"rounds": "0"}
+    )
+    assert refused.status_code == 200
+    saved = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/settings/", fields | {"rounds": "4"}
+    )
+    assert saved.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.settings["rounds"] == 4 and tournament.settings["fee_cents"] == 1000

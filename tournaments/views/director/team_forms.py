@@ -155,3 +155,42 @@ def _prizes(text: str) -> list[int]:
             raise ValueError(f"prize split: whole percentages such as 50 30 20, not {word!r}")
         shares.append(int(word))
     return shares
+
+
+def initial_of(settings: dict[str, Any]) -> dict[str, Any]:
+    """The form's fields from stored settings, to change a draft's settings in the same form."""
+    game = settings.get("game", {})
+    forfeit = settings.get("forfeit_points")
+    return {
+        "rotation": settings.get("rotation"),
+        "rounds": settings.get("rounds"),
+        "game_kind": game.get("kind", "target"),
+        "game_value": game.get("value", 7),
+        "scoring": game.get("scoring", "fosdick"),
+        "defenders_score": bool(game.get("options", {}).get("defenders_score")),
+        "boston_double": bool(game.get("boston_counts_double")),
+        "bye": settings.get("bye"),
+        "grace_minutes": settings.get("grace_minutes"),
+        "forfeit_winner": None if forfeit is None else forfeit[0],
+        "forfeit_loser": 0 if forfeit is None else forfeit[1],
+        "keys": ", ".join(settings.get("keys", [])),
+        "fee": _money(settings.get("fee_cents", 0)),
+        "house_percent": settings.get("house_percent", 0),
+        "prizes": " ".join(str(p) for p in settings.get("prizes", [])),
+        "pot_stake": _money(settings.get("pot_stake_cents", 0)),
+        "pot_round": settings.get("pot_round"),
+        "playoff": settings.get("playoff", 0),
+    }
+
+
+def _money(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}" if cents else "0"
+
+
+class SettingsForm(TournamentForm):
+    """The set-up form without what a draft keeps (its name, date, club, league, teams)."""
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, clubs=clubs, **kwargs)
+        for name in ("name", "date", "club", "league", "new_league", "teams"):
+            del self.fields[name]

@@ -27,7 +27,12 @@ from tournaments.services.events import club_get_or_create
 from tournaments.team_models import League, Tournament
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
 from tournaments.views.director.tablet_links import base_url
-from tournaments.views.director.team_forms import TournamentForm, cents
+from tournaments.views.director.team_forms import (
+    SettingsForm,
+    TournamentForm,
+    cents,
+    initial_of,
+)
 
 
 def tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
@@ -297,3 +302,29 @@ def tournament_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@login_required
+def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """A draft's settings, in the set-up form, until the draw."""
+    tournament = tournament_for_director(request, pk)
+    clubs = access.clubs_for(request.user)
+    form = SettingsForm(request.POST or None, clubs=clubs, initial=initial_of(tournament.settings))
+    error = ""
+    if tournament.status != Tournament.Status.DRAFT:
+        error = "The draw is made: the settings are fixed."
+    elif request.method == "POST" and form.is_valid():
+        try:
+            team_services.settings_change(
+                tournament=tournament, settings=form.settings(), user=request.user
+            )
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("tournament-detail", tournament.pk)
+    return render(
+        request,
+        "tournaments/director/team_new.html",
+        {"form": form, "error": error, "tournament": tournament},
+    )
