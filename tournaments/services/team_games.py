@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from engine.teams import GameResult, Pairing, TeamsError
+from engine.teams import Bracket, GameResult, Pairing, TeamsError
 from tournaments.selectors.teams import engine_for, round_of
 from tournaments.services.audit import User
 from tournaments.services.teams import TeamsRefused, audit, locked, round_complete, round_next
@@ -428,6 +428,11 @@ def tournament_finish(*, tournament: Tournament, user: User = None) -> Tournamen
             f"The tournament is {tournament.get_status_display().lower()}: only one that is "
             "running can finish."
         )
+    if tournament.status == Tournament.Status.PLAYOFF:
+        bracket = Bracket.from_dict(tournament.bracket)
+        if bracket.champion is None:
+            waiting = ", ".join(str(m.id) for m in bracket.next_matches())
+            raise TeamsRefused(f"The playoff has no champion yet: enter match {waiting} first.")
     done, tables = round_complete(tournament)
     if tournament.status == Tournament.Status.RUNNING and done < tables:
         raise TeamsRefused(
@@ -451,19 +456,22 @@ def tournament_publish(*, tournament: Tournament, user: User = None) -> Tourname
     return tournament
 
 
-@transaction.atomic
 def tournament_live(*, tournament: Tournament, live: bool, user: User = None) -> Tournament:
-    tournament = locked(tournament)
-    tournament.live_public = live
-    tournament.save(update_fields=["live_public"])
-    audit(tournament, user, "live", "tournament", after={"live_public": live})
-    return tournament
+    """Anyone with the public page's address follows the standings while it runs (on)."""
+    return _switch(tournament, "live_public", live, user, "live")
+
+
+def moves_on_set(*, tournament: Tournament, on: bool, user: User = None) -> Tournament:
+    """The next round is drawn by itself when the round's last game counts (on)."""
+    return _switch(tournament, "moves_on", on, user, "moves-on")
 
 
 @transaction.atomic
-def moves_on_set(*, tournament: Tournament, on: bool, user: User = None) -> Tournament:
+def _switch(
+    tournament: Tournament, column: str, value: bool, user: User, action: str
+) -> Tournament:
     tournament = locked(tournament)
-    tournament.moves_on = on
-    tournament.save(update_fields=["moves_on"])
-    audit(tournament, user, "moves-on", "tournament", after={"moves_on": on})
+    setattr(tournament, column, value)
+    tournament.save(update_fields=[column])
+    audit(tournament, user, action, "tournament", after={column: value})
     return tournament

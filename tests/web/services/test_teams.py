@@ -285,6 +285,8 @@ def test_standings_equal_a_recomputation_and_the_playoff_crowns_a_champion(club:
         team_playoff.playoff_enter(
             tournament=tournament, match=3, score={"home_points": 7, "away_points": 1}
         )
+    with pytest.raises(TeamsRefused, match="The playoff has no champion yet: enter match 1, 2"):
+        team_games.tournament_finish(tournament=tournament)
     for match in (1, 2, 3):
         bracket = team_playoff.playoff_enter(
             tournament=tournament, match=match, score={"home_points": 7, "away_points": 1}
