@@ -137,6 +137,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("tournaments/<int:pk>/manage/", teams.tournament_detail, name="tournament-detail"),
     path("tournaments/<int:pk>/manage/teams/", teams.tournament_teams, name="tournament-teams"),
+    path("tournaments/<int:pk>/manage/room/", teams.tournament_room, name="tournament-room"),
     path(
         "tournaments/<int:pk>/manage/settings/",
         teams.tournament_settings,

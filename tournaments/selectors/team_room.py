@@ -125,6 +125,16 @@ class MatchView:
     third_place: bool
 
 
+def champion_of(tournament: Tournament) -> str:
+    """The playoff's winner by name, "" until there is one (or without a playoff)."""
+    if not tournament.bracket:
+        return ""
+    champion = Bracket.from_dict(tournament.bracket).champion
+    if champion is None:
+        return ""
+    return str(tournament.teams.filter(number=champion).values_list("name", flat=True).first())
+
+
 def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
     """The bracket by round: [(round name, its matches)]; [] before the playoff."""
     if not tournament.bracket:

@@ -19,7 +19,7 @@ from engine.exports.csv import safe_row
 from engine.teams import GameResult
 from engine.teams.ranking import tie_break_text
 from tournaments import access
-from tournaments.selectors.team_room import playoff_view
+from tournaments.selectors.team_room import champion_of, playoff_view
 from tournaments.selectors.teams import (
     counted_results,
     game_text,
@@ -51,6 +51,7 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament": tournament,
         "state": state,
         "playoff": playoff_view(tournament),
+        "champion": champion_of(tournament),
         # While games come in, the standings part is fetched again (`static/js/drive-live.js`).
         "refresh": LIVE_SECONDS if live else 0,
     }

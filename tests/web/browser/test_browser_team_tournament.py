@@ -225,6 +225,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     director.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     _no_sideways_scroll(director)
     assert "Ranked by games won" in director.locator("#tie-break").inner_text()
+    assert again[0].team.name in director.locator("#champion").inner_text()
     director.screenshot(path=str(SHOTS / "screenshot-teams-public-390.png"), full_page=True)
     for context in browser.contexts:
         context.close()

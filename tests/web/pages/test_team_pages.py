@@ -352,3 +352,17 @@ def test_a_drafts_settings_change_in_the_same_form(director_client: Client) -> N
     assert saved.status_code == 302
     tournament.refresh_from_db()
     assert tournament.settings["rounds"] == 4 and tournament.settings["fee_cents"] == 1000
+
+
+def test_the_room_display_shows_the_round_and_refreshes(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    tournament = _running(club, director)
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/room/").content.decode()
+    assert "drive-room.js" in page and "Round 1 of 2 · 0 of 2 tables done" in page
+    assert "Bye</span>: " in page
+    team_games.game_enter(
+        tournament=tournament, table=2, score={"home_points": 7, "away_points": 2}
+    )
+    part = director_client.get(f"/tournaments/{tournament.pk}/manage/room/?part=1").content.decode()
+    assert "1 of 2 tables done" in part and "<html" not in part

@@ -102,7 +102,7 @@ DIRECTOR_EVENT_PAGES = {
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
     "tournament-status", "tournament-link-replace", "tournament-print",
-    "tournament-export-json", "tournament-settings",
+    "tournament-export-json", "tournament-settings", "tournament-room",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
 SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}

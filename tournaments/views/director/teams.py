@@ -328,3 +328,15 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/director/team_new.html",
         {"form": form, "error": error, "tournament": tournament},
     )
+
+
+@login_required
+@require_GET
+def tournament_room(request: HttpRequest, pk: int) -> HttpResponse:
+    """The room display for a projector: the round's tables (which are done), the byes, and
+    the standings once the rounds are over; its part (`?part=1`) every 3 seconds."""
+    tournament = tournament_for_director(request, pk)
+    context = {"tournament": tournament, "state": tournament_state(tournament)}
+    if request.GET.get("part"):
+        return render(request, "tournaments/director/_team_room.html", context)
+    return render(request, "tournaments/director/team_room.html", context)
