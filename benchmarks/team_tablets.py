@@ -16,9 +16,9 @@ What runs, on loopback only:
   (`static/js/team-table.js`) does: ask for its state every 4 s all evening; once its state
   shows a new round, let the teams play (PLAY seconds at random), POST the home team's final
   score (a game to 7 the engine accepts: the winners 7 to 13, the losers -6 to 6, Fosdick;
-  5 % sent twice, a retry after a lost answer, which replaces the entry and must not store a
-  second game), wait 0.5 to 1.5 s, POST the away team's confirmation; then ask every 4 s until
-  the state shows the next round.
+  5 % sent twice, a retry after a lost answer, which is answered 200 with the entry already
+  stored and must not store a second game), wait 0.5 to 1.5 s, POST the away team's
+  confirmation; then ask every 4 s until the state shows the next round.
 
 The load model: a game takes 6 to 18 s by default. A real game to 7 takes a quarter of an hour
 or more and a hall's tables finish a round within ten minutes or so of each other; here a
@@ -403,7 +403,7 @@ def _report(
     said = ", ".join(f"{n} HTTP {status}" for status, n in sorted(answers.items()))
     print(
         f"  sent twice: {sum(answers.values())}, answered {said or 'nothing'} with the entry "
-        f"as sent (it replaces the first: same figures, one game); "
+        f"as sent (the first, already stored: one game); "
         f"{len(problems)} otherwise{' ' + repr(problems[:2]) if problems else ''}"
     )
 

@@ -19,7 +19,7 @@ engine.teams.model.TeamsError: rounds: a whole number from 1 to 60, not 0
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.reading import quoted
@@ -147,7 +147,7 @@ class TournamentSettings:
     def from_dict(cls, data: Mapping[str, Any]) -> TournamentSettings:
         if not isinstance(data, Mapping):
             raise TeamsError(f"settings: expected an object, not {quoted(data)}")
-        known = set(cls().to_dict())
+        known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise TeamsError(

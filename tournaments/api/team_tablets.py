@@ -134,15 +134,16 @@ class TeamTableEnterApi(TeamTabletView):
     @extend_schema(request=TableGameIn, responses={201: _STATE, 200: _STATE})
     def post(self, request: Request, token: str) -> Response:
         data = _valid(TableGameIn, request)
-        game = team_games.tablet_enter(
+        _, new = team_games.tablet_enter(
             tournament=self.tournament,
             table=self.table,
             side=data["side"],
             score=data.get("score"),
             hands=data.get("hands"),
         )
-        created = game.status == game.Status.ENTERED
-        return self.state(status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        # 201 for an entry stored now; 200 when it counted at once (the other team had entered
+        # the same) or was already stored as sent (a retry after a lost answer).
+        return self.state(status.HTTP_201_CREATED if new else status.HTTP_200_OK)
 
 
 class HandsIn(serializers.Serializer[Any]):

@@ -62,9 +62,6 @@ def _team(names: dict[int, tuple[str, str]], number: int | None) -> dict[str, An
 def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
     """What the table's tablet shows now (JSON, as the page embeds it and the API sends)."""
     settings = settings_of(tournament)
-    names = {
-        n: (name, city) for n, name, city in tournament.teams.values_list("number", "name", "city")
-    }
     state: dict[str, Any] = {
         "tournament": tournament.name,
         "status": tournament.status,
@@ -85,20 +82,24 @@ def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
     if drawn is None:
         return state
     pairing = next((p for p in drawn.tables if p.table == table), None)
-    games = {
-        g.table: g
-        for g in TournamentGame.objects.filter(
-            tournament=tournament, round=drawn.number, match="", table__gte=1
-        )
-    }
+    # Counted, not loaded: a poll of a 100-table room needs this table's game alone.
+    games = TournamentGame.objects.filter(
+        tournament=tournament, round=drawn.number, match="", table__gte=1
+    )
     state["tables"] = len(drawn.tables)
-    state["done"] = sum(1 for g in games.values() if g.status == TournamentGame.Status.CONFIRMED)
+    state["done"] = games.filter(status=TournamentGame.Status.CONFIRMED).count()
     if pairing is None:
         state["sitting_out"] = True
         return state
+    names = {
+        n: (name, city)
+        for n, name, city in tournament.teams.filter(number__in=pairing.teams).values_list(
+            "number", "name", "city"
+        )
+    }
     state["home"] = _team(names, pairing.home)
     state["away"] = _team(names, pairing.away)
-    game = games.get(table)
+    game = games.filter(table=table).first()
     if game is not None:
         result = GameResult.from_dict(game.result) if game.result else None
         state["game"] = {

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Pairing, TeamsError
-from tournaments.selectors.teams import engine_for, round_of
+from tournaments.selectors.teams import engine_for, round_of, settings_of
 from tournaments.services.audit import User
 from tournaments.services.teams import TeamsRefused, audit, locked, round_complete, round_next
 from tournaments.team_models import Tournament, TournamentGame, TournamentTeam
@@ -299,8 +299,9 @@ def tablet_enter(
     side: str,
     hands: Sequence[Mapping[str, Any]] | None = None,
     score: Mapping[str, Any] | None = None,
-) -> TournamentGame:
-    """One team enters the game at its table. The other team then confirms; if it enters
+) -> tuple[TournamentGame, bool]:
+    """One team enters the game at its table (with True when it is stored now, False when it
+    counted at once or was already stored as sent). The other team then confirms; if it enters
     the game on its own instead and the two agree, the game counts at once; if they differ,
     the second entry is refused with the first's figures (nothing changes)."""
     tournament = locked(tournament)
@@ -309,7 +310,15 @@ def tablet_enter(
     pairing = _pairing(tournament, tournament.round, table)
     result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
     game = _game(tournament, tournament.round, table)
-    teams = _names(tournament)
+    if (
+        game is not None
+        and game.status == TournamentGame.Status.ENTERED
+        and game.entered_by == side
+        and _same(game.result, result)
+        and list(hands or []) == game.hands
+        and dict(score or {}) == game.score
+    ):
+        return game, False  # sent again (a retry after a lost answer): stored as sent
     if game is not None and game.status != TournamentGame.Status.ENTERED:
         state = "confirmed" if game.status == TournamentGame.Status.CONFIRMED else "disputed"
         raise TeamsRefused(f"This table's game is {state} already: ask the director to change it.")
@@ -320,7 +329,8 @@ def tablet_enter(
             game.save(update_fields=["status", "confirmed_at"])
             audit(tournament, None, "game-agreed", f"round {tournament.round} table {table}")
             _after_confirm(tournament)
-            return game
+            return game, False
+        teams = _names(tournament, pairing)
         other = teams[getattr(pairing, game.entered_by)]
         raise TeamsDiffer(
             f"{other} entered {_score(game.result, pairing, teams)}; yours says "
@@ -344,7 +354,7 @@ def tablet_enter(
     game.entered_at = timezone.now()
     game.save()
     audit(tournament, None, "game-entered", f"round {tournament.round} table {table}")
-    return game
+    return game, True
 
 
 def _same(stored: Any, result: GameResult) -> bool:
@@ -353,8 +363,10 @@ def _same(stored: Any, result: GameResult) -> bool:
     return isinstance(stored, Mapping) and all(stored.get(k) == mine[k] for k in keys)
 
 
-def _names(tournament: Tournament) -> dict[int, str]:
-    return dict(tournament.teams.values_list("number", "name"))
+def _names(tournament: Tournament, pairing: Pairing) -> dict[int, str]:
+    """The table's two teams' names (the only ones a tablet's message needs)."""
+    teams = tournament.teams.filter(number__in=pairing.teams)
+    return dict(teams.values_list("number", "name"))
 
 
 def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
@@ -406,10 +418,10 @@ def _after_confirm(tournament: Tournament) -> None:
     asked for that (`moves_on`) and there is one. A draw the tournament refuses (too few teams
     left, say) leaves the game counted and the round waiting for the director, whose page says
     why when they draw."""
-    if not tournament.moves_on or tournament.round >= engine_for(tournament).settings.rounds:
+    if not tournament.moves_on:
         return
     done, tables = round_complete(tournament)
-    if done == tables:
+    if done == tables and tournament.round < settings_of(tournament).rounds:
         try:
             with transaction.atomic():
                 round_next(tournament=tournament)

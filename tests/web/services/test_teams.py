@@ -151,8 +151,12 @@ def test_a_correction_needs_a_reason(club: Club) -> None:
 def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
     tournament = drawn(club)
     score = {"home_points": 7, "away_points": 4}
-    game = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
-    assert game.status == "entered"
+    game, new = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
+    assert game.status == "entered" and new
+    # Sent again (its answer was lost): already stored, nothing written, no second audit row.
+    audits = TournamentAudit.objects.count()
+    again, new = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
+    assert again.pk == game.pk and not new and TournamentAudit.objects.count() == audits
     state = table_state(tournament, 1)
     assert state["game"]["status"] == "entered" and state["game"]["points"] == [7, 4]
     with pytest.raises(TeamsRefused, match="The other team confirms"):
@@ -161,8 +165,8 @@ def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
     assert TournamentGame.objects.get(tournament=tournament, table=1).status == "confirmed"
     # Table 2: both teams enter; the same figures count at once.
     team_games.tablet_enter(tournament=tournament, table=2, side="away", score=score)
-    agreed = team_games.tablet_enter(tournament=tournament, table=2, side="home", score=score)
-    assert agreed.status == "confirmed"
+    agreed, new = team_games.tablet_enter(tournament=tournament, table=2, side="home", score=score)
+    assert agreed.status == "confirmed" and not new
     # Table 3: different figures are refused with the first team's, and nothing changes.
     team_games.tablet_enter(tournament=tournament, table=3, side="home", score=score)
     with pytest.raises(TeamsDiffer, match=r"entered .* 7, .* 4; yours says .* 7, .* 5"):
