@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import models
 
 from engine.teams import Bracket
@@ -586,3 +587,19 @@ def test_a_clubs_backup_takes_its_leagues_and_tournaments_and_chosen_events_take
     assert [c["slug"] for c in chosen["clubs"]] == ["elsewhere"] and chosen["leagues"] == []
     whole = backup.backup_document()
     assert len(whole["tournaments"]) == 4 and len(whole["leagues"]) == 2
+
+
+@pytest.mark.django_db
+def test_the_backup_command_takes_one_tournament_with_its_league(
+    tournaments: list[Tournament], tmp_path: Path
+) -> None:
+    out = tmp_path / "one.json"
+    said = run("backup", "-o", str(out), "--tournament", str(tournaments[1].pk))
+    assert "1 league, 1 tournament" in said and "0 events" in said
+    data = json.loads(out.read_text())
+    assert [t["tournament"]["week"] for t in data["tournaments"]] == [2]
+    league = tournaments[1].league
+    assert league is not None
+    assert [entry["league"]["name"] for entry in data["leagues"]] == [league.name]
+    with pytest.raises(CommandError, match="There is no tournament 9999"):
+        run("backup", "-o", str(out), "--tournament", "9999")
