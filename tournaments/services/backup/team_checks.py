@@ -179,32 +179,32 @@ def check_games(
     done: dict[int, set[int]] = {}
     byes: dict[int, set[int]] = {}
     counted: list[tuple[tuple[int, int, str], GameResult]] = []
-    for index, game in enumerate(games, start=1):
-        where = _where(index, game)
-        key = (game.round, game.table, game.match)
+    for index, row in enumerate(games, start=1):
+        where = _where(index, row)
+        key = (row.round, row.table, row.match)
         if key in seen:
             raise RestoreRefused(
                 f"{where} is in the document twice (games {seen[key]} and {index})."
             )
         seen[key] = index
-        if game.entered_by not in ENTERED_BY:
+        if row.entered_by not in ENTERED_BY:
             raise RestoreRefused(
                 f"{where}: entered_by is 'home', 'away' or '' (the director's), not "
-                f"{game.entered_by!r}."
+                f"{row.entered_by!r}."
             )
-        if game.kind != Played and game.status != Confirmed:
+        if row.kind != Played and row.status != Confirmed:
             raise RestoreRefused(
-                f"{where}: a {game.kind} counts at once, yet its status is {game.status}."
+                f"{where}: a {row.kind} counts at once, yet its status is {row.status}."
             )
-        if not game.match.isdigit():
-            round_ = drawn.get(game.round)
+        if not row.match.isdigit():
+            round_ = drawn.get(row.round)
             if round_ is None:
                 raise RestoreRefused(
-                    f"{where}: round {game.round} has not been drawn (the rounds so far are 1 "
+                    f"{where}: round {row.round} has not been drawn (the rounds so far are 1 "
                     f"to {tournament.round})."
                 )
-            _check_place(game, round_, where)
-        result = _result(game, where)
+            _check_place(row, round_, where)
+        result = _result(row, where)
         if result is None:
             continue
         if result.week != tournament.week:
@@ -212,18 +212,18 @@ def check_games(
                 f"{where}: its result is week {result.week}'s, the tournament is week "
                 f"{tournament.week}."
             )
-        made, source = _recomputed(engine, game, result, tournament.week, where)
+        made, source = _recomputed(engine, row, result, tournament.week, where)
         if made != result:
             raise RestoreRefused(
                 f"{where}: its result is not what its {source} make: "
                 f"{_differences(result.to_dict(), made.to_dict())}."
             )
-        if game.status == Confirmed and not game.match.isdigit():
+        if row.status == Confirmed and not row.match.isdigit():
             counted.append((key, result))
-            if game.match == "":
-                done.setdefault(game.round, set()).add(game.table)
+            if row.match == "":
+                done.setdefault(row.round, set()).add(row.table)
             else:
-                byes.setdefault(game.round, set()).add(game.home)
+                byes.setdefault(row.round, set()).add(row.home)
     for number, round_ in sorted(drawn.items()):
         if number < tournament.round or tournament.status in OVER:
             missing = [p.table for p in round_.tables if p.table not in done.get(number, set())]
@@ -288,34 +288,34 @@ def check_bracket(
             f"{settings.playoff} teams of the tournament that did not withdraw."
         )
     found: dict[int, int] = {}
-    for index, game in playoff:
-        where = _where(index, game)
+    for index, row in playoff:
+        where = _where(index, row)
         try:
-            match = bracket.match(int(game.match))
+            match = bracket.match(int(row.match))
         except TeamsError:
-            raise RestoreRefused(f"{where}: the bracket has no match {game.match}.") from None
-        if game.match != str(match.id):
+            raise RestoreRefused(f"{where}: the bracket has no match {row.match}.") from None
+        if row.match != str(match.id):
             raise RestoreRefused(f"{where}: a match's number is written {str(match.id)!r}.")
         if match.id in found:
             raise RestoreRefused(
-                f"{where}: match {match.id} has another game (game {found[match.id]})."
+                f"{where}: match {match.id} has another row (row {found[match.id]})."
             )
         found[match.id] = index
-        if (game.round, game.table) != (settings.rounds + match.round, match.id):
+        if (row.round, row.table) != (settings.rounds + match.round, match.id):
             raise RestoreRefused(
                 f"{where}: match {match.id} is played as round "
                 f"{settings.rounds + match.round}, table {match.id}."
             )
-        if game.status != Confirmed or match.teams != (game.home, game.away):
+        if row.status != Confirmed or match.teams != (row.home, row.away):
             raise RestoreRefused(
                 f"{where}: the bracket's match {match.id} is {match.pairing}, and a playoff "
-                f"game counts at once; the document has team {game.home} v team {game.away}, "
-                f"{game.status}."
+                f"row counts at once; the document has team {row.home} v team {row.away}, "
+                f"{row.status}."
             )
-        winner = game.result.get("winner") if isinstance(game.result, dict) else None
+        winner = row.result.get("winner") if isinstance(row.result, dict) else None
         if winner != match.winner:
             raise RestoreRefused(
-                f"{where}: its game was won by team {winner}, but the bracket says match "
+                f"{where}: its row was won by team {winner}, but the bracket says match "
                 f"{match.id} was won by team {match.winner}."
             )
     for match in bracket.matches:
