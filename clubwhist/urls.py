@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<str:token>/", tablets.table_page, name="table-page"),
     path("d/<str:token>/", drive_tablets.drive_table_page, name="drive-table-page"),
     path("d/<str:token>/stream/", drive_tablets.drive_table_stream, name="drive-table-stream"),
+    path("tt/sw.js", team_tablets.team_service_worker, name="team-table-sw"),
     path("tt/<str:token>/", team_tablets.team_table_page, name="team-table-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),

@@ -330,6 +330,17 @@
   window.addEventListener('online', function () { failing = false; flush(); poll(); });
   window.addEventListener('offline', function () { failing = true; showBanner(); });
   window.setInterval(poll, 4000);
+  if ('serviceWorker' in navigator && cfg.sw) {
+    // The first load did not pass through the worker: put this page in its cache ourselves,
+    // so a reload without a network still finds it.
+    navigator.serviceWorker.register(cfg.sw, {scope: '/tt/'}).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function () {
+      return window.caches.open(cfg.cache).then(function (cache) { return cache.add(location.href); });
+    }).then(function () {
+      document.body.setAttribute('data-offline-ready', '1');
+    }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
+  }
   render();
   flush();
 }());

@@ -24,19 +24,24 @@ from tournaments.services import tablets
 TABLE_FILES = ("js/table.js", "css/table.css")
 
 
-@lru_cache(maxsize=1)
 def cache_name() -> str:
-    """The service worker's cache, named after what is in the page's files: an upgraded
+    """The classic table page's service worker cache (`files_cache_name`)."""
+    return files_cache_name(TABLE_FILES)
+
+
+@lru_cache(maxsize=4)
+def files_cache_name(files: tuple[str, ...], prefix: str = "clubwhist-table") -> str:
+    """A service worker's cache, named after what is in the page's files: an upgraded
     clubwhist changes the name, so every tablet's worker is replaced and drops its old copies
     (it serves those files from its cache first, and `make run` serves them unhashed)."""
     digest = hashlib.sha256()
-    for name in TABLE_FILES:
+    for name in files:
         found = finders.find(name)
         path = found[0] if isinstance(found, list) else found
         if path:
             with open(path, "rb") as handle:
                 digest.update(handle.read())
-    return f"clubwhist-table-{digest.hexdigest()[:12]}"
+    return f"{prefix}-{digest.hexdigest()[:12]}"
 
 
 @never_cache
@@ -64,13 +69,20 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker lives under /t/ so that it may serve every table page from its copy
     when a tablet reloads without a network (browsers allow this on HTTPS and localhost)."""
-    files = [static(name) for name in TABLE_FILES]
+    return worker_response(request, "/t/", TABLE_FILES, cache_name())
+
+
+def worker_response(
+    request: HttpRequest, scope: str, files: tuple[str, ...], cache: str
+) -> HttpResponse:
+    """One tablet page's service worker: it keeps the pages under `scope` and their `files`
+    (the same worker serves the team tablets at /tt/)."""
     response = render(
         request,
         "tournaments/tablets/sw.js",
-        {"cache_name": cache_name(), "files": files},
+        {"cache_name": cache, "files": [static(name) for name in files], "scope": scope},
         content_type="application/javascript",
     )
-    response["Service-Worker-Allowed"] = "/t/"
+    response["Service-Worker-Allowed"] = scope
     response["Cache-Control"] = "no-cache"
     return response

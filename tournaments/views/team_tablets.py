@@ -19,6 +19,15 @@ from tournaments.selectors.team_room import (
     table_state,
     team_link,
 )
+from tournaments.views.tablets import files_cache_name, worker_response
+
+#: What the team table page needs to show itself again from the service worker's copy.
+TEAM_FILES = ("js/team-table.js", "css/table.css")
+SCOPE = "/tt/"
+
+
+def cache() -> str:
+    return files_cache_name(TEAM_FILES, "clubwhist-team-table")
 
 
 @never_cache
@@ -33,5 +42,18 @@ def team_table_page(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "tournaments/tablets/team_table.html",
-        {"token": token, "state": table_state(tournament, table), "api": f"/api/tt/{token}/"},
+        {
+            "token": token,
+            "state": table_state(tournament, table),
+            "api": f"/api/tt/{token}/",
+            "sw": f"{SCOPE}sw.js",
+            "cache_name": cache(),
+        },
     )
+
+
+@require_GET
+def team_service_worker(request: HttpRequest) -> HttpResponse:
+    """The team tablets' service worker, under /tt/: a tablet that reloads without a network
+    still shows its table (and what it has not sent yet)."""
+    return worker_response(request, SCOPE, TEAM_FILES, cache())

@@ -1,7 +1,9 @@
-/* clubwhist table pages: keep a copy of the page and its files so a tablet can reload it
-   without a network. The page first (its newest copy when the network fails), our static
-   files from the copy; the API is never cached (the page keeps its own queue). */
+/* clubwhist table pages (classic at /t/, team tournaments at /tt/: SCOPE): keep a copy of the
+   page and its files so a tablet can reload it without a network. The page first (its newest
+   copy when the network fails), our static files from the copy; the API is never cached (the
+   page keeps its own queue). */
 var CACHE = '{{ cache_name }}';
+var SCOPE = '{{ scope|escapejs }}';
 var FILES = [{% for f in files %}'{{ f|escapejs }}'{% if not forloop.last %}, {% endif %}{% endfor %}];
 self.addEventListener('install', function (event) {
   // 'reload': the files themselves, not an older copy from the browser's HTTP cache.
@@ -19,7 +21,7 @@ self.addEventListener('fetch', function (event) {
   var url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== location.origin) { return; }
   if (url.pathname.indexOf('/api/') === 0) { return; }
-  if (event.request.mode === 'navigate' && url.pathname.indexOf('/t/') === 0) {
+  if (event.request.mode === 'navigate' && url.pathname.indexOf(SCOPE) === 0) {
     event.respondWith(fetch(event.request).then(function (response) {
       if (response.ok) {
         var copy = response.clone();

@@ -373,9 +373,9 @@ def test_the_tablets_cached_files_are_named_after_their_content(monkeypatch, tmp
     names = []
     for version in ("var a = 1;", "var a = 2;"):
         script.write_text(version)
-        table_views.cache_name.cache_clear()
+        table_views.files_cache_name.cache_clear()
         names.append(table_views.cache_name())
-    table_views.cache_name.cache_clear()
+    table_views.files_cache_name.cache_clear()
     assert names[0] != names[1]
     assert all(n.startswith("clubwhist-table-") for n in names)
     worker = Client().get("/t/sw.js")

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
 from tournaments.models import Club
 from tournaments.selectors.teams import counted_results, round_of
+from tournaments.services import teams as services
 from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -229,3 +230,34 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     director.screenshot(path=str(SHOTS / "screenshot-teams-public-390.png"), full_page=True)
     for context in browser.contexts:
         context.close()
+
+
+def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
+    live_server: Any, browser: Any, club: Club
+) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Offline teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"{live_server.url}/tt/{token}/")
+    page.wait_for_selector("body[data-offline-ready='1']")
+    page.context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    _tablet_enter(page, "home", 7, 2)
+    page.locator("#banner.offline").wait_for()
+    page.reload()  # still offline: the service worker's copy, and the entry still waiting
+    page.wait_for_selector("#screen .pairs")
+    assert "Offline" in page.locator("#banner").inner_text()
+    assert not TournamentGame.objects.filter(tournament=tournament, table=1).exists()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("() => document.getElementById('banner').hidden === true")
+    game = TournamentGame.objects.get(tournament=tournament, table=1)
+    assert game.status == "entered" and game.result["points"] == [7, 2]  # type: ignore[index]
+    page.context.close()

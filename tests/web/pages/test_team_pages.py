@@ -366,3 +366,11 @@ def test_the_room_display_shows_the_round_and_refreshes(
     )
     part = director_client.get(f"/tournaments/{tournament.pk}/manage/room/?part=1").content.decode()
     assert "1 of 2 tables done" in part and "<html" not in part
+
+
+def test_the_team_tablets_service_worker_keeps_their_pages(client: Client) -> None:
+    worker = client.get("/tt/sw.js")
+    body = worker.content.decode()
+    assert worker["Service-Worker-Allowed"] == "/tt/" and "var SCOPE = '/tt/';" in body
+    files = next(line for line in body.splitlines() if line.startswith("var FILES"))
+    assert "team\\u002Dtable.js" in files and "clubwhist-team-table-" in body

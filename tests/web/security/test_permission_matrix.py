@@ -115,7 +115,7 @@ PUBLIC_EVENT_PAGES = {
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
 #: For everyone.
-OPEN_PAGES = {"home", "health", "login", "logout", "table-sw", "api-schema"}
+OPEN_PAGES = {"home", "health", "login", "logout", "table-sw", "team-table-sw", "api-schema"}
 #: A table's own link.
 TABLE_ROUTES = {
     "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
