@@ -72,6 +72,7 @@
         failing = true; showBanner(); window.setTimeout(flush, 3000); return;
       }
       failing = false;
+      epoch += 1;
       queue.shift();
       keep(QKEY, queue);
       if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
@@ -83,9 +84,14 @@
     });
   }
 
+  // Every answer to what this page sent bumps `epoch`: a state asked for before it may not
+  // know it (a tablet's own game moves no version), so it is dropped, not shown.
+  var epoch = 0;
   function poll() {
     if (queue.length) { flush(); return; }
+    var asked = epoch;
     request('GET', '', null, function (code, data) {
+      if (code === 200 && asked !== epoch) { return; }
       if (code === 200) { failing = false; adopt(data); }
       else if (code === 0 || code >= 500) { failing = true; }
       else if (code === 403 || code === 404) { window.location.reload(); }

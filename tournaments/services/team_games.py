@@ -12,10 +12,11 @@ in the standings until it is confirmed (docs/directors/teams.md).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Pairing, TeamsError
@@ -304,11 +305,30 @@ def tablet_enter(
     counted at once or was already stored as sent). The other team then confirms; if it enters
     the game on its own instead and the two agree, the game counts at once; if they differ,
     the second entry is refused with the first's figures (nothing changes)."""
-    tournament = locked(tournament)
+    tournament = _fresh(tournament)
     _running(tournament, "entering a game")
     side = _side(side)
     pairing = _pairing(tournament, tournament.round, table)
     result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
+    try:
+        with transaction.atomic():
+            return _table_entry(tournament, pairing, side, result, hands, score)
+    except IntegrityError:
+        # The other team's device stored this table's game at the same moment: read it and
+        # answer as if it had come first (agree, differ, or already stored).
+        return _table_entry(tournament, pairing, side, result, hands, score)
+
+
+def _table_entry(
+    tournament: Tournament,
+    pairing: Pairing,
+    side: str,
+    result: GameResult,
+    hands: Sequence[Mapping[str, Any]] | None,
+    score: Mapping[str, Any] | None,
+) -> tuple[TournamentGame, bool]:
+    """The entry against what the table has stored, under the game row's own lock."""
+    table = pairing.table
     game = _game(tournament, tournament.round, table)
     if (
         game is not None
@@ -327,8 +347,14 @@ def tablet_enter(
             game.status = TournamentGame.Status.CONFIRMED
             game.confirmed_at = timezone.now()
             game.save(update_fields=["status", "confirmed_at"])
-            audit(tournament, None, "game-agreed", f"round {tournament.round} table {table}")
-            _after_confirm(tournament)
+            audit(
+                tournament,
+                None,
+                "game-agreed",
+                f"round {tournament.round} table {table}",
+                bump=False,
+            )
+            _draw_after_commit(tournament)
             return game, False
         teams = _names(tournament, pairing)
         other = teams[getattr(pairing, game.entered_by)]
@@ -353,7 +379,7 @@ def tablet_enter(
     game.source = "tablet"
     game.entered_at = timezone.now()
     game.save()
-    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}")
+    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}", bump=False)
     return game, True
 
 
@@ -377,7 +403,7 @@ def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
 @transaction.atomic
 def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
     """The other team agrees: the game counts."""
-    tournament = locked(tournament)
+    tournament = _fresh(tournament)
     _running(tournament, "confirming a game")
     side = _side(side)
     game = _game(tournament, tournament.round, table)
@@ -388,8 +414,8 @@ def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> Tourname
     game.status = TournamentGame.Status.CONFIRMED
     game.confirmed_at = timezone.now()
     game.save(update_fields=["status", "confirmed_at"])
-    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}")
-    _after_confirm(tournament)
+    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}", bump=False)
+    _draw_after_commit(tournament)
     return game
 
 
@@ -398,7 +424,7 @@ def tablet_dispute(
     *, tournament: Tournament, table: int, side: str, note: str = ""
 ) -> TournamentGame:
     """The other team does not agree: the director is called; the game does not count."""
-    tournament = locked(tournament)
+    tournament = _fresh(tournament)
     _running(tournament, "disputing a game")
     side = _side(side)
     game = _game(tournament, tournament.round, table)
@@ -409,8 +435,40 @@ def tablet_dispute(
     game.status = TournamentGame.Status.DISPUTED
     game.note = " ".join(note.split())[:200]
     game.save(update_fields=["status", "note"])
-    audit(tournament, None, "game-dispute", f"round {tournament.round} table {table}", reason=note)
+    audit(
+        tournament,
+        None,
+        "game-dispute",
+        f"round {tournament.round} table {table}",
+        reason=note,
+        bump=False,
+    )
     return game
+
+
+def _fresh(tournament: Tournament) -> Tournament:
+    """The row again, unlocked. A tablet's write locks only its table's game (and briefly the
+    tournament's version): a room of tablets writes side by side instead of one at a time,
+    which the director's actions, holding the tournament's lock, still never interleave with
+    (they wait for each other row by row)."""
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def _draw_after_commit(tournament: Tournament) -> None:
+    """A tablet's confirmation may be the round's last: once it has committed, count the
+    round again under the tournament's lock (two last confirmations at once each see the
+    other's only then) and draw the next round where the director asked for that."""
+    if not tournament.moves_on:
+        return
+    pk, round_ = tournament.pk, tournament.round
+    transaction.on_commit(functools.partial(_draw_if_done, pk, round_), robust=True)
+
+
+def _draw_if_done(pk: int, round_: int) -> None:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=pk)
+        if tournament.round == round_ and tournament.status == Tournament.Status.RUNNING:
+            _after_confirm(tournament)
 
 
 def _after_confirm(tournament: Tournament) -> None:

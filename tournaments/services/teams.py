@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from engine.teams import Round, TeamsError
@@ -67,11 +68,16 @@ def audit(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    *,
+    bump: bool = True,
 ) -> None:
-    """Every change leaves its audit row and is a new version (tablets and the room display
-    read the version to know whether anything moved)."""
-    tournament.version += 1
-    Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
+    """Every change leaves its audit row and, unless `bump` is False, is a new version of the
+    tournament (what moves everyone: a draw, a correction, a setting). A tablet's own game is
+    not: the version is the tournament's row, and a room of tablets moving it on every entry
+    would write one at a time; each tablet has its own answer instead."""
+    if bump:
+        tournament.version += 1  # this copy's idea of it; the row counts every writer's
+        Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     TournamentAudit.objects.create(
         tournament=tournament,
         user=actor(user),
