@@ -32,7 +32,7 @@ from tournaments.selectors.team_room import (
     team_link,
     team_links,
 )
-from tournaments.services import team_games
+from tournaments.services import team_tablets
 from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
 
@@ -70,7 +70,7 @@ class TeamTabletView(APIView):
         return Response(table_state(self.tournament, self.table), status=code)
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, team_games.TeamsDiffer):
+        if isinstance(exc, team_tablets.TeamsDiffer):
             self.tournament.refresh_from_db()
             body = {"detail": str(exc), "state": table_state(self.tournament, self.table)}
             return Response(body, status=status.HTTP_409_CONFLICT)
@@ -134,7 +134,7 @@ class TeamTableEnterApi(TeamTabletView):
     @extend_schema(request=TableGameIn, responses={201: _STATE, 200: _STATE})
     def post(self, request: Request, token: str) -> Response:
         data = _valid(TableGameIn, request)
-        _, new = team_games.tablet_enter(
+        _, new = team_tablets.tablet_enter(
             tournament=self.tournament,
             table=self.table,
             side=data["side"],
@@ -169,7 +169,7 @@ class TeamTableConfirmApi(TeamTabletView):
     @extend_schema(request=SideIn, responses={200: _STATE})
     def post(self, request: Request, token: str) -> Response:
         data = _valid(SideIn, request)
-        team_games.tablet_confirm(tournament=self.tournament, table=self.table, side=data["side"])
+        team_tablets.tablet_confirm(tournament=self.tournament, table=self.table, side=data["side"])
         return self.state()
 
 
@@ -179,7 +179,7 @@ class TeamTableDisputeApi(TeamTabletView):
     @extend_schema(request=SideIn, responses={200: _STATE})
     def post(self, request: Request, token: str) -> Response:
         data = _valid(SideIn, request)
-        team_games.tablet_dispute(
+        team_tablets.tablet_dispute(
             tournament=self.tournament,
             table=self.table,
             side=data["side"],

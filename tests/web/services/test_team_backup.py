@@ -27,7 +27,7 @@ from tournaments.drive_models import Drive
 from tournaments.models import Club, Event, Result
 from tournaments.selectors.team_room import playoff_view, table_state
 from tournaments.selectors.teams import league_standings, round_of, standings_of
-from tournaments.services import backup, team_games, team_playoff
+from tournaments.services import backup, team_games, team_playoff, team_tablets
 from tournaments.services import teams as services
 from tournaments.services.exports import event_import
 from tournaments.team_models import (
@@ -88,8 +88,8 @@ def _play_the_round(tournament: Tournament, director: User, *, first: str = "han
         if pairing.table == 1 and first == "hands":
             team_games.game_enter(tournament=tournament, table=1, hands=HANDS, user=director)
         elif pairing.table == 1:
-            team_games.tablet_enter(tournament=tournament, table=1, side="away", score=AWAY_WINS)
-            team_games.tablet_confirm(tournament=tournament, table=1, side="home")
+            team_tablets.tablet_enter(tournament=tournament, table=1, side="away", score=AWAY_WINS)
+            team_tablets.tablet_confirm(tournament=tournament, table=1, side="home")
         else:
             score = HOME_WINS if pairing.table % 2 else AWAY_WINS
             team_games.game_enter(
@@ -172,11 +172,11 @@ def week_two(club: Club, director: User, league: League) -> Tournament:
         if not TournamentGame.objects.filter(tournament=tournament, round=2, table=p.table).exists()
     ]
     assert len(open_tables) >= 2
-    team_games.tablet_enter(
+    team_tablets.tablet_enter(
         tournament=tournament, table=open_tables[0], side="home", score=HOME_WINS
     )
-    team_games.tablet_enter(tournament=tournament, table=open_tables[1], side="away", hands=HANDS)
-    team_games.tablet_dispute(
+    team_tablets.tablet_enter(tournament=tournament, table=open_tables[1], side="away", hands=HANDS)
+    team_tablets.tablet_dispute(
         tournament=tournament, table=open_tables[1], side="home", note="we had 5 books"
     )
     for table in open_tables[2:]:
@@ -352,7 +352,7 @@ def test_a_league_and_its_weeks_restore_into_an_empty_database_row_for_row(
     two = Tournament.objects.get(name="Winter league, week 2")
     waiting = TournamentGame.objects.get(tournament=two, round=2, status="entered")
     side = "away" if waiting.entered_by == "home" else "home"
-    team_games.tablet_confirm(tournament=two, table=waiting.table, side=side)
+    team_tablets.tablet_confirm(tournament=two, table=waiting.table, side=side)
     disputed = TournamentGame.objects.get(tournament=two, round=2, status="disputed")
     team_games.game_enter(tournament=two, table=disputed.table, score=HOME_WINS)
     services.round_next(tournament=two)

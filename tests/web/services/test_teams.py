@@ -20,9 +20,9 @@ from tournaments.selectors.teams import (
     round_of,
     tournament_state,
 )
-from tournaments.services import team_games, team_playoff
+from tournaments.services import team_games, team_playoff, team_tablets
 from tournaments.services import teams as services
-from tournaments.services.team_games import TeamsDiffer
+from tournaments.services.team_tablets import TeamsDiffer
 from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import (
     Tournament,
@@ -151,32 +151,34 @@ def test_a_correction_needs_a_reason(club: Club) -> None:
 def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
     tournament = drawn(club)
     score = {"home_points": 7, "away_points": 4}
-    game, new = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
+    game, new = team_tablets.tablet_enter(tournament=tournament, table=1, side="home", score=score)
     assert game.status == "entered" and new
     # Sent again (its answer was lost): already stored, nothing written, no second audit row.
     audits = TournamentAudit.objects.count()
-    again, new = team_games.tablet_enter(tournament=tournament, table=1, side="home", score=score)
+    again, new = team_tablets.tablet_enter(tournament=tournament, table=1, side="home", score=score)
     assert again.pk == game.pk and not new and TournamentAudit.objects.count() == audits
     state = table_state(tournament, 1)
     assert state["game"]["status"] == "entered" and state["game"]["points"] == [7, 4]
     with pytest.raises(TeamsRefused, match="The other team confirms"):
-        team_games.tablet_confirm(tournament=tournament, table=1, side="home")
-    team_games.tablet_confirm(tournament=tournament, table=1, side="away")
+        team_tablets.tablet_confirm(tournament=tournament, table=1, side="home")
+    team_tablets.tablet_confirm(tournament=tournament, table=1, side="away")
     assert TournamentGame.objects.get(tournament=tournament, table=1).status == "confirmed"
     # Table 2: both teams enter; the same figures count at once.
-    team_games.tablet_enter(tournament=tournament, table=2, side="away", score=score)
-    agreed, new = team_games.tablet_enter(tournament=tournament, table=2, side="home", score=score)
+    team_tablets.tablet_enter(tournament=tournament, table=2, side="away", score=score)
+    agreed, new = team_tablets.tablet_enter(
+        tournament=tournament, table=2, side="home", score=score
+    )
     assert agreed.status == "confirmed" and not new
     # Table 3: different figures are refused with the first team's, and nothing changes.
-    team_games.tablet_enter(tournament=tournament, table=3, side="home", score=score)
+    team_tablets.tablet_enter(tournament=tournament, table=3, side="home", score=score)
     with pytest.raises(TeamsDiffer, match=r"entered .* 7, .* 4; yours says .* 7, .* 5"):
-        team_games.tablet_enter(
+        team_tablets.tablet_enter(
             tournament=tournament, table=3, side="away",
             score={"home_points": 7, "away_points": 5},
         )  # fmt: skip
     stored = TournamentGame.objects.get(tournament=tournament, table=3)
     assert stored.status == "entered" and stored.result["points"] == [7, 4]  # type: ignore[index]
-    team_games.tablet_dispute(tournament=tournament, table=3, side="away", note="we had 5")
+    team_tablets.tablet_dispute(tournament=tournament, table=3, side="away", note="we had 5")
     stored.refresh_from_db()
     assert stored.status == "disputed" and stored.note == "we had 5"
     assert tournament_state(tournament).done == 2
@@ -190,12 +192,12 @@ def test_the_last_confirmation_draws_the_next_round_when_asked(
     tournament = drawn(club)
     team_games.moves_on_set(tournament=tournament, on=True)
     for table in (1, 2, 3):
-        team_games.tablet_enter(
+        team_tablets.tablet_enter(
             tournament=tournament, table=table, side="home",
             score={"home_points": 7, "away_points": 1},
         )  # fmt: skip
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
-            team_games.tablet_confirm(tournament=tournament, table=table, side="away")
+            team_tablets.tablet_confirm(tournament=tournament, table=table, side="away")
         assert len(callbacks) == 1
         tournament.refresh_from_db()
         assert tournament.round == (2 if table == 3 else 1)
