@@ -48,7 +48,12 @@ def test_a_club_night_on_a_phone(live_server: Any, browser: Any, club: Any) -> N
     assert page.locator("#clock").is_hidden()
     red = page.locator(".facts .suit.red").first
     assert red.inner_text() in "♥♦"
-    assert red.evaluate("e => getComputedStyle(e).color") == "rgb(192, 24, 43)"
+    # Asked of the page as it stands (the first refresh redraws the screen: a node found a
+    # moment before may be gone, and a gone node has no colour).
+    page.wait_for_function(
+        "() => { const e = document.querySelector('.facts .suit.red');"
+        " return e !== null && getComputedStyle(e).color === 'rgb(192, 24, 43)'; }"
+    )
 
     # 12 tricks where double dummy gives 6: sent, then East-West are asked to check it.
     _enter(page, 1, 12)
