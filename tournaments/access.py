@@ -189,3 +189,14 @@ def league_for(user: Any, pk: int) -> League:
         return leagues.get(pk=pk)
     except League.DoesNotExist:
         raise Http404("No such league among your clubs' leagues.") from None
+
+
+def tournament_readable(user: Any, pk: int) -> Tournament:
+    """The tournament `pk` if anyone may read it (published, or live standings on) or this
+    account directs it; 404 otherwise (the public pages and the public API ask this)."""
+    tournament = Tournament.objects.select_related("club").filter(pk=pk).first()
+    if tournament is not None and (
+        tournament.is_public or tournaments_for(user).filter(pk=pk).exists()
+    ):
+        return tournament
+    raise Http404("No such tournament is public.")

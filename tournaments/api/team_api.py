@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -22,12 +22,12 @@ from rest_framework.views import APIView
 from tournaments import access
 from tournaments.selectors.team_room import playoff_view
 from tournaments.selectors.teams import TournamentState, tournament_state
-from tournaments.services import exports as export_services
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
 from tournaments.services.events import club_for_new_event
 from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
+from tournaments.views.director.teams import tournament_json_response
 
 
 class TournamentOut(serializers.ModelSerializer[Tournament]):
@@ -383,11 +383,7 @@ class ExportApi(DirectorTournamentApi):
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> HttpResponse:
-        made = export_services.tournament_json_export(self.tournament)
-        response = HttpResponse(made.text.encode(), content_type=made.content_type)
-        response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
-        response["Cache-Control"] = "private, no-store"
-        return response
+        return tournament_json_response(self.tournament)
 
 
 class PublicStandingsApi(APIView):
@@ -398,11 +394,10 @@ class PublicStandingsApi(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        tournament = Tournament.objects.filter(pk=pk).first()
-        if tournament is None or not (
-            tournament.is_public or access.tournaments_for(request.user).filter(pk=pk).exists()
-        ):
-            raise NotFound("No such tournament is public.")
+        try:
+            tournament = access.tournament_readable(request.user, pk)
+        except Http404 as exc:
+            raise NotFound(str(exc)) from None
         state = tournament_state(tournament)
         return Response(
             {

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from engine.teams import GameResult, Round, Team, TeamTournament
 from engine.teams.ranking import StandingRow, tie_break_text
@@ -59,17 +59,9 @@ def counted_results(tournament: Tournament, *, playoff: bool = False) -> list[Ga
         tournament=tournament, status=TournamentGame.Status.CONFIRMED, result__isnull=False
     )
     if not playoff:
-        games = games.filter(match__in=["", *_bye_matches(tournament)])
+        games = games.filter(Q(match="") | Q(kind=TournamentGame.Kind.BYE))
     ordered = games.order_by("round", "table", "match")
     return [GameResult.from_dict(g.result) for g in ordered if g.result is not None]
-
-
-def _bye_matches(tournament: Tournament) -> list[str]:
-    return list(
-        TournamentGame.objects.filter(
-            tournament=tournament, kind=TournamentGame.Kind.BYE
-        ).values_list("match", flat=True)
-    )
 
 
 def standings_of(tournament: Tournament) -> list[StandingRow]:

@@ -35,16 +35,9 @@ from tournaments.team_models import League, Tournament
 LIVE_SECONDS = 20
 
 
-def _readable(request: HttpRequest, pk: int) -> Tournament:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
-    if tournament.is_public or access.tournaments_for(request.user).filter(pk=pk).exists():
-        return tournament
-    raise Http404("No such tournament is public.")
-
-
 @require_GET
 def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _readable(request, pk)
+    tournament = access.tournament_readable(request.user, pk)
     state = tournament_state(tournament)
     live = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PLAYOFF)
     context = {
@@ -64,7 +57,7 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def tournament_team(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    tournament = _readable(request, pk)
+    tournament = access.tournament_readable(request.user, pk)
     team = tournament.teams.filter(number=number).first()
     if team is None:
         raise Http404("No such team.")
@@ -132,7 +125,7 @@ def tournament_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     """CSV for spreadsheets and other programs: the standings (`standings`) or every game
     that counts (`games`, playoff included). Names are typed by people: every cell goes
     through the formula rule (`safe_row`)."""
-    tournament = _readable(request, pk)
+    tournament = access.tournament_readable(request.user, pk)
     out = io.StringIO()
     sheet = csv.writer(out)
     names = dict(tournament.teams.values_list("number", "name"))

@@ -297,7 +297,12 @@ def tournament_link_replace(request: HttpRequest, pk: int, table: int) -> HttpRe
 def tournament_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as clubwhist JSON, what a backup holds of it; it carries the
     tablets' link tokens, so it is for the tournament's directors only and never cached."""
-    made = export_services.tournament_json_export(tournament_for_director(request, pk))
+    return tournament_json_response(tournament_for_director(request, pk))
+
+
+def tournament_json_response(tournament: Tournament) -> HttpResponse:
+    """The tournament's JSON as a download (the page's and the API's)."""
+    made = export_services.tournament_json_export(tournament)
     response = HttpResponse(made.text.encode(), content_type=made.content_type)
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
     response["Cache-Control"] = "private, no-store"
