@@ -14,7 +14,9 @@ What runs, in this process through Django's test client (no network, no web serv
 For each kind: database round trips (every statement, BEGIN, COMMIT and savepoints included;
 a confirmation's own, then the rescore request scoring makes after its commit: claiming the
 event's queue slot, and when it wins it a look at the last standings and the task sent),
-Redis round trips to the cache and to the broker, and the median time in this process. The
+Redis round trips to the cache and to the broker, and the median wall time and CPU time in
+this process (CPU time leaves out waiting for the servers, and for a core when other work
+shares the machine: the figure to compare two versions of the code by). The
 counts are the same for every request of a kind (the lowest and highest are shown when not).
 
 Targets (issue #25): a warm poll 0 database round trips and 1-2 Redis; a submission or a
@@ -84,6 +86,7 @@ def count_redis() -> None:
 class Kind:
     name: str
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # this process's CPU time, ms
     own: list[int] = field(default_factory=list)  # database, up to and with the COMMIT
     after: list[int] = field(default_factory=list)  # database, after the commit (scoring's)
     cache: list[int] = field(default_factory=list)
@@ -117,9 +120,10 @@ class Meter:
         with COUNTS.lock:
             before = dict(COUNTS.by_db)
         with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             answer = self.call(method, url, body)
             kind.times.append((time.perf_counter() - started) * 1000)
+            kind.cpu.append((time.process_time() - cpu) * 1000)
         with COUNTS.lock:
             sent = {db: n - before.get(db, 0) for db, n in COUNTS.by_db.items()}
         statements = [q["sql"].lstrip().upper() for q in queries.captured_queries]
@@ -159,7 +163,7 @@ def report(meter: Meter, backend: str) -> None:
     print(f"\n{backend}: per request (the same figure for every request unless a range)")
     header = (
         f"{'kind':24} {'n':>4} {'HTTP':>9} {'db own':>8} {'db after':>9} {'cache':>6} "
-        f"{'broker':>7} {'median ms':>10}"
+        f"{'broker':>7} {'median ms':>10} {'CPU ms':>7}"
     )
     print(header)
     for kind in meter.kinds.values():
@@ -167,7 +171,7 @@ def report(meter: Meter, backend: str) -> None:
         print(
             f"{kind.name:24} {len(kind.times):>4} {statuses:>9} {spread(kind.own):>8} "
             f"{spread(kind.after):>9} {spread(kind.cache):>6} {spread(kind.broker):>7} "
-            f"{statistics.median(kind.times):>10.2f}"
+            f"{statistics.median(kind.times):>10.2f} {statistics.median(kind.cpu):>7.2f}"
         )
     print(
         "targets: warm poll 0 db, 1-2 cache; submission and confirmation at most 4 db (own),"

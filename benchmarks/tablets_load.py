@@ -42,6 +42,7 @@ import os
 import sys
 import time
 import uuid
+from pathlib import Path
 
 from benchmarks.harness import (
     MAX_READERS,
@@ -62,6 +63,7 @@ from benchmarks.harness import (
     wait_converged,
     warm_up,
 )
+from benchmarks.publishing import cpu_seconds
 from benchmarks.results_pipeline import (
     admin_execute,
     forget_queue,
@@ -86,6 +88,7 @@ def report(
     paced: bool,
     rounds: int,
     layout: str,
+    cpu: dict[str, float],
 ) -> None:
     from tournaments.models import Event
 
@@ -119,6 +122,11 @@ def report(
         f"  p95 {p95:.1f} ms (target under 50 ms: {verdict})"
     )
     print(f"  errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}")
+    print(
+        "  CPU seconds while playing (2 cores: "
+        f"{2 * played:.0f} s to share): "
+        + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items())
+    )
     print(f"  {counted.line()}; {counted.retries_checked} sent twice answered as stored")
     if caught_up is None:
         print("  standings did not catch up within 30 s of the last confirmation")
@@ -139,6 +147,7 @@ def run(
     paced: bool,
     rounds: int,
     threads: int | None,
+    worker: CeleryWorker,
     readers: int = 0,
 ) -> None:
     events = club_events(tables, rounds=rounds)
@@ -156,6 +165,8 @@ def run(
         WebServer(env, threads=threads, log=log) as web,
     ):
         warm_up(web.port, tokens)
+        watched = processes_of(web, worker)
+        before = {name: cpu_seconds(pids) for name, pids in watched.items()}
         started = time.perf_counter()
         if readers:
             from tournaments.models import Event
@@ -182,6 +193,7 @@ def run(
         else:
             tablets = play(web.port, tokens, paced=paced, time_limit=limit)
             finish(tablets, limit + 30)
+        cpu = {name: cpu_seconds(pids) - before[name] for name, pids in watched.items()}
         report(
             tablets,
             [e.pk for e in events],
@@ -189,7 +201,34 @@ def run(
             paced,
             rounds,
             web.describe(),
+            cpu,
         )
+
+
+def processes_of(web: WebServer, worker: CeleryWorker) -> dict[str, list[int]]:
+    """The processes whose CPU time tells where a run's time went: each web worker apart
+    (connections stay with the worker that accepted them, so one can be busier), the Celery
+    worker, and this process, whose threads are the tablets."""
+    master, *workers = web.pids()
+    named = {f"web worker {i}": [pid] for i, pid in enumerate(workers, 1)}
+    named["web master"] = [master]
+    named["celery"] = [worker.pid] if worker.pid else []
+    named["tablets (this process)"] = [os.getpid()]
+    named["postgres"] = postgres_pids()
+    return named
+
+
+def postgres_pids() -> list[int]:
+    """PostgreSQL's processes on this machine (the server and its backends: the connections
+    of the web workers, the Celery worker and this process are all served there)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if stat.read_text().strip() == "postgres":
+                found.append(int(stat.parent.name))
+        except OSError:
+            continue
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                     paced=not args.flat_out,
                     rounds=args.rounds,
                     threads=args.threads,
+                    worker=worker,
                     readers=args.readers,
                 )
         finally:

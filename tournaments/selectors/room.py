@@ -4,6 +4,7 @@ boards every table has finished (the card-secrecy rule)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -254,19 +255,29 @@ def room_progress(
     for that table: its own results, and the whole room's only in the rounds it sits out (it
     moves on when the room has played); a tablet's write asks this on every result, and the
     room's results would be every row of the evening."""
-    rows = meeting_rows(section)
     sit_out = sit_outs(section, absent)
     results = Result.objects.filter(section=section)
     if table is not None:
-        waits_for_room = sorted({rnd for (rnd, t) in sit_out if t == table})
-        results = results.filter(Q(table=table) | Q(round__in=waits_for_room))
-    settled: dict[tuple[int, int], int] = defaultdict(int)
+        results = results.filter(Q(table=table) | Q(round__in=rounds_waiting(sit_out, table)))
     # .order_by(): the models' default orderings join the section and event tables, which
     # costs more than the rows here; these reads need no order.
-    for rnd, at, status in results.order_by().values_list("round", "table", "status"):
+    return progress_of(section, sit_out, results.order_by().values_list("round", "table", "status"))
+
+
+def rounds_waiting(sit_out: set[tuple[int, int]], table: int) -> list[int]:
+    """The rounds `table` sits out: it moves on in them when the whole room has played."""
+    return sorted({rnd for (rnd, t) in sit_out if t == table})
+
+
+def progress_of(
+    section: Section, sit_out: set[tuple[int, int]], statuses: Iterable[tuple[int, int, str]]
+) -> RoomProgress:
+    """The progress from the (round, table, status) of the results read for it."""
+    settled: dict[tuple[int, int], int] = defaultdict(int)
+    for rnd, at, status in statuses:
         if status in SETTLED:
             settled[(rnd, at)] += 1
-    return RoomProgress(rows, settled, sit_out)
+    return RoomProgress(meeting_rows(section), settled, sit_out)
 
 
 def round_done(section: Section, progress: RoomProgress, rnd: int, table: int) -> bool:

@@ -7,6 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from tournaments.bridge import board_from_record, meeting_rows, movement_for, rules_for
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
 from tournaments.selectors.documents import (
@@ -24,7 +26,15 @@ from tournaments.selectors.documents import (
     TabletRound,
     TabletState,
 )
-from tournaments.selectors.room import SETTLED, RoomProgress, room_progress, round_done
+from tournaments.selectors.room import (
+    SETTLED,
+    RoomProgress,
+    progress_of,
+    room_progress,
+    round_done,
+    rounds_waiting,
+    sit_outs,
+)
 
 
 def table_round(section: Section, table: int, progress: RoomProgress | None = None) -> int | None:
@@ -121,22 +131,16 @@ def _pair_view(
 
 
 def _board_views(
-    section: Section, rules: Any, rnd: int, table: int, boards: range
+    rules: Any,
+    rnd: int,
+    boards: range,
+    records: dict[int, Any],
+    own: list[Result],
 ) -> list[TabletBoard]:
-    stored = dict(
-        Board.objects.filter(event_id=section.event_id, number__in=boards)
-        .order_by()
-        .values_list("number", "record")
-    )
-    results = {
-        r.board_number: r
-        for r in Result.objects.filter(
-            section=section, round=rnd, table=table, board_number__in=boards
-        ).order_by()
-    }
+    results = {r.board_number: r for r in own if r.round == rnd and r.board_number in boards}
     views = []
     for number in boards:
-        played = board_from_record(stored[number])
+        played = board_from_record(records[number])
         result = results.get(number)
         shown = None
         if result is not None:
@@ -174,7 +178,14 @@ _STATE: dict[str, str] = {
 
 
 def _round_view(
-    section: Section, progress: RoomProgress, rules: Any, rnd: int, table: int, pairs: Any
+    section: Section,
+    progress: RoomProgress,
+    rules: Any,
+    rnd: int,
+    table: int,
+    pairs: Any,
+    records: dict[int, Any],
+    own: list[Result],
 ) -> TabletRound:
     row = progress.rows[(rnd, table)]
     boards = section.boards_of_set(row.board_set)
@@ -184,7 +195,7 @@ def _round_view(
         sit_out=(rnd, table) in progress.sit_out,
         ns=_pair_view(section, pairs, row.ns_pair, "NS") if row.ns_pair else None,
         ew=_pair_view(section, pairs, row.ew_pair, "EW") if row.ew_pair else None,
-        boards=tuple(_board_views(section, rules, rnd, table, boards)),
+        boards=tuple(_board_views(rules, rnd, boards, records, own)),
         done=round_done(section, progress, rnd, table),
         next=NextPlaces(
             ns=None if after.ns is None else SeatMove(table=after.ns[0], seat=after.ns[1]),
@@ -199,6 +210,25 @@ def _round_view(
     )
 
 
+def _pairs_at(section: Section, table: int) -> dict[tuple[int, str], Pair]:
+    """The pairs the table seats in any round, and every pair marked absent (the phantom or
+    a pair that did not come: it makes a sit-out wherever it was due, this table included),
+    by (number, direction): a tablet's state needs these, not the whole room's."""
+    seated: dict[str, set[int]] = defaultdict(set)
+    for (_, at), row in meeting_rows(section).items():
+        if at == table:
+            for seat, number in (("NS", row.ns_pair), ("EW", row.ew_pair)):
+                if number:
+                    seated[section.direction_of(seat)].add(number)
+    wanted = Q(is_phantom=True)
+    for direction, numbers in seated.items():
+        wanted |= Q(direction=direction, number__in=numbers)
+    return {
+        (p.number, p.direction): p
+        for p in Pair.objects.filter(section=section).filter(wanted).order_by()
+    }
+
+
 def table_state(access: TableAccess) -> dict[str, Any]:
     """`tablet_state` as the JSON the tablet cache keeps and the pages embed."""
     return tablet_state(access).to_dict()
@@ -210,21 +240,48 @@ def tablet_state(access: TableAccess) -> TabletState:
     section = access.section
     event = section.event
     rules = rules_for(event)
-    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section).order_by()}
+    table = access.table
+    pairs = _pairs_at(section, table)
     absent = {key for key, pair in pairs.items() if pair.is_phantom}
-    progress = room_progress(section, absent)
-    current = table_round(section, access.table, progress)
-    rounds = sorted(r for (r, t) in progress.rows if t == access.table)
+    sit_out = sit_outs(section, absent)
+    # This table's results serve both its progress and its boards' views (one query); the
+    # room's are read only for a round the table sits out (it moves on with the room).
+    own = list(Result.objects.filter(section=section, table=table).order_by())
+    statuses = [(r.round, r.table, r.status) for r in own]
+    waiting = rounds_waiting(sit_out, table)
+    if waiting:
+        statuses += (
+            Result.objects.filter(section=section, round__in=waiting)
+            .exclude(table=table)
+            .order_by()
+            .values_list("round", "table", "status")
+        )
+    progress = progress_of(section, sit_out, statuses)
+    current = table_round(section, table, progress)
+    rounds = sorted(r for (r, t) in progress.rows if t == table)
     shown = current if current is not None else rounds[-1]
-    now = _round_view(section, progress, rules, shown, access.table, pairs)
     earlier = [r for r in rounds if r < shown]
+    shown_rounds = [shown, *earlier[-1:]]
+    numbers = {
+        n
+        for rnd in shown_rounds
+        for n in section.boards_of_set(progress.rows[(rnd, table)].board_set)
+    }
+    records = dict(
+        Board.objects.filter(event_id=section.event_id, number__in=numbers)
+        .order_by()
+        .values_list("number", "record")
+    )
+    now = _round_view(section, progress, rules, shown, table, pairs, records, own)
     call = (
-        DirectorCall.objects.filter(section=section, table=access.table, handled_at__isnull=True)
+        DirectorCall.objects.filter(section=section, table=table, handled_at__isnull=True)
         .order_by("-created_at")
         .first()
     )
     previous = (
-        _round_view(section, progress, rules, earlier[-1], access.table, pairs) if earlier else None
+        _round_view(section, progress, rules, earlier[-1], table, pairs, records, own)
+        if earlier
+        else None
     )
     return TabletState(
         event=TabletEvent(
