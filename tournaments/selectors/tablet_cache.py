@@ -8,13 +8,15 @@ cache keeps, per token (its digest):
 
 - the link: the `TableAccess` row with its section and event, and the round the table may
   write now with its boards (`TableRound`);
-- the state the page shows (about ten queries to compute).
+- the state the page shows (four queries to compute).
 
 Each copy is stored with the versions it was computed under, and is used only while they are
 still the current ones. The versions are the section's (everything: pairs, boards, the round
 the director started, the event's status, the links themselves), the table's (its results and
-calls, and the results of the tables that send it players or boards) and the table's round's
-(the results that can move a table on: every result change but a new, unconfirmed one).
+calls, and any change but a confirmation to the results of the tables that send it players or
+boards) and the table's round's (the results that can move a table on: every result change
+but a new, unconfirmed one). The round's copy hangs on all three; the state on the first two,
+and on the round's too once it shows its round played (`result_changed` says why).
 Anything that changes what a copy holds moves its version on once its transaction has
 committed: a saved or deleted result, pair, section, event, board, director call or table link
 (model signals, wired in `TournamentsConfig.ready`), and the few writes that bypass signals
@@ -191,8 +193,13 @@ def table_visit(token: str, *, window: tuple[int, float] | None = None) -> Visit
         visit.round = stored.round
     if state is not None:
         computed = _unpickled(state)
-        if isinstance(computed, tuple) and computed[:2] == (versions.section, versions.table):
-            visit.state = computed[2]
+        if (
+            isinstance(computed, tuple)
+            and len(computed) == 4
+            and computed[:2] == (versions.section, versions.table)
+            and computed[2] in (None, versions.round)
+        ):
+            visit.state = computed[3]
     return visit
 
 
@@ -292,8 +299,14 @@ def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[
     # that send it players or boards is kept: their results retire its state too.
     stored: dict[str, bytes] = {}
     if not state["current"]["sit_out"]:
+        # A table still playing its round shows nothing of the other tables: only its own
+        # changes retire its state. One that has played its round shows whether the tables
+        # sending it players or boards have (`waiting_for_tables`), which their
+        # confirmations change: that state hangs on the table's round version too, which
+        # those confirmations move on (`result_changed`).
+        rounds = versions.round if state["current"]["done"] else None
         stored[f"tablet-state:{visit.digest}"] = pickle.dumps(
-            (versions.section, versions.table, state)
+            (versions.section, versions.table, rounds, state)
         )
     round = TableRound.from_state(state)
     if visit.keep_link or (visit.access is not None and visit.round is None and round):
@@ -323,11 +336,21 @@ def table_changed(section: Section, table: int) -> None:
     _bump([_version_key(section.pk, table)])
 
 
-def result_changed(section: Section, rnd: int, table: int, *, new_entered: bool = False) -> None:
+def result_changed(
+    section: Section, rnd: int, table: int, *, new_entered: bool = False, confirmed: bool = False
+) -> None:
     """Retire what a result of this meeting changes: its table's state, and, unless it is a
     new result waiting for its confirmation (which moves no table on, and no other table
     shows), the rounds of its table and of the tables it sends its pairs and boards to next
-    round (they may be waiting for it: `selectors.tables_holding`), and their states."""
+    round (they may be waiting for it: `selectors.tables_holding`), and their states.
+
+    `confirmed`: the change is a tablet's confirmation of an entered result, which only ever
+    settles one more board of the meeting. Then the tables it sends players or boards to
+    lose only their rounds, and with them only a state that shows its round played (a table
+    still playing shows nothing of this meeting, and a board settled here cannot make it
+    wait; `table_state_cached`): in a busy room each table's state is computed half as
+    often. Any other change (a correction, a deletion, a restored backup) retires their
+    states as well: a result taken back could make a table wait again."""
     if new_entered:
         _bump([_version_key(section.pk, table)])
         return
@@ -336,7 +359,9 @@ def result_changed(section: Section, rnd: int, table: int, *, new_entered: bool 
     tables |= {place[0] for place in (after.ns, after.ew) if place is not None}
     keys = []
     for t in sorted(t for t in tables if t):
-        keys += [_version_key(section.pk, t), _version_key(section.pk, t, rounds=True)]
+        if t == table or not confirmed:
+            keys.append(_version_key(section.pk, t))
+        keys.append(_version_key(section.pk, t, rounds=True))
     _bump(keys)
 
 

@@ -411,7 +411,8 @@ def result_confirm_entered(
         if not found:
             return None
         results_changed(event=event)
-        result_changed(section, round, table)  # the statement sends no signal
+        # The statement sends no signal; it only ever settles a board.
+        result_changed(section, round, table, confirmed=True)
     result = found[0]
     result.section = section
     return result

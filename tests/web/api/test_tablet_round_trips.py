@@ -34,6 +34,7 @@ from django.test.utils import CaptureQueriesContext
 from benchmarks.harness import free_port
 from tests.web.conftest import make_event
 from tournaments.api.tablets import TableTokenThrottle
+from tournaments.bridge import movement_for
 from tournaments.models import Club, Event, Result
 from tournaments.services import scoring, tablets
 from tournaments.services.events import event_finish
@@ -245,6 +246,48 @@ def test_a_confirmation_takes_four_database_round_trips_and_two_to_redis(
     assert again.status == 200 and again.body == confirmed.body
     event.refresh_from_db()
     assert event.results_version == 1 and rescores == [event.pk]
+
+
+def play_round_one(client: Client, token: str, boards: tuple[int, ...], tag: str) -> None:
+    for board in boards:
+        made = client.post(
+            f"/api/t/{token}/results/",
+            submission(board, 7, f"{tag}-{board}"),
+            content_type="application/json",
+        ).json()
+        client.post(f"/api/t/{token}/results/{made['id']}/confirm/")
+
+
+@pytest.mark.redis
+def test_a_confirmation_retires_only_the_states_it_can_change(
+    counted_cache, event, tokens, rescores
+) -> None:
+    """Table 3's confirmations settle boards that table 1 (its East-West pair's next table)
+    and table 2 (its boards' next table) wait for in round 2. Table 1 has played round 1: its
+    cached state says it waits for tables 2 and 3, and must be computed again. Table 2 is
+    still playing round 1: nothing it shows depends on table 3, and its state stays cached
+    (in a busy room this halves the states computed)."""
+    section = event.section
+    after = movement_for(section).next_places(1, 3)
+    assert (after.ew[0] if after.ew else None, after.boards) == (1, 2)  # the Mitchell's moves
+    client = Client()
+    play_round_one(client, tokens[1], (1, 2), "rt-narrow-t1")
+    done = warm(client, tokens[1])
+    assert done["current"]["done"] is True and done["waiting_for_tables"] == [2, 3]
+    playing = warm(client, tokens[2])
+    assert playing["current"]["done"] is False
+    play_round_one(client, tokens[3], (5, 6), "rt-narrow-t3")
+    still = cost(client, "GET", f"/api/t/{tokens[2]}/")
+    assert (still.database, still.redis) == (0, 1), still.queries  # warm: not retired
+    assert still.body["current"] == playing["current"]
+    moved = cost(client, "GET", f"/api/t/{tokens[1]}/")
+    assert moved.database > 0  # computed again
+    assert moved.body["waiting_for_tables"] == [2]
+    # and a change that is not a confirmation retires every state it may touch, as before
+    Result.objects.filter(section=section, table=3, board_number=5).delete()
+    again = cost(client, "GET", f"/api/t/{tokens[2]}/")
+    assert again.database > 0
+    assert cost(client, "GET", f"/api/t/{tokens[1]}/").body["waiting_for_tables"] == [2, 3]
 
 
 @pytest.mark.redis
