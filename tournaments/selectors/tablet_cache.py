@@ -53,6 +53,7 @@ from django.utils import timezone
 from clubwhist.cache import RedisCache, retire_after_outage
 from tournaments.bridge import movement_for
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
+from tournaments.selectors.section_snapshot import SectionSnapshot, section_snapshot
 from tournaments.selectors.tablets import TableRound, table_state
 
 #: How long an unchanged table's link or state is kept (a change retires it sooner).
@@ -235,6 +236,13 @@ def link_read(visit: Visit, access: TableAccess) -> None:
         visit.access, visit.keep_link = access, True
 
 
+def section_snapshot_for(visit: Visit | None, access: TableAccess) -> SectionSnapshot | None:
+    """The process's copy of the link's section (`section_snapshot`), when the visit read
+    the section's version before this request's reads; None: read the database."""
+    versions = _keepable(visit, access)
+    return None if versions is None else section_snapshot(access.section, versions.section)
+
+
 def _version_from_key(key: str) -> str:
     found = cache.get(key)
     if found is None:
@@ -291,8 +299,8 @@ def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[
     if visit.state is not None and visit.access is not None:
         return visit.state
     versions_first(visit, access)  # before the state's reads (the link is the caller's)
-    state = table_state(access)
     versions = _keepable(visit, access)
+    state = table_state(access, None if versions is None else versions.section)
     if versions is None:
         return state
     # A sitting-out table follows the whole room: never kept. A table waiting for the tables

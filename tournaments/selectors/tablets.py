@@ -4,6 +4,7 @@ everyone goes next, and the fields to enter a result with."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from tournaments.selectors.room import (
     rounds_waiting,
     sit_outs,
 )
+from tournaments.selectors.section_snapshot import section_snapshot
 
 
 def table_round(section: Section, table: int, progress: RoomProgress | None = None) -> int | None:
@@ -229,21 +231,27 @@ def _pairs_at(section: Section, table: int) -> dict[tuple[int, str], Pair]:
     }
 
 
-def table_state(access: TableAccess) -> dict[str, Any]:
+def table_state(access: TableAccess, section_version: str | None = None) -> dict[str, Any]:
     """`tablet_state` as the JSON the tablet cache keeps and the pages embed."""
-    return tablet_state(access).to_dict()
+    return tablet_state(access, section_version).to_dict()
 
 
-def tablet_state(access: TableAccess) -> TabletState:
+def tablet_state(access: TableAccess, section_version: str | None = None) -> TabletState:
     """Everything a table's tablet shows: the round, the pairs, the boards and their results,
-    the previous round's recap and where everyone goes next, and how to enter a result."""
+    the previous round's recap and where everyone goes next, and how to enter a result.
+    `section_version`: the section's, read from the shared cache before anything here; its
+    pairs, boards and sit-outs then come from the process's copy (`section_snapshot`)."""
     section = access.section
     event = section.event
     rules = rules_for(event)
     table = access.table
-    pairs = _pairs_at(section, table)
-    absent = {key for key, pair in pairs.items() if pair.is_phantom}
-    sit_out = sit_outs(section, absent)
+    snapshot = None if section_version is None else section_snapshot(section, section_version)
+    if snapshot is not None:
+        pairs: Mapping[tuple[int, str], Pair] = snapshot.pairs
+        sit_out = set(snapshot.sit_out)
+    else:
+        pairs = _pairs_at(section, table)
+        sit_out = sit_outs(section, {key for key, pair in pairs.items() if pair.is_phantom})
     # This table's results serve both its progress and its boards' views (one query); the
     # room's are read only for a round the table sits out (it moves on with the room).
     own = list(Result.objects.filter(section=section, table=table).order_by())
@@ -267,11 +275,14 @@ def tablet_state(access: TableAccess) -> TabletState:
         for rnd in shown_rounds
         for n in section.boards_of_set(progress.rows[(rnd, table)].board_set)
     }
-    records = dict(
-        Board.objects.filter(event_id=section.event_id, number__in=numbers)
-        .order_by()
-        .values_list("number", "record")
-    )
+    if snapshot is not None:
+        records = {number: snapshot.boards[number].record for number in numbers}
+    else:
+        records = dict(
+            Board.objects.filter(event_id=section.event_id, number__in=numbers)
+            .order_by()
+            .values_list("number", "record")
+        )
     now = _round_view(section, progress, rules, shown, table, pairs, records, own)
     call = (
         DirectorCall.objects.filter(section=section, table=table, handled_at__isnull=True)

@@ -27,7 +27,8 @@ from engine.dd.position import DDInputError
 from engine.games.base import GameRules
 from tournaments import jobs
 from tournaments.bridge import engine_board, rules_for
-from tournaments.models import Board, Event
+from tournaments.models import Board, Event, Section
+from tournaments.selectors.tablet_cache import tables_changed
 from tournaments.services.audit import User, audit_record
 from tournaments.services.scoring import results_changed
 
@@ -134,6 +135,13 @@ def _save(row: Board, analysis: BoardAnalysis) -> None:
         par=data,
         par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
     )
+    boards_analysed(row.event_id)
+
+
+def boards_analysed(event_id: int) -> None:
+    """The tablets' copies of the event's boards are retired (`section_snapshot`): the "are
+    you sure?" check of a result reads the board's par. An update sends no signal."""
+    tables_changed(Section.objects.filter(event_id=event_id).values_list("pk", flat=True))
 
 
 def boards_tables_fill(*, event: Event) -> int:
@@ -157,6 +165,7 @@ def boards_tables_fill(*, event: Event) -> int:
         if not isinstance(fresh, dict) or fresh.get("table"):
             continue  # another job filled it meanwhile
         Board.objects.filter(pk=board.pk).update(par={**fresh, "table": found})
+        boards_analysed(event.pk)
         added += 1
     if added:
         # The pages' snapshots are keyed by the results version and the count of analysed

@@ -23,6 +23,7 @@ from tournaments.bridge import (
     rules_for,
 )
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
+from tournaments.selectors.section_snapshot import SectionSnapshot
 from tournaments.selectors.tablet_cache import result_changed, tables_changed
 from tournaments.services.audit import User, actor
 from tournaments.services.scoring import results_changed
@@ -61,7 +62,16 @@ def pair_by_number(section: Section, number: int, seat: str) -> Pair:
         raise ResultError(f"There is no pair {seat} {number} in this section.") from None
 
 
-def seating_for(*, section: Section, round: int, table: int, board_number: int) -> Seating:
+def seating_for(
+    *,
+    section: Section,
+    round: int,
+    table: int,
+    board_number: int,
+    snapshot: SectionSnapshot | None = None,
+) -> Seating:
+    """The meeting's board and pairs, checked; from `snapshot` (the process's copy of the
+    section, under a version read before this request's reads) when given."""
     row = meeting_rows(section).get((round, table))
     if row is None:
         raise ResultError(
@@ -76,14 +86,18 @@ def seating_for(*, section: Section, round: int, table: int, board_number: int) 
         )
     if row.ns_pair == 0 or row.ew_pair == 0:
         raise ResultError(f"Table {table} has a sit-out in round {round}: no result to enter.")
-    board = Board.objects.get(event_id=section.event_id, number=board_number)
     ns_direction, ew_direction = section.direction_of("NS"), section.direction_of("EW")
-    found = {
-        (p.number, p.direction): p
-        for p in Pair.objects.filter(section=section, number__in={row.ns_pair, row.ew_pair})
-        .filter(direction__in={ns_direction, ew_direction})
-        .order_by()
-    }
+    if snapshot is not None:
+        board = snapshot.boards[board_number]
+        found: Mapping[tuple[int, str], Pair] = snapshot.pairs
+    else:
+        board = Board.objects.get(event_id=section.event_id, number=board_number)
+        found = {
+            (p.number, p.direction): p
+            for p in Pair.objects.filter(section=section, number__in={row.ns_pair, row.ew_pair})
+            .filter(direction__in={ns_direction, ew_direction})
+            .order_by()
+        }
     ns_pair = found.get((row.ns_pair, ns_direction))
     ew_pair = found.get((row.ew_pair, ew_direction))
     for pair, number, seat in ((ns_pair, row.ns_pair, "NS"), (ew_pair, row.ew_pair, "EW")):
@@ -128,6 +142,7 @@ def result_submit(
     confirm: bool = False,
     flag: Callable[[Board, Entry, Sequence[Result]], str] | None = None,
     event: Event | None = None,
+    snapshot: SectionSnapshot | None = None,
 ) -> tuple[Result, bool]:
     """Accept one table's result for one board; returns (result, created).
 
@@ -138,13 +153,16 @@ def result_submit(
     `flag(board, entry, stored)` may give a new result its "are you sure?" note as it is
     stored, from the board's stored results (read for it, and then first looked at for this
     submission: a retry or a conflict is answered from them without an insert); `event` is
-    the section's event when the caller has just read it in this request.
+    the section's event when the caller has just read it in this request; `snapshot` the
+    section's board and pairs as `seating_for` takes them.
     """
     if event is None or event.pk != section.event_id:
         event = Event.objects.get(pk=section.event_id)  # fresh: the status may just have changed
     _require_running(event)
     key = idempotency_key or uuid.uuid4().hex
-    seating = seating_for(section=section, round=round, table=table, board_number=board_number)
+    seating = seating_for(
+        section=section, round=round, table=table, board_number=board_number, snapshot=snapshot
+    )
     if seating.board.fouled:
         raise ResultError(f"Board {board_number} is marked fouled: call the director.")
     rules = rules_for(event)

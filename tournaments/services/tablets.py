@@ -191,7 +191,12 @@ def tablet_preview(
     _check_board(access, board_number, visit)
     event = access.section.event
     rules = rules_for(event)
-    board = Board.objects.get(event=event, number=board_number)
+    snapshot = tablet_cache.section_snapshot_for(visit, access)
+    board = (
+        snapshot.boards[board_number]
+        if snapshot is not None
+        else Board.objects.get(event=event, number=board_number)
+    )
     played = engine_board(board)
     parsed = rules.parse_entry(played, dict(entry))
     score = int(rules.ns_score(played, parsed))
@@ -258,6 +263,7 @@ def tablet_submit(
                 access.section, board, parsed, exclude_table=access.table, stored=stored
             ),
             event=access.section.event,  # read with the link, a moment ago
+            snapshot=tablet_cache.section_snapshot_for(visit, access),
         )
     except ResultConflict as exc:
         stored = exc.stored

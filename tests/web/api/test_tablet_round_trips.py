@@ -35,7 +35,8 @@ from benchmarks.harness import free_port
 from tests.web.conftest import make_event
 from tournaments.api.tablets import TableTokenThrottle
 from tournaments.bridge import movement_for
-from tournaments.models import Club, Event, Result
+from tournaments.models import Board, Club, Event, Pair, Result
+from tournaments.selectors import tablet_cache
 from tournaments.services import scoring, tablets
 from tournaments.services.events import event_finish
 
@@ -188,9 +189,10 @@ def test_a_submission_takes_four_database_round_trips_and_two_to_redis(
     warm(client, tokens[1])
     sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-submit-1"))
     assert sent.status == 201, sent.body
-    # the board, its pairs, the board's results (the "are you sure?" check), the insert: one
-    # statement, a transaction of its own, so no BEGIN or COMMIT
-    assert sent.database <= 4, sent.queries
+    # the board's results (the "are you sure?" check) and the insert: one statement, a
+    # transaction of its own, so no BEGIN or COMMIT; the board and its pairs come from the
+    # process's copy of the section (`section_snapshot`)
+    assert sent.database <= 2, sent.queries
     assert [q.split()[0] for q in sent.wrote()] == ["INSERT"]
     assert sent.redis == 2  # the visit, then the table's state retired
     stored = Result.objects.get()
@@ -288,6 +290,35 @@ def test_a_confirmation_retires_only_the_states_it_can_change(
     again = cost(client, "GET", f"/api/t/{tokens[2]}/")
     assert again.database > 0
     assert cost(client, "GET", f"/api/t/{tokens[1]}/").body["waiting_for_tables"] == [2, 3]
+
+
+@pytest.mark.redis
+def test_the_sections_copy_follows_its_pairs_and_boards(counted_cache, event, tokens) -> None:
+    """A table's state computed again takes the pairs and boards from the process's copy of
+    the section, which a change to a pair or a board retires at once."""
+    client = Client()
+    before = warm(client, tokens[1])
+    again = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-copy-01"))
+    assert again.database <= 2
+    computed = cost(client, "GET", f"/api/t/{tokens[1]}/")
+    assert computed.database == 2, computed.queries  # the table's results, its open call
+    pair = Pair.objects.get(
+        section=event.section,
+        number=before["current"]["ns"]["number"],
+        direction=event.section.direction_of("NS"),
+    )
+    pair.player1 = "Ada Renamed"
+    pair.save()
+    renamed = cost(client, "GET", f"/api/t/{tokens[1]}/").body
+    assert "Ada Renamed" in renamed["current"]["ns"]["names"]
+    Board.objects.filter(event=event, number=2).update(fouled=True)  # no signal: as a script
+    tablet_cache.tables_changed([event.section.pk])  # what the services do after one
+    fouled = client.post(
+        f"/api/t/{tokens[1]}/results/",
+        submission(2, 7, "rt-copy-02"),
+        content_type="application/json",
+    )
+    assert fouled.status_code == 400 and "fouled" in fouled.json()["detail"]
 
 
 @pytest.mark.redis
