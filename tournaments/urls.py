@@ -27,6 +27,8 @@ from tournaments.views.director import (
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # First: the tablets' API routes are most of a club night's requests (api/urls.py).
+    path("api/", include("tournaments.api.urls")),
     path("events/new/", events.event_new, name="event-new"),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
@@ -183,5 +185,4 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="tournament-link-replace",
     ),
     path("leagues/<int:pk>/", team_public.league_public, name="league-detail"),
-    path("api/", include("tournaments.api.urls")),
 ]

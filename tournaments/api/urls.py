@@ -232,3 +232,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="api-team-table-dispute",
     ),
 ]
+
+# The tablets' routes first: they make most of the requests of a club night, and Django tries
+# the routes in order (a hundred patterns tried cost a tablet request about a third of a
+# millisecond). None of them can match another route's path.
+TABLET_PREFIXES = ("t/", "d/", "tt/")
+urlpatterns.sort(key=lambda route: not str(route.pattern).startswith(TABLET_PREFIXES))
