@@ -149,6 +149,7 @@ def run(
     threads: int | None,
     worker: CeleryWorker,
     readers: int = 0,
+    workers: int = 2,
 ) -> None:
     events = club_events(tables, rounds=rounds)
     limit = SECONDS_A_ROUND * rounds
@@ -162,7 +163,7 @@ def run(
     }
     with (
         (ROOT / "var" / f"tablets-load-{tables}.log").open("w") as log,
-        WebServer(env, threads=threads, log=log) as web,
+        WebServer(env, threads=threads, workers=workers, log=log) as web,
     ):
         warm_up(web.port, tokens)
         watched = processes_of(web, worker)
@@ -263,12 +264,21 @@ def main(argv: list[str] | None = None) -> int:
         help="serve with gthread (WSGI) workers of this many threads instead of the ASGI "
         "workers production runs (to compare the layouts)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="gunicorn worker processes (default 2, as production's example runs it); the "
+        "ASGI workers' thread pool is WEB_THREADS a process (32 unless set)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.readers <= MAX_READERS or (args.readers and args.flat_out):
         parser.error(
             f"--readers {args.readers}: give 0 to {MAX_READERS} readers, with paced tablets. "
             "Nothing was run."
         )
+    if not 1 <= args.workers <= 8:
+        parser.error(f"--workers {args.workers}: give 1 to 8 workers. Nothing was run.")
     if not 1 <= args.rounds <= 12:
         parser.error(f"--rounds {args.rounds}: give 1 to 12 rounds. Nothing was run.")
     for tables in args.tables or []:
@@ -311,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                     threads=args.threads,
                     worker=worker,
                     readers=args.readers,
+                    workers=args.workers,
                 )
         finally:
             worker.stop()

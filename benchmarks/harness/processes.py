@@ -106,7 +106,8 @@ class WebServer:
     def describe(self) -> str:
         """The layout in words, for the benchmarks' figures."""
         if self.threads is None:
-            return f"gunicorn, {self.workers} ASGI (uvicorn) workers"
+            pool = self.env.get("WEB_THREADS", os.environ.get("WEB_THREADS", "32"))
+            return f"gunicorn, {self.workers} ASGI (uvicorn) workers x {pool} threads"
         return f"gunicorn, {self.workers} gthread workers x {self.threads} threads"
 
     def start(self, timeout: float = 60.0) -> None:
