@@ -250,7 +250,8 @@ def test_a_confirmation_takes_four_database_round_trips_and_two_to_redis(
     assert event.results_version == 1 and rescores == [event.pk]
 
 
-def play_round_one(client: Client, token: str, boards: tuple[int, ...], tag: str) -> None:
+def enter_and_confirm(client: Client, token: str, boards: tuple[int, ...], tag: str) -> None:
+    """A table's results for these boards, each confirmed at once (keys `<tag>-<board>`)."""
     for board in boards:
         made = client.post(
             f"/api/t/{token}/results/",
@@ -273,12 +274,12 @@ def test_a_confirmation_retires_only_the_states_it_can_change(
     after = movement_for(section).next_places(1, 3)
     assert (after.ew[0] if after.ew else None, after.boards) == (1, 2)  # the Mitchell's moves
     client = Client()
-    play_round_one(client, tokens[1], (1, 2), "rt-narrow-t1")
+    enter_and_confirm(client, tokens[1], (1, 2), "rt-narrow-t1")
     done = warm(client, tokens[1])
     assert done["current"]["done"] is True and done["waiting_for_tables"] == [2, 3]
     playing = warm(client, tokens[2])
     assert playing["current"]["done"] is False
-    play_round_one(client, tokens[3], (5, 6), "rt-narrow-t3")
+    enter_and_confirm(client, tokens[3], (5, 6), "rt-narrow-t3")
     still = cost(client, "GET", f"/api/t/{tokens[2]}/")
     assert (still.database, still.redis) == (0, 1), still.queries  # warm: not retired
     assert still.body["current"] == playing["current"]
@@ -373,13 +374,7 @@ def test_the_cached_round_moves_on_with_the_directors_word(counted_cache, club) 
     event = make_event(club, advance="director")
     token = {a.table: a.token for a in tablets.table_links_ensure(event=event)}[1]
     client = Client()
-    for board in (1, 2):
-        made = client.post(
-            f"/api/t/{token}/results/",
-            submission(board, 7, f"rt-director-{board}"),
-            content_type="application/json",
-        ).json()
-        client.post(f"/api/t/{token}/results/{made['id']}/confirm/")
+    enter_and_confirm(client, token, (1, 2), "rt-director")
     held = warm(client, token)
     assert held["current"]["round"] == 1 and held["waiting_for_director"] is True
     early = client.post(
@@ -394,13 +389,7 @@ def test_the_cached_round_moves_on_with_the_directors_word(counted_cache, club) 
     assert waiting.status_code == 403 and "round 1" in waiting.json()["detail"]
     others = {a.table: a.token for a in tablets.table_links_ensure(event=event)}
     for table, boards in ((2, (3, 4)), (3, (5, 6))):
-        for board in boards:
-            made = client.post(
-                f"/api/t/{others[table]}/results/",
-                submission(board, 7, f"rt-table{table}-{board}"),
-                content_type="application/json",
-            ).json()
-            client.post(f"/api/t/{others[table]}/results/{made['id']}/confirm/")
+        enter_and_confirm(client, others[table], boards, f"rt-table{table}")
     # ... whose confirmations move table 1 on (to boards 3-4): its cached round is retired
     moved = client.post(
         f"/api/t/{token}/results/", submission(3, 7, "rt-round-2"), content_type="application/json"
