@@ -1946,6 +1946,59 @@ static int value_near(Solver *s, int seat, int R, int guess) {
     return t;
 }
 
+/* A first guess at the tricks of the leader's side on a full bridge deal (four hands of 13
+ * cards from a whole 52-card deck, no columns), -1 for any other position.  A guess off by k
+ * tricks costs k more zero-window searches than the two that settle the value, and the
+ * binary search it replaces takes about four: on 150 random deals (benchmarks.dd_nodes) the
+ * binary search made 36.1M nodes, starting from the exact value would make 31.3M, and this
+ * guess (about 0.9 trick out on average) makes 33.4M.  Only the speed depends on it.
+ *
+ * A linear estimate from the leader's side's point of view, fitted by least squares on 250
+ * random deals (another 150 deals: 0.8 trick out on average, a third exact): 4-3-2-1 points
+ * of the top four cards of each suit, and at no trump the longest combined suit; at trumps
+ * the combined trump length and each side's doubletons, singletons and voids (2, 1 and 0
+ * cards short of three) in a hand holding a trump (ruffing value; the opponents' count
+ * against).  Weights in thousandths of a trick. */
+static int bridge_guess(const Solver *s, int leader) {
+    if (s->nseats != 4 || s->columns || s->hsize != 13) return -1;
+    for (int su = 0; su < 4; su++)
+        if (s->deck[su] != 0x1fff) return -1;
+    if (s->deck[JOKER]) return -1;
+    int len[4][4];
+    for (int p = 0; p < 4; p++) {
+        int n = 0;
+        for (int su = 0; su < 4; su++) n += len[p][su] = popc(s->init[p][su]);
+        if (n != 13) return -1; /* spare cards */
+    }
+    int pa = (leader + 2) & 3, hcp = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned h = s->init[leader][su] | s->init[pa][su];
+        hcp += 4 * !!(h & 0x1000) + 3 * !!(h & 0x800) + 2 * !!(h & 0x400) + !!(h & 0x200);
+    }
+    long e = 6350 + 405L * (hcp - 20);
+    int t = s->trump;
+    if (t < 0) {
+        int best = 0;
+        for (int su = 0; su < 4; su++)
+            if (len[leader][su] + len[pa][su] > best) best = len[leader][su] + len[pa][su];
+        e += 326L * (2 * best - 13) / 2;
+    } else {
+        int tl = len[leader][t] + len[pa][t], ours = 0, theirs = 0;
+        for (int p = 0; p < 4; p++) {
+            if (!len[p][t]) continue;
+            int sh = 0;
+            for (int su = 0; su < 4; su++)
+                if (su != t && len[p][su] < 2) sh += 2 - len[p][su];
+            if ((p & 1) == (leader & 1)) ours += sh;
+            else theirs += sh;
+        }
+        e += 269 + 957L * (2 * tl - 13) / 2 + 499L * ours - 327L * theirs;
+    }
+    int g = (int)((e + 500) / 1000);
+    if (e < 0) g = 0;
+    return g < 0 ? 0 : g > 13 ? 13 : g;
+}
+
 static void set_side(Solver *s, int for_seat) {
     int mask = 0;
     for (int p = 0; p < s->nseats; p++) {
@@ -2270,6 +2323,10 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
     int guess = -1;
     if (self->last_mask == self->curmask) guess = self->last_value;
     else if (self->last_mask && self->nseats == 4) guess = self->hsize - self->last_value;
+    else {
+        guess = bridge_guess(self, leader);
+        if (guess >= 0 && !self->side[leader]) guess = self->hsize - guess;
+    }
     Py_BEGIN_ALLOW_THREADS
     v = guess < 0 ? value(self, leader, self->hsize) : value_near(self, leader, self->hsize, guess);
     Py_END_ALLOW_THREADS
