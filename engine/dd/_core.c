@@ -773,10 +773,109 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
 typedef struct { int su, r, score, drop; } Move;
 
+static inline void sort_moves(Move *mv, int n) {
+    /* insertion sort, best first (stable: equal scores keep the order generated) */
+    for (int i = 1; i < n; i++) {
+        Move t = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].score < t.score) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = t;
+    }
+}
+
+/* gen_moves for the commonest node, a hand following suit (not in column mode, no spare
+ * cards, no no-suit card it may play instead): the same moves in the same order, scored by
+ * the same rules as there (only those for a card of the suit led can apply), without
+ * gathering the facts the other cases need, and unscored when only one card is left after
+ * pruning equivalent ones.  The general code stays the reference: the node counts of
+ * benchmarks.dd_nodes are the same either way. */
+static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) {
+    unsigned m = s->hand[seat][led];
+    unsigned others = s->deck[led] & ~(unsigned)s->gone[led] & ~m;
+    int eq = !(s->off & OFF_EQUIVALENT);
+    int n = 0, prev = -1;
+    while (m) {
+        int r = hibit(m);
+        m &= ~(1u << r);
+        if (eq && prev >= 0 && !(((1u << prev) - 1) & ~((2u << r) - 1) & others)) {
+            pruned[led] |= (uint16_t)(1u << r); /* nothing live between: equivalent */
+            continue;
+        }
+        prev = r;
+        mv[n].su = led;
+        mv[n].r = r;
+        mv[n].drop = -1;
+        mv[n].score = 0;
+        n++;
+    }
+    if (n == 1) return 1;
+    int widx = cur_winner(s);
+    int winning_side = s->side[s->tseat[widx]];
+    int ws = s->tsuit[widx], wr = s->trank[widx];
+    int me = s->side[seat], trump = s->trump;
+    int last = s->tcnt == s->nseats - 1;
+    int threat = 0, nxtop = 16;
+    if (!last) {
+        int nx = (seat + 1) % s->nseats;
+        if (s->side[nx] != me) {
+            unsigned nl = s->hand[nx][led];
+            if (nl) nxtop = hibit(nl);
+            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
+            if (ws == led)
+                threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+            else if (ws == trump)
+                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+        }
+    }
+    int second = 0, p4wins = 0, min3 = -1, min4 = -1, sec3 = -1;
+    if (s->tcnt == 1 && s->nseats == 4 && ws == led) {
+        unsigned t3 = s->hand[(seat + 1) & 3][led], t4 = s->hand[(seat + 2) & 3][led];
+        second = 1;
+        if (t3) min3 = __builtin_ctz(t3);
+        if (t4) min4 = __builtin_ctz(t4);
+        p4wins = t4 && hibit(t4) > wr && nxtop < 16 && hibit(t4) > nxtop;
+        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
+        if (t3b) sec3 = hibit(t3b);
+    }
+    int third = 0, sec4 = -1;
+    if (s->tcnt == 2 && s->nseats == 4 && ws == led && s->hand[(seat + 1) & 3][led]) {
+        unsigned t4 = s->hand[(seat + 1) & 3][led];
+        third = 1;
+        t4 &= ~(1u << hibit(t4));
+        if (t4) sec4 = hibit(t4);
+    }
+    for (int i = 0; i < n; i++) {
+        int r = mv[i].r, score;
+        int can_win = led == ws ? r > wr : led == trump;
+        if (winning_side == me) {
+            if (threat && r > nxtop) score = 90 - r;
+            else if (third && r > wr && r > sec4 && r < nxtop && sec4 >= 0) score = 70 - r;
+            else score = 50 - r;
+        } else if (second && (p4wins || (r > wr && r < nxtop))) {
+            score = !p4wins && r > min3 && r > min4 ? (r > sec3 ? 60 : 45) - r : 30 - r;
+        } else if (can_win) {
+            if (last) score = 100 - r;
+            else if (r > nxtop) score = 90 - r;
+            else if (third && r < nxtop) score = r > sec4 ? 70 - r : 60 - r;
+            else score = s->tcnt == 1 ? 35 - r : 60 - r;
+        } else {
+            score = 30 - r;
+        }
+        mv[i].score = score * 4096 + s->hist[seat][led][r];
+    }
+    sort_moves(mv, n);
+    return n;
+}
+
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
                      uint16_t dominated[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
+    if (s->tcnt && !s->columns && !s->spare) {
+        int led = cur_led(s);
+        if (led >= 0 && s->hand[seat][led] && !(s->jfollow && s->hand[seat][JOKER]))
+            return gen_follow_suit(s, seat, mv, led, pruned);
+    }
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
@@ -1036,13 +1135,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             n++;
         }
     }
-    /* insertion sort, best first */
-    for (int i = 1; i < n; i++) {
-        Move t = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].score < t.score) { mv[j + 1] = mv[j]; j--; }
-        mv[j + 1] = t;
-    }
+    sort_moves(mv, n);
     return n;
 }
 
