@@ -43,9 +43,10 @@
  *     and a capped history of cut-offs break ties (measured: the first move tried settles
  *     93% of the leads that are settled at all and 98-99.5% of the other nodes; the rest of
  *     the tree is nodes where every move fails, which no ordering shortens);
- *   - cheap nodes: a hand following suit, the commonest node, gets its moves from a short
- *     path of its own (gen_follow_suit), and none of them is scored when one card is left
- *     after pruning equivalent ones;
+ *   - cheap nodes: a hand following suit (the commonest node) and a hand void in the suit
+ *     led get their moves from short paths of their own (gen_follow_suit, gen_void: the same
+ *     moves in the same order as the general gen_moves), and a follower's single card left
+ *     after pruning equivalent ones is not scored at all;
  *   - few zero-window tests: a solve on a used solver starts them from the previous result,
  *     and a fresh solve of a full bridge deal from a guess fitted on random deals
  *     (bridge_guess), then steps one trick at a time; a binary search takes about four.
@@ -882,6 +883,73 @@ static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t prun
     return n;
 }
 
+/* The same for a hand void in the suit led (it discards or ruffs), holding no no-suit card,
+ * not in column mode, no spare cards: only the rules for a card of another suit apply. */
+static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) {
+    int widx = cur_winner(s);
+    int winning_side = s->side[s->tseat[widx]];
+    int ws = s->tsuit[widx], wr = s->trank[widx];
+    int me = s->side[seat], trump = s->trump;
+    int last = s->tcnt == s->nseats - 1;
+    int nx = (seat + 1) % s->nseats;
+    int threat = 0;
+    if (!last && s->side[nx] != me) {
+        unsigned nl = s->hand[nx][led];
+        if (ws == led)
+            threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+        else if (ws == trump)
+            threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+    }
+    int eq = !(s->off & OFF_EQUIVALENT);
+    int n = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned m = s->hand[seat][su];
+        if (!m) continue;
+        unsigned mine = m;
+        unsigned others = s->deck[su] & ~(unsigned)s->gone[su] & ~mine;
+        int others_top = others ? hibit(others) : -1;
+        int guard = 0;
+        if (su != trump) {
+            unsigned oh = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (s->side[p] != me) oh |= s->hand[p][su];
+            guard = popc(mine) == popc(oh >> (hibit(mine) + 1)) + 1 ? 60 : 0;
+        }
+        int len2 = 2 * popc(mine);
+        int prev = -1;
+        while (m) {
+            int r = hibit(m);
+            m &= ~(1u << r);
+            if (eq && prev >= 0 && !(((1u << prev) - 1) & ~((2u << r) - 1) & others)) {
+                pruned[su] |= (uint16_t)(1u << r);
+                continue;
+            }
+            prev = r;
+            int top_of_suit = others_top < r;
+            int can_win = su == ws ? r > wr : su == trump;
+            int score;
+            if (winning_side == me) {
+                if (su != trump) score = 20 + (top_of_suit ? 0 : 30) - r + len2 - guard;
+                else if (threat && can_win && (s->hand[nx][led] || r > hibit(s->hand[nx][trump])))
+                    score = 90 - r;
+                else score = can_win ? 10 - r : -50 - r;
+            } else if (can_win) {
+                score = last ? 100 - r : 80 - r; /* can_win off the suit led: su is trumps */
+            } else {
+                score = (top_of_suit ? 0 : 30) - r + len2 - guard;
+                if (su == trump) score -= 100;
+            }
+            mv[n].su = su;
+            mv[n].r = r;
+            mv[n].drop = -1;
+            mv[n].score = score * 4096 + s->hist[seat][su][r];
+            n++;
+        }
+    }
+    sort_moves(mv, n);
+    return n;
+}
+
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
                      uint16_t dominated[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
@@ -890,6 +958,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         int led = cur_led(s);
         if (led >= 0 && s->hand[seat][led] && !(s->jfollow && s->hand[seat][JOKER]))
             return gen_follow_suit(s, seat, mv, led, pruned);
+        if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
+            return gen_void(s, seat, mv, led, pruned);
     }
     uint16_t lg[NSUITS];
     int drop;
