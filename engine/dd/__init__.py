@@ -16,8 +16,11 @@ once with a :class:`RuntimeWarning`.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, Protocol
 
 from engine.dd.position import NO_SUIT, Card, DDInputError, Position, code_card
@@ -35,6 +38,7 @@ __all__ = [
     "principal_line",
     "solve",
     "solve_all_leads",
+    "solve_table",
     "solver_for",
 ]
 
@@ -137,6 +141,42 @@ def solve_all_leads(position: Position, *, backend: Backend | None = None) -> tu
     side; one solver and one table serve all leaders."""
     solver = solver_for(position, backend=backend)
     return tuple(solver.solve(leader, leader) for leader in range(position.seats))
+
+
+TABLE_TRUMPS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
+
+
+def solve_table(
+    position: Position,
+    trumps: Sequence[int | None] = TABLE_TRUMPS,
+    *,
+    threads: int | None = None,
+    backend: Backend | None = None,
+) -> dict[int | None, tuple[int, ...]]:
+    """`solve_all_leads` for each of ``trumps`` (``position.trump`` is ignored): a bridge
+    deal's full table is ``solve_table(position)`` (the declarer's tricks are the hand size
+    less those of the side of the declarer's left-hand opponent, who leads).
+
+    Each strain has its own solver, whose table serves its leaders; the strains are spread over
+    ``threads`` threads (default: up to two, or one if the machine has one core). The C core
+    releases the GIL while it searches, so the threads run on separate cores; a strain's
+    solve is the same work in any thread, so the values never depend on ``threads``."""
+    if threads is None:
+        threads = min(2, os.cpu_count() or 1)
+    if not isinstance(position, Position):
+        raise DDInputError(f"expected a Position, not {type(position).__name__}")
+    # replace() validates each trump as the constructor does
+    positions = [dataclasses.replace(position, trump=trump) for trump in trumps]
+
+    def one(p: Position) -> tuple[int, ...]:
+        return solve_all_leads(p, backend=backend)
+
+    if threads <= 1 or len(positions) <= 1 or _pick(backend) == "python":
+        results = [one(p) for p in positions]
+    else:
+        with ThreadPoolExecutor(min(threads, len(positions))) as pool:
+            results = list(pool.map(one, positions))
+    return dict(zip(trumps, results, strict=True))
 
 
 def principal_line(position: Position, *, for_seat: int | None = None) -> list[Card]:

@@ -18,7 +18,8 @@
  *     of the same deal, so the table is reused across the tests and across leaders.
  *     The owners string of each suit is updated card by card as tricks end, the suit
  *     lengths are kept packed, and the table starts small and grows; one signature's chain
- *     of entries is capped (the oldest chunk is recycled) so a probe never scans far;
+ *     of entries is capped (the oldest chunk is recycled) so a probe never scans far, and a
+ *     chunk of the chain keeps its entries' fields in arrays, tested all at once;
  *   - cut-offs at trick starts: quick tricks (top winners the leader can cash at once
  *     without being ruffed or overtaken, after drawing the opponents' trumps, then partner's
  *     reached through an entry or a ruff; small cards once the top cards have exhausted every
@@ -39,8 +40,16 @@
  *     cannot beat, second hand low unless a card can force out the third hand's best, third
  *     hand forces out the last player's best, ruff partner's card only when the next
  *     opponent would beat it, discard from long suits and keep guards; the table's best move
- *     and a capped history of cut-offs break ties;
- *   - a solve on a used solver starts its zero-window tests from the previous result.
+ *     and a capped history of cut-offs break ties (measured: the first move tried settles
+ *     93% of the leads that are settled at all and 98-99.5% of the other nodes; the rest of
+ *     the tree is nodes where every move fails, which no ordering shortens);
+ *   - cheap nodes: a hand following suit (the commonest node) and a hand void in the suit
+ *     led get their moves from short paths of their own (gen_follow_suit, gen_void: the same
+ *     moves in the same order as the general gen_moves), and a follower's single card left
+ *     after pruning equivalent ones is not scored at all;
+ *   - few zero-window tests: a solve on a used solver starts them from the previous result,
+ *     and a fresh solve of a full bridge deal from a guess fitted on random deals
+ *     (bridge_guess), then steps one trick at a time; a binary search takes about four.
  *
  * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
  *
@@ -66,28 +75,29 @@
 #define MAXHAND 18 /* 17 a hand; 18 for a hand with spare cards (see `tricks`) */
 #define MAXSTACKS 17
 
-/* One table entry: a bound that holds for every position with the same suit lengths per
- * seat and leader (hashed into `check`) whose top depth[s] remaining cards of each suit have
- * the owners in own[s] (2 bits per card, top card in the highest bits).  Only the cards whose
+/* A table entry: a bound that holds for every position with the same suit lengths per seat
+ * and leader (hashed into `check`) whose top depth[s] remaining cards of each suit have the
+ * owners in own[s] (2 bits per card, top card in the highest bits).  Only the cards whose
  * rank decided a trick somewhere in the search ("winning ranks") need to match, so one entry
- * covers many positions (partition search). */
-typedef struct {
-    uint64_t own[2];  /* owners, suits 0-1 and 2-3 (32 bits a suit), masked to the depths */
-    uint64_t mask[2]; /* the bits of own that must match */
-    uint8_t depth[4];
-    int8_t lb, ub;    /* bounds on future tricks of the reference side */
-    int8_t bsuit;     /* best lead (suit, index from the top among remaining), -1 none */
-    int8_t brel;
-} Entry;
-
-/* All entries sharing one hashed signature live in a chain of chunks (newest first); the
- * signature has no fixed number of patterns, so no fixed number of ways would do. */
+ * covers many positions (partition search).
+ *
+ * All entries sharing one hashed signature live in a chain of chunks (newest first); the
+ * signature has no fixed number of patterns, so no fixed number of ways would do.  A chunk
+ * keeps each field of its entries in an array of its own, so that a probe tests all of a
+ * chunk's owner patterns at once, without a branch per entry (chunk_matches: the scan of a
+ * chain was the costliest part of a probe, about a tenth of the whole search's work). */
 #define CHUNK 6
 #ifndef MAXCHAIN
 #define MAXCHAIN 32 /* chunks in one signature's chain */
 #endif
 typedef struct {
-    Entry e[CHUNK];
+    /* owners, suits 0-1 (own0) and 2-3 (own1), 32 bits a suit, masked to the depths; and the
+     * bits of those that must match */
+    uint64_t own0[CHUNK], own1[CHUNK], mask0[CHUNK], mask1[CHUNK];
+    uint8_t depth[CHUNK][4];
+    int8_t lb[CHUNK], ub[CHUNK]; /* bounds on future tricks of the reference side */
+    int8_t bsuit[CHUNK];         /* best lead (suit, index from the top among remaining), -1 none */
+    int8_t brel[CHUNK];
     int32_t next;
     int32_t n;
 } Chunk;
@@ -311,8 +321,14 @@ static inline void pack_own(const uint32_t own[4], uint64_t out[2]) {
     out[1] = ((uint64_t)own[2] << 32) | own[3];
 }
 
-static inline int entry_matches(const Entry *e, const uint64_t own[2]) {
-    return !(((e->own[0] ^ own[0]) & e->mask[0]) | ((e->own[1] ^ own[1]) & e->mask[1]));
+/* Bit i set: entry i of the chunk matches the owners own (packed as pack_own does). */
+static inline unsigned chunk_matches(const Chunk *ch, const uint64_t own[2]) {
+    unsigned hits = 0;
+    for (int i = 0; i < CHUNK; i++) {
+        uint64_t bad = ((ch->own0[i] ^ own[0]) & ch->mask0[i]) | ((ch->own1[i] ^ own[1]) & ch->mask1[i]);
+        hits |= (unsigned)(bad == 0) << i;
+    }
+    return hits & ((1u << ch->n) - 1); /* the slots past n hold nothing yet */
 }
 
 /* Take card (su, r) out of the relative owner string of its suit when its trick is complete:
@@ -773,10 +789,178 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
 typedef struct { int su, r, score, drop; } Move;
 
+static inline void sort_moves(Move *mv, int n) {
+    /* insertion sort, best first (stable: equal scores keep the order generated) */
+    for (int i = 1; i < n; i++) {
+        Move t = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].score < t.score) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = t;
+    }
+}
+
+/* gen_moves for the commonest node, a hand following suit (not in column mode, no spare
+ * cards, no no-suit card it may play instead): the same moves in the same order, scored by
+ * the same rules as there (only those for a card of the suit led can apply), without
+ * gathering the facts the other cases need, and unscored when only one card is left after
+ * pruning equivalent ones.  The general code stays the reference: the node counts of
+ * benchmarks.dd_nodes are the same either way. */
+static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) {
+    unsigned m = s->hand[seat][led];
+    unsigned others = s->deck[led] & ~(unsigned)s->gone[led] & ~m;
+    int eq = !(s->off & OFF_EQUIVALENT);
+    int n = 0, prev = -1;
+    while (m) {
+        int r = hibit(m);
+        m &= ~(1u << r);
+        if (eq && prev >= 0 && !(((1u << prev) - 1) & ~((2u << r) - 1) & others)) {
+            pruned[led] |= (uint16_t)(1u << r); /* nothing live between: equivalent */
+            continue;
+        }
+        prev = r;
+        mv[n].su = led;
+        mv[n].r = r;
+        mv[n].drop = -1;
+        mv[n].score = 0;
+        n++;
+    }
+    if (n == 1) return 1;
+    int widx = cur_winner(s);
+    int winning_side = s->side[s->tseat[widx]];
+    int ws = s->tsuit[widx], wr = s->trank[widx];
+    int me = s->side[seat], trump = s->trump;
+    int last = s->tcnt == s->nseats - 1;
+    int threat = 0, nxtop = 16;
+    if (!last) {
+        int nx = (seat + 1) % s->nseats;
+        if (s->side[nx] != me) {
+            unsigned nl = s->hand[nx][led];
+            if (nl) nxtop = hibit(nl);
+            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
+            if (ws == led)
+                threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+            else if (ws == trump)
+                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+        }
+    }
+    int second = 0, p4wins = 0, min3 = -1, min4 = -1, sec3 = -1;
+    if (s->tcnt == 1 && s->nseats == 4 && ws == led) {
+        unsigned t3 = s->hand[(seat + 1) & 3][led], t4 = s->hand[(seat + 2) & 3][led];
+        second = 1;
+        if (t3) min3 = __builtin_ctz(t3);
+        if (t4) min4 = __builtin_ctz(t4);
+        p4wins = t4 && hibit(t4) > wr && nxtop < 16 && hibit(t4) > nxtop;
+        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
+        if (t3b) sec3 = hibit(t3b);
+    }
+    int third = 0, sec4 = -1;
+    if (s->tcnt == 2 && s->nseats == 4 && ws == led && s->hand[(seat + 1) & 3][led]) {
+        unsigned t4 = s->hand[(seat + 1) & 3][led];
+        third = 1;
+        t4 &= ~(1u << hibit(t4));
+        if (t4) sec4 = hibit(t4);
+    }
+    for (int i = 0; i < n; i++) {
+        int r = mv[i].r, score;
+        int can_win = led == ws ? r > wr : led == trump;
+        if (winning_side == me) {
+            if (threat && r > nxtop) score = 90 - r;
+            else if (third && r > wr && r > sec4 && r < nxtop && sec4 >= 0) score = 70 - r;
+            else score = 50 - r;
+        } else if (second && (p4wins || (r > wr && r < nxtop))) {
+            score = !p4wins && r > min3 && r > min4 ? (r > sec3 ? 60 : 45) - r : 30 - r;
+        } else if (can_win) {
+            if (last) score = 100 - r;
+            else if (r > nxtop) score = 90 - r;
+            else if (third && r < nxtop) score = r > sec4 ? 70 - r : 60 - r;
+            else score = s->tcnt == 1 ? 35 - r : 60 - r;
+        } else {
+            score = 30 - r;
+        }
+        mv[i].score = score * 4096 + s->hist[seat][led][r];
+    }
+    sort_moves(mv, n);
+    return n;
+}
+
+/* The same for a hand void in the suit led (it discards or ruffs), holding no no-suit card,
+ * not in column mode, no spare cards: only the rules for a card of another suit apply. */
+static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) {
+    int widx = cur_winner(s);
+    int winning_side = s->side[s->tseat[widx]];
+    int ws = s->tsuit[widx], wr = s->trank[widx];
+    int me = s->side[seat], trump = s->trump;
+    int last = s->tcnt == s->nseats - 1;
+    int nx = (seat + 1) % s->nseats;
+    int threat = 0;
+    if (!last && s->side[nx] != me) {
+        unsigned nl = s->hand[nx][led];
+        if (ws == led)
+            threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
+        else if (ws == trump)
+            threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
+    }
+    int eq = !(s->off & OFF_EQUIVALENT);
+    int n = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned m = s->hand[seat][su];
+        if (!m) continue;
+        unsigned mine = m;
+        unsigned others = s->deck[su] & ~(unsigned)s->gone[su] & ~mine;
+        int others_top = others ? hibit(others) : -1;
+        int guard = 0;
+        if (su != trump) {
+            unsigned oh = 0;
+            for (int p = 0; p < s->nseats; p++)
+                if (s->side[p] != me) oh |= s->hand[p][su];
+            guard = popc(mine) == popc(oh >> (hibit(mine) + 1)) + 1 ? 60 : 0;
+        }
+        int len2 = 2 * popc(mine);
+        int prev = -1;
+        while (m) {
+            int r = hibit(m);
+            m &= ~(1u << r);
+            if (eq && prev >= 0 && !(((1u << prev) - 1) & ~((2u << r) - 1) & others)) {
+                pruned[su] |= (uint16_t)(1u << r);
+                continue;
+            }
+            prev = r;
+            int top_of_suit = others_top < r;
+            int can_win = su == ws ? r > wr : su == trump;
+            int score;
+            if (winning_side == me) {
+                if (su != trump) score = 20 + (top_of_suit ? 0 : 30) - r + len2 - guard;
+                else if (threat && can_win && (s->hand[nx][led] || r > hibit(s->hand[nx][trump])))
+                    score = 90 - r;
+                else score = can_win ? 10 - r : -50 - r;
+            } else if (can_win) {
+                score = last ? 100 - r : 80 - r; /* can_win off the suit led: su is trumps */
+            } else {
+                score = (top_of_suit ? 0 : 30) - r + len2 - guard;
+                if (su == trump) score -= 100;
+            }
+            mv[n].su = su;
+            mv[n].r = r;
+            mv[n].drop = -1;
+            mv[n].score = score * 4096 + s->hist[seat][su][r];
+            n++;
+        }
+    }
+    sort_moves(mv, n);
+    return n;
+}
+
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
                      uint16_t dominated[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
+    if (s->tcnt && !s->columns && !s->spare) {
+        int led = cur_led(s);
+        if (led >= 0 && s->hand[seat][led] && !(s->jfollow && s->hand[seat][JOKER]))
+            return gen_follow_suit(s, seat, mv, led, pruned);
+        if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
+            return gen_void(s, seat, mv, led, pruned);
+    }
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
@@ -1036,13 +1220,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             n++;
         }
     }
-    /* insertion sort, best first */
-    for (int i = 1; i < n; i++) {
-        Move t = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].score < t.score) { mv[j + 1] = mv[j]; j--; }
-        mv[j + 1] = t;
-    }
+    sort_moves(mv, n);
     return n;
 }
 
@@ -1323,23 +1501,24 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
     if (s->tused * 4 >= (s->ttmask + 1) * 3 && !tt_grow(s)) tt_clear(s);
     if (s->pused >= s->npool && !pool_grow(s)) tt_clear(s);
     Bucket *b = bucket_find(s, h1, h2, 1);
-    Entry *slot = NULL;
+    Chunk *sch = NULL; /* the entry for exactly these owners and depths: chunk and index */
+    int si = -1;
     int32_t tail = -1, before_tail = -1;
     int nchunks = 0;
-    for (int32_t c = b->head; c >= 0 && !slot; c = s->pool[c].next) {
+    for (int32_t c = b->head; c >= 0 && !sch; c = s->pool[c].next) {
         Chunk *ch = &s->pool[c];
         before_tail = tail;
         tail = c;
         nchunks++;
-        for (int i = 0; i < ch->n; i++) {
-            Entry *e = &ch->e[i];
-            if (memcmp(e->depth, depth, 4) == 0 && e->own[0] == pown[0] && e->own[1] == pown[1]) {
-                slot = e;
+        for (int i = 0; i < ch->n; i++)
+            if (ch->own0[i] == pown[0] && ch->own1[i] == pown[1] &&
+                memcmp(ch->depth[i], depth, 4) == 0) {
+                sch = ch;
+                si = i;
                 break;
             }
-        }
     }
-    if (!slot) {
+    if (!sch) {
         if (b->head < 0 || s->pool[b->head].n == CHUNK) {
             int32_t c;
             if (nchunks >= MAXCHAIN && before_tail >= 0) {
@@ -1354,18 +1533,21 @@ static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
             s->pool[c].next = b->head;
             b->head = c;
         }
-        Chunk *ch = &s->pool[b->head];
-        slot = &ch->e[ch->n++];
-        memcpy(slot->depth, depth, 4);
-        slot->own[0] = pown[0];
-        slot->own[1] = pown[1];
-        pack_own(mk, slot->mask);
-        slot->lb = 0;
-        slot->ub = 127;
+        sch = &s->pool[b->head];
+        si = sch->n++;
+        memcpy(sch->depth[si], depth, 4);
+        sch->own0[si] = pown[0];
+        sch->own1[si] = pown[1];
+        uint64_t pmask[2];
+        pack_own(mk, pmask);
+        sch->mask0[si] = pmask[0];
+        sch->mask1[si] = pmask[1];
+        sch->lb[si] = 0;
+        sch->ub[si] = 127;
     }
-    merge_bounds(s, &slot->lb, &slot->ub, R, lb, ub);
-    slot->bsuit = (int8_t)bsuit;
-    slot->brel = (int8_t)brel;
+    merge_bounds(s, &sch->lb[si], &sch->ub[si], R, lb, ub);
+    sch->bsuit[si] = (int8_t)bsuit;
+    sch->brel[si] = (int8_t)brel;
 }
 
 static inline void wclear(uint16_t W[4]) { W[0] = W[1] = W[2] = W[3] = 0; }
@@ -1427,23 +1609,23 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
      * scan (a cut-off never needs two entries' bounds together). */
     uint64_t pown[2];
     pack_own(own, pown);
-    const Entry *cut = NULL;
+    const uint8_t *cut = NULL; /* the depths of the entry that settles it */
     int cutres = 0;
     const Bucket *bk = s->columns ? NULL : bucket_find(s, *h1, *h2, 0);
     for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
         const Chunk *ch = &s->pool[c];
-        for (int i = ch->n - 1; i >= 0; i--) {
-            const Entry *e = &ch->e[i];
-            if (!entry_matches(e, pown)) continue;
+        for (unsigned hits = chunk_matches(ch, pown); hits;) {
+            int i = hibit(hits); /* newest first within the chunk too */
+            hits &= ~(1u << i);
             int lb, ub;
-            bounds_for_max(s, e->lb, e->ub, R, &lb, &ub);
-            if (won + lb >= target) { cut = e; cutres = 1; break; }
-            if (won + ub < target) { cut = e; cutres = 0; break; }
-            if (e->bsuit >= 0 && *bsuit < 0) { *bsuit = e->bsuit; *brel = e->brel; }
+            bounds_for_max(s, ch->lb[i], ch->ub[i], R, &lb, &ub);
+            if (won + lb >= target) { cut = ch->depth[i]; cutres = 1; break; }
+            if (won + ub < target) { cut = ch->depth[i]; cutres = 0; break; }
+            if (ch->bsuit[i] >= 0 && *bsuit < 0) { *bsuit = ch->bsuit[i]; *brel = ch->brel[i]; }
         }
     }
     if (cut) {
-        for (int su = 0; su < 4; su++) W[su] = (uint16_t)top_cards(rem[su], cut->depth[su]);
+        for (int su = 0; su < 4; su++) W[su] = (uint16_t)top_cards(rem[su], cut[su]);
         return cutres;
     }
     return -1;
@@ -1946,6 +2128,59 @@ static int value_near(Solver *s, int seat, int R, int guess) {
     return t;
 }
 
+/* A first guess at the tricks of the leader's side on a full bridge deal (four hands of 13
+ * cards from a whole 52-card deck, no columns), -1 for any other position.  A guess off by k
+ * tricks costs k more zero-window searches than the two that settle the value, and the
+ * binary search it replaces takes about four: on 150 random deals (benchmarks.dd_nodes) the
+ * binary search made 36.1M nodes, starting from the exact value would make 31.3M, and this
+ * guess (about 0.9 trick out on average) makes 33.4M.  Only the speed depends on it.
+ *
+ * A linear estimate from the leader's side's point of view, fitted by least squares on 250
+ * random deals (another 150 deals: 0.8 trick out on average, a third exact): 4-3-2-1 points
+ * of the top four cards of each suit, and at no trump the longest combined suit; at trumps
+ * the combined trump length and each side's doubletons, singletons and voids (2, 1 and 0
+ * cards short of three) in a hand holding a trump (ruffing value; the opponents' count
+ * against).  Weights in thousandths of a trick. */
+static int bridge_guess(const Solver *s, int leader) {
+    if (s->nseats != 4 || s->columns || s->hsize != 13) return -1;
+    for (int su = 0; su < 4; su++)
+        if (s->deck[su] != 0x1fff) return -1;
+    if (s->deck[JOKER]) return -1;
+    int len[4][4];
+    for (int p = 0; p < 4; p++) {
+        int n = 0;
+        for (int su = 0; su < 4; su++) n += len[p][su] = popc(s->init[p][su]);
+        if (n != 13) return -1; /* spare cards */
+    }
+    int pa = (leader + 2) & 3, hcp = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned h = s->init[leader][su] | s->init[pa][su];
+        hcp += 4 * !!(h & 0x1000) + 3 * !!(h & 0x800) + 2 * !!(h & 0x400) + !!(h & 0x200);
+    }
+    long e = 6350 + 405L * (hcp - 20);
+    int t = s->trump;
+    if (t < 0) {
+        int best = 0;
+        for (int su = 0; su < 4; su++)
+            if (len[leader][su] + len[pa][su] > best) best = len[leader][su] + len[pa][su];
+        e += 326L * (2 * best - 13) / 2;
+    } else {
+        int tl = len[leader][t] + len[pa][t], ours = 0, theirs = 0;
+        for (int p = 0; p < 4; p++) {
+            if (!len[p][t]) continue;
+            int sh = 0;
+            for (int su = 0; su < 4; su++)
+                if (su != t && len[p][su] < 2) sh += 2 - len[p][su];
+            if ((p & 1) == (leader & 1)) ours += sh;
+            else theirs += sh;
+        }
+        e += 269 + 957L * (2 * tl - 13) / 2 + 499L * ours - 327L * theirs;
+    }
+    int g = (int)((e + 500) / 1000);
+    if (e < 0) g = 0;
+    return g < 0 ? 0 : g > 13 ? 13 : g;
+}
+
 static void set_side(Solver *s, int for_seat) {
     int mask = 0;
     for (int p = 0; p < s->nseats; p++) {
@@ -2270,6 +2505,10 @@ static PyObject *Solver_solve(Solver *self, PyObject *args) {
     int guess = -1;
     if (self->last_mask == self->curmask) guess = self->last_value;
     else if (self->last_mask && self->nseats == 4) guess = self->hsize - self->last_value;
+    else {
+        guess = bridge_guess(self, leader);
+        if (guess >= 0 && !self->side[leader]) guess = self->hsize - guess;
+    }
     Py_BEGIN_ALLOW_THREADS
     v = guess < 0 ? value(self, leader, self->hsize) : value_near(self, leader, self->hsize, guess);
     Py_END_ALLOW_THREADS

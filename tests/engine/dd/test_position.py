@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import EngineError
-from engine.dd import NO_SUIT, DDInputError, Position, solve, solve_all_leads
+from engine.dd import NO_SUIT, DDInputError, Position, solve, solve_all_leads, solve_table
 
 BACKENDS = ("c", "python")
 
@@ -69,6 +69,22 @@ def test_three_players_score_alone_against_the_other_two(backend: str) -> None:
     assert solve(p, for_seat=1, backend=backend) == 0
     # on lead, seat 2 cashes its heart (seat 1's heart is lower, seat 0 has none)
     assert solve_all_leads(p, backend=backend) == (2, 0, 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_solve_table_gives_every_strain_whatever_the_threads(backend: str) -> None:
+    # The three-player position above, every strain: each as solve_all_leads says, on one
+    # thread or two (the position's own trump is ignored).
+    p = Position(hands=(((3, A), (3, K)), ((3, 0), (2, 0)), ((3, 1), (2, 1))), trump=2, leader=1)
+    expected = {
+        t: solve_all_leads(Position(p.hands, t, 0), backend=backend) for t in (None, 0, 1, 2, 3)
+    }
+    assert expected[None] == (2, 0, 1)
+    assert solve_table(p, threads=1, backend=backend) == expected
+    assert solve_table(p, threads=2, backend=backend) == expected
+    assert solve_table(p, (3,), backend=backend) == {3: expected[3]}
+    with pytest.raises(DDInputError):
+        solve_table(p, (7,), backend=backend)
 
 
 def test_ruffing_and_trump_leads_follow_whist_rules() -> None:
