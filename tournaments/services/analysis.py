@@ -140,8 +140,13 @@ def _save(row: Board, analysis: BoardAnalysis) -> None:
 
 def boards_analysed(event_id: int) -> None:
     """The tablets' copies of the event's boards are retired (`section_snapshot`): the "are
-    you sure?" check of a result reads the board's par. An update sends no signal."""
-    tables_changed(Section.objects.filter(event_id=event_id).values_list("pk", flat=True))
+    you sure?" check of a result reads the board's par. An update sends no signal.
+    `.order_by()`: Section's default ordering would join the event table, and a statement
+    that locks two tables one after the other can deadlock with one that locks them all (a
+    test's flush, while a worker still stores a par)."""
+    tables_changed(
+        Section.objects.filter(event_id=event_id).order_by().values_list("pk", flat=True)
+    )
 
 
 def boards_tables_fill(*, event: Event) -> int:
