@@ -408,10 +408,14 @@ def _on_change(sender: type, instance: Any, **kwargs: Any) -> None:
     elif isinstance(instance, Section):
         tables_changed([instance.pk])
     elif isinstance(instance, Event):
-        tables_changed(Section.objects.filter(event_id=instance.pk).values_list("pk", flat=True))
+        tables_changed(
+            Section.objects.filter(event_id=instance.pk).order_by().values_list("pk", flat=True)
+        )
     elif isinstance(instance, Board):
         tables_changed(
-            Section.objects.filter(event_id=instance.event_id).values_list("pk", flat=True)
+            Section.objects.filter(event_id=instance.event_id)
+            .order_by()
+            .values_list("pk", flat=True)
         )
 
 
