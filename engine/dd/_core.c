@@ -540,39 +540,55 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
 /* Column mode (Open Whist): tricks the leader takes by cashing exposed cards that are above
  * every other remaining card of their suit, one after another (each cashed card may expose
  * the next one of its stack).  Nobody can beat such a card, so partner cannot overtake it
- * either; only a ruff could, so a side-suit card counts only while nobody else holds a
- * trump at all: not an opponent, and not a partner either, who might have nothing but a trump
- * exposed and have to ruff, taking the lead away (what is exposed changes as the others
- * play, what they hold does not). */
+ * either; only a ruff could.  When no other hand holds a trump, every such card counts, in
+ * any order (cashing only exposes more cards).  Otherwise a hand holding trumps (partner too:
+ * it might have to ruff, taking the lead away) can ruff a side-suit card only when it has no
+ * card of that suit exposed; a hand with e cards of the suit exposed now follows suit at
+ * least e times while the leader cashes side suits only (each trick it plays a card of the
+ * suit led, which covers none of its other cards).  So the leader first cashes side-suit
+ * winners, no more of a suit than every other trump holder has exposed cards of it, then
+ * its trump winners (trumps cannot be ruffed; the others' trumps are all still out, and no
+ * higher).  (Measured on the Open Whist par boards: 1% fewer nodes than counting no side
+ * suit while another hand holds a trump.) */
 static int column_quick_tricks(const Solver *s, int leader) {
     int trump = s->trump;
-    int safe_side = 1;
+    /* side-suit cards the leader may cash, suit by suit (16: no limit) */
+    int room[4] = {16, 16, 16, 16};
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
-            if (p != leader && s->hand[p][trump]) safe_side = 0;
+            if (p != leader && s->hand[p][trump])
+                for (int su = 0; su < 4; su++) {
+                    int e = su == trump ? 16 : popc(s->expo[p][su]);
+                    if (e < room[su]) room[su] = e;
+                }
+    int mixed = room[0] == 16 && room[1] == 16 && room[2] == 16 && room[3] == 16;
     /* the leader's exposed cards and stack tops, as cashing changes them */
     uint16_t ex[NSUITS];
     int8_t top[MAXSTACKS];
     memcpy(ex, s->expo[leader], sizeof(ex));
     memcpy(top, s->sttop[leader], sizeof(top));
-    int q = 0, found = 1;
-    while (found) {
-        /* cashing only exposes more cards, so the order does not change the count */
-        found = 0;
-        for (int su = 0; su < 4 && !found; su++) {
-            if (!ex[su] || (su != trump && !safe_side)) continue;
-            int r = hibit(ex[su]);
-            unsigned others =
-                s->deck[su] & ~(unsigned)s->gone[su] & ~(unsigned)s->hand[leader][su];
-            if (others >> r) continue;
-            int k = s->where[su][r];
-            ex[su] &= (uint16_t)~(1u << r);
-            if (--top[k] >= 0) {
-                int c = s->stack[leader][k][top[k]];
-                ex[c >> 4] |= (uint16_t)(1u << (c & 15));
+    int q = 0;
+    /* pass 0: side suits, then pass 1: trumps (both at once when nobody else holds trumps) */
+    for (int pass = mixed ? 1 : 0; pass < 2; pass++) {
+        int found = 1;
+        while (found) {
+            found = 0;
+            for (int su = 0; su < 4 && !found; su++) {
+                if (!ex[su] || (!mixed && (pass == 0) == (su == trump)) || !room[su]) continue;
+                int r = hibit(ex[su]);
+                unsigned others =
+                    s->deck[su] & ~(unsigned)s->gone[su] & ~(unsigned)s->hand[leader][su];
+                if (others >> r) continue;
+                int k = s->where[su][r];
+                ex[su] &= (uint16_t)~(1u << r);
+                if (--top[k] >= 0) {
+                    int c = s->stack[leader][k][top[k]];
+                    ex[c >> 4] |= (uint16_t)(1u << (c & 15));
+                }
+                if (room[su] < 16) room[su]--;
+                q++;
+                found = 1;
             }
-            q++;
-            found = 1;
         }
     }
     return q;
@@ -996,6 +1012,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             }
         }
         int prev = -1;
+        int cprev = -1, calone = 0; /* column mode: the previous legal card; alone in its column */
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
@@ -1010,6 +1027,20 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 }
             }
             prev = r;
+            if (s->columns && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
+                /* Column mode: two cards of a suit that each lie alone in their column, with
+                 * no other card still out between them (in any hand, or in this trick), are
+                 * equivalent: after either one is played the position is the other one's
+                 * with the two ranks and the two columns swapped, and nothing can tell them
+                 * apart (each compares alike with every other card still out).  Cards are
+                 * taken from the top down, so the card compared is the previous legal one,
+                 * kept or itself equivalent to one kept. */
+                int alone = s->sttop[seat][s->where[su][r]] == 0;
+                int eq = alone && calone && !(live & ((1u << cprev) - 1) & ~((2u << r) - 1));
+                cprev = r;
+                calone = alone;
+                if (eq) continue;
+            }
             /* a no-suit card that may be played while holding the suit led needs no drop
              * (holding more is never worse) */
             int dropping = drop >= 0 && su != drop && !(su == JOKER && s->jfollow);
