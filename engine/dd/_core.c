@@ -53,9 +53,19 @@
  *
  * benchmarks/dd_core.py times this core against DDS (via endplay) on random bridge deals.
  *
- * In column mode the relative-rank key is not valid (which cards are playable depends on
- * their identity) so the key holds the absolute remaining cards and equivalent-card pruning
- * is off.
+ * In column mode (Open Whist) the relative-rank key is not valid (which cards are playable
+ * depends on their identity), so the key holds the absolute remaining cards, one exact entry
+ * a position in a 4-way table of 64 MB on huge pages (a probe is a cache miss; on small pages
+ * a TLB miss too), and the rules above that assume a hand can play any card it holds are off.
+ * Column mode has its own, read from what each hand has exposed (a hand's exposed cards stay
+ * as they are until it plays, and a hand that holds e cards of a suit exposed follows that suit
+ * e times before it can ruff it): quick tricks of exposed winners cashed one after another,
+ * side suits first while other hands hold trumps, then trumps; those side-suit winners before
+ * the side's sure trump tricks; a side needing every trick that loses the lead whatever it
+ * leads; second or third hand whose side needs just this trick and surely wins it.  Two cards
+ * of a suit each alone in its column with no card still out between them are equivalent.  At
+ * the last card of a trick the table sets of all the next positions are fetched together, and
+ * a card whose next position the table already settles for the mover is played first.
  *
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
@@ -68,6 +78,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define NSUITS 5 /* 4 suits + the no-suit (joker) cards */
 #define JOKER 4
@@ -553,42 +566,129 @@ static int quick_tricks_core(const Solver *s, int leader, uint16_t W[4], int *fi
 /* Column mode (Open Whist): tricks the leader takes by cashing exposed cards that are above
  * every other remaining card of their suit, one after another (each cashed card may expose
  * the next one of its stack).  Nobody can beat such a card, so partner cannot overtake it
- * either; only a ruff could, so a side-suit card counts only while nobody else holds a
- * trump at all: not an opponent, and not a partner either, who might have nothing but a trump
- * exposed and have to ruff, taking the lead away (what is exposed changes as the others
- * play, what they hold does not). */
-static int column_quick_tricks(const Solver *s, int leader) {
+ * either; only a ruff could.  When no other hand holds a trump, every such card counts, in
+ * any order (cashing only exposes more cards).  Otherwise a hand holding trumps (partner too:
+ * it might have to ruff, taking the lead away) can ruff a side-suit card only when it has no
+ * card of that suit exposed; a hand with e cards of the suit exposed now follows suit at
+ * least e times while the leader cashes side suits only (each trick it plays a card of the
+ * suit led, which covers none of its other cards).  So the leader first cashes side-suit
+ * winners, no more of a suit than every other trump holder has exposed cards of it, then
+ * its trump winners (trumps cannot be ruffed; the others' trumps are all still out, and no
+ * higher).  (Measured on the Open Whist par boards: 1% fewer nodes than counting no side
+ * suit while another hand holds a trump.) */
+static int column_quick_tricks(const Solver *s, int leader, int side_only) {
     int trump = s->trump;
-    int safe_side = 1;
+    /* side-suit cards the leader may cash, suit by suit (16: no limit) */
+    int room[4] = {16, 16, 16, 16};
     if (trump >= 0)
         for (int p = 0; p < s->nseats; p++)
-            if (p != leader && s->hand[p][trump]) safe_side = 0;
+            if (p != leader && s->hand[p][trump])
+                for (int su = 0; su < 4; su++) {
+                    int e = su == trump ? 16 : popc(s->expo[p][su]);
+                    if (e < room[su]) room[su] = e;
+                }
+    int mixed = !side_only && room[0] == 16 && room[1] == 16 && room[2] == 16 && room[3] == 16;
     /* the leader's exposed cards and stack tops, as cashing changes them */
     uint16_t ex[NSUITS];
     int8_t top[MAXSTACKS];
     memcpy(ex, s->expo[leader], sizeof(ex));
     memcpy(top, s->sttop[leader], sizeof(top));
-    int q = 0, found = 1;
-    while (found) {
-        /* cashing only exposes more cards, so the order does not change the count */
-        found = 0;
-        for (int su = 0; su < 4 && !found; su++) {
-            if (!ex[su] || (su != trump && !safe_side)) continue;
-            int r = hibit(ex[su]);
-            unsigned others =
-                s->deck[su] & ~(unsigned)s->gone[su] & ~(unsigned)s->hand[leader][su];
-            if (others >> r) continue;
-            int k = s->where[su][r];
-            ex[su] &= (uint16_t)~(1u << r);
-            if (--top[k] >= 0) {
-                int c = s->stack[leader][k][top[k]];
-                ex[c >> 4] |= (uint16_t)(1u << (c & 15));
+    int q = 0;
+    /* pass 0: side suits, then pass 1: trumps (both at once when nobody else holds trumps;
+     * side_only: pass 0 alone, see sure_trump_cutoff) */
+    for (int pass = mixed ? 1 : 0; pass < (side_only ? 1 : 2); pass++) {
+        int found = 1;
+        while (found) {
+            found = 0;
+            for (int su = 0; su < 4 && !found; su++) {
+                if (!ex[su] || (!mixed && (pass == 0) == (su == trump)) || !room[su]) continue;
+                int r = hibit(ex[su]);
+                unsigned others =
+                    s->deck[su] & ~(unsigned)s->gone[su] & ~(unsigned)s->hand[leader][su];
+                if (others >> r) continue;
+                int k = s->where[su][r];
+                ex[su] &= (uint16_t)~(1u << r);
+                if (--top[k] >= 0) {
+                    int c = s->stack[leader][k][top[k]];
+                    ex[c >> 4] |= (uint16_t)(1u << (c & 15));
+                }
+                if (room[su] < 16) room[su]--;
+                q++;
+                found = 1;
             }
-            q++;
-            found = 1;
         }
     }
     return q;
+}
+
+/* Column mode: the best card the seats of one side can play to a trick in suit su (-1: none);
+ * a seat's exposed cards stay as they are until it plays, so what is exposed now is what it
+ * can play when its turn comes. */
+static inline int column_side_best(const Solver *s, int sd, int su) {
+    unsigned m = 0;
+    for (int p = 0; p < s->nseats; p++)
+        if (s->side[p] == sd) m |= s->expo[p][su];
+    return m ? hibit(m) : -1;
+}
+
+/* Column mode: may seat p ruff a trick led in su (none of su exposed, a trump exposed)? */
+static inline int column_may_ruff(const Solver *s, int p, int su) {
+    return s->trump >= 0 && su != s->trump && !s->expo[p][su] && s->expo[p][s->trump];
+}
+
+/* Column mode, the side on lead needing every trick left: does it lose this one whatever is
+ * led?  For each suit the leader has exposed (what it can lead), the other side either holds
+ * an exposed card of the suit above every card of it that the leader's side has exposed
+ * (that card may be played, as following suit, and nothing of the leader's side beats it) or
+ * has a hand that can ruff; and no other hand of the leader's side can ruff (exposed: no card
+ * of the suit, a trump).  Returns the other side's result, or -1. */
+static int column_lead_lost(const Solver *s, int seat) {
+    int me = s->side[seat];
+    if (s->expo[seat][JOKER]) return -1;
+    for (int su = 0; su < 4; su++) {
+        if (!s->expo[seat][su]) continue;
+        int theirs = column_side_best(s, !me, su), ours = column_side_best(s, me, su);
+        int beaten = theirs > ours;
+        for (int p = 0; p < s->nseats; p++) {
+            if (s->side[p] == me) {
+                if (p != seat && column_may_ruff(s, p, su)) return -1;
+            } else if (column_may_ruff(s, p, su)) {
+                beaten = 1;
+            }
+        }
+        if (!beaten) return -1;
+    }
+    return !me;
+}
+
+/* Column mode, second or third hand of four (tcnt 1 or 2) whose side needs only this trick:
+ * does the side surely win it?  Second hand: its side's best exposed card of the suit led is
+ * above the card led and above the third hand's exposed cards of the suit, and the third hand
+ * cannot ruff; or the third hand must follow suit while second or fourth hand can ruff.
+ * Third hand: partner's card wins and the last hand can neither beat it nor ruff, or third
+ * hand has an exposed card above the winning card and the last hand's, which cannot ruff.
+ * (Exposed cards only, which stay as they are until their seat plays.)  Returns the side's
+ * result, or -1. */
+static int column_trick_won(const Solver *s, int seat) {
+    int L = cur_led(s), me = s->side[seat];
+    int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
+    int nx = (seat + 1) & 3;
+    unsigned ln = s->expo[nx][L];
+    int next_ruffs = column_may_ruff(s, nx, L);
+    if (s->tcnt == 1) {
+        int fourth = (seat + 2) & 3;
+        unsigned ours = s->expo[seat][L] | s->expo[fourth][L];
+        int hi = ours ? hibit(ours) : -1;
+        if (ws == L && !next_ruffs && hi > wr && (!ln || hi > hibit(ln))) return me;
+        if (ws == L && ln && (column_may_ruff(s, seat, L) || column_may_ruff(s, fourth, L)))
+            return me;
+        return -1;
+    }
+    if (ws != L || next_ruffs) return -1;
+    if (s->side[s->tseat[w]] == me) return (ln >> (wr + 1)) ? -1 : me;
+    unsigned m = s->expo[seat][L];
+    int hi = m ? hibit(m) : -1;
+    return hi > wr && (!ln || hi > hibit(ln)) ? me : -1;
 }
 
 /* Cards a hand can throw while the other hand of its side cashes winners: its jokers and its
@@ -1107,6 +1207,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
             }
         }
         int prev = -1;
+        int cprev = -1, calone = 0; /* column mode: the previous legal card; alone in its column */
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
@@ -1121,6 +1222,20 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 }
             }
             prev = r;
+            if (s->columns && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
+                /* Column mode: two cards of a suit that each lie alone in their column, with
+                 * no other card still out between them (in any hand, or in this trick), are
+                 * equivalent: after either one is played the position is the other one's
+                 * with the two ranks and the two columns swapped, and nothing can tell them
+                 * apart (each compares alike with every other card still out).  Cards are
+                 * taken from the top down, so the card compared is the previous legal one,
+                 * kept or itself equivalent to one kept. */
+                int alone = s->sttop[seat][s->where[su][r]] == 0;
+                int eq = alone && calone && !(live & ((1u << cprev) - 1) & ~((2u << r) - 1));
+                cprev = r;
+                calone = alone;
+                if (eq) continue;
+            }
             /* a no-suit card that may be played while holding the suit led needs no drop
              * (holding more is never worse) */
             int dropping = drop >= 0 && su != drop && !(su == JOKER && s->jfollow);
@@ -1450,6 +1565,45 @@ static Bucket *bucket_find(Solver *s, uint64_t h1, uint64_t h2, int create) {
     }
 }
 
+/* Column mode's table: each probe is a cache miss, and on 4 KB pages most also miss the TLB
+ * (a 64 MB table spans 16384 pages).  On Linux a large table is mapped on 2 MB boundaries and
+ * offered to the kernel as huge pages (taken when transparent huge pages are on or on request;
+ * measured: a sixth less time on Open Whist par); zeroed pages are mapped as they are used
+ * either way.  Elsewhere calloc. */
+#define HUGE_ALIGN ((size_t)2 << 20)
+static size_t ctab_bytes(uint64_t cmask) { return (size_t)(cmask + 1) * WAYS * sizeof(Slot); }
+
+static int ctab_alloc(Solver *s) {
+    size_t n = ctab_bytes(s->cmask);
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    void *raw = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (raw == MAP_FAILED) return -1;
+    s->ctab_raw = raw;
+    s->ctab = (Slot *)(((uintptr_t)raw + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+    /* (a huge page is zeroed whole when first touched: not worth it for a small table) */
+    if (n >= ((size_t)32 << 20)) madvise(s->ctab, n, MADV_HUGEPAGE);
+#endif
+#else
+    s->ctab_raw = calloc(n + 64, 1);
+    if (!s->ctab_raw) return -1;
+    s->ctab = (Slot *)(((uintptr_t)s->ctab_raw + 63) & ~(uintptr_t)63);
+#endif
+    return 0;
+}
+
+static void ctab_free(Solver *s) {
+    if (!s->ctab_raw) return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    munmap(s->ctab_raw, ctab_bytes(s->cmask) + HUGE_ALIGN);
+#else
+    free(s->ctab_raw);
+#endif
+    s->ctab_raw = NULL;
+    s->ctab = NULL;
+}
+
 static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t h2) {
     const Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
     for (int i = 0; i < WAYS; i++)
@@ -1637,7 +1791,7 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
 static inline int quick_trick_cutoff(const Solver *s, int seat, int won, int target, int R,
                                      uint16_t W[4]) {
     if (s->columns) {
-        int q = column_quick_tricks(s, seat);
+        int q = column_quick_tricks(s, seat, 0);
         if (s->side[seat] ? won + q >= target : won + R - q < target) return s->side[seat];
         return -1;
     }
@@ -1735,6 +1889,13 @@ static inline int sure_trump_cutoff(const Solver *s, int seat, int won, int targ
             return me;
         }
     }
+    if (!(s->off & OFF_CASH_THEN_TRUMPS) && s->columns && sure[me] && need > sure[me] &&
+        column_quick_tricks(s, seat, 1) + sure[me] >= need)
+        /* Column mode: the leader cashes side-suit winners (column_quick_tricks: every other
+         * trump holder follows suit to them), so no hand plays a trump to those tricks and
+         * the side's sure trumps still make as many other tricks.  (Measured on the Open
+         * Whist par boards: 1% fewer nodes.) */
+        return me;
     return -1;
 }
 
@@ -1805,6 +1966,8 @@ static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, i
     int all = s->side[seat] ? target - won == R : target - won == 1;
     if (all && !(s->off & OFF_LEAD_LOST) && !s->spare && !s->columns && !s->hand[seat][JOKER] &&
         (v = lead_lost_cutoff(s, seat, rem, W)) >= 0)
+        return v;
+    if (all && !(s->off & OFF_LEAD_LOST) && s->columns && (v = column_lead_lost(s, seat)) >= 0)
         return v;
     if (all && !(s->off & OFF_LEAD_CAPACITY) && (s->trump < 0 || !rem[s->trump]) &&
         s->nseats == 4 &&
@@ -1939,20 +2102,50 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
 }
 
 /* Column mode, last card of a trick: each move starts the next trick with a table probe that
- * misses the cache.  Ask for all their sets now, so the misses overlap. */
-static inline void prefetch_next_probes(const Solver *s, int seat, const Move *mv, int n) {
+ * misses the cache.  Ask for all their sets now, so the misses overlap; then read them, and
+ * when the first move's is not already a win for the mover but a later one's is (its entry's
+ * bounds, or the trick itself, settle the target), move that one to the front: its search is
+ * a table hit (an enhanced transposition cut-off; measured: 7% fewer nodes on the Open Whist
+ * par boards). */
+static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
+                                        int target, int R) {
     uint16_t rem[NSUITS];
+    uint64_t k1[MAXHAND * 2], k2[MAXHAND * 2];
+    int8_t lead[MAXHAND * 2];
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
     for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
     int k = s->tcnt, w = s->twin[k];
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
         int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
-        uint64_t h1, h2;
         rem[su] &= (uint16_t)~(1u << r);
-        column_key(rem, wins ? seat : s->tseat[w], &h1, &h2);
+        lead[i] = (int8_t)(wins ? seat : s->tseat[w]);
+        column_key(rem, lead[i], &k1[i], &k2[i]);
         rem[su] |= (uint16_t)(1u << r);
-        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+        __builtin_prefetch(&s->ctab[(k1[i] & s->cmask) * WAYS]);
+    }
+    int maxing = s->side[seat];
+    for (int i = 0; i < n; i++) {
+        int nw = won + s->side[lead[i]];
+        int v = -1;
+        if (nw >= target) v = 1;
+        else if (nw + R - 1 < target) v = 0;
+        else {
+            const Slot *x = ctab_find(s, k1[i], k2[i]);
+            if (x) {
+                int lb, ub;
+                bounds_for_max(s, x->lb, x->ub, R - 1, &lb, &ub);
+                if (nw + lb >= target) v = 1;
+                else if (nw + ub < target) v = 0;
+            }
+        }
+        if (v == maxing) {
+            if (i == 0) return;
+            Move t = mv[i];
+            memmove(&mv[1], &mv[0], sizeof(Move) * (size_t)i);
+            mv[0] = t;
+            return;
+        }
     }
 }
 
@@ -2026,11 +2219,17 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         int v = third_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
+    if (s->columns && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+        !(s->off & (s->tcnt == 1 ? OFF_SECOND_HAND : OFF_THIRD_HAND)) && cur_led(s) >= 0) {
+        int v = column_trick_won(s, seat);
+        if (v >= 0) return v;
+    }
     Move mv[MAXHAND * 2];
     uint16_t pruned[4];
     uint16_t dominated[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) prefetch_next_probes(s, seat, mv, n);
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2)
+        prefetch_next_probes(s, seat, mv, n, won, target, R);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
@@ -2101,8 +2300,22 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     return res;
 }
 
+/* Column mode: the value found from below, one target after another.  A test below the value
+ * is cheap (the max side makes its target early) and leaves bounds that help the next one; a
+ * test above the value plus one is dear (every defence must be refuted), and a binary search
+ * makes one now and then.  Measured on the Open Whist par boards: 6% fewer nodes than the
+ * binary search, board 9 (the largest) 41% fewer, boards worth 10 tricks or more somewhat
+ * more; starting from 7 and going up from there or from 1 made 3% more than this. */
+static int value_from_below(Solver *s, int seat, int R) {
+    uint16_t W[4];
+    int t = 0;
+    while (t < R && search(s, seat, 0, t + 1, R, W) && !s->aborted) t++;
+    return t;
+}
+
 /* Exact value for the max side from the current state (seat to play, R tricks left). */
 static int value(Solver *s, int seat, int R) {
+    if (s->columns) return value_from_below(s, seat, R);
     int lo = 0, hi = R;
     uint16_t W[4];
     while (lo < hi && !s->aborted) {
@@ -2234,7 +2447,7 @@ static void reset_state(Solver *s) {
 /* ---- Python type --------------------------------------------------------------------- */
 
 static void Solver_dealloc(Solver *self) {
-    free(self->ctab_raw);
+    ctab_free(self);
     free(self->tt);
     free(self->pool);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -2412,19 +2625,17 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     }
     free(self->tt);
     free(self->pool);
-    free(self->ctab_raw);
+    ctab_free(self);
     self->tt = NULL;
     self->pool = NULL;
-    self->ctab = NULL;
-    self->ctab_raw = NULL;
     self->cmask = 0;
     if (self->columns) {
-        /* 2**(bits+1) slots of 16 bytes: 32 MB at the default 20, mapped as it is used */
-        self->cmask = ((uint64_t)1 << (bits + 1 - 2)) - 1;
-        /* sets of 64 bytes on cache-line boundaries; calloc maps zeroed pages as they are used */
-        self->ctab_raw = calloc((size_t)(self->cmask + 1) * WAYS + 4, sizeof(Slot));
-        self->ctab = (Slot *)(((uintptr_t)self->ctab_raw + 63) & ~(uintptr_t)63);
-        if (!self->ctab_raw) {
+        /* 2**bits sets of 64 bytes: 64 MB at the default 20 (measured on the Open Whist par
+         * boards: 6% fewer nodes than 32 MB, 128 MB saved 2% more), a smaller table for
+         * short hands, whose searches are small (16 MB for 7 tricks, 1 MB for 5) */
+        int cbits = 4 + 2 * self->hsize < bits ? 4 + 2 * self->hsize : bits;
+        self->cmask = ((uint64_t)1 << cbits) - 1;
+        if (ctab_alloc(self) < 0) {
             PyErr_NoMemory();
             return -1;
         }
