@@ -56,7 +56,8 @@ TARGET_SINGLE = 1.0
 TARGET_TABLE = 1.0
 TRUMPS = (None, 0, 1, 2, 3)
 
-Deal = tuple[tuple, int | None, int]
+Hands = tuple[tuple[tuple[int, int], ...], ...]
+Deal = tuple[Hands, int | None, int]
 T = TypeVar("T")
 
 
@@ -69,7 +70,7 @@ def random_deals(seed: int, n: int) -> list[Deal]:
     return [(random_hands(rng), rng.choice(TRUMPS), rng.randrange(4)) for _ in range(n)]
 
 
-def our_table(hands: tuple) -> dict[tuple[int, int | None], int]:
+def our_table(hands: Hands) -> dict[tuple[int, int | None], int]:
     """(declarer, trump) -> declarer's tricks, as `dds_table` gives them."""
     leads = solve_table(Position(hands=hands, trump=None, leader=0), TRUMPS, threads=THREADS)
     return {
@@ -100,6 +101,27 @@ def timed(call: Callable[[], T], wall: list[float], cpu: list[float] | None = No
     return result
 
 
+def side_by_side(
+    k: int,
+    ours: Callable[[], T],
+    theirs: Callable[[], T],
+    ours_times: tuple[list[float], list[float] | None],
+    dds_times: tuple[list[float], list[float] | None],
+) -> tuple[T, T]:
+    """Both calls timed, DDS reset just before its own; who goes first alternates with `k`, so
+    that neither always finds the caches warm."""
+
+    def dds() -> T:
+        dds_reset()
+        return timed(theirs, *dds_times)
+
+    if k % 2:
+        found = dds()
+        return timed(ours, *ours_times), found
+    mine = timed(ours, *ours_times)
+    return mine, dds()
+
+
 def single_solves(deals: list[Deal]) -> int:
     ours_wall: list[float] = []
     ours_cpu: list[float] = []
@@ -108,15 +130,7 @@ def single_solves(deals: list[Deal]) -> int:
     for k, (hands, trump, leader) in enumerate(deals):
         ours_call = partial(our_solve, Position(hands=hands, trump=trump, leader=leader))
         dds = partial(dds_tricks, hands, trump, leader, one_card=True)
-        # who goes first alternates, so that neither always finds the caches warm
-        if k % 2:
-            dds_reset()
-            theirs = timed(dds, dds_wall, dds_cpu)
-            ours = timed(ours_call, ours_wall, ours_cpu)
-        else:
-            ours = timed(ours_call, ours_wall, ours_cpu)
-            dds_reset()
-            theirs = timed(dds, dds_wall, dds_cpu)
+        ours, theirs = side_by_side(k, ours_call, dds, (ours_wall, ours_cpu), (dds_wall, dds_cpu))
         if ours != theirs:
             print(f"DISAGREEMENT with DDS: {hands} trump {trump} leader {leader}: {ours}, {theirs}")
             return 1
@@ -137,19 +151,14 @@ def single_solves(deals: list[Deal]) -> int:
     return 0
 
 
-def full_tables(hands_list: list[tuple]) -> int:
+def full_tables(hands_list: list[Hands]) -> int:
     dds_set_threads(THREADS)
     ours_t: list[float] = []
     dds_t: list[float] = []
     for k, hands in enumerate(hands_list):
-        if k % 2:
-            dds_reset()
-            theirs = timed(partial(dds_table, hands), dds_t)
-            ours = timed(partial(our_table, hands), ours_t)
-        else:
-            ours = timed(partial(our_table, hands), ours_t)
-            dds_reset()
-            theirs = timed(partial(dds_table, hands), dds_t)
+        ours, theirs = side_by_side(
+            k, partial(our_table, hands), partial(dds_table, hands), (ours_t, None), (dds_t, None)
+        )
         if ours != theirs:
             print(f"DISAGREEMENT with DDS on a table: {hands}")
             return 1
