@@ -899,6 +899,57 @@ static inline void sort_moves(Move *mv, int n) {
     }
 }
 
+/* What move ordering needs to know of the hands still to play to this trick, seen from
+ * `seat` about to play to it after the lead (`led`: the suit led, -1 when nothing of a suit
+ * was led; ws, wr: the suit and rank of the card now winning), from `vis`, the cards each
+ * hand can play now (its exposed ones in column mode):
+ *   - threat: the next player, an opponent, can beat the card now winning; nxtop: its best
+ *     card of the suit led, -1 if it can neither follow nor ruff, 16 if it can ruff (or is
+ *     partner, or the trick ends with this card);
+ *   - second hand of four, following suit: p4wins, partner playing last beats the lead and
+ *     every card the third hand (an opponent) can play; min3, min4, the lowest card of the
+ *     third hand and of partner, and sec3, the third hand's second-best (-1: none);
+ *   - third hand of four, the suit led not ruffed and the last player following: sec4, the
+ *     last player's second-best card of the suit (-1: none; its best is nxtop).
+ * Shared by gen_moves and its short paths, so that all order the moves alike. */
+typedef struct {
+    int threat, nxtop, second, p4wins, min3, min4, sec3, third, sec4;
+} Ahead;
+
+static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], int seat,
+                                int led, int ws, int wr, int last) {
+    Ahead a = {0, 16, 0, 0, -1, -1, -1, 0, -1};
+    int trump = s->trump;
+    if (!last && led >= 0) {
+        int nx = (seat + 1) % s->nseats;
+        if (s->side[nx] != s->side[seat]) {
+            unsigned nl = vis[nx][led];
+            if (nl) a.nxtop = hibit(nl);
+            else if (!(trump >= 0 && vis[nx][trump])) a.nxtop = -1;
+            if (ws == led)
+                a.threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && vis[nx][trump] != 0);
+            else if (ws == trump)
+                a.threat = !nl && (vis[nx][trump] >> (wr + 1)) != 0;
+        }
+    }
+    if (s->tcnt == 1 && s->nseats == 4 && led >= 0 && ws == led) {
+        unsigned t3 = vis[(seat + 1) & 3][led], t4 = vis[(seat + 2) & 3][led];
+        a.second = 1;
+        if (t3) a.min3 = __builtin_ctz(t3);
+        if (t4) a.min4 = __builtin_ctz(t4);
+        a.p4wins = t4 && hibit(t4) > wr && a.nxtop < 16 && hibit(t4) > a.nxtop;
+        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
+        if (t3b) a.sec3 = hibit(t3b);
+    }
+    if (s->tcnt == 2 && s->nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
+        unsigned t4 = vis[(seat + 1) & 3][led];
+        a.third = 1;
+        t4 &= ~(1u << hibit(t4));
+        if (t4) a.sec4 = hibit(t4);
+    }
+    return a;
+}
+
 /* gen_moves for the commonest node, a hand following suit (not in column mode, no spare
  * cards, no no-suit card it may play instead): the same moves in the same order, scored by
  * the same rules as there (only those for a card of the suit led can apply), without
@@ -930,36 +981,9 @@ static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t prun
     int ws = s->tsuit[widx], wr = s->trank[widx];
     int me = s->side[seat], trump = s->trump;
     int last = s->tcnt == s->nseats - 1;
-    int threat = 0, nxtop = 16;
-    if (!last) {
-        int nx = (seat + 1) % s->nseats;
-        if (s->side[nx] != me) {
-            unsigned nl = s->hand[nx][led];
-            if (nl) nxtop = hibit(nl);
-            else if (!(trump >= 0 && s->hand[nx][trump])) nxtop = -1;
-            if (ws == led)
-                threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
-            else if (ws == trump)
-                threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
-        }
-    }
-    int second = 0, p4wins = 0, min3 = -1, min4 = -1, sec3 = -1;
-    if (s->tcnt == 1 && s->nseats == 4 && ws == led) {
-        unsigned t3 = s->hand[(seat + 1) & 3][led], t4 = s->hand[(seat + 2) & 3][led];
-        second = 1;
-        if (t3) min3 = __builtin_ctz(t3);
-        if (t4) min4 = __builtin_ctz(t4);
-        p4wins = t4 && hibit(t4) > wr && nxtop < 16 && hibit(t4) > nxtop;
-        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
-        if (t3b) sec3 = hibit(t3b);
-    }
-    int third = 0, sec4 = -1;
-    if (s->tcnt == 2 && s->nseats == 4 && ws == led && s->hand[(seat + 1) & 3][led]) {
-        unsigned t4 = s->hand[(seat + 1) & 3][led];
-        third = 1;
-        t4 &= ~(1u << hibit(t4));
-        if (t4) sec4 = hibit(t4);
-    }
+    Ahead a = trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last);
+    int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
+    int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     for (int i = 0; i < n; i++) {
         int r = mv[i].r, score;
         int can_win = led == ws ? r > wr : led == trump;
@@ -992,14 +1016,8 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
     int me = s->side[seat], trump = s->trump;
     int last = s->tcnt == s->nseats - 1;
     int nx = (seat + 1) % s->nseats;
-    int threat = 0;
-    if (!last && s->side[nx] != me) {
-        unsigned nl = s->hand[nx][led];
-        if (ws == led)
-            threat = (nl >> (wr + 1)) != 0 || (!nl && trump >= 0 && s->hand[nx][trump] != 0);
-        else if (ws == trump)
-            threat = !nl && (s->hand[nx][trump] >> (wr + 1)) != 0;
-    }
+    int threat =
+        trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last).threat;
     int eq = !(s->off & OFF_EQUIVALENT);
     int n = 0;
     for (int su = 0; su < 4; su++) {
@@ -1080,45 +1098,10 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     int me = s->side[seat];
     int trump = s->trump;
-    /* can the next player, an opponent, beat the card now winning? */
-    int threat = 0, nxtop = 16; /* the next opponent's best card of the suit led */
-    if (!first && !last && led >= 0) {
-        int nx = (seat + 1) % s->nseats;
-        if (s->side[nx] != me) {
-            unsigned nl = vis[nx][led];
-            if (nl) nxtop = hibit(nl);
-            else if (!(trump >= 0 && vis[nx][trump])) nxtop = -1;
-            if (ws == led)
-                threat = (nl >> (wr + 1)) != 0 ||
-                         (!nl && trump >= 0 && vis[nx][trump] != 0);
-            else if (ws == trump)
-                threat = !nl && (vis[nx][trump] >> (wr + 1)) != 0;
-        }
-    }
-    /* Second hand of four, following suit: does partner, playing last, beat the lead and
-     * every card the third hand (an opponent) can play?  And the lowest card of the third
-     * hand and of partner, and the third hand's second-best (-1: none). */
-    int second = 0, p4wins = 0, min3 = -1, min4 = -1, sec3 = -1;
-    if (s->tcnt == 1 && s->nseats == 4 && led >= 0 && ws == led) {
-        unsigned t3 = vis[(seat + 1) & 3][led], t4 = vis[(seat + 2) & 3][led];
-        second = 1;
-        if (t3) min3 = __builtin_ctz(t3);
-        if (t4) min4 = __builtin_ctz(t4);
-        /* nxtop: the third hand's best card, -1 if it can neither follow nor ruff, 16 if it
-         * can ruff */
-        p4wins = t4 && hibit(t4) > wr && nxtop < 16 && hibit(t4) > nxtop;
-        unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
-        if (t3b) sec3 = hibit(t3b);
-    }
-    /* Third hand of four, the suit led not ruffed and the last player following: the last
-     * player's second-best card of the suit (-1 none; its best is nxtop). */
-    int third = 0, sec4 = -1;
-    if (s->tcnt == 2 && s->nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
-        unsigned t4 = vis[(seat + 1) & 3][led];
-        third = 1;
-        t4 &= ~(1u << hibit(t4));
-        if (t4) sec4 = hibit(t4);
-    }
+    /* the hands still to play to the trick (nothing when leading: led is -1) */
+    Ahead a = trick_ahead(s, vis, seat, led, ws, wr, last);
+    int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
+    int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     /* A hand with spare cards may put the suit led aside and play another card (drop).  With
      * a card that cannot win the trick (not a trump) that is never better than following
      * with its lowest card of the suit, when that card cannot win the trick either: the
