@@ -8,7 +8,8 @@ cache keeps, per token (its digest):
 
 - the link: the `TableAccess` row with its section and event, and the round the table may
   write now with its boards (`TableRound`);
-- the state the page shows (four queries to compute).
+- the state the page shows (two queries to compute, with the section's pairs and boards kept
+  in the process: `section_snapshot`).
 
 Each copy is stored with the versions it was computed under, and is used only while they are
 still the current ones. The versions are the section's (everything: pairs, boards, the round
