@@ -82,6 +82,19 @@ def table_game(tournament: Tournament, round_: int, table: int) -> TournamentGam
     )
 
 
+def game_or_new(
+    tournament: Tournament, round_: int, pairing: Pairing, game: TournamentGame | None
+) -> TournamentGame:
+    """The table's game row (`table_game`), or a new, unsaved one for its pairing."""
+    return game or TournamentGame(
+        tournament=tournament,
+        round=round_,
+        table=pairing.table,
+        home=pairing.home,
+        away=pairing.away,
+    )
+
+
 @transaction.atomic
 def game_enter(
     *,
@@ -110,9 +123,7 @@ def game_enter(
             f"Round {round_}, table {table} already has a confirmed game: give a reason to "
             "correct it."
         )
-    game = game or TournamentGame(
-        tournament=tournament, round=round_, table=table, home=pairing.home, away=pairing.away
-    )
+    game = game_or_new(tournament, round_, pairing, game)
     game.kind = TournamentGame.Kind.PLAYED
     game.hands = list(hands or [])
     game.score = dict(score or {})
@@ -191,13 +202,7 @@ def game_forfeit(
         )
     except TeamsError as exc:
         raise TeamsRefused(str(exc)) from None
-    game = game or TournamentGame(
-        tournament=tournament,
-        round=tournament.round,
-        table=table,
-        home=pairing.home,
-        away=pairing.away,
-    )
+    game = game_or_new(tournament, tournament.round, pairing, game)
     game.kind = TournamentGame.Kind.FORFEIT
     game.hands, game.score = [], {}
     game.result = result.to_dict()
@@ -249,13 +254,7 @@ def team_withdraw(
                 withdrawn=True,
                 week=tournament.week,
             )
-            game = game or TournamentGame(
-                tournament=tournament,
-                round=tournament.round,
-                table=pairing.table,
-                home=pairing.home,
-                away=pairing.away,
-            )
+            game = game_or_new(tournament, tournament.round, pairing, game)
             game.kind = TournamentGame.Kind.WITHDRAWN
             game.result = result.to_dict()
             game.status = TournamentGame.Status.CONFIRMED

@@ -22,6 +22,7 @@ from engine.teams import GameResult, Pairing
 from tournaments.services.team_games import (
     after_confirm,
     checked_game,
+    game_or_new,
     pairing_of,
     running,
     table_game,
@@ -114,13 +115,7 @@ def _table_entry(
             f"{_score(result.to_dict(), pairing, teams)}. Check the score sheet together: "
             "confirm theirs, or call the director."
         )
-    game = game or TournamentGame(
-        tournament=tournament,
-        round=tournament.round,
-        table=table,
-        home=pairing.home,
-        away=pairing.away,
-    )
+    game = game_or_new(tournament, tournament.round, pairing, game)
     game.kind = TournamentGame.Kind.PLAYED
     game.hands = list(hands or [])
     game.score = dict(score or {})
@@ -151,17 +146,23 @@ def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
     return f"{teams[pairing.home]} {points[0]}, {teams[pairing.away]} {points[1]}"
 
 
-@transaction.atomic
-def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
-    """The other team agrees: the game counts."""
-    tournament = _fresh(tournament)
-    running(tournament, "confirming a game")
+def _waiting(tournament: Tournament, table: int, side: str, other_does: str) -> TournamentGame:
+    """The table's game waiting for the other team's word, or why there is none to give."""
     side = _side(side)
     game = table_game(tournament, tournament.round, table)
     if game is None or game.status != TournamentGame.Status.ENTERED:
         raise TeamsRefused("There is no game waiting for confirmation at this table.")
     if game.entered_by == side:
-        raise TeamsRefused("The other team confirms what you entered: hand them the tablet.")
+        raise TeamsRefused(f"The other team {other_does}: hand them the tablet.")
+    return game
+
+
+@transaction.atomic
+def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
+    """The other team agrees: the game counts."""
+    tournament = _fresh(tournament)
+    running(tournament, "confirming a game")
+    game = _waiting(tournament, table, side, "confirms what you entered")
     game.status = TournamentGame.Status.CONFIRMED
     game.confirmed_at = timezone.now()
     game.save(update_fields=["status", "confirmed_at"])
@@ -177,12 +178,7 @@ def tablet_dispute(
     """The other team does not agree: the director is called; the game does not count."""
     tournament = _fresh(tournament)
     running(tournament, "disputing a game")
-    side = _side(side)
-    game = table_game(tournament, tournament.round, table)
-    if game is None or game.status != TournamentGame.Status.ENTERED:
-        raise TeamsRefused("There is no game waiting for confirmation at this table.")
-    if game.entered_by == side:
-        raise TeamsRefused("The other team says whether it agrees: hand them the tablet.")
+    game = _waiting(tournament, table, side, "says whether it agrees")
     game.status = TournamentGame.Status.DISPUTED
     game.note = " ".join(note.split())[:200]
     game.save(update_fields=["status", "note"])
