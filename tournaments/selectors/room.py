@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,7 +246,7 @@ SETTLED = Result.COUNTING | {Result.Status.DISPUTED}  # a table may move on; dis
 class RoomProgress:
     rows: dict[tuple[int, int], MeetingRow]  # (round, table) -> meeting
     settled: dict[tuple[int, int], int]  # (round, table) -> boards settled
-    sit_out: set[tuple[int, int]]
+    sit_out: AbstractSet[tuple[int, int]]
 
 
 def room_progress(
@@ -264,13 +265,15 @@ def room_progress(
     return progress_of(section, sit_out, results.order_by().values_list("round", "table", "status"))
 
 
-def rounds_waiting(sit_out: set[tuple[int, int]], table: int) -> list[int]:
+def rounds_waiting(sit_out: AbstractSet[tuple[int, int]], table: int) -> list[int]:
     """The rounds `table` sits out: it moves on in them when the whole room has played."""
     return sorted({rnd for (rnd, t) in sit_out if t == table})
 
 
 def progress_of(
-    section: Section, sit_out: set[tuple[int, int]], statuses: Iterable[tuple[int, int, str]]
+    section: Section,
+    sit_out: AbstractSet[tuple[int, int]],
+    statuses: Iterable[tuple[int, int, str]],
 ) -> RoomProgress:
     """The progress from the (round, table, status) of the results read for it."""
     settled: dict[tuple[int, int], int] = defaultdict(int)

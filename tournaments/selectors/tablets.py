@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -248,7 +249,7 @@ def tablet_state(access: TableAccess, section_version: str | None = None) -> Tab
     snapshot = None if section_version is None else section_snapshot(section, section_version)
     if snapshot is not None:
         pairs: Mapping[tuple[int, str], Pair] = snapshot.pairs
-        sit_out = set(snapshot.sit_out)
+        sit_out: AbstractSet[tuple[int, int]] = snapshot.sit_out
     else:
         pairs = _pairs_at(section, table)
         sit_out = sit_outs(section, {key for key, pair in pairs.items() if pair.is_phantom})
