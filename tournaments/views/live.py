@@ -57,7 +57,22 @@ STREAM_SECONDS = 300
 STREAM_SPREAD = 0.25
 STREAM_CHECK = 0.5  # seconds between two looks at the cached version without Redis pub/sub
 STREAM_POLL = 3.0  # with pub/sub: a look anyway this often, in case a message was missed
-PART_SPACING = 5.0  # seconds: a stream sends at most one new part this often
+#: A stream sends at most one new part every `part_spacing()` seconds: the first change at
+#: once, the versions stored meanwhile as one part, the newest. The spacing is as short as the
+#: process can afford, so a reader sees a result a moment after it is confirmed: at least
+#: PART_SPACING_LEAST, and PART_SPACING_PER_STREAM for each stream the process follows, so it
+#: sends at most about a hundred parts a second however many readers it has (a room of 500
+#: streams in a process waits 5 s, a club's handful a tenth of a second); never more than
+#: PART_SPACING. Rendering is held to a share of the process too (`_RenderBudget`).
+PART_SPACING = 5.0
+PART_SPACING_LEAST = 0.1
+PART_SPACING_PER_STREAM = 0.01
+#: A page's part may take PART_RENDER_SHARE of its process's time, with PART_RENDER_BURST
+#: seconds of rendering in hand: a big evening's standings (tens of ms of the interpreter, which
+#: also answers the tablets) are rendered less often, while a first render, slow because
+#: nothing is warm yet, costs the readers nothing.
+PART_RENDER_SHARE = 0.2
+PART_RENDER_BURST = 0.5
 #: A new version reaches every stream of a process at the same moment; each waits a random
 #: moment before sending, up to this many seconds for each stream open in the process (2 s
 #: for 500), so a room of readers is sent its parts over a second or two instead of in one
@@ -183,19 +198,51 @@ def _keep(slot: tuple[int, str], keep: bool, done: asyncio.Future[Any]) -> None:
 _PART_TICKS: dict[tuple[int, str], tuple[float, int]] = {}
 
 
-def _part_version(shared_as: str, newest: int) -> tuple[int, float]:
+class _RenderBudget:
+    """The seconds of rendering a page's part may still take in this process (a token bucket:
+    it fills at PART_RENDER_SHARE of the time, up to PART_RENDER_BURST; each render spends
+    what it took). Overdrawn, the page's streams wait until it is back to nothing."""
+
+    def __init__(self) -> None:
+        self.left, self.at = PART_RENDER_BURST, time.monotonic()
+
+    def _filled(self, now: float) -> float:
+        return min(PART_RENDER_BURST, self.left + (now - self.at) * PART_RENDER_SHARE)
+
+    def spend(self, seconds: float) -> None:
+        now = time.monotonic()
+        self.left, self.at = self._filled(now) - seconds, now
+
+    def wait(self) -> float:
+        """Seconds from now until a render may be started again."""
+        return max(0.0, -self._filled(time.monotonic()) / PART_RENDER_SHARE)
+
+
+_RENDER_BUDGETS: dict[str, _RenderBudget] = {}
+
+
+def part_spacing(shared_as: str) -> float:
+    """How long a stream of this page waits between two parts now (see PART_SPACING_*)."""
+    streams = live.SLOTS.counts()[0]
+    budget = _RENDER_BUDGETS.get(shared_as)
+    rendering = budget.wait() if budget is not None else 0.0
+    least = max(PART_SPACING_LEAST, streams * PART_SPACING_PER_STREAM, rendering)
+    return min(PART_SPACING, least)
+
+
+def _part_version(shared_as: str, newest: int, spacing: float) -> tuple[int, float]:
     """Which version's part a stream sends now, and until when that stays the answer: the
-    version this process last began sending, if that was under PART_SPACING ago, else
-    `newest`. So a process renders a page's part at most once every PART_SPACING seconds
-    however fast versions are stored (a busy evening stores several a second, and a render of
-    a 100-table evening's standings takes the web process's interpreter for tens of ms)."""
+    version this process last began sending, if that was under `spacing` ago, else `newest`.
+    So a process renders a page's part at most once a spacing however fast versions are
+    stored (a busy evening stores several a second, and a render of a 100-table evening's
+    standings takes the web process's interpreter for tens of ms)."""
     slot = (id(asyncio.get_running_loop()), shared_as)
     now = time.monotonic()
     tick = _PART_TICKS.get(slot)
-    if tick is not None and now - tick[0] < PART_SPACING and tick[1] <= newest:
-        return tick[1], tick[0] + PART_SPACING
+    if tick is not None and now - tick[0] < spacing and tick[1] <= newest:
+        return tick[1], tick[0] + spacing
     _PART_TICKS[slot] = (now, newest)
-    return newest, now + PART_SPACING
+    return newest, now + spacing
 
 
 def _stagger() -> float:
@@ -259,9 +306,10 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     the moment a version is stored (`tournaments.live`; without Redis it looks at a cached
     number twice a second), never asks the database between versions, holds a connection
     only while it renders a part, and ends after STREAM_SECONDS so no connection lives for ever.
-    A stream sends at most one part every PART_SPACING seconds: the first change at once,
-    the versions stored during the next few seconds as one part, the newest. A busy evening
-    stores a version a second; a reader sees no difference, the server sends a fifth.
+    A stream sends at most one part a spacing (`part_spacing`: a tenth of a second for a
+    club's handful of readers, up to 5 s for a room of hundreds or a slow render): the first
+    change at once, the versions stored meanwhile as one part, the newest. A busy evening
+    stores several versions a second; a reader sees no difference.
 
     Served by ASGI (gunicorn's uvicorn worker, as production and the club laptop run it),
     the stream is a coroutine of the event loop and holds no thread: this view runs in a
@@ -291,10 +339,13 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     def render(now: int) -> str:
         if part is None:
             return f"event: version\ndata: {now}\n\n"
+        started = time.thread_time()  # the interpreter's time the render takes, not waits
         try:
             return _sse_part(now, part(now))
         finally:
             connection.close()
+            taken = time.thread_time() - started
+            _RENDER_BUDGETS.setdefault(shared_as, _RenderBudget()).spend(taken)
 
     async def events() -> AsyncIterator[str]:
         """No thread while it waits; blocking reads and renders in a thread shared by every
@@ -310,6 +361,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                 1 - STREAM_SPREAD, 1 + STREAM_SPREAD
             )
             beat, sent = time.monotonic(), time.monotonic() - PART_SPACING
+            spacing = part_spacing(shared_as)
             due: float | None = None  # when the change noticed may be sent (its stagger)
             while time.monotonic() < ends:
                 heard = await live.wait_for_newer_async(
@@ -320,13 +372,13 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                     now = heard
                 if now is not None and now != last:
                     if due is None:
-                        due = time.monotonic() + _stagger()
-                    early = max(sent + PART_SPACING, due) - time.monotonic()
+                        due, spacing = time.monotonic() + _stagger(), part_spacing(shared_as)
+                    early = max(sent + spacing, due) - time.monotonic()
                     if early > 0:  # versions stored meanwhile go as one part, the newest
                         await asyncio.sleep(min(early, max(0.0, ends - time.monotonic())))
                         continue
                     if part is not None:
-                        now, changes = _part_version(shared_as, now)
+                        now, changes = _part_version(shared_as, now, spacing)
                         if last is not None and now <= last:  # it has the process's newest
                             await asyncio.sleep(max(0.0, min(changes, ends) - time.monotonic()))
                             continue

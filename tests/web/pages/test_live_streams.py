@@ -139,7 +139,7 @@ def test_a_stream_holds_its_slot_while_open_and_gives_it_back_when_the_reader_le
 def test_a_burst_of_versions_reaches_a_stream_as_one_part_the_newest(
     running: Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live_views, "PART_SPACING", 0.5)
+    monkeypatch.setattr(live_views, "PART_SPACING_LEAST", 0.5)
     stream = _stream(running)
     chunks = iter(stream.streaming_content)
     next(chunks)
@@ -153,6 +153,40 @@ def test_a_burst_of_versions_reaches_a_stream_as_one_part_the_newest(
     assert sent.startswith("event: part\n") and f"id: {first + 4}\n" in sent
     assert time.monotonic() - started >= 0.3  # held for the spacing, then the newest
     stream.close()
+    spent = live_views._RENDER_BUDGETS[f"part:{running.pk}:public:/results/{running.pk}/"]
+    assert spent.left < live_views.PART_RENDER_BURST  # each render is paid for
+
+
+def test_the_spacing_is_short_for_a_handful_of_readers_and_grows_with_the_room_and_render(
+    slots: live.StreamSlots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A club's few readers see a result a tenth of a second after it is stored; a room of
+    hundreds, or a page whose renders take more than a fifth of the process, is sent fewer
+    parts (at most 5 s apart)."""
+    monkeypatch.setattr(live_views, "_RENDER_BUDGETS", {})
+    page = "part:1:public:/results/1/"
+
+    def with_streams(count: int) -> float:
+        for n in range(count):
+            assert slots.take(f"10.0.{n // 250}.{n % 250}", per_process=2000, per_address=50)
+        try:
+            return live_views.part_spacing(page)
+        finally:
+            for n in range(count):
+                slots.give_back(f"10.0.{n // 250}.{n % 250}")
+
+    assert with_streams(3) == pytest.approx(0.1)
+    assert with_streams(100) == pytest.approx(1.0)
+    assert with_streams(500) == pytest.approx(5.0)
+    assert with_streams(1500) == pytest.approx(5.0)  # never more than PART_SPACING
+    budget = live_views._RENDER_BUDGETS[page] = live_views._RenderBudget()
+    budget.spend(0.45)  # a slow first render: the burst in hand pays for it
+    assert with_streams(3) == pytest.approx(0.1)
+    budget.spend(0.1)  # overdrawn by about 0.05 s of rendering: 0.25 s at a fifth of the time
+    assert 0.2 < with_streams(3) <= 0.25
+    budget.spend(5.0)
+    assert with_streams(3) == pytest.approx(5.0)  # never more than PART_SPACING
+    assert live_views.part_spacing("part:1:public:/results/1/boards/2/") == pytest.approx(0.1)
 
 
 def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
@@ -199,10 +233,10 @@ def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
 def test_a_process_renders_a_pages_part_at_most_once_a_spacing(
     running: Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Versions stored faster than PART_SPACING: the streams of a process all send the part
+    """Versions stored faster than the spacing: the streams of a process all send the part
     the process last began sending until the spacing is up, then the newest; a version in
     between is never rendered, although a stream that opened meanwhile could have sent it."""
-    monkeypatch.setattr(live_views, "PART_SPACING", 1.0)
+    monkeypatch.setattr(live_views, "PART_SPACING_LEAST", 1.0)
     rendered: list[int] = []
     real = live_views.render_to_string
 
