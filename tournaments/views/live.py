@@ -209,6 +209,9 @@ class _RenderBudget:
     def _filled(self, now: float) -> float:
         return min(PART_RENDER_BURST, self.left + (now - self.at) * PART_RENDER_SHARE)
 
+    def full(self, now: float) -> bool:
+        return self._filled(now) >= PART_RENDER_BURST
+
     def spend(self, seconds: float) -> None:
         now = time.monotonic()
         self.left, self.at = self._filled(now) - seconds, now
@@ -219,6 +222,17 @@ class _RenderBudget:
 
 
 _RENDER_BUDGETS: dict[str, _RenderBudget] = {}
+_RENDER_BUDGETS_KEPT = 256  # pages; beyond, the full budgets (pages idle a while) are dropped
+
+
+def _spend_rendering(shared_as: str, seconds: float) -> None:
+    """Charge a render to its page's budget. A process serves many events' pages over the
+    months, so budgets back to full, which say nothing, are forgotten once there are many."""
+    if shared_as not in _RENDER_BUDGETS and len(_RENDER_BUDGETS) >= _RENDER_BUDGETS_KEPT:
+        now = time.monotonic()
+        for page in [k for k, b in _RENDER_BUDGETS.items() if b.full(now)]:
+            _RENDER_BUDGETS.pop(page, None)
+    _RENDER_BUDGETS.setdefault(shared_as, _RenderBudget()).spend(seconds)
 
 
 def part_spacing(shared_as: str) -> float:
@@ -345,7 +359,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
         finally:
             connection.close()
             taken = time.thread_time() - started
-            _RENDER_BUDGETS.setdefault(shared_as, _RenderBudget()).spend(taken)
+            _spend_rendering(shared_as, taken)
 
     async def events() -> AsyncIterator[str]:
         """No thread while it waits; blocking reads and renders in a thread shared by every

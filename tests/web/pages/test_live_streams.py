@@ -189,6 +189,18 @@ def test_the_spacing_is_short_for_a_handful_of_readers_and_grows_with_the_room_a
     assert live_views.part_spacing("part:1:public:/results/1/boards/2/") == pytest.approx(0.1)
 
 
+def test_a_process_forgets_the_render_budgets_of_idle_pages_once_it_has_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(live_views, "_RENDER_BUDGETS", {})
+    monkeypatch.setattr(live_views, "_RENDER_BUDGETS_KEPT", 3)
+    live_views._spend_rendering("busy", 5.0)  # overdrawn: kept, its readers must wait
+    for page in ("a", "b"):
+        live_views._spend_rendering(page, 0.0)  # back to full at once
+    live_views._spend_rendering("new", 0.01)
+    assert set(live_views._RENDER_BUDGETS) == {"busy", "new"}
+
+
 def test_under_asgi_the_stream_is_a_coroutine_and_holds_no_thread(
     running: Event, slots: live.StreamSlots
 ) -> None:
