@@ -2132,6 +2132,46 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
     }
 }
 
+/* Column mode, the last but one card of a trick: the next trick's table sets, fetched at the
+ * last card (prefetch_next_probes), are still a wait there, one memory latency a node.  Ask
+ * for them one card earlier: for every move here, the sets after each card the last
+ * hand may play (its exposed cards of the suit led, or all of them).  A prefetch is only a
+ * hint: nothing here changes the search.  (Measured: 6 to 8% less time on the Open Whist par
+ * boards; for the first move only, half of that; for the first four, as much as for all.) */
+static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv, int n) {
+    int led = cur_led(s);
+    if (led < 0) return;
+    int nx = (seat + 1) % s->nseats;
+    uint16_t rem[NSUITS], lg[NSUITS];
+    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
+    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
+    if (s->expo[nx][led]) {
+        memset(lg, 0, sizeof(lg));
+        lg[led] = s->expo[nx][led];
+    } else {
+        memcpy(lg, s->expo[nx], sizeof(lg));
+    }
+    int w = s->twin[s->tcnt];
+    int ws0 = s->tsuit[w], wr0 = s->trank[w], wp0 = s->tseat[w];
+    for (int i = 0; i < n; i++) {
+        int su = mv[i].su, r = mv[i].r;
+        int ws = ws0, wr = wr0, wp = wp0;
+        if (su == ws ? r > wr : su == s->trump) ws = su, wr = r, wp = seat;
+        rem[su] &= (uint16_t)~(1u << r);
+        for (int su4 = 0; su4 < NSUITS; su4++)
+            for (unsigned m = lg[su4]; m; m &= m - 1) {
+                int r4 = __builtin_ctz(m);
+                int lead = su4 == ws ? (r4 > wr ? nx : wp) : su4 == s->trump ? nx : wp;
+                uint64_t h1, h2;
+                rem[su4] &= (uint16_t)~(1u << r4);
+                column_key(rem, lead, &h1, &h2);
+                rem[su4] |= (uint16_t)(1u << r4);
+                __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+            }
+        rem[su] |= (uint16_t)(1u << r);
+    }
+}
+
 /* Every move failed, some untried because equivalent to a tried one.  The result carries
  * over to positions that share the top cards of each suit down to the lowest rank in W; a
  * pruned card only matters when its run straddles that boundary (the run's top card is above
@@ -2213,6 +2253,8 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
     if (s->columns && s->tcnt == s->nseats - 1 && R > 2)
         prefetch_next_probes(s, seat, mv, n, won, target, R);
+    else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
+        prefetch_two_ahead(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
