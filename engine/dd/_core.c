@@ -1083,6 +1083,23 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int drop;
     legal(s, seat, lg, &drop);
     int n = 0;
+    if (s->columns && s->tcnt && drop < 0) {
+        /* Column mode, after the lead: a hand with one card it may play (often: it follows
+         * suit with its only exposed card of the suit) needs no facts and no scores. */
+        int only = -1;
+        for (int su = 0; su < NSUITS; su++) {
+            if (!lg[su]) continue;
+            if (only >= 0 || (lg[su] & (lg[su] - 1))) { only = -2; break; }
+            only = su;
+        }
+        if (only >= 0) {
+            mv[0].su = only;
+            mv[0].r = __builtin_ctz(lg[only]);
+            mv[0].drop = -1;
+            mv[0].score = 0;
+            return 1;
+        }
+    }
     /* what the other players can play now: in column mode their exposed cards (a hand with
      * no exposed card of a suit can ruff it, whatever lies underneath) */
     const uint16_t(*vis)[NSUITS] = s->columns ? s->expo : s->hand;
