@@ -233,7 +233,9 @@ enum {
     OFF_THIRD_HAND = 65536,
     /* a hand with spare cards skipping the drops that following low is as good as */
     OFF_DROP_DOMINATED = 131072,
-    OFF_ALL = 262143
+    /* column mode: the side on lead needing one trick that a lead surely wins */
+    OFF_LEAD_WON = 262144,
+    OFF_ALL = 524287
 };
 
 /* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
@@ -659,6 +661,45 @@ static int column_lead_lost(const Solver *s, int seat) {
         if (!beaten) return -1;
     }
     return !me;
+}
+
+/* Column mode, the side on lead needing one trick: does it win this one with some lead?  A
+ * card the leader has exposed wins if, with the best exposed card of its suit of the other
+ * hands of the side (each follows suit with one of its exposed cards, and may pick the best),
+ * it beats every exposed card of the suit in the other side's hands, and no hand of the other
+ * side can ruff (each holding an exposed card of the suit must follow with one; a hand with
+ * none may play any exposed card, so it must have no exposed trump); or another hand of the
+ * side, with no exposed card of the suit, can ruff above every exposed trump of the other
+ * side's hands that may ruff (those with an exposed card of the suit must follow suit).
+ * Cards under the exposed ones cannot be played to this trick, however high.  Returns the
+ * side's result, or -1. */
+static int column_lead_won(const Solver *s, int seat) {
+    int me = s->side[seat];
+    for (int su = 0; su < 4; su++) {
+        if (!s->expo[seat][su]) continue;
+        int ours = column_side_best(s, me, su), won = 1;
+        for (int p = 0; p < s->nseats && won; p++) {
+            if (s->side[p] == me) continue;
+            unsigned e = s->expo[p][su];
+            if (e ? (int)hibit(e) > ours : column_may_ruff(s, p, su)) won = 0;
+        }
+        if (won) return me;
+        if (s->trump < 0 || su == s->trump) continue;
+        /* or partner, with no exposed card of the suit, ruffs above every trump the other
+         * side's hands without one may play */
+        int ruff = -1, over = -1;
+        for (int p = 0; p < s->nseats; p++) {
+            if (s->expo[p][su] || !s->expo[p][s->trump]) continue;
+            int t = hibit(s->expo[p][s->trump]);
+            if (s->side[p] != me) {
+                if (t > over) over = t;
+            } else if (p != seat && t > ruff) {
+                ruff = t;
+            }
+        }
+        if (ruff > over) return me;
+    }
+    return -1;
 }
 
 /* Column mode, second or third hand of four (tcnt 1 or 2) whose side needs only this trick:
@@ -1968,6 +2009,11 @@ static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, i
         (v = lead_lost_cutoff(s, seat, rem, W)) >= 0)
         return v;
     if (all && !(s->off & OFF_LEAD_LOST) && s->columns && (v = column_lead_lost(s, seat)) >= 0)
+        return v;
+    /* the leader's side needs one trick */
+    int one = s->side[seat] ? target - won == 1 : won + R - target + 1 == 1;
+    if (one && !(s->off & OFF_LEAD_WON) && s->columns && !s->spare &&
+        (v = column_lead_won(s, seat)) >= 0)
         return v;
     if (all && !(s->off & OFF_LEAD_CAPACITY) && (s->trump < 0 || !rem[s->trump]) &&
         s->nseats == 4 &&
