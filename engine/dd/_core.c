@@ -235,7 +235,10 @@ enum {
     OFF_DROP_DOMINATED = 131072,
     /* column mode: the side on lead needing one trick that a lead surely wins */
     OFF_LEAD_WON = 262144,
-    OFF_ALL = 524287
+    /* column mode: a side winning this trick with a card of the suit led, then its sure
+     * trumps */
+    OFF_TRICK_THEN_TRUMPS = 524288,
+    OFF_ALL = 1048575
 };
 
 /* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
@@ -1993,6 +1996,65 @@ static inline int lead_capacity_cutoff(const Solver *s, int seat, int R,
     return -1;
 }
 
+/* Column mode: must hand p play a trump to a trick led in su (it has no exposed card of su,
+ * and every card it has exposed is a trump)? */
+static inline int column_must_trump(const Solver *s, int p, int su) {
+    if (s->expo[p][su]) return 0;
+    for (int x = 0; x < NSUITS; x++)
+        if (x != s->trump && s->expo[p][x]) return 0;
+    return 1;
+}
+
+/* Column mode with trumps, a side needing `need` tricks (need_me for the leader's side, the
+ * other side the rest): this trick, won with a card of the suit led, and then its sure trump
+ * tricks (hand_sure_trumps, of its best hand h).  Those trumps stay sure: h plays no trump to
+ * this trick (it follows suit, or has a card other than a trump to throw), and the other
+ * side's trumps can only get fewer.  The other side wins the trick whatever the leader leads
+ * when, in each suit the leader has exposed (no trump among them), it has an exposed card
+ * above every exposed card of the suit of the leader's side and no other hand of the leader's
+ * side can ruff; the leader's side wins it when some lead of a side suit does (as in
+ * column_lead_won, without the ruff).  Returns the side's result, or -1. */
+static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_me) {
+    int me = s->side[seat], tr = s->trump;
+    int best[2] = {0, 0}, who[2] = {-1, -1};
+    for (int p = 0; p < s->nseats; p++) {
+        uint16_t m;
+        int k, c = hand_sure_trumps(s, p, R, &m, &k);
+        if (c > best[s->side[p]]) {
+            best[s->side[p]] = c;
+            who[s->side[p]] = p;
+        }
+    }
+    int need_them = R - need_me + 1;
+    if (need_them >= 2 && best[!me] + 1 >= need_them && !s->expo[seat][JOKER] &&
+        !s->expo[seat][tr]) {
+        int lost = 1;
+        for (int su = 0; su < 4 && lost; su++) {
+            if (!s->expo[seat][su]) continue;
+            if (column_side_best(s, !me, su) <= column_side_best(s, me, su) ||
+                column_must_trump(s, who[!me], su))
+                lost = 0;
+            for (int p = 0; p < s->nseats && lost; p++)
+                if (p != seat && s->side[p] == me && column_may_ruff(s, p, su)) lost = 0;
+        }
+        if (lost) return !me;
+    }
+    if (need_me >= 2 && best[me] + 1 >= need_me) {
+        for (int su = 0; su < 4; su++) {
+            if (su == tr || !s->expo[seat][su]) continue;
+            if (who[me] != seat && column_must_trump(s, who[me], su)) continue;
+            int ours = column_side_best(s, me, su), won = 1;
+            for (int p = 0; p < s->nseats && won; p++) {
+                if (s->side[p] == me) continue;
+                unsigned e = s->expo[p][su];
+                if (e ? (int)hibit(e) > ours : column_may_ruff(s, p, su)) won = 0;
+            }
+            if (won) return me;
+        }
+    }
+    return -1;
+}
+
 /* The cut-offs tried at a trick start after the table probe (W clear on entry): 1 or 0 when
  * one settles the target, W the cards it relied on; -1 when none does, W clear. */
 static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, int R,
@@ -2014,6 +2076,10 @@ static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, i
     int one = s->side[seat] ? target - won == 1 : won + R - target + 1 == 1;
     if (one && !(s->off & OFF_LEAD_WON) && s->columns && !s->spare &&
         (v = column_lead_won(s, seat)) >= 0)
+        return v;
+    if (s->columns && s->trump >= 0 && !s->spare && !(s->off & OFF_TRICK_THEN_TRUMPS) &&
+        (v = column_trick_then_trumps(s, seat, R, s->side[seat] ? target - won
+                                                                : won + R - target + 1)) >= 0)
         return v;
     if (all && !(s->off & OFF_LEAD_CAPACITY) && (s->trump < 0 || !rem[s->trump]) &&
         s->nseats == 4 &&
