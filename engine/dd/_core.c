@@ -711,9 +711,9 @@ static int column_lead_won(const Solver *s, int seat) {
  * cannot ruff; or the third hand must follow suit while second or fourth hand can ruff.
  * Third hand: partner's card wins and the last hand can neither beat it nor ruff, or third
  * hand has an exposed card above the winning card and the last hand's, which cannot ruff.
- * (Exposed cards only, which stay as they are until their seat plays.)  Returns the side's
- * result, or -1. */
-static int column_trick_won(const Solver *s, int seat) {
+ * (Exposed cards only, which stay as they are until their seat plays.)  plain: only a win with
+ * a card of the suit led (no ruff) counts.  Returns the side's result, or -1. */
+static int column_trick_won(const Solver *s, int seat, int plain) {
     int L = cur_led(s), me = s->side[seat];
     int w = cur_winner(s), ws = s->tsuit[w], wr = s->trank[w];
     int nx = (seat + 1) & 3;
@@ -724,7 +724,8 @@ static int column_trick_won(const Solver *s, int seat) {
         unsigned ours = s->expo[seat][L] | s->expo[fourth][L];
         int hi = ours ? hibit(ours) : -1;
         if (ws == L && !next_ruffs && hi > wr && (!ln || hi > hibit(ln))) return me;
-        if (ws == L && ln && (column_may_ruff(s, seat, L) || column_may_ruff(s, fourth, L)))
+        if (!plain && ws == L && ln &&
+            (column_may_ruff(s, seat, L) || column_may_ruff(s, fourth, L)))
             return me;
         return -1;
     }
@@ -2016,6 +2017,28 @@ static inline int column_must_trump(const Solver *s, int p, int su) {
  * column_lead_won, without the ruff).  Returns the side's result, or -1. */
 static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_me) {
     int me = s->side[seat], tr = s->trump;
+    int need_them = R - need_me + 1;
+    /* first the trick, which is cheap to read: the suits the leader has exposed (lost) or
+     * the side-suit leads that win (won); then the sure trumps */
+    int lost = need_them >= 2 && !s->expo[seat][JOKER] && !s->expo[seat][tr];
+    unsigned won = 0;
+    for (int su = 0; su < 4 && lost; su++) {
+        if (!s->expo[seat][su]) continue;
+        if (column_side_best(s, !me, su) <= column_side_best(s, me, su)) lost = 0;
+        for (int p = 0; p < s->nseats && lost; p++)
+            if (p != seat && s->side[p] == me && column_may_ruff(s, p, su)) lost = 0;
+    }
+    for (int su = 0; su < 4 && need_me >= 2; su++) {
+        if (su == tr || !s->expo[seat][su]) continue;
+        int ours = column_side_best(s, me, su), w = 1;
+        for (int p = 0; p < s->nseats && w; p++) {
+            if (s->side[p] == me) continue;
+            unsigned e = s->expo[p][su];
+            if (e ? (int)hibit(e) > ours : column_may_ruff(s, p, su)) w = 0;
+        }
+        if (w) won |= 1u << su;
+    }
+    if (!lost && !won) return -1;
     int best[2] = {0, 0}, who[2] = {-1, -1};
     for (int p = 0; p < s->nseats; p++) {
         uint16_t m;
@@ -2025,34 +2048,40 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
             who[s->side[p]] = p;
         }
     }
-    int need_them = R - need_me + 1;
-    if (need_them >= 2 && best[!me] + 1 >= need_them && !s->expo[seat][JOKER] &&
-        !s->expo[seat][tr]) {
-        int lost = 1;
-        for (int su = 0; su < 4 && lost; su++) {
-            if (!s->expo[seat][su]) continue;
-            if (column_side_best(s, !me, su) <= column_side_best(s, me, su) ||
-                column_must_trump(s, who[!me], su))
-                lost = 0;
-            for (int p = 0; p < s->nseats && lost; p++)
-                if (p != seat && s->side[p] == me && column_may_ruff(s, p, su)) lost = 0;
-        }
+    if (lost && best[!me] + 1 >= need_them) {
+        for (int su = 0; su < 4 && lost; su++)
+            if (s->expo[seat][su] && column_must_trump(s, who[!me], su)) lost = 0;
         if (lost) return !me;
     }
-    if (need_me >= 2 && best[me] + 1 >= need_me) {
-        for (int su = 0; su < 4; su++) {
-            if (su == tr || !s->expo[seat][su]) continue;
-            if (who[me] != seat && column_must_trump(s, who[me], su)) continue;
-            int ours = column_side_best(s, me, su), won = 1;
-            for (int p = 0; p < s->nseats && won; p++) {
-                if (s->side[p] == me) continue;
-                unsigned e = s->expo[p][su];
-                if (e ? (int)hibit(e) > ours : column_may_ruff(s, p, su)) won = 0;
-            }
-            if (won) return me;
+    if (won && best[me] + 1 >= need_me)
+        for (int su = 0; su < 4; su++)
+            if ((won >> su & 1) && (who[me] == seat || !column_must_trump(s, who[me], su)))
+                return me;
+    return -1;
+}
+
+/* Column mode with trumps, second or third hand of four whose side needs need2 >= 2 tricks,
+ * this one included: it surely wins this trick with a card of the suit led (column_trick_won,
+ * no ruff), and its best hand h for sure trump tricks has need2 - 1 of them that it does not
+ * spend on this trick (h has played to it already, or plays a card of the suit led other
+ * than trumps, or has a card other than a trump to throw).  Returns the side's result, or
+ * -1. */
+static int column_trick_then_sure(const Solver *s, int seat, int need2) {
+    if (column_trick_won(s, seat, 1) < 0) return -1; /* the cheaper test first */
+    int me = s->side[seat], best = 0, h = -1, L = cur_led(s);
+    for (int p = 0; p < s->nseats; p++) {
+        if (s->side[p] != me) continue;
+        uint16_t m;
+        int k, c = hand_sure_trumps(s, p, s->curR, &m, &k);
+        if (c > best) {
+            best = c;
+            h = p;
         }
     }
-    return -1;
+    if (best + 1 < need2) return -1;
+    int pending = h == seat || (s->tcnt == 1 && h == ((seat + 2) & 3));
+    if (pending && (L == s->trump || column_must_trump(s, h, L))) return -1;
+    return me;
 }
 
 /* The cut-offs tried at a trick start after the table probe (W clear on entry): 1 or 0 when
@@ -2373,7 +2402,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     }
     if (s->columns && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
         !(s->off & (s->tcnt == 1 ? OFF_SECOND_HAND : OFF_THIRD_HAND)) && cur_led(s) >= 0) {
-        int v = column_trick_won(s, seat);
+        int v = column_trick_won(s, seat, 0);
+        if (v >= 0) return v;
+    }
+    if (s->columns && need2 >= 2 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+        s->trump >= 0 && !s->spare && !(s->off & OFF_TRICK_THEN_TRUMPS) && cur_led(s) >= 0) {
+        int v = column_trick_then_sure(s, seat, need2);
         if (v >= 0) return v;
     }
     Move mv[MAXHAND * 2];
