@@ -915,6 +915,7 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
     for (int o = 0; o < s->nseats; o++)
         if (s->side[o] != s->side[p]) opp |= s->hand[o][s->trump];
     unsigned o = opp;
+    int all = popc(mine);
     for (int k = 0;; k++) {
         unsigned top = o ? mine & ~((2u << hibit(o)) - 1) : mine;
         int c = popc(top) - k;
@@ -923,7 +924,8 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
             *kk = k;
             *mask = opp ? (uint16_t)top : 0;
         }
-        if (!o || (s->off & OFF_TRUMPS_BUT_K)) break;
+        /* (no later k can count more than all - k - 1: stop there) */
+        if (!o || (s->off & OFF_TRUMPS_BUT_K) || all - k - 1 <= best) break;
         o &= ~(1u << hibit(o));
     }
     return best;
