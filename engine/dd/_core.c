@@ -1320,6 +1320,18 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 else if (partner_ruff && !ruffable) score = 80 - r;
                 else if (partner_top && !ruffable) score = 70 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
+                if (s->columns && su != JOKER) {
+                    /* column mode: a lead that uncovers a card above every other card of its
+                     * suit still out (a winner to come) is a little better (measured on the
+                     * Open Whist par boards: 2% fewer nodes with 15; 25 or more made more) */
+                    int k = s->where[su][r], t = s->sttop[seat][k] - 1;
+                    if (t >= 0) {
+                        int c = s->stack[seat][k][t], cs = c >> 4, cr = c & 15;
+                        unsigned ot = s->deck[cs] & ~(unsigned)s->gone[cs] &
+                                      ~(unsigned)s->hand[seat][cs];
+                        if (cs != JOKER && !(ot >> cr)) score += 15;
+                    }
+                }
                 if (score < 20000 && su != JOKER) {
                     score += tops - 16 * choice;
                     /* the table's best move only breaks near ties: as a first choice it
