@@ -223,16 +223,18 @@ class _RenderBudget:
 
 _RENDER_BUDGETS: dict[str, _RenderBudget] = {}
 _RENDER_BUDGETS_KEPT = 256  # pages; beyond, the full budgets (pages idle a while) are dropped
+_RENDER_BUDGETS_LOCK = threading.Lock()  # renders run in threads (several at once under WSGI)
 
 
 def _spend_rendering(shared_as: str, seconds: float) -> None:
     """Charge a render to its page's budget. A process serves many events' pages over the
     months, so budgets back to full, which say nothing, are forgotten once there are many."""
-    if shared_as not in _RENDER_BUDGETS and len(_RENDER_BUDGETS) >= _RENDER_BUDGETS_KEPT:
-        now = time.monotonic()
-        for page in [k for k, b in _RENDER_BUDGETS.items() if b.full(now)]:
-            _RENDER_BUDGETS.pop(page, None)
-    _RENDER_BUDGETS.setdefault(shared_as, _RenderBudget()).spend(seconds)
+    with _RENDER_BUDGETS_LOCK:
+        if shared_as not in _RENDER_BUDGETS and len(_RENDER_BUDGETS) >= _RENDER_BUDGETS_KEPT:
+            now = time.monotonic()
+            for page in [k for k, b in _RENDER_BUDGETS.items() if b.full(now)]:
+                del _RENDER_BUDGETS[page]
+        _RENDER_BUDGETS.setdefault(shared_as, _RenderBudget()).spend(seconds)
 
 
 def part_spacing(shared_as: str) -> float:
