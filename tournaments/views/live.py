@@ -399,9 +399,12 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                             await asyncio.sleep(max(0.0, min(changes, ends) - time.monotonic()))
                             continue
                     due = None
-                    last, sent = now, time.monotonic()
-                    shown = functools.partial(render, now)
-                    yield await shared_call(f"{shared_as}:{now}", shown, keep=True)
+                    last, shown = now, functools.partial(render, now)
+                    ready = await shared_call(f"{shared_as}:{now}", shown, keep=True)
+                    # The spacing counts from the part ready to send, so a slow render does
+                    # not shorten the reader's wait for the next one.
+                    sent = time.monotonic()
+                    yield ready
                 elif time.monotonic() - beat > 15:
                     beat = time.monotonic()
                     yield ": still here\n\n"
