@@ -377,7 +377,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                 1 - STREAM_SPREAD, 1 + STREAM_SPREAD
             )
             beat, sent = time.monotonic(), time.monotonic() - PART_SPACING
-            spacing = part_spacing(shared_as)
+            spacing = PART_SPACING  # taken afresh with `due`, when a change is noticed
             due: float | None = None  # when the change noticed may be sent (its stagger)
             while time.monotonic() < ends:
                 heard = await live.wait_for_newer_async(
