@@ -24,6 +24,8 @@ from a2wsgi import WSGIMiddleware
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from clubwhist import heap
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
 
 #: The paths served as coroutines: the live-results streams and the drive tablets' streams.
@@ -34,6 +36,7 @@ _wsgi = WSGIMiddleware(
     get_wsgi_application(),  # type: ignore[arg-type]
     workers=int(os.environ.get("WEB_THREADS", "32")),
 )
+heap.settle()
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
