@@ -85,6 +85,18 @@
 #include <sys/mman.h>
 #endif
 
+/* On x86-64 the solver itself (everything up to the module's init) uses the popcnt instruction
+ * for its bit counts: every x86-64 processor since 2008 or so has it, and the table lookups
+ * that the portable build uses instead were measured at about 5% of the search's instructions
+ * (valgrind).  The module's init checks that the processor has it and otherwise fails to
+ * import, so that engine.dd falls back to its Python solver (and says so) rather than stop on
+ * an illegal instruction. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define DD_POPCNT 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#endif
+
 #define NSUITS 5 /* 4 suits + the no-suit (joker) cards */
 #define JOKER 4
 #define MAXSEATS 4
@@ -244,8 +256,9 @@ enum {
     OFF_ALL = 1048575
 };
 
-/* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
- * which the portable build may not use: two lookups in a 256-entry table. */
+/* Bit counts of card masks (at most 16 bits): the popcnt instruction where the solver is built
+ * for it (DD_POPCNT, above), else two lookups in a 256-entry table. */
+#if !(defined(__POPCNT__) || defined(DD_POPCNT))
 static const uint8_t POP8[256] = {
     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
     1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
@@ -256,8 +269,9 @@ static const uint8_t POP8[256] = {
     2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6, 3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7,
     3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7, 4, 5, 5, 6, 5, 6, 6, 7, 5, 6, 6, 7, 6, 7, 7, 8,
 };
+#endif
 static inline int popc(unsigned x) {
-#if defined(__POPCNT__)
+#if defined(__POPCNT__) || defined(DD_POPCNT)
     return __builtin_popcount(x);
 #else
     return POP8[x & 255] + POP8[(x >> 8) & 255];
@@ -3108,7 +3122,18 @@ static struct PyModuleDef coremodule = {
     "Compiled double-dummy search core for clubwhist (see engine/dd/__init__.py).", -1, NULL,
     NULL, NULL, NULL, NULL};
 
+#ifdef DD_POPCNT
+#pragma GCC pop_options
+#endif
+
 PyMODINIT_FUNC PyInit__core(void) {
+#ifdef DD_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError,
+                        "engine.dd._core needs the popcnt instruction, which this processor lacks");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
