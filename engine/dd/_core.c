@@ -373,9 +373,9 @@ static inline void drop_relative(Solver *s, int su, int r) {
     unsigned rem = s->deck[su] & ~(unsigned)s->gone[su];
     int i = popc(rem >> (r + 1)); /* place from the top */
     uint32_t o = s->rown[su];
-    uint32_t hi = i == 0 ? 0u : o & (0xffffffffu << (32 - 2 * i));
-    uint32_t lo = o & ((1u << (30 - 2 * i)) - 1);
-    s->rown[su] = hi | (lo << 2);
+    /* the owners above it stay, the ones below move up over it (no branch: i may be 0) */
+    uint32_t hi = (uint32_t)(0xffffffffull << (32 - 2 * i));
+    s->rown[su] = (o & hi) | ((o << 2) & ~hi);
 }
 
 /* ---- rules ------------------------------------------------------------------------- */
