@@ -43,10 +43,11 @@
  *     and a capped history of cut-offs break ties (measured: the first move tried settles
  *     93% of the leads that are settled at all and 98-99.5% of the other nodes; the rest of
  *     the tree is nodes where every move fails, which no ordering shortens);
- *   - cheap nodes: a hand following suit (the commonest node) and a hand void in the suit
- *     led get their moves from short paths of their own (gen_follow_suit, gen_void: the same
- *     moves in the same order as the general gen_moves), and a follower's single card left
- *     after pruning equivalent ones is not scored at all;
+ *   - cheap nodes: a hand following suit (the commonest node), a hand void in the suit led
+ *     and the leader of four classic hands get their moves from short paths of their own
+ *     (gen_follow_suit, gen_void, gen_lead: the same moves in the same order as the general
+ *     gen_moves), and a follower's single card left after pruning equivalent ones is not
+ *     scored at all;
  *   - few zero-window tests: a solve on a used solver starts them from the previous result,
  *     and a fresh solve of a full bridge deal from a guess fitted on random deals
  *     (bridge_guess), then steps one trick at a time; a binary search takes about four.
@@ -83,6 +84,18 @@
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+
+/* On x86-64 the solver itself (everything up to the module's init) uses the popcnt instruction
+ * for its bit counts: every x86-64 processor since 2008 or so has it, and the table lookups
+ * that the portable build uses instead were measured at about 5% of the search's instructions
+ * (valgrind).  The module's init checks that the processor has it and otherwise fails to
+ * import, so that engine.dd falls back to its Python solver (and says so) rather than stop on
+ * an illegal instruction. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define DD_POPCNT 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
 #endif
 
 #define NSUITS 5 /* 4 suits + the no-suit (joker) cards */
@@ -244,8 +257,9 @@ enum {
     OFF_ALL = 1048575
 };
 
-/* Bit counts of card masks (at most 16 bits) without relying on the popcnt instruction,
- * which the portable build may not use: two lookups in a 256-entry table. */
+/* Bit counts of card masks (at most 16 bits): the popcnt instruction where the solver is built
+ * for it (DD_POPCNT, above), else two lookups in a 256-entry table. */
+#if !(defined(__POPCNT__) || defined(DD_POPCNT))
 static const uint8_t POP8[256] = {
     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
     1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
@@ -256,8 +270,9 @@ static const uint8_t POP8[256] = {
     2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6, 3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7,
     3, 4, 4, 5, 4, 5, 5, 6, 4, 5, 5, 6, 5, 6, 6, 7, 4, 5, 5, 6, 5, 6, 6, 7, 5, 6, 6, 7, 6, 7, 7, 8,
 };
+#endif
 static inline int popc(unsigned x) {
-#if defined(__POPCNT__)
+#if defined(__POPCNT__) || defined(DD_POPCNT)
     return __builtin_popcount(x);
 #else
     return POP8[x & 255] + POP8[(x >> 8) & 255];
@@ -358,9 +373,9 @@ static inline void drop_relative(Solver *s, int su, int r) {
     unsigned rem = s->deck[su] & ~(unsigned)s->gone[su];
     int i = popc(rem >> (r + 1)); /* place from the top */
     uint32_t o = s->rown[su];
-    uint32_t hi = i == 0 ? 0u : o & (0xffffffffu << (32 - 2 * i));
-    uint32_t lo = o & ((1u << (30 - 2 * i)) - 1);
-    s->rown[su] = hi | (lo << 2);
+    /* the owners above it stay, the ones below move up over it (no branch: i may be 0) */
+    uint32_t hi = (uint32_t)(0xffffffffull << (32 - 2 * i));
+    s->rown[su] = (o & hi) | ((o << 2) & ~hi);
 }
 
 /* ---- rules ------------------------------------------------------------------------- */
@@ -1118,6 +1133,78 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
     return n;
 }
 
+/* The same for a lead of four hands (not in column mode, no spare cards, no no-suit card in
+ * the leader's hand): the opponents are the next and the last hand, partner the one opposite,
+ * and only the rules for a lead apply (the killer lead, the opponents' replies, the top
+ * cards' owners, the table's best move), scored as there, without the facts the other cases
+ * need.  (About a tenth of the instructions of a search were the leads' move generation.) */
+static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4]) {
+    int trump = s->trump, R = s->curR;
+    int lho = (seat + 1) & 3, pa = (seat + 2) & 3, rho = (seat + 3) & 3;
+    int eq = !(s->off & OFF_EQUIVALENT);
+    int killer = s->killer[R];
+    unsigned tl = trump >= 0 ? s->hand[lho][trump] : 0, tr = trump >= 0 ? s->hand[rho][trump] : 0;
+    unsigned tp = trump >= 0 ? s->hand[pa][trump] : 0;
+    int n = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned m = s->hand[seat][su];
+        if (!m) continue;
+        unsigned live = s->deck[su] & ~(unsigned)s->gone[su];
+        unsigned others = live & ~m;
+        int others_top = others ? hibit(others) : -1;
+        unsigned hl = s->hand[lho][su], hr = s->hand[rho][su], hp = s->hand[pa][su];
+        /* who holds the three best cards (see gen_moves) */
+        int o[3] = {-1, -1, -1}, tops = 0;
+        unsigned l = live;
+        for (int k = 0; k < 3 && l; k++) {
+            int t = hibit(l);
+            o[k] = s->owner[su][t];
+            l &= ~(1u << t);
+        }
+        int pa_len = popc(hp);
+        if ((o[0] == rho || o[1] == rho) && popc(hr) != 1) tops -= 40;
+        else if (o[0] == lho && o[1] == pa && pa_len != 1) tops += 60;
+        if (o[0] != seat && o[0] != pa) {
+            if (o[1] == pa && o[2] == pa) tops += 30;
+            else if (((o[1] == seat && o[2] == pa) || (o[1] == pa && o[2] == seat)) && pa_len > 1)
+                tops += 20;
+        }
+        int choice = (hl ? popc(hl) : R) + (hr ? popc(hr) : R);
+        int side_suit = trump >= 0 && su != trump;
+        int ruffable = side_suit && ((tl && !hl) || (tr && !hr));
+        int partner_top = hp && (!others || hibit(hp) == others_top);
+        int partner_ruff = side_suit && !hp && tp;
+        int base = tops - 16 * choice;
+        int prev = -1;
+        while (m) {
+            int r = hibit(m);
+            m &= ~(1u << r);
+            if (eq && prev >= 0 && !(((1u << prev) - 1) & ~((2u << r) - 1) & others)) {
+                pruned[su] |= (uint16_t)(1u << r); /* nothing live between: equivalent */
+                continue;
+            }
+            prev = r;
+            int score;
+            if (killer == su * 16 + r + 1) score = 20000;
+            else {
+                if (others_top < r && !ruffable) score = 100 + r;
+                else if (partner_ruff && !ruffable) score = 80 - r;
+                else if (partner_top && !ruffable) score = 70 - r;
+                else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
+                score += base;
+                if (su == bsuit && popc(live >> (r + 1)) == brel) score += 50;
+            }
+            mv[n].su = su;
+            mv[n].r = r;
+            mv[n].drop = -1;
+            mv[n].score = score * 4096 + s->hist[seat][su][r];
+            n++;
+        }
+    }
+    sort_moves(mv, n);
+    return n;
+}
+
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
                      uint16_t dominated[4]) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
@@ -1129,6 +1216,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
             return gen_void(s, seat, mv, led, pruned);
     }
+    if (!s->tcnt && !s->columns && !s->spare && s->nseats == 4 && !s->hand[seat][JOKER])
+        return gen_lead(s, seat, mv, bsuit, brel, pruned);
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
@@ -3108,7 +3197,18 @@ static struct PyModuleDef coremodule = {
     "Compiled double-dummy search core for clubwhist (see engine/dd/__init__.py).", -1, NULL,
     NULL, NULL, NULL, NULL};
 
+#ifdef DD_POPCNT
+#pragma GCC pop_options
+#endif
+
 PyMODINIT_FUNC PyInit__core(void) {
+#ifdef DD_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError,
+                        "engine.dd._core needs the popcnt instruction, which this processor lacks");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
