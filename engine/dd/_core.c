@@ -2280,9 +2280,13 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
  * when the first move's is not already a win for the mover but a later one's is (its entry's
  * bounds, or the trick itself, settle the target), move that one to the front: its search is
  * a table hit (an enhanced transposition cut-off; measured: 7% fewer nodes on the Open Whist
- * par boards). */
+ * par boards).  known[i] gets what was read for the move now at i, up to that one: 1 or 0
+ * when settled (+2 when by the table: the search of that position would count a node and
+ * stop at its probe), -1 when not (the rest: -1).  The search loop takes a settled move's
+ * result from there instead of playing it (a bound read here stays true however the table
+ * changes later, so the values are the same). */
 static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
-                                        int target, int R) {
+                                        int target, int R, int8_t *known) {
     uint16_t rem[NSUITS];
     uint64_t k1[MAXHAND * 2], k2[MAXHAND * 2];
     int8_t lead[MAXHAND * 2];
@@ -2297,11 +2301,12 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
         column_key(rem, lead[i], &k1[i], &k2[i]);
         rem[su] |= (uint16_t)(1u << r);
         __builtin_prefetch(&s->ctab[(k1[i] & s->cmask) * WAYS]);
+        known[i] = -1;
     }
     int maxing = s->side[seat];
     for (int i = 0; i < n; i++) {
         int nw = won + s->side[lead[i]];
-        int v = -1;
+        int v = -1, hit = 0;
         if (nw >= target) v = 1;
         else if (nw + R - 1 < target) v = 0;
         else {
@@ -2311,13 +2316,18 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
                 bounds_for_max(s, x->lb, x->ub, R - 1, &lb, &ub);
                 if (nw + lb >= target) v = 1;
                 else if (nw + ub < target) v = 0;
+                hit = 2;
             }
         }
+        if (v >= 0) known[i] = (int8_t)(v + hit);
         if (v == maxing) {
             if (i == 0) return;
             Move t = mv[i];
+            int8_t kt = known[i];
             memmove(&mv[1], &mv[0], sizeof(Move) * (size_t)i);
+            memmove(&known[1], &known[0], (size_t)i);
             mv[0] = t;
+            known[0] = kt;
             return;
         }
     }
@@ -2447,9 +2457,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t pruned[4];
     uint16_t dominated[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2)
-        prefetch_next_probes(s, seat, mv, n, won, target, R);
-    else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
+    int8_t known[MAXHAND * 2];
+    int use_known = 0;
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
+        prefetch_next_probes(s, seat, mv, n, won, target, R, known);
+        use_known = 1;
+    } else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
         prefetch_two_ahead(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
@@ -2461,6 +2474,20 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int dyn = !s->columns && !(s->off & OFF_SKIP_LOWER);
     for (int i = 0; i < n; i++) {
         if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
+        int v;
+        if (use_known && known[i] >= 0 && mv[i].drop < 0) {
+            /* settled at the last card (prefetch_next_probes): W is not used in column mode */
+            v = known[i] & 1;
+            wclear(CW);
+            if (known[i] & 2) {
+                /* the table hit that the next trick's search would have been: a node */
+                s->nodes++;
+                if (s->limit && s->nodes >= s->limit) {
+                    s->aborted = 1;
+                    return 0;
+                }
+            }
+        } else {
         int dsu = mv[i].drop;
         uint16_t dcards = 0;
         uint32_t downers = 0;
@@ -2470,13 +2497,13 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             drop_suit(s, seat, dsu);
         }
         play(s, seat, mv[i].su, mv[i].r);
-        int v;
         if (s->tcnt == s->nseats) v = finish_trick(s, won, target, R, CW);
         else v = search(s, next, won, target, R, CW);
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
         if (s->aborted) return 0;
+        }
         if (v == maxing) {
             /* history of cut-offs, capped: it only breaks ties in the move order */
             int *h = &s->hist[seat][mv[i].su][mv[i].r];
