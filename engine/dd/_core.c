@@ -175,6 +175,7 @@ typedef struct {
     Slot *ctab;     /* column mode's table instead (see Slot) */
     void *ctab_raw; /* its allocation (ctab is aligned within it) */
     uint64_t cmask; /* sets in ctab - 1 */
+    uint16_t *csure; /* column mode, 4 seats, trumps: sure trump counts (column_sure_counts) */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -934,6 +935,26 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
     return best;
 }
 
+/* Column mode, four seats, trumps, no spare cards: hand_sure_trumps's count for every seat at
+ * once, 4 bits a seat (seat p in bits 4p..4p+3).  The counts depend on nothing but which trumps
+ * each hand holds, and, the deal fixing who holds each card, on the set of trumps still in the
+ * hands (the sides are the two partnerships whoever the max side is); so they are kept in a
+ * table indexed by that set, filled as sets come up (a set's four counts were a tenth of the
+ * work of the search in column mode, asked for again and again at the same trump holdings). */
+static inline unsigned column_sure_counts(const Solver *s) {
+    int tr = s->trump;
+    unsigned key = s->hand[0][tr] | s->hand[1][tr] | s->hand[2][tr] | s->hand[3][tr];
+    if (s->csure && s->csure[key] != 0xffff) return s->csure[key];
+    unsigned v = 0;
+    for (int p = 0; p < 4; p++) {
+        uint16_t m;
+        int k;
+        v |= (unsigned)hand_sure_trumps(s, p, s->curR, &m, &k) << (4 * p);
+    }
+    if (s->csure) s->csure[key] = (uint16_t)v;
+    return v;
+}
+
 /* ---- move ordering ------------------------------------------------------------------- */
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
@@ -1652,6 +1673,11 @@ static size_t ctab_bytes(uint64_t cmask) { return (size_t)(cmask + 1) * WAYS * s
 
 static int ctab_alloc(Solver *s) {
     size_t n = ctab_bytes(s->cmask);
+    /* (column_sure_counts: without it the counts are worked out each time) */
+    if (s->trump >= 0 && s->nseats == 4 && !s->spare_dealt) {
+        s->csure = malloc(sizeof(uint16_t) << 16);
+        if (s->csure) memset(s->csure, 0xff, sizeof(uint16_t) << 16);
+    }
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     void *raw = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                      -1, 0);
@@ -1671,6 +1697,8 @@ static int ctab_alloc(Solver *s) {
 }
 
 static void ctab_free(Solver *s) {
+    free(s->csure);
+    s->csure = NULL;
     if (!s->ctab_raw) return;
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     munmap(s->ctab_raw, ctab_bytes(s->cmask) + HUGE_ALIGN);
@@ -1894,6 +1922,15 @@ static inline int quick_trick_cutoff(const Solver *s, int seat, int won, int tar
  * split' rule below. */
 static inline void side_sure_trumps(const Solver *s, int R, int sure[2], int sk[2],
                                     uint16_t sw[2]) {
+    if (s->columns && s->nseats == 4) {
+        /* column mode: the counts alone (no ranks are recorded there; the split rule is off) */
+        unsigned c = column_sure_counts(s);
+        for (int p = 0; p < 4; p++) {
+            int x = (int)(c >> (4 * p)) & 15;
+            if (x > sure[s->side[p]]) sure[s->side[p]] = x;
+        }
+        return;
+    }
     for (int p = 0; p < s->nseats; p++) {
         uint16_t m;
         int k, c = hand_sure_trumps(s, p, R, &m, &k);
@@ -2073,9 +2110,10 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
     }
     if (!lost && !won) return -1;
     int best[2] = {0, 0}, who[2] = {-1, -1};
+    unsigned counts = column_sure_counts(s);
+    (void)R;
     for (int p = 0; p < s->nseats; p++) {
-        uint16_t m;
-        int k, c = hand_sure_trumps(s, p, R, &m, &k);
+        int c = (int)(counts >> (4 * p)) & 15;
         if (c > best[s->side[p]]) {
             best[s->side[p]] = c;
             who[s->side[p]] = p;
@@ -2102,10 +2140,10 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
 static int column_trick_then_sure(const Solver *s, int seat, int need2) {
     if (column_trick_won(s, seat, 1) < 0) return -1; /* the cheaper test first */
     int me = s->side[seat], best = 0, h = -1, L = cur_led(s);
+    unsigned counts = column_sure_counts(s);
     for (int p = 0; p < s->nseats; p++) {
         if (s->side[p] != me) continue;
-        uint16_t m;
-        int k, c = hand_sure_trumps(s, p, s->curR, &m, &k);
+        int c = (int)(counts >> (4 * p)) & 15;
         if (c > best) {
             best = c;
             h = p;
