@@ -127,12 +127,15 @@ typedef struct {
 
 /* Column mode has no partial keys (which cards are playable depends on their identity), so
  * each position keeps one exact entry, in a table of fixed size: sets of WAYS slots, where a
- * new position replaces the entry with the fewest tricks left (the cheapest to find again). */
+ * new position replaces the entry with the fewest tricks left (the cheapest to find again).
+ * The set is chosen by a Zobrist hash of the position (column_h1); the slot holds the position
+ * itself, so a match is never a false one: the remaining cards of suits 0-3 (16 bits a suit)
+ * in `check`, and in `jl` the remaining no-suit cards (bits 0-15), the leader plus one (bits
+ * 16-23) and the tricks left (bits 24-31: fixed by the cards, kept for the replacement). */
 typedef struct {
-    uint64_t check; /* 0 = empty */
+    uint64_t check;
+    uint32_t jl; /* 0 = empty */
     int8_t lb, ub, bsuit, brel;
-    uint8_t R;
-    uint8_t pad[3];
 } Slot;
 #define WAYS 4
 
@@ -176,6 +179,9 @@ typedef struct {
     void *ctab_raw; /* its allocation (ctab is aligned within it) */
     uint64_t cmask; /* sets in ctab - 1 */
     uint16_t *csure; /* column mode, 4 seats, trumps: sure trump counts (column_sure_counts) */
+    /* column mode: Zobrist values of each card and leader (column_h1), and the xor of those of
+     * the cards in the hands (kept by expose_after and cover_again) */
+    uint64_t zcard[NSUITS][16], zlead[MAXSEATS], zhand;
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -1441,6 +1447,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 /* Column mode: the card leaves the top of its stack and the one below it is exposed. */
 static inline void expose_after(Solver *s, int seat, int su, int r) {
+    s->zhand ^= s->zcard[su][r];
     int k = s->where[su][r];
     int t = --s->sttop[seat][k];
     s->expo[seat][su] &= (uint16_t)~(1u << r);
@@ -1451,6 +1458,7 @@ static inline void expose_after(Solver *s, int seat, int su, int r) {
 }
 
 static inline void cover_again(Solver *s, int seat, int su, int r) {
+    s->zhand ^= s->zcard[su][r];
     int k = s->where[su][r];
     int t = s->sttop[seat][k]++;
     if (t >= 0) {
@@ -1527,14 +1535,21 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
 }
 
 /* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
- * the leader. */
-static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
-                              uint64_t *h2) {
-    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
-                 ((uint64_t)rem[3] << 48);
-    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
-    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
-    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+ * the leader.  The set comes from column_h1, the Zobrist hash of the cards in the hands (zhand,
+ * kept card by card as they are played and taken back, so a position a card or two ahead costs
+ * two xors; the hash of the whole position cost some two dozen instructions, a position read or
+ * prefetched at every card of the last two of each trick); the slot is matched on the position
+ * itself (column_check, column_jl; see Slot). */
+static inline uint64_t column_h1(const Solver *s, uint64_t zh, int leader) {
+    return zh ^ s->zlead[leader];
+}
+
+static inline uint64_t column_check(const uint16_t rem[NSUITS]) {
+    return rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) | ((uint64_t)rem[3] << 48);
+}
+
+static inline uint32_t column_jl(unsigned jokers, int leader, int R) {
+    return jokers | ((uint32_t)(leader + 1) << 16) | ((uint32_t)R << 24);
 }
 
 /* After the last card of a trick: settle it and go on. */
@@ -1673,6 +1688,12 @@ static size_t ctab_bytes(uint64_t cmask) { return (size_t)(cmask + 1) * WAYS * s
 
 static int ctab_alloc(Solver *s) {
     size_t n = ctab_bytes(s->cmask);
+    /* the Zobrist values (column_h1): fixed pseudo-random numbers (splitmix64); only the
+     * spread of positions over the sets depends on them, never a value */
+    uint64_t z = 0x2545f4914f6cdd1dULL;
+    for (int su = 0; su < NSUITS; su++)
+        for (int r = 0; r < 16; r++) s->zcard[su][r] = mix64(z += 0x9e3779b97f4a7c15ULL);
+    for (int p = 0; p < MAXSEATS; p++) s->zlead[p] = mix64(z += 0x9e3779b97f4a7c15ULL);
     /* (column_sure_counts: without it the counts are worked out each time) */
     if (s->trump >= 0 && s->nseats == 4 && !s->spare_dealt) {
         s->csure = malloc(sizeof(uint16_t) << 16);
@@ -1709,35 +1730,35 @@ static void ctab_free(Solver *s) {
     s->ctab = NULL;
 }
 
-static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t h2) {
+static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t check, uint32_t jl) {
     const Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
     for (int i = 0; i < WAYS; i++)
-        if (set[i].check == h2) return &set[i];
+        if (set[i].check == check && set[i].jl == jl) return &set[i];
     return NULL;
 }
 
-static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int ub, int bsuit,
-                        int brel) {
+static void store_exact(Solver *s, uint64_t h1, uint64_t check, uint32_t jl, int R, int lb,
+                        int ub, int bsuit, int brel) {
     Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
     Slot *x = NULL, *victim = &set[0];
     for (int i = 0; i < WAYS && !x; i++) {
-        if (set[i].check == h2) x = &set[i];
-        else if (set[i].check == 0) {
-            if (victim->check) victim = &set[i];
-        } else if (victim->check && set[i].R < victim->R) {
+        if (set[i].check == check && set[i].jl == jl) x = &set[i];
+        else if (set[i].jl == 0) {
+            if (victim->jl) victim = &set[i];
+        } else if (victim->jl && (set[i].jl >> 24) < (victim->jl >> 24)) {
             victim = &set[i];
         }
     }
     if (!x) {
         x = victim;
-        x->check = h2;
+        x->check = check;
+        x->jl = jl;
         x->lb = 0;
         x->ub = 127;
     }
     merge_bounds(s, &x->lb, &x->ub, R, lb, ub);
     x->bsuit = (int8_t)bsuit;
     x->brel = (int8_t)brel;
-    x->R = (uint8_t)R;
 }
 
 static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
@@ -1850,8 +1871,9 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
     }
 #endif
     if (s->columns) {
-        column_key(rem, seat, h1, h2);
-        const Slot *x = ctab_find(s, *h1, *h2);
+        *h1 = column_h1(s, s->zhand, seat);
+        *h2 = column_check(rem);
+        const Slot *x = ctab_find(s, *h1, *h2, column_jl(rem[JOKER], seat, R));
         if (x) {
             int lb, ub;
             bounds_for_max(s, x->lb, x->ub, R, &lb, &ub);
@@ -2376,7 +2398,7 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
 static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
                                         int target, int R, int8_t *known) {
     uint16_t rem[NSUITS];
-    uint64_t k1[MAXHAND * 2], k2[MAXHAND * 2];
+    uint64_t k1[MAXHAND * 2];
     int8_t lead[MAXHAND * 2];
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
     for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
@@ -2384,13 +2406,12 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
         int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
-        rem[su] &= (uint16_t)~(1u << r);
         lead[i] = (int8_t)(wins ? seat : s->tseat[w]);
-        column_key(rem, lead[i], &k1[i], &k2[i]);
-        rem[su] |= (uint16_t)(1u << r);
+        k1[i] = column_h1(s, s->zhand ^ s->zcard[su][r], lead[i]);
         __builtin_prefetch(&s->ctab[(k1[i] & s->cmask) * WAYS]);
         known[i] = -1;
     }
+    uint64_t check = column_check(rem);
     int maxing = s->side[seat];
     for (int i = 0; i < n; i++) {
         int nw = won + s->side[lead[i]];
@@ -2398,7 +2419,10 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
         if (nw >= target) v = 1;
         else if (nw + R - 1 < target) v = 0;
         else {
-            const Slot *x = ctab_find(s, k1[i], k2[i]);
+            int su = mv[i].su, r = mv[i].r;
+            uint64_t c = su == JOKER ? check : check & ~((uint64_t)1 << (16 * su + r));
+            unsigned jk = rem[JOKER] & ~(su == JOKER ? 1u << r : 0u);
+            const Slot *x = ctab_find(s, k1[i], c, column_jl(jk, lead[i], R - 1));
             if (x) {
                 int lb, ub;
                 bounds_for_max(s, x->lb, x->ub, R - 1, &lb, &ub);
@@ -2431,9 +2455,7 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
     int led = cur_led(s);
     if (led < 0) return;
     int nx = (seat + 1) % s->nseats;
-    uint16_t rem[NSUITS], lg[NSUITS];
-    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
+    uint16_t lg[NSUITS];
     if (s->expo[nx][led]) {
         memset(lg, 0, sizeof(lg));
         lg[led] = s->expo[nx][led];
@@ -2446,18 +2468,14 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
         int su = mv[i].su, r = mv[i].r;
         int ws = ws0, wr = wr0, wp = wp0;
         if (su == ws ? r > wr : su == s->trump) ws = su, wr = r, wp = seat;
-        rem[su] &= (uint16_t)~(1u << r);
+        uint64_t z = s->zhand ^ s->zcard[su][r];
         for (int su4 = 0; su4 < NSUITS; su4++)
             for (unsigned m = lg[su4]; m; m &= m - 1) {
                 int r4 = __builtin_ctz(m);
                 int lead = su4 == ws ? (r4 > wr ? nx : wp) : su4 == s->trump ? nx : wp;
-                uint64_t h1, h2;
-                rem[su4] &= (uint16_t)~(1u << r4);
-                column_key(rem, lead, &h1, &h2);
-                rem[su4] |= (uint16_t)(1u << r4);
+                uint64_t h1 = column_h1(s, z ^ s->zcard[su4][r4], lead);
                 __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
             }
-        rem[su] |= (uint16_t)(1u << r);
     }
 }
 
@@ -2630,7 +2648,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        if (s->columns) store_exact(s, h1, h2, R, lb, ub, bs, br);
+        if (s->columns) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
         else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
@@ -2749,6 +2767,7 @@ static void set_side(Solver *s, int for_seat) {
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->expo, 0, sizeof(s->expo));
+    s->zhand = 0;
     for (int p = 0; s->columns && p < s->nseats; p++)
         for (int k = 0; k < s->nstacks[p]; k++) {
             int t = s->stlen[p][k] - 1;
@@ -2756,6 +2775,7 @@ static void reset_state(Solver *s) {
             for (int j = 0; j <= t; j++) {
                 int c = s->stack[p][k][j];
                 s->where[c >> 4][c & 15] = (uint8_t)k;
+                s->zhand ^= s->zcard[c >> 4][c & 15];
             }
             if (t >= 0) {
                 int c = s->stack[p][k][t];
