@@ -182,6 +182,7 @@ typedef struct {
     /* column mode: Zobrist values of each card and leader (column_h1), and the xor of those of
      * the cards in the hands (kept by expose_after and cover_again) */
     uint64_t zcard[NSUITS][16], zlead[MAXSEATS], zhand;
+    uint16_t cbottom[NSUITS]; /* column mode: the cards dealt at the bottom of their stacks */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -1316,7 +1317,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                  * apart (each compares alike with every other card still out).  Cards are
                  * taken from the top down, so the card compared is the previous legal one,
                  * kept or itself equivalent to one kept. */
-                int alone = s->sttop[seat][s->where[su][r]] == 0;
+                /* (a legal card is its stack's top: it is alone when dealt at the bottom) */
+                int alone = (s->cbottom[su] >> r) & 1;
                 int eq = alone && calone && !(live & ((1u << cprev) - 1) & ~((2u << r) - 1));
                 cprev = r;
                 calone = alone;
@@ -2768,6 +2770,7 @@ static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->expo, 0, sizeof(s->expo));
     s->zhand = 0;
+    memset(s->cbottom, 0, sizeof(s->cbottom));
     for (int p = 0; s->columns && p < s->nseats; p++)
         for (int k = 0; k < s->nstacks[p]; k++) {
             int t = s->stlen[p][k] - 1;
@@ -2776,6 +2779,7 @@ static void reset_state(Solver *s) {
                 int c = s->stack[p][k][j];
                 s->where[c >> 4][c & 15] = (uint8_t)k;
                 s->zhand ^= s->zcard[c >> 4][c & 15];
+                if (j == 0) s->cbottom[c >> 4] |= (uint16_t)(1u << (c & 15));
             }
             if (t >= 0) {
                 int c = s->stack[p][k][t];
