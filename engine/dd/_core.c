@@ -1597,6 +1597,36 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     return res;
 }
 
+/* finish_trick for column mode: no ranks are recorded there (W stays clear), the owners
+ * string is not kept and there are no spare cards, so only the trick itself is saved. */
+static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
+    int widx = cur_winner(s);
+    int w = s->tseat[widx];
+    int now = won + s->side[w];
+    W[0] = W[1] = W[2] = W[3] = 0;
+    if (now >= target || now + R - 1 < target) return now >= target;
+    int cnt = s->tcnt;
+    int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
+    int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
+    memcpy(saved_w, s->twin, sizeof(saved_w));
+    memcpy(saved_l, s->tled, sizeof(saved_l));
+    memcpy(saved_s, s->tsuit, sizeof(saved_s));
+    memcpy(saved_r, s->trank, sizeof(saved_r));
+    memcpy(saved_p, s->tseat, sizeof(saved_p));
+    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
+    s->tcnt = 0;
+    int res = search(s, w, now, target, R - 1, W);
+    s->tcnt = cnt;
+    memcpy(s->twin, saved_w, sizeof(saved_w));
+    memcpy(s->tled, saved_l, sizeof(saved_l));
+    memcpy(s->tsuit, saved_s, sizeof(saved_s));
+    memcpy(s->trank, saved_r, sizeof(saved_r));
+    memcpy(s->tseat, saved_p, sizeof(saved_p));
+    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] &= (uint16_t)~(1u << saved_r[i]);
+    W[0] = W[1] = W[2] = W[3] = 0;
+    return res;
+}
+
 /* Table bounds are kept for the reference side; convert for the side now maximising. */
 static inline void bounds_for_max(const Solver *s, int elb, int eub, int R, int *lb, int *ub) {
     if (eub > R) eub = R;
@@ -2605,7 +2635,9 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             drop_suit(s, seat, dsu);
         }
         play(s, seat, mv[i].su, mv[i].r);
-        if (s->tcnt == s->nseats) v = finish_trick(s, won, target, R, CW);
+        if (s->tcnt == s->nseats)
+            v = s->columns ? column_finish_trick(s, won, target, R, CW)
+                           : finish_trick(s, won, target, R, CW);
         else v = search(s, next, won, target, R, CW);
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
