@@ -65,10 +65,13 @@
  * leads, or needing one trick that some lead surely wins; second or third hand whose side needs
  * just this trick and surely wins it; a side that surely wins this trick with a card of the
  * suit led and needs no more than its best hand's sure trump tricks besides (at the trick start
- * and for second or third hand).  Two cards of a suit each alone in its column with no card
- * still out between them are equivalent.  The table sets of the next trick's positions are
- * prefetched at its last card but one; at the last card they are read, and a card whose next
- * position the table already settles for the mover is played first.
+ * and for second or third hand), tried cheapest first (column_start_cutoffs; the sure trump
+ * counts are read from a table by the trumps still in the hands).  Two cards of a suit each
+ * alone in its column with no card still out between them are equivalent.  The table's set is
+ * chosen by a Zobrist hash kept card by card, the slot holds the position itself.  The table
+ * sets of the next trick's positions are prefetched at its last card but one; at the last card
+ * they are read, a card whose next position the table already settles for the mover is played
+ * first, and a card whose next position is settled is not played at all.
  *
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
