@@ -66,10 +66,13 @@
  * leads, or needing one trick that some lead surely wins; second or third hand whose side needs
  * just this trick and surely wins it; a side that surely wins this trick with a card of the
  * suit led and needs no more than its best hand's sure trump tricks besides (at the trick start
- * and for second or third hand).  Two cards of a suit each alone in its column with no card
- * still out between them are equivalent.  The table sets of the next trick's positions are
- * prefetched at its last card but one; at the last card they are read, and a card whose next
- * position the table already settles for the mover is played first.
+ * and for second or third hand), tried cheapest first (column_start_cutoffs; the sure trump
+ * counts are read from a table by the trumps still in the hands).  Two cards of a suit each
+ * alone in its column with no card still out between them are equivalent.  The table's set is
+ * chosen by a Zobrist hash kept card by card, the slot holds the position itself.  The table
+ * sets of the next trick's positions are prefetched at its last card but one; at the last card
+ * they are read, a card whose next position the table already settles for the mover is played
+ * first, and a card whose next position is settled is not played at all.
  *
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
@@ -140,12 +143,15 @@ typedef struct {
 
 /* Column mode has no partial keys (which cards are playable depends on their identity), so
  * each position keeps one exact entry, in a table of fixed size: sets of WAYS slots, where a
- * new position replaces the entry with the fewest tricks left (the cheapest to find again). */
+ * new position replaces the entry with the fewest tricks left (the cheapest to find again).
+ * The set is chosen by a Zobrist hash of the position (column_h1); the slot holds the position
+ * itself, so a match is never a false one: the remaining cards of suits 0-3 (16 bits a suit)
+ * in `check`, and in `jl` the remaining no-suit cards (bits 0-15), the leader plus one (bits
+ * 16-23) and the tricks left (bits 24-31: fixed by the cards, kept for the replacement). */
 typedef struct {
-    uint64_t check; /* 0 = empty */
+    uint64_t check;
+    uint32_t jl; /* 0 = empty */
     int8_t lb, ub, bsuit, brel;
-    uint8_t R;
-    uint8_t pad[3];
 } Slot;
 #define WAYS 4
 
@@ -188,6 +194,11 @@ typedef struct {
     Slot *ctab;     /* column mode's table instead (see Slot) */
     void *ctab_raw; /* its allocation (ctab is aligned within it) */
     uint64_t cmask; /* sets in ctab - 1 */
+    uint16_t *csure; /* column mode, 4 seats, trumps: sure trump counts (column_sure_counts) */
+    /* column mode: Zobrist values of each card and leader (column_h1), and the xor of those of
+     * the cards in the hands (kept by expose_after and cover_again) */
+    uint64_t zcard[NSUITS][16], zlead[MAXSEATS], zhand;
+    uint16_t cbottom[NSUITS]; /* column mode: the cards dealt at the bottom of their stacks */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -949,6 +960,26 @@ static int hand_sure_trumps(const Solver *s, int p, int R, uint16_t *mask, int *
     return best;
 }
 
+/* Column mode, four seats, trumps, no spare cards: hand_sure_trumps's count for every seat at
+ * once, 4 bits a seat (seat p in bits 4p..4p+3).  The counts depend on nothing but which trumps
+ * each hand holds, and, the deal fixing who holds each card, on the set of trumps still in the
+ * hands (the sides are the two partnerships whoever the max side is); so they are kept in a
+ * table indexed by that set, filled as sets come up (a set's four counts were a tenth of the
+ * work of the search in column mode, asked for again and again at the same trump holdings). */
+static inline unsigned column_sure_counts(const Solver *s) {
+    int tr = s->trump;
+    unsigned key = s->hand[0][tr] | s->hand[1][tr] | s->hand[2][tr] | s->hand[3][tr];
+    if (s->csure && s->csure[key] != 0xffff) return s->csure[key];
+    unsigned v = 0;
+    for (int p = 0; p < 4; p++) {
+        uint16_t m;
+        int k;
+        v |= (unsigned)hand_sure_trumps(s, p, s->curR, &m, &k) << (4 * p);
+    }
+    if (s->csure) s->csure[key] = (uint16_t)v;
+    return v;
+}
+
 /* ---- move ordering ------------------------------------------------------------------- */
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
@@ -1378,7 +1409,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                  * apart (each compares alike with every other card still out).  Cards are
                  * taken from the top down, so the card compared is the previous legal one,
                  * kept or itself equivalent to one kept. */
-                int alone = s->sttop[seat][s->where[su][r]] == 0;
+                /* (a legal card is its stack's top: it is alone when dealt at the bottom) */
+                int alone = (s->cbottom[su] >> r) & 1;
                 int eq = alone && calone && !(live & ((1u << cprev) - 1) & ~((2u << r) - 1));
                 cprev = r;
                 calone = alone;
@@ -1509,6 +1541,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 
 /* Column mode: the card leaves the top of its stack and the one below it is exposed. */
 static inline void expose_after(Solver *s, int seat, int su, int r) {
+    s->zhand ^= s->zcard[su][r];
     int k = s->where[su][r];
     int t = --s->sttop[seat][k];
     s->expo[seat][su] &= (uint16_t)~(1u << r);
@@ -1519,6 +1552,7 @@ static inline void expose_after(Solver *s, int seat, int su, int r) {
 }
 
 static inline void cover_again(Solver *s, int seat, int su, int r) {
+    s->zhand ^= s->zcard[su][r];
     int k = s->where[su][r];
     int t = s->sttop[seat][k]++;
     if (t >= 0) {
@@ -1595,14 +1629,21 @@ static void add_rank_winner(const Solver *s, int widx, uint16_t W[4]) {
 }
 
 /* Column mode: the key is the remaining cards (the deal fixes who holds them and where) and
- * the leader. */
-static inline void column_key(const uint16_t rem[NSUITS], int leader, uint64_t *h1,
-                              uint64_t *h2) {
-    uint64_t a = rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) |
-                 ((uint64_t)rem[3] << 48);
-    uint64_t b = rem[JOKER] | ((uint64_t)leader << 16) | ((uint64_t)1 << 40);
-    *h1 = mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
-    *h2 = mix64(b ^ mix64(a + 0x632be59bd9b4e019ULL)) | 1;
+ * the leader.  The set comes from column_h1, the Zobrist hash of the cards in the hands (zhand,
+ * kept card by card as they are played and taken back, so a position a card or two ahead costs
+ * two xors; the hash of the whole position cost some two dozen instructions, a position read or
+ * prefetched at every card of the last two of each trick); the slot is matched on the position
+ * itself (column_check, column_jl; see Slot). */
+static inline uint64_t column_h1(const Solver *s, uint64_t zh, int leader) {
+    return zh ^ s->zlead[leader];
+}
+
+static inline uint64_t column_check(const uint16_t rem[NSUITS]) {
+    return rem[0] | ((uint64_t)rem[1] << 16) | ((uint64_t)rem[2] << 32) | ((uint64_t)rem[3] << 48);
+}
+
+static inline uint32_t column_jl(unsigned jokers, int leader, int R) {
+    return jokers | ((uint32_t)(leader + 1) << 16) | ((uint32_t)R << 24);
 }
 
 /* After the last card of a trick: settle it and go on. */
@@ -1645,6 +1686,36 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
         s->gone[saved_s[i]] &= (uint16_t) ~(1u << saved_r[i]);
     }
     add_rank_winner(s, widx, W);
+    return res;
+}
+
+/* finish_trick for column mode: no ranks are recorded there (W stays clear), the owners
+ * string is not kept and there are no spare cards, so only the trick itself is saved. */
+static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
+    int widx = cur_winner(s);
+    int w = s->tseat[widx];
+    int now = won + s->side[w];
+    W[0] = W[1] = W[2] = W[3] = 0;
+    if (now >= target || now + R - 1 < target) return now >= target;
+    int cnt = s->tcnt;
+    int saved_s[MAXSEATS], saved_r[MAXSEATS], saved_p[MAXSEATS];
+    int saved_w[MAXSEATS + 1], saved_l[MAXSEATS + 1];
+    memcpy(saved_w, s->twin, sizeof(saved_w));
+    memcpy(saved_l, s->tled, sizeof(saved_l));
+    memcpy(saved_s, s->tsuit, sizeof(saved_s));
+    memcpy(saved_r, s->trank, sizeof(saved_r));
+    memcpy(saved_p, s->tseat, sizeof(saved_p));
+    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
+    s->tcnt = 0;
+    int res = search(s, w, now, target, R - 1, W);
+    s->tcnt = cnt;
+    memcpy(s->twin, saved_w, sizeof(saved_w));
+    memcpy(s->tled, saved_l, sizeof(saved_l));
+    memcpy(s->tsuit, saved_s, sizeof(saved_s));
+    memcpy(s->trank, saved_r, sizeof(saved_r));
+    memcpy(s->tseat, saved_p, sizeof(saved_p));
+    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] &= (uint16_t)~(1u << saved_r[i]);
+    W[0] = W[1] = W[2] = W[3] = 0;
     return res;
 }
 
@@ -1741,6 +1812,17 @@ static size_t ctab_bytes(uint64_t cmask) { return (size_t)(cmask + 1) * WAYS * s
 
 static int ctab_alloc(Solver *s) {
     size_t n = ctab_bytes(s->cmask);
+    /* the Zobrist values (column_h1): fixed pseudo-random numbers (splitmix64); only the
+     * spread of positions over the sets depends on them, never a value */
+    uint64_t z = 0x2545f4914f6cdd1dULL;
+    for (int su = 0; su < NSUITS; su++)
+        for (int r = 0; r < 16; r++) s->zcard[su][r] = mix64(z += 0x9e3779b97f4a7c15ULL);
+    for (int p = 0; p < MAXSEATS; p++) s->zlead[p] = mix64(z += 0x9e3779b97f4a7c15ULL);
+    /* (column_sure_counts: without it the counts are worked out each time) */
+    if (s->trump >= 0 && s->nseats == 4 && !s->spare_dealt) {
+        s->csure = malloc(sizeof(uint16_t) << 16);
+        if (s->csure) memset(s->csure, 0xff, sizeof(uint16_t) << 16);
+    }
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     void *raw = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                      -1, 0);
@@ -1760,6 +1842,8 @@ static int ctab_alloc(Solver *s) {
 }
 
 static void ctab_free(Solver *s) {
+    free(s->csure);
+    s->csure = NULL;
     if (!s->ctab_raw) return;
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     munmap(s->ctab_raw, ctab_bytes(s->cmask) + HUGE_ALIGN);
@@ -1770,35 +1854,35 @@ static void ctab_free(Solver *s) {
     s->ctab = NULL;
 }
 
-static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t h2) {
+static inline const Slot *ctab_find(const Solver *s, uint64_t h1, uint64_t check, uint32_t jl) {
     const Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
     for (int i = 0; i < WAYS; i++)
-        if (set[i].check == h2) return &set[i];
+        if (set[i].check == check && set[i].jl == jl) return &set[i];
     return NULL;
 }
 
-static void store_exact(Solver *s, uint64_t h1, uint64_t h2, int R, int lb, int ub, int bsuit,
-                        int brel) {
+static void store_exact(Solver *s, uint64_t h1, uint64_t check, uint32_t jl, int R, int lb,
+                        int ub, int bsuit, int brel) {
     Slot *set = &s->ctab[(h1 & s->cmask) * WAYS];
     Slot *x = NULL, *victim = &set[0];
     for (int i = 0; i < WAYS && !x; i++) {
-        if (set[i].check == h2) x = &set[i];
-        else if (set[i].check == 0) {
-            if (victim->check) victim = &set[i];
-        } else if (victim->check && set[i].R < victim->R) {
+        if (set[i].check == check && set[i].jl == jl) x = &set[i];
+        else if (set[i].jl == 0) {
+            if (victim->jl) victim = &set[i];
+        } else if (victim->jl && (set[i].jl >> 24) < (victim->jl >> 24)) {
             victim = &set[i];
         }
     }
     if (!x) {
         x = victim;
-        x->check = h2;
+        x->check = check;
+        x->jl = jl;
         x->lb = 0;
         x->ub = 127;
     }
     merge_bounds(s, &x->lb, &x->ub, R, lb, ub);
     x->bsuit = (int8_t)bsuit;
     x->brel = (int8_t)brel;
-    x->R = (uint8_t)R;
 }
 
 static void store(Solver *s, uint64_t h1, uint64_t h2, const uint32_t own[4],
@@ -1911,8 +1995,9 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
     }
 #endif
     if (s->columns) {
-        column_key(rem, seat, h1, h2);
-        const Slot *x = ctab_find(s, *h1, *h2);
+        *h1 = column_h1(s, s->zhand, seat);
+        *h2 = column_check(rem);
+        const Slot *x = ctab_find(s, *h1, *h2, column_jl(rem[JOKER], seat, R));
         if (x) {
             int lb, ub;
             bounds_for_max(s, x->lb, x->ub, R, &lb, &ub);
@@ -1983,6 +2068,15 @@ static inline int quick_trick_cutoff(const Solver *s, int seat, int won, int tar
  * split' rule below. */
 static inline void side_sure_trumps(const Solver *s, int R, int sure[2], int sk[2],
                                     uint16_t sw[2]) {
+    if (s->columns && s->nseats == 4) {
+        /* column mode: the counts alone (no ranks are recorded there; the split rule is off) */
+        unsigned c = column_sure_counts(s);
+        for (int p = 0; p < 4; p++) {
+            int x = (int)(c >> (4 * p)) & 15;
+            if (x > sure[s->side[p]]) sure[s->side[p]] = x;
+        }
+        return;
+    }
     for (int p = 0; p < s->nseats; p++) {
         uint16_t m;
         int k, c = hand_sure_trumps(s, p, R, &m, &k);
@@ -2162,9 +2256,10 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
     }
     if (!lost && !won) return -1;
     int best[2] = {0, 0}, who[2] = {-1, -1};
+    unsigned counts = column_sure_counts(s);
+    (void)R;
     for (int p = 0; p < s->nseats; p++) {
-        uint16_t m;
-        int k, c = hand_sure_trumps(s, p, R, &m, &k);
+        int c = (int)(counts >> (4 * p)) & 15;
         if (c > best[s->side[p]]) {
             best[s->side[p]] = c;
             who[s->side[p]] = p;
@@ -2191,10 +2286,10 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
 static int column_trick_then_sure(const Solver *s, int seat, int need2) {
     if (column_trick_won(s, seat, 1) < 0) return -1; /* the cheaper test first */
     int me = s->side[seat], best = 0, h = -1, L = cur_led(s);
+    unsigned counts = column_sure_counts(s);
     for (int p = 0; p < s->nseats; p++) {
         if (s->side[p] != me) continue;
-        uint16_t m;
-        int k, c = hand_sure_trumps(s, p, s->curR, &m, &k);
+        int c = (int)(counts >> (4 * p)) & 15;
         if (c > best) {
             best = c;
             h = p;
@@ -2206,11 +2301,61 @@ static int column_trick_then_sure(const Solver *s, int seat, int need2) {
     return me;
 }
 
+/* Column mode: the leader's cards above every card of their suit left in the other hands.
+ * column_quick_tricks counts no other card (the other hands' cards do not change while it
+ * cashes), so this is a bound on its count, cheap to read. */
+static inline int column_top_count(const Solver *s, int leader) {
+    int c = 0;
+    for (int su = 0; su < 4; su++) {
+        unsigned mine = s->hand[leader][su];
+        if (!mine) continue;
+        unsigned others = s->deck[su] & ~(unsigned)s->gone[su] & ~mine;
+        c += popc(others ? mine & ~((2u << hibit(others)) - 1) : mine);
+    }
+    return c;
+}
+
+/* Column mode's cut-offs at a trick start (trick_start_cutoffs gives them their turn): the
+ * same rules as there, tried cheapest first.  Each settles the target only when its answer is
+ * the true one, so the order changes which rule answers, never the answer, and in column mode
+ * nothing else depends on the rule (no ranks are recorded): the nodes are the same.  On the
+ * Open Whist par boards, of the trick starts that reach them, about a sixth are settled by the
+ * sure trump counts alone (now a table read), a fifth by the lead won or lost, and more than
+ * half by none, which pay for every rule; the quick tricks settle some 6% and are the dearest,
+ * so they come after those, and are skipped when the leader's top cards cannot give enough. */
+static int column_start_cutoffs(const Solver *s, int seat, int won, int target, int R) {
+    int me = s->side[seat], v;
+    /* tricks the leader's side needs: every rule below settles it for that side when that
+     * side surely makes them */
+    int need = me ? target - won : won + R - target + 1;
+    int sure[2] = {0, 0}, sk[2] = {0, 0};
+    uint16_t sw[2] = {0, 0};
+    int trumps = s->trump >= 0 && !(s->off & OFF_SURE_TRUMPS);
+    if (trumps) {
+        side_sure_trumps(s, R, sure, sk, sw);
+        if (sure[1] && won + sure[1] >= target) return 1;
+        if (sure[0] && won + R - sure[0] < target) return 0;
+    }
+    if (need == R && !(s->off & OFF_LEAD_LOST) && (v = column_lead_lost(s, seat)) >= 0) return v;
+    if (need == 1 && !(s->off & OFF_LEAD_WON) && !s->spare && (v = column_lead_won(s, seat)) >= 0)
+        return v;
+    int top = column_top_count(s, seat);
+    if (!(s->off & OFF_QUICK) && top >= need && column_quick_tricks(s, seat, 0) >= need) return me;
+    if (trumps && !(s->off & OFF_CASH_THEN_TRUMPS) && sure[me] && need > sure[me] &&
+        top + sure[me] >= need && column_quick_tricks(s, seat, 1) + sure[me] >= need)
+        return me; /* see sure_trump_cutoff */
+    if (s->trump >= 0 && !s->spare && !(s->off & OFF_TRICK_THEN_TRUMPS) &&
+        (v = column_trick_then_trumps(s, seat, R, need)) >= 0)
+        return v;
+    return -1;
+}
+
 /* The cut-offs tried at a trick start after the table probe (W clear on entry): 1 or 0 when
  * one settles the target, W the cards it relied on; -1 when none does, W clear. */
 static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, int R,
                                const uint16_t rem[NSUITS], uint16_t W[4]) {
     int v;
+    if (s->columns) return column_start_cutoffs(s, seat, won, target, R);
     if (!(s->off & OFF_QUICK) && (v = quick_trick_cutoff(s, seat, won, target, R, W)) >= 0)
         return v;
     if (s->trump >= 0 && !(s->off & OFF_SURE_TRUMPS) &&
@@ -2369,11 +2514,15 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
  * when the first move's is not already a win for the mover but a later one's is (its entry's
  * bounds, or the trick itself, settle the target), move that one to the front: its search is
  * a table hit (an enhanced transposition cut-off; measured: 7% fewer nodes on the Open Whist
- * par boards). */
+ * par boards).  known[i] gets what was read for the move now at i, up to that one: 1 or 0
+ * when settled (+2 when by the table: the search of that position would count a node and
+ * stop at its probe), -1 when not (the rest: -1).  The search loop takes a settled move's
+ * result from there instead of playing it (a bound read here stays true however the table
+ * changes later, so the values are the same). */
 static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
-                                        int target, int R) {
+                                        int target, int R, int8_t *known) {
     uint16_t rem[NSUITS];
-    uint64_t k1[MAXHAND * 2], k2[MAXHAND * 2];
+    uint64_t k1[MAXHAND * 2];
     int8_t lead[MAXHAND * 2];
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
     for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
@@ -2381,32 +2530,40 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
         int wins = su == s->tsuit[w] ? r > s->trank[w] : su == s->trump;
-        rem[su] &= (uint16_t)~(1u << r);
         lead[i] = (int8_t)(wins ? seat : s->tseat[w]);
-        column_key(rem, lead[i], &k1[i], &k2[i]);
-        rem[su] |= (uint16_t)(1u << r);
+        k1[i] = column_h1(s, s->zhand ^ s->zcard[su][r], lead[i]);
         __builtin_prefetch(&s->ctab[(k1[i] & s->cmask) * WAYS]);
+        known[i] = -1;
     }
+    uint64_t check = column_check(rem);
     int maxing = s->side[seat];
     for (int i = 0; i < n; i++) {
         int nw = won + s->side[lead[i]];
-        int v = -1;
+        int v = -1, hit = 0;
         if (nw >= target) v = 1;
         else if (nw + R - 1 < target) v = 0;
         else {
-            const Slot *x = ctab_find(s, k1[i], k2[i]);
+            int su = mv[i].su, r = mv[i].r;
+            uint64_t c = su == JOKER ? check : check & ~((uint64_t)1 << (16 * su + r));
+            unsigned jk = rem[JOKER] & ~(su == JOKER ? 1u << r : 0u);
+            const Slot *x = ctab_find(s, k1[i], c, column_jl(jk, lead[i], R - 1));
             if (x) {
                 int lb, ub;
                 bounds_for_max(s, x->lb, x->ub, R - 1, &lb, &ub);
                 if (nw + lb >= target) v = 1;
                 else if (nw + ub < target) v = 0;
+                hit = 2;
             }
         }
+        if (v >= 0) known[i] = (int8_t)(v + hit);
         if (v == maxing) {
             if (i == 0) return;
             Move t = mv[i];
+            int8_t kt = known[i];
             memmove(&mv[1], &mv[0], sizeof(Move) * (size_t)i);
+            memmove(&known[1], &known[0], (size_t)i);
             mv[0] = t;
+            known[0] = kt;
             return;
         }
     }
@@ -2422,9 +2579,7 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
     int led = cur_led(s);
     if (led < 0) return;
     int nx = (seat + 1) % s->nseats;
-    uint16_t rem[NSUITS], lg[NSUITS];
-    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
+    uint16_t lg[NSUITS];
     if (s->expo[nx][led]) {
         memset(lg, 0, sizeof(lg));
         lg[led] = s->expo[nx][led];
@@ -2437,18 +2592,14 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
         int su = mv[i].su, r = mv[i].r;
         int ws = ws0, wr = wr0, wp = wp0;
         if (su == ws ? r > wr : su == s->trump) ws = su, wr = r, wp = seat;
-        rem[su] &= (uint16_t)~(1u << r);
+        uint64_t z = s->zhand ^ s->zcard[su][r];
         for (int su4 = 0; su4 < NSUITS; su4++)
             for (unsigned m = lg[su4]; m; m &= m - 1) {
                 int r4 = __builtin_ctz(m);
                 int lead = su4 == ws ? (r4 > wr ? nx : wp) : su4 == s->trump ? nx : wp;
-                uint64_t h1, h2;
-                rem[su4] &= (uint16_t)~(1u << r4);
-                column_key(rem, lead, &h1, &h2);
-                rem[su4] |= (uint16_t)(1u << r4);
+                uint64_t h1 = column_h1(s, z ^ s->zcard[su4][r4], lead);
                 __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
             }
-        rem[su] |= (uint16_t)(1u << r);
     }
 }
 
@@ -2536,9 +2687,12 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t pruned[4];
     uint16_t dominated[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2)
-        prefetch_next_probes(s, seat, mv, n, won, target, R);
-    else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
+    int8_t known[MAXHAND * 2];
+    int use_known = 0;
+    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
+        prefetch_next_probes(s, seat, mv, n, won, target, R, known);
+        use_known = 1;
+    } else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
         prefetch_two_ahead(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
@@ -2550,6 +2704,20 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int dyn = !s->columns && !(s->off & OFF_SKIP_LOWER);
     for (int i = 0; i < n; i++) {
         if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
+        int v;
+        if (use_known && known[i] >= 0 && mv[i].drop < 0) {
+            /* settled at the last card (prefetch_next_probes): W is not used in column mode */
+            v = known[i] & 1;
+            wclear(CW);
+            if (known[i] & 2) {
+                /* the table hit that the next trick's search would have been: a node */
+                s->nodes++;
+                if (s->limit && s->nodes >= s->limit) {
+                    s->aborted = 1;
+                    return 0;
+                }
+            }
+        } else {
         int dsu = mv[i].drop;
         uint16_t dcards = 0;
         uint32_t downers = 0;
@@ -2559,13 +2727,15 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             drop_suit(s, seat, dsu);
         }
         play(s, seat, mv[i].su, mv[i].r);
-        int v;
-        if (s->tcnt == s->nseats) v = finish_trick(s, won, target, R, CW);
+        if (s->tcnt == s->nseats)
+            v = s->columns ? column_finish_trick(s, won, target, R, CW)
+                           : finish_trick(s, won, target, R, CW);
         else v = search(s, next, won, target, R, CW);
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
         if (s->aborted) return 0;
+        }
         if (v == maxing) {
             /* history of cut-offs, capped: it only breaks ties in the move order */
             int *h = &s->hist[seat][mv[i].su][mv[i].r];
@@ -2604,7 +2774,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        if (s->columns) store_exact(s, h1, h2, R, lb, ub, bs, br);
+        if (s->columns) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
         else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
@@ -2723,6 +2893,8 @@ static void set_side(Solver *s, int for_seat) {
 static void reset_state(Solver *s) {
     memcpy(s->hand, s->init, sizeof(s->hand));
     memset(s->expo, 0, sizeof(s->expo));
+    s->zhand = 0;
+    memset(s->cbottom, 0, sizeof(s->cbottom));
     for (int p = 0; s->columns && p < s->nseats; p++)
         for (int k = 0; k < s->nstacks[p]; k++) {
             int t = s->stlen[p][k] - 1;
@@ -2730,6 +2902,8 @@ static void reset_state(Solver *s) {
             for (int j = 0; j <= t; j++) {
                 int c = s->stack[p][k][j];
                 s->where[c >> 4][c & 15] = (uint8_t)k;
+                s->zhand ^= s->zcard[c >> 4][c & 15];
+                if (j == 0) s->cbottom[c >> 4] |= (uint16_t)(1u << (c & 15));
             }
             if (t >= 0) {
                 int c = s->stack[p][k][t];
