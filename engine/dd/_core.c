@@ -420,7 +420,8 @@ static inline int spare_of(const Solver *s, int seat) {
 
 /* The legal cards; *drop is set to the suit led when the seat may also play off-suit by
  * putting all its cards of that suit aside as spare cards (see Solver_init). */
-static void legal(const Solver *s, int seat, uint16_t lg[NSUITS], int *drop) {
+static inline __attribute__((always_inline)) void legal(const Solver *s, int seat,
+                                                       uint16_t lg[NSUITS], int *drop) {
     uint16_t av[NSUITS];
     available(s, seat, av);
     int led = cur_led(s);
@@ -1236,24 +1237,32 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
     return n;
 }
 
-static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
-                     uint16_t dominated[4]) {
+/* The general move generation (gen_moves below calls it).  COLS and LEAD are constants where
+ * it is called, so that the compiler makes a copy of its own for each case and drops the
+ * tests that cannot hold there: COLS is s->columns (0 or 1), LEAD is 1 for the leader (tcnt
+ * 0), 0 after the lead, -1 when either may be.  The copies give the same moves in the same
+ * order, being the same code. */
+static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int seat,
+                                                              Move *restrict mv, int bsuit,
+                                                              int brel, uint16_t pruned[4],
+                                                              uint16_t dominated[4],
+                                                              const int COLS, const int LEAD) {
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
-    if (s->tcnt && !s->columns && !s->spare) {
+    if (!COLS && s->tcnt && !s->spare) {
         int led = cur_led(s);
         if (led >= 0 && s->hand[seat][led] && !(s->jfollow && s->hand[seat][JOKER]))
             return gen_follow_suit(s, seat, mv, led, pruned);
         if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
             return gen_void(s, seat, mv, led, pruned);
     }
-    if (!s->tcnt && !s->columns && !s->spare && s->nseats == 4 && !s->hand[seat][JOKER])
+    if (!COLS && !s->tcnt && !s->spare && s->nseats == 4 && !s->hand[seat][JOKER])
         return gen_lead(s, seat, mv, bsuit, brel, pruned);
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
     int n = 0;
-    if (s->columns && s->tcnt && drop < 0) {
+    if (COLS && s->tcnt && drop < 0) {
         /* Column mode, after the lead: a hand with one card it may play (often: it follows
          * suit with its only exposed card of the suit) needs no facts and no scores. */
         int only = -1;
@@ -1272,8 +1281,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     /* what the other players can play now: in column mode their exposed cards (a hand with
      * no exposed card of a suit can ruff it, whatever lies underneath) */
-    const uint16_t(*vis)[NSUITS] = s->columns ? s->expo : s->hand;
-    int first = s->tcnt == 0;
+    const uint16_t(*vis)[NSUITS] = COLS ? s->expo : s->hand;
+    int first = LEAD >= 0 ? LEAD : s->tcnt == 0;
     int last = s->tcnt == s->nseats - 1;
     int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
@@ -1323,7 +1332,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
          * suits are discarded from last (measured: 2% fewer nodes; not in column mode, where
          * it cost 4%: the buried cards decide what can be kept). */
         int guard = 0;
-        if (!first && !s->columns && su != JOKER && led >= 0 && su != led && su != trump && mine) {
+        if (!first && !COLS && su != JOKER && led >= 0 && su != led && su != trump && mine) {
             unsigned oh = 0;
             for (int p = 0; p < s->nseats; p++)
                 if (s->side[p] != me) oh |= vis[p][su];
@@ -1332,7 +1341,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
-        if (first && su != JOKER && s->nseats == 4 && live && !s->columns) {
+        if (first && su != JOKER && s->nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
              * toward partner's second-best card while the best one sits on the left, or
@@ -1364,7 +1373,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         /* column mode, leading: the best card the other side has exposed in the suit (-1 none;
          * 16 elsewhere) */
         int opp_exposed_top = 16;
-        if (first && su != JOKER && s->columns) {
+        if (first && su != JOKER && COLS) {
             unsigned oe = 0;
             for (int p = 0; p < s->nseats; p++)
                 if (s->side[p] != me) oe |= vis[p][su];
@@ -1390,7 +1399,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
-            if (!s->columns && prev >= 0 && !(s->off & OFF_EQUIVALENT)) {
+            if (!COLS && prev >= 0 && !(s->off & OFF_EQUIVALENT)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
                 if (su == JOKER || !(between & others)) {
@@ -1401,7 +1410,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 }
             }
             prev = r;
-            if (s->columns && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
+            if (COLS && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
                 /* Column mode: two cards of a suit that each lie alone in their column, with
                  * no other card still out between them (in any hand, or in this trick), are
                  * equivalent: after either one is played the position is the other one's
@@ -1441,7 +1450,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 else if (partner_ruff && !ruffable) score = 80 - r;
                 else if (partner_top && !ruffable) score = 70 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
-                if (s->columns && su != JOKER) {
+                if (COLS && su != JOKER) {
                     /* column mode: a lead that uncovers a card above every other card of its
                      * suit still out (a winner to come) is a little better (measured on the
                      * Open Whist par boards: 2% fewer nodes with 15; 25 or more made more) */
@@ -1472,7 +1481,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     else if (threat && su == led && r > nxtop)
                         score = 90 - r; /* the next opponent could win: take it safely */
                     else if (third && su == led && r > wr && r > sec4 && r < nxtop &&
-                             (sec4 >= 0 || s->columns))
+                             (sec4 >= 0 || COLS))
                         /* third hand cannot stop the last player beating partner's card, but
                          * can make it spend its best card: try that before playing low
                          * (measured: 7% fewer nodes; not when that card is the last player's
@@ -1535,6 +1544,17 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     sort_moves(mv, n);
     return n;
+}
+
+/* Moves for `seat`, best first (see gen_moves_as): column mode's leads and later cards, the
+ * commonest nodes of Open Whist, each from a copy of their own. */
+static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
+                     uint16_t dominated[4]) {
+    if (s->columns) {
+        if (s->tcnt) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 0);
+        return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 1);
+    }
+    return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 0, -1);
 }
 
 /* ---- search -------------------------------------------------------------------------- */
