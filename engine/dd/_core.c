@@ -1014,11 +1014,11 @@ typedef struct {
 } Ahead;
 
 static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], int seat,
-                                int led, int ws, int wr, int last) {
+                                int led, int ws, int wr, int last, int nseats) {
     Ahead a = {0, 16, 0, 0, -1, -1, -1, 0, -1};
     int trump = s->trump;
     if (!last && led >= 0) {
-        int nx = (seat + 1) % s->nseats;
+        int nx = (seat + 1) % nseats;
         if (s->side[nx] != s->side[seat]) {
             unsigned nl = vis[nx][led];
             if (nl) a.nxtop = hibit(nl);
@@ -1029,7 +1029,7 @@ static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], 
                 a.threat = !nl && (vis[nx][trump] >> (wr + 1)) != 0;
         }
     }
-    if (s->tcnt == 1 && s->nseats == 4 && led >= 0 && ws == led) {
+    if (s->tcnt == 1 && nseats == 4 && led >= 0 && ws == led) {
         unsigned t3 = vis[(seat + 1) & 3][led], t4 = vis[(seat + 2) & 3][led];
         a.second = 1;
         if (t3) a.min3 = __builtin_ctz(t3);
@@ -1038,7 +1038,7 @@ static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], 
         unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
         if (t3b) a.sec3 = hibit(t3b);
     }
-    if (s->tcnt == 2 && s->nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
+    if (s->tcnt == 2 && nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
         unsigned t4 = vis[(seat + 1) & 3][led];
         a.third = 1;
         t4 &= ~(1u << hibit(t4));
@@ -1078,7 +1078,7 @@ static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t prun
     int ws = s->tsuit[widx], wr = s->trank[widx];
     int me = s->side[seat], trump = s->trump;
     int last = s->tcnt == s->nseats - 1;
-    Ahead a = trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last);
+    Ahead a = trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last, s->nseats);
     int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
     int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     for (int i = 0; i < n; i++) {
@@ -1114,7 +1114,7 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
     int last = s->tcnt == s->nseats - 1;
     int nx = (seat + 1) % s->nseats;
     int threat =
-        trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last).threat;
+        trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last, s->nseats).threat;
     int eq = !(s->off & OFF_EQUIVALENT);
     int n = 0;
     for (int su = 0; su < 4; su++) {
@@ -1246,7 +1246,9 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                                                               Move *restrict mv, int bsuit,
                                                               int brel, uint16_t pruned[4],
                                                               uint16_t dominated[4],
-                                                              const int COLS, const int LEAD) {
+                                                              const int COLS, const int LEAD,
+                                                              const int NS) {
+    const int nseats = NS ? NS : s->nseats;
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
     if (!COLS && s->tcnt && !s->spare) {
@@ -1256,7 +1258,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
         if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
             return gen_void(s, seat, mv, led, pruned);
     }
-    if (!COLS && !s->tcnt && !s->spare && s->nseats == 4 && !s->hand[seat][JOKER])
+    if (!COLS && !s->tcnt && !s->spare && nseats == 4 && !s->hand[seat][JOKER])
         return gen_lead(s, seat, mv, bsuit, brel, pruned);
     uint16_t lg[NSUITS];
     int drop;
@@ -1283,7 +1285,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
      * no exposed card of a suit can ruff it, whatever lies underneath) */
     const uint16_t(*vis)[NSUITS] = COLS ? s->expo : s->hand;
     int first = LEAD >= 0 ? LEAD : s->tcnt == 0;
-    int last = s->tcnt == s->nseats - 1;
+    int last = s->tcnt == nseats - 1;
     int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
         int widx = cur_winner(s);
@@ -1295,7 +1297,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
     int me = s->side[seat];
     int trump = s->trump;
     /* the hands still to play to the trick (nothing when leading: led is -1) */
-    Ahead a = trick_ahead(s, vis, seat, led, ws, wr, last);
+    Ahead a = trick_ahead(s, vis, seat, led, ws, wr, last, nseats);
     int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
     int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     /* A hand with spare cards may put the suit led aside and play another card (drop).  With
@@ -1312,7 +1314,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
     }
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
-    for (int p = 0; first && p < s->nseats; p++) {
+    for (int p = 0; first && p < nseats; p++) {
         if (s->side[p] != me) {
             if (trump >= 0 && vis[p][trump]) opp_trumps |= 1u << p;
         } else if (p != seat) {
@@ -1334,14 +1336,14 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
         int guard = 0;
         if (!first && !COLS && su != JOKER && led >= 0 && su != led && su != trump && mine) {
             unsigned oh = 0;
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) oh |= vis[p][su];
             int ab = popc(oh >> (hibit(mine) + 1));
             guard = popc(mine) == ab + 1 ? 60 : 0;
         }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
-        if (first && su != JOKER && s->nseats == 4 && live && !COLS) {
+        if (first && su != JOKER && nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
              * toward partner's second-best card while the best one sits on the left, or
@@ -1375,19 +1377,19 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
         int opp_exposed_top = 16;
         if (first && su != JOKER && COLS) {
             unsigned oe = 0;
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) oe |= vis[p][su];
             opp_exposed_top = oe ? hibit(oe) : -1;
         }
         int choice = 0;
         if (first && su != JOKER)
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) choice += vis[p][su] ? popc(vis[p][su]) : s->curR;
         if (first && su != JOKER) {
             if (trump >= 0 && su != trump)
-                for (int p = 0; p < s->nseats; p++)
+                for (int p = 0; p < nseats; p++)
                     if ((opp_trumps >> p & 1) && !vis[p][su]) ruffable = 1;
-            for (int p = 0; p < s->nseats; p++) {
+            for (int p = 0; p < nseats; p++) {
                 if (!(partners >> p & 1)) continue;
                 unsigned ph = vis[p][su];
                 if (ph && (!others || hibit(ph) == others_top)) partner_top = 1;
@@ -1489,8 +1491,8 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                          * may lie under it) */
                         score = 70 - r;
                     else if (threat && can_win && su == trump && su != led &&
-                             (vis[(seat + 1) % s->nseats][led] ||
-                              r > hibit(vis[(seat + 1) % s->nseats][trump])))
+                             (vis[(seat + 1) % nseats][led] ||
+                              r > hibit(vis[(seat + 1) % nseats][trump])))
                         /* the next opponent would beat partner's card: ruff it, cheapest
                          * first, with a trump that opponent cannot overruff (measured: 7%
                          * fewer nodes, Open Whist a quarter fewer) */
@@ -1551,10 +1553,11 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
 static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
                      uint16_t dominated[4]) {
     if (s->columns) {
-        if (s->tcnt) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 0);
-        return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 1);
+        if (s->nseats != 4) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, -1, 0);
+        if (s->tcnt) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 0, 4);
+        return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 1, 4);
     }
-    return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 0, -1);
+    return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 0, -1, 0);
 }
 
 /* ---- search -------------------------------------------------------------------------- */
@@ -1725,6 +1728,8 @@ static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W
     memcpy(saved_s, s->tsuit, sizeof(saved_s));
     memcpy(saved_r, s->trank, sizeof(saved_r));
     memcpy(saved_p, s->tseat, sizeof(saved_p));
+    uint16_t saved_g[NSUITS];
+    memcpy(saved_g, s->gone, sizeof(saved_g));
     for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     s->tcnt = 0;
     int res = search(s, w, now, target, R - 1, W);
@@ -1734,7 +1739,7 @@ static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W
     memcpy(s->tsuit, saved_s, sizeof(saved_s));
     memcpy(s->trank, saved_r, sizeof(saved_r));
     memcpy(s->tseat, saved_p, sizeof(saved_p));
-    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] &= (uint16_t)~(1u << saved_r[i]);
+    memcpy(s->gone, saved_g, sizeof(saved_g));
     W[0] = W[1] = W[2] = W[3] = 0;
     return res;
 }
@@ -2005,16 +2010,8 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
                            int *brel, uint16_t W[4]) {
     /* the owners string is kept trick by trick (drop_relative) */
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int su = 0; su < 4; su++) own[su] = s->rown[su];
-#ifdef DD_CHECK_OWNERS
-    {
-        uint32_t o2[4];
-        uint16_t r2[NSUITS];
-        owners(s, o2, r2);
-        if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
-    }
-#endif
     if (s->columns) {
+        /* column mode: one exact entry (no owners string, no chains) */
         *h1 = column_h1(s, s->zhand, seat);
         *h2 = column_check(rem);
         const Slot *x = ctab_find(s, *h1, *h2, column_jl(rem[JOKER], seat, R));
@@ -2028,15 +2025,25 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
                 *brel = x->brel;
             }
         }
-    } else
-        key_hash(s, seat, R, own, rem, h1, h2);
+        return -1;
+    }
+    for (int su = 0; su < 4; su++) own[su] = s->rown[su];
+#ifdef DD_CHECK_OWNERS
+    {
+        uint32_t o2[4];
+        uint16_t r2[NSUITS];
+        owners(s, o2, r2);
+        if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
+    }
+#endif
+    key_hash(s, seat, R, own, rem, h1, h2);
     /* Newest entries first; the first one whose bound alone settles the target ends the
      * scan (a cut-off never needs two entries' bounds together). */
     uint64_t pown[2];
     pack_own(own, pown);
     const uint8_t *cut = NULL; /* the depths of the entry that settles it */
     int cutres = 0;
-    const Bucket *bk = s->columns ? NULL : bucket_find(s, *h1, *h2, 0);
+    const Bucket *bk = bucket_find(s, *h1, *h2, 0);
     for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
         const Chunk *ch = &s->pool[c];
         for (unsigned hits = chunk_matches(ch, pown); hits;) {
