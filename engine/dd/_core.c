@@ -1616,6 +1616,8 @@ static inline void unplay(Solver *s, int seat, int su, int r) {
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+static int search_col(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+static int search_cls(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
 
 /* Put a seat's cards of one suit aside (spare cards, never played): they leave the game as
  * if gone, and the relative owner string of the suit closes up (highest first, so each
@@ -1696,7 +1698,7 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     }
     s->tcnt = 0;
     int spare = s->spare;
-    int res = search(s, w, won + s->side[w], target, R - 1, W);
+    int res = search_cls(s, w, won + s->side[w], target, R - 1, W);
     s->spare = spare;
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
@@ -1732,7 +1734,7 @@ static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W
     memcpy(saved_g, s->gone, sizeof(saved_g));
     for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     s->tcnt = 0;
-    int res = search(s, w, now, target, R - 1, W);
+    int res = search_col(s, w, now, target, R - 1, W);
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
     memcpy(s->tled, saved_l, sizeof(saved_l));
@@ -2660,7 +2662,11 @@ static inline void cover_pruned_runs(const Solver *s, int seat, const uint16_t p
     }
 }
 
-static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+/* The search (see search): COLS is s->columns, a constant in each copy (search_col for column
+ * mode, search_cls for the rest), so that each copy drops the tests that cannot hold in it. */
+static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, int won,
+                                                           int target, int R, uint16_t W[4],
+                                                           const int COLS) {
     s->nodes++;
     if (s->limit && s->nodes >= s->limit) {
         /* unwind without storing anything (see Solver_solve) */
@@ -2690,22 +2696,22 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     }
     /* tricks the side of the hand to play needs, the current one included */
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
-    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !s->columns &&
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !COLS &&
         cur_led(s) >= 0 && (need2 <= 1 || !(s->off & OFF_SECOND_CASH))) {
         int v = second_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !s->columns &&
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !COLS &&
         cur_led(s) >= 0) {
         int v = third_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->columns && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+    if (COLS && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
         !(s->off & (s->tcnt == 1 ? OFF_SECOND_HAND : OFF_THIRD_HAND)) && cur_led(s) >= 0) {
         int v = column_trick_won(s, seat, 0);
         if (v >= 0) return v;
     }
-    if (s->columns && need2 >= 2 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+    if (COLS && need2 >= 2 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
         s->trump >= 0 && !s->spare && !(s->off & OFF_TRICK_THEN_TRUMPS) && cur_led(s) >= 0) {
         int v = column_trick_then_sure(s, seat, need2);
         if (v >= 0) return v;
@@ -2716,10 +2722,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
     int8_t known[MAXHAND * 2];
     int use_known = 0;
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
+    if (COLS && s->tcnt == s->nseats - 1 && R > 2) {
         prefetch_next_probes(s, seat, mv, n, won, target, R, known);
         use_known = 1;
-    } else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
+    } else if (COLS && s->tcnt == s->nseats - 2 && R > 2)
         prefetch_two_ahead(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
@@ -2728,7 +2734,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t CW[4];
     /* Cards below lowrank[su] need no search of their own (see the end of the loop). */
     int lowrank[4] = {-1, -1, -1, -1};
-    int dyn = !s->columns && !(s->off & OFF_SKIP_LOWER);
+    int dyn = !COLS && !(s->off & OFF_SKIP_LOWER);
     for (int i = 0; i < n; i++) {
         if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
         int v;
@@ -2755,9 +2761,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         play(s, seat, mv[i].su, mv[i].r);
         if (s->tcnt == s->nseats)
-            v = s->columns ? column_finish_trick(s, won, target, R, CW)
+            v = COLS ? column_finish_trick(s, won, target, R, CW)
                            : finish_trick(s, won, target, R, CW);
-        else v = search(s, next, won, target, R, CW);
+        else v = COLS ? search_col(s, next, won, target, R, CW)
+                         : search_cls(s, next, won, target, R, CW);
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
@@ -2801,10 +2808,25 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        if (s->columns) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
+        if (COLS) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
         else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
+}
+
+static int search_col(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return search_as(s, seat, won, target, R, W, 1);
+}
+
+static int search_cls(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return search_as(s, seat, won, target, R, W, 0);
+}
+
+/* Can the max side take `target` tricks in all (won of them so far), seat to play, R tricks
+ * left (the one in progress included)?  W gets the ranks the answer relied on. */
+static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return s->columns ? search_col(s, seat, won, target, R, W)
+                      : search_cls(s, seat, won, target, R, W);
 }
 
 /* Column mode: the value found from below, one target after another.  A test below the value
