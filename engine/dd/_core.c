@@ -199,6 +199,7 @@ typedef struct {
      * the cards in the hands (kept by expose_after and cover_again) */
     uint64_t zcard[NSUITS][16], zlead[MAXSEATS], zhand;
     uint16_t cbottom[NSUITS]; /* column mode: the cards dealt at the bottom of their stacks */
+    uint16_t inhand[NSUITS];  /* column mode: the cards in the hands (kept as zhand is) */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -1565,6 +1566,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
 /* Column mode: the card leaves the top of its stack and the one below it is exposed. */
 static inline void expose_after(Solver *s, int seat, int su, int r) {
     s->zhand ^= s->zcard[su][r];
+    s->inhand[su] &= (uint16_t)~(1u << r);
     int k = s->where[su][r];
     int t = --s->sttop[seat][k];
     s->expo[seat][su] &= (uint16_t)~(1u << r);
@@ -1576,6 +1578,7 @@ static inline void expose_after(Solver *s, int seat, int su, int r) {
 
 static inline void cover_again(Solver *s, int seat, int su, int r) {
     s->zhand ^= s->zcard[su][r];
+    s->inhand[su] |= (uint16_t)(1u << r);
     int k = s->where[su][r];
     int t = s->sttop[seat][k]++;
     if (t >= 0) {
@@ -2550,11 +2553,9 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
  * changes later, so the values are the same). */
 static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
                                         int target, int R, int8_t *known) {
-    uint16_t rem[NSUITS];
+    const uint16_t *rem = s->inhand; /* (the cards not yet played) */
     uint64_t k1[MAXHAND * 2];
     int8_t lead[MAXHAND * 2];
-    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
     int k = s->tcnt, w = s->twin[k];
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
@@ -2944,6 +2945,7 @@ static void reset_state(Solver *s) {
     memset(s->expo, 0, sizeof(s->expo));
     s->zhand = 0;
     memset(s->cbottom, 0, sizeof(s->cbottom));
+    memset(s->inhand, 0, sizeof(s->inhand));
     for (int p = 0; s->columns && p < s->nseats; p++)
         for (int k = 0; k < s->nstacks[p]; k++) {
             int t = s->stlen[p][k] - 1;
@@ -2952,6 +2954,7 @@ static void reset_state(Solver *s) {
                 int c = s->stack[p][k][j];
                 s->where[c >> 4][c & 15] = (uint8_t)k;
                 s->zhand ^= s->zcard[c >> 4][c & 15];
+                s->inhand[c >> 4] |= (uint16_t)(1u << (c & 15));
                 if (j == 0) s->cbottom[c >> 4] |= (uint16_t)(1u << (c & 15));
             }
             if (t >= 0) {
