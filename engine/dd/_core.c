@@ -199,6 +199,7 @@ typedef struct {
      * the cards in the hands (kept by expose_after and cover_again) */
     uint64_t zcard[NSUITS][16], zlead[MAXSEATS], zhand;
     uint16_t cbottom[NSUITS]; /* column mode: the cards dealt at the bottom of their stacks */
+    uint16_t inhand[NSUITS];  /* column mode: the cards in the hands (kept as zhand is) */
     uint64_t ttmask;
     uint64_t tused;
     Chunk *pool;
@@ -420,7 +421,8 @@ static inline int spare_of(const Solver *s, int seat) {
 
 /* The legal cards; *drop is set to the suit led when the seat may also play off-suit by
  * putting all its cards of that suit aside as spare cards (see Solver_init). */
-static void legal(const Solver *s, int seat, uint16_t lg[NSUITS], int *drop) {
+static inline __attribute__((always_inline)) void legal(const Solver *s, int seat,
+                                                       uint16_t lg[NSUITS], int *drop) {
     uint16_t av[NSUITS];
     available(s, seat, av);
     int led = cur_led(s);
@@ -1013,11 +1015,11 @@ typedef struct {
 } Ahead;
 
 static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], int seat,
-                                int led, int ws, int wr, int last) {
+                                int led, int ws, int wr, int last, int nseats) {
     Ahead a = {0, 16, 0, 0, -1, -1, -1, 0, -1};
     int trump = s->trump;
     if (!last && led >= 0) {
-        int nx = (seat + 1) % s->nseats;
+        int nx = (seat + 1) % nseats;
         if (s->side[nx] != s->side[seat]) {
             unsigned nl = vis[nx][led];
             if (nl) a.nxtop = hibit(nl);
@@ -1028,7 +1030,7 @@ static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], 
                 a.threat = !nl && (vis[nx][trump] >> (wr + 1)) != 0;
         }
     }
-    if (s->tcnt == 1 && s->nseats == 4 && led >= 0 && ws == led) {
+    if (s->tcnt == 1 && nseats == 4 && led >= 0 && ws == led) {
         unsigned t3 = vis[(seat + 1) & 3][led], t4 = vis[(seat + 2) & 3][led];
         a.second = 1;
         if (t3) a.min3 = __builtin_ctz(t3);
@@ -1037,7 +1039,7 @@ static inline Ahead trick_ahead(const Solver *s, const uint16_t (*vis)[NSUITS], 
         unsigned t3b = t3 & ~(t3 ? 1u << hibit(t3) : 0u);
         if (t3b) a.sec3 = hibit(t3b);
     }
-    if (s->tcnt == 2 && s->nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
+    if (s->tcnt == 2 && nseats == 4 && led >= 0 && ws == led && vis[(seat + 1) & 3][led]) {
         unsigned t4 = vis[(seat + 1) & 3][led];
         a.third = 1;
         t4 &= ~(1u << hibit(t4));
@@ -1077,7 +1079,7 @@ static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t prun
     int ws = s->tsuit[widx], wr = s->trank[widx];
     int me = s->side[seat], trump = s->trump;
     int last = s->tcnt == s->nseats - 1;
-    Ahead a = trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last);
+    Ahead a = trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last, s->nseats);
     int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
     int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     for (int i = 0; i < n; i++) {
@@ -1113,7 +1115,7 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
     int last = s->tcnt == s->nseats - 1;
     int nx = (seat + 1) % s->nseats;
     int threat =
-        trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last).threat;
+        trick_ahead(s, (const uint16_t(*)[NSUITS])s->hand, seat, led, ws, wr, last, s->nseats).threat;
     int eq = !(s->off & OFF_EQUIVALENT);
     int n = 0;
     for (int su = 0; su < 4; su++) {
@@ -1236,24 +1238,34 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
     return n;
 }
 
-static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
-                     uint16_t dominated[4]) {
+/* The general move generation (gen_moves below calls it).  COLS and LEAD are constants where
+ * it is called, so that the compiler makes a copy of its own for each case and drops the
+ * tests that cannot hold there: COLS is s->columns (0 or 1), LEAD is 1 for the leader (tcnt
+ * 0), 0 after the lead, -1 when either may be.  The copies give the same moves in the same
+ * order, being the same code. */
+static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int seat,
+                                                              Move *restrict mv, int bsuit,
+                                                              int brel, uint16_t pruned[4],
+                                                              uint16_t dominated[4],
+                                                              const int COLS, const int LEAD,
+                                                              const int NS) {
+    const int nseats = NS ? NS : s->nseats;
     pruned[0] = pruned[1] = pruned[2] = pruned[3] = 0;
     dominated[0] = dominated[1] = dominated[2] = dominated[3] = 0;
-    if (s->tcnt && !s->columns && !s->spare) {
+    if (!COLS && s->tcnt && !s->spare) {
         int led = cur_led(s);
         if (led >= 0 && s->hand[seat][led] && !(s->jfollow && s->hand[seat][JOKER]))
             return gen_follow_suit(s, seat, mv, led, pruned);
         if (led >= 0 && !s->hand[seat][led] && !s->hand[seat][JOKER])
             return gen_void(s, seat, mv, led, pruned);
     }
-    if (!s->tcnt && !s->columns && !s->spare && s->nseats == 4 && !s->hand[seat][JOKER])
+    if (!COLS && !s->tcnt && !s->spare && nseats == 4 && !s->hand[seat][JOKER])
         return gen_lead(s, seat, mv, bsuit, brel, pruned);
     uint16_t lg[NSUITS];
     int drop;
     legal(s, seat, lg, &drop);
     int n = 0;
-    if (s->columns && s->tcnt && drop < 0) {
+    if (COLS && s->tcnt && drop < 0) {
         /* Column mode, after the lead: a hand with one card it may play (often: it follows
          * suit with its only exposed card of the suit) needs no facts and no scores. */
         int only = -1;
@@ -1272,9 +1284,9 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     /* what the other players can play now: in column mode their exposed cards (a hand with
      * no exposed card of a suit can ruff it, whatever lies underneath) */
-    const uint16_t(*vis)[NSUITS] = s->columns ? s->expo : s->hand;
-    int first = s->tcnt == 0;
-    int last = s->tcnt == s->nseats - 1;
+    const uint16_t(*vis)[NSUITS] = COLS ? s->expo : s->hand;
+    int first = LEAD >= 0 ? LEAD : s->tcnt == 0;
+    int last = s->tcnt == nseats - 1;
     int winning_side = -1, led = -1, ws = -1, wr = 0;
     if (!first) {
         int widx = cur_winner(s);
@@ -1286,7 +1298,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     int me = s->side[seat];
     int trump = s->trump;
     /* the hands still to play to the trick (nothing when leading: led is -1) */
-    Ahead a = trick_ahead(s, vis, seat, led, ws, wr, last);
+    Ahead a = trick_ahead(s, vis, seat, led, ws, wr, last, nseats);
     int threat = a.threat, nxtop = a.nxtop, third = a.third, sec4 = a.sec4;
     int second = a.second, p4wins = a.p4wins, min3 = a.min3, min4 = a.min4, sec3 = a.sec3;
     /* A hand with spare cards may put the suit led aside and play another card (drop).  With
@@ -1303,7 +1315,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     }
     /* per seat: holds trumps; which seats are opponents / partners of the mover */
     unsigned opp_trumps = 0, partners = 0;
-    for (int p = 0; first && p < s->nseats; p++) {
+    for (int p = 0; first && p < nseats; p++) {
         if (s->side[p] != me) {
             if (trump >= 0 && vis[p][trump]) opp_trumps |= 1u << p;
         } else if (p != seat) {
@@ -1323,16 +1335,16 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
          * suits are discarded from last (measured: 2% fewer nodes; not in column mode, where
          * it cost 4%: the buried cards decide what can be kept). */
         int guard = 0;
-        if (!first && !s->columns && su != JOKER && led >= 0 && su != led && su != trump && mine) {
+        if (!first && !COLS && su != JOKER && led >= 0 && su != led && su != trump && mine) {
             unsigned oh = 0;
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) oh |= vis[p][su];
             int ab = popc(oh >> (hibit(mine) + 1));
             guard = popc(mine) == ab + 1 ? 60 : 0;
         }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
-        if (first && su != JOKER && s->nseats == 4 && live && !s->columns) {
+        if (first && su != JOKER && nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
              * toward partner's second-best card while the best one sits on the left, or
@@ -1364,21 +1376,21 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         /* column mode, leading: the best card the other side has exposed in the suit (-1 none;
          * 16 elsewhere) */
         int opp_exposed_top = 16;
-        if (first && su != JOKER && s->columns) {
+        if (first && su != JOKER && COLS) {
             unsigned oe = 0;
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) oe |= vis[p][su];
             opp_exposed_top = oe ? hibit(oe) : -1;
         }
         int choice = 0;
         if (first && su != JOKER)
-            for (int p = 0; p < s->nseats; p++)
+            for (int p = 0; p < nseats; p++)
                 if (s->side[p] != me) choice += vis[p][su] ? popc(vis[p][su]) : s->curR;
         if (first && su != JOKER) {
             if (trump >= 0 && su != trump)
-                for (int p = 0; p < s->nseats; p++)
+                for (int p = 0; p < nseats; p++)
                     if ((opp_trumps >> p & 1) && !vis[p][su]) ruffable = 1;
-            for (int p = 0; p < s->nseats; p++) {
+            for (int p = 0; p < nseats; p++) {
                 if (!(partners >> p & 1)) continue;
                 unsigned ph = vis[p][su];
                 if (ph && (!others || hibit(ph) == others_top)) partner_top = 1;
@@ -1390,7 +1402,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
         while (m) {
             int r = hibit(m);
             m &= ~(1u << r);
-            if (!s->columns && prev >= 0 && !(s->off & OFF_EQUIVALENT)) {
+            if (!COLS && prev >= 0 && !(s->off & OFF_EQUIVALENT)) {
                 /* equivalent to the previous card kept if nothing live lies between */
                 unsigned between = ((1u << prev) - 1) & ~((2u << r) - 1);
                 if (su == JOKER || !(between & others)) {
@@ -1401,7 +1413,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 }
             }
             prev = r;
-            if (s->columns && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
+            if (COLS && su != JOKER && !(s->off & OFF_EQUIVALENT)) {
                 /* Column mode: two cards of a suit that each lie alone in their column, with
                  * no other card still out between them (in any hand, or in this trick), are
                  * equivalent: after either one is played the position is the other one's
@@ -1441,7 +1453,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                 else if (partner_ruff && !ruffable) score = 80 - r;
                 else if (partner_top && !ruffable) score = 70 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
-                if (s->columns && su != JOKER) {
+                if (COLS && su != JOKER) {
                     /* column mode: a lead that uncovers a card above every other card of its
                      * suit still out (a winner to come) is a little better (measured on the
                      * Open Whist par boards: 2% fewer nodes with 15; 25 or more made more) */
@@ -1472,7 +1484,7 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                     else if (threat && su == led && r > nxtop)
                         score = 90 - r; /* the next opponent could win: take it safely */
                     else if (third && su == led && r > wr && r > sec4 && r < nxtop &&
-                             (sec4 >= 0 || s->columns))
+                             (sec4 >= 0 || COLS))
                         /* third hand cannot stop the last player beating partner's card, but
                          * can make it spend its best card: try that before playing low
                          * (measured: 7% fewer nodes; not when that card is the last player's
@@ -1480,8 +1492,8 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
                          * may lie under it) */
                         score = 70 - r;
                     else if (threat && can_win && su == trump && su != led &&
-                             (vis[(seat + 1) % s->nseats][led] ||
-                              r > hibit(vis[(seat + 1) % s->nseats][trump])))
+                             (vis[(seat + 1) % nseats][led] ||
+                              r > hibit(vis[(seat + 1) % nseats][trump])))
                         /* the next opponent would beat partner's card: ruff it, cheapest
                          * first, with a trump that opponent cannot overruff (measured: 7%
                          * fewer nodes, Open Whist a quarter fewer) */
@@ -1537,11 +1549,24 @@ static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_
     return n;
 }
 
+/* Moves for `seat`, best first (see gen_moves_as): column mode's leads and later cards, the
+ * commonest nodes of Open Whist, each from a copy of their own. */
+static int gen_moves(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t pruned[4],
+                     uint16_t dominated[4]) {
+    if (s->columns) {
+        if (s->nseats != 4) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, -1, 0);
+        if (s->tcnt) return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 0, 4);
+        return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 1, 1, 4);
+    }
+    return gen_moves_as(s, seat, mv, bsuit, brel, pruned, dominated, 0, -1, 0);
+}
+
 /* ---- search -------------------------------------------------------------------------- */
 
 /* Column mode: the card leaves the top of its stack and the one below it is exposed. */
 static inline void expose_after(Solver *s, int seat, int su, int r) {
     s->zhand ^= s->zcard[su][r];
+    s->inhand[su] &= (uint16_t)~(1u << r);
     int k = s->where[su][r];
     int t = --s->sttop[seat][k];
     s->expo[seat][su] &= (uint16_t)~(1u << r);
@@ -1553,6 +1578,7 @@ static inline void expose_after(Solver *s, int seat, int su, int r) {
 
 static inline void cover_again(Solver *s, int seat, int su, int r) {
     s->zhand ^= s->zcard[su][r];
+    s->inhand[su] |= (uint16_t)(1u << r);
     int k = s->where[su][r];
     int t = s->sttop[seat][k]++;
     if (t >= 0) {
@@ -1593,6 +1619,8 @@ static inline void unplay(Solver *s, int seat, int su, int r) {
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+static int search_col(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
+static int search_cls(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
 
 /* Put a seat's cards of one suit aside (spare cards, never played): they leave the game as
  * if gone, and the relative owner string of the suit closes up (highest first, so each
@@ -1673,7 +1701,7 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
     }
     s->tcnt = 0;
     int spare = s->spare;
-    int res = search(s, w, won + s->side[w], target, R - 1, W);
+    int res = search_cls(s, w, won + s->side[w], target, R - 1, W);
     s->spare = spare;
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
@@ -1705,16 +1733,18 @@ static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W
     memcpy(saved_s, s->tsuit, sizeof(saved_s));
     memcpy(saved_r, s->trank, sizeof(saved_r));
     memcpy(saved_p, s->tseat, sizeof(saved_p));
+    uint16_t saved_g[NSUITS];
+    memcpy(saved_g, s->gone, sizeof(saved_g));
     for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] |= (uint16_t)(1u << saved_r[i]);
     s->tcnt = 0;
-    int res = search(s, w, now, target, R - 1, W);
+    int res = search_col(s, w, now, target, R - 1, W);
     s->tcnt = cnt;
     memcpy(s->twin, saved_w, sizeof(saved_w));
     memcpy(s->tled, saved_l, sizeof(saved_l));
     memcpy(s->tsuit, saved_s, sizeof(saved_s));
     memcpy(s->trank, saved_r, sizeof(saved_r));
     memcpy(s->tseat, saved_p, sizeof(saved_p));
-    for (int i = 0; i < cnt; i++) s->gone[saved_s[i]] &= (uint16_t)~(1u << saved_r[i]);
+    memcpy(s->gone, saved_g, sizeof(saved_g));
     W[0] = W[1] = W[2] = W[3] = 0;
     return res;
 }
@@ -1985,16 +2015,8 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
                            int *brel, uint16_t W[4]) {
     /* the owners string is kept trick by trick (drop_relative) */
     for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int su = 0; su < 4; su++) own[su] = s->rown[su];
-#ifdef DD_CHECK_OWNERS
-    {
-        uint32_t o2[4];
-        uint16_t r2[NSUITS];
-        owners(s, o2, r2);
-        if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
-    }
-#endif
     if (s->columns) {
+        /* column mode: one exact entry (no owners string, no chains) */
         *h1 = column_h1(s, s->zhand, seat);
         *h2 = column_check(rem);
         const Slot *x = ctab_find(s, *h1, *h2, column_jl(rem[JOKER], seat, R));
@@ -2008,15 +2030,25 @@ static inline int tt_probe(Solver *s, int seat, int won, int target, int R, uint
                 *brel = x->brel;
             }
         }
-    } else
-        key_hash(s, seat, R, own, rem, h1, h2);
+        return -1;
+    }
+    for (int su = 0; su < 4; su++) own[su] = s->rown[su];
+#ifdef DD_CHECK_OWNERS
+    {
+        uint32_t o2[4];
+        uint16_t r2[NSUITS];
+        owners(s, o2, r2);
+        if (memcmp(o2, own, sizeof(o2)) || memcmp(r2, rem, sizeof(r2))) abort();
+    }
+#endif
+    key_hash(s, seat, R, own, rem, h1, h2);
     /* Newest entries first; the first one whose bound alone settles the target ends the
      * scan (a cut-off never needs two entries' bounds together). */
     uint64_t pown[2];
     pack_own(own, pown);
     const uint8_t *cut = NULL; /* the depths of the entry that settles it */
     int cutres = 0;
-    const Bucket *bk = s->columns ? NULL : bucket_find(s, *h1, *h2, 0);
+    const Bucket *bk = bucket_find(s, *h1, *h2, 0);
     for (int32_t c = bk ? bk->head : -1; c >= 0 && !cut; c = s->pool[c].next) {
         const Chunk *ch = &s->pool[c];
         for (unsigned hits = chunk_matches(ch, pown); hits;) {
@@ -2521,11 +2553,9 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
  * changes later, so the values are the same). */
 static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int n, int won,
                                         int target, int R, int8_t *known) {
-    uint16_t rem[NSUITS];
+    const uint16_t *rem = s->inhand; /* (the cards not yet played) */
     uint64_t k1[MAXHAND * 2];
     int8_t lead[MAXHAND * 2];
-    for (int su = 0; su < NSUITS; su++) rem[su] = s->deck[su] & (uint16_t)~s->gone[su];
-    for (int i = 0; i < s->tcnt; i++) rem[s->tsuit[i]] &= (uint16_t)~(1u << s->trank[i]);
     int k = s->tcnt, w = s->twin[k];
     for (int i = 0; i < n; i++) {
         int su = mv[i].su, r = mv[i].r;
@@ -2633,7 +2663,11 @@ static inline void cover_pruned_runs(const Solver *s, int seat, const uint16_t p
     }
 }
 
-static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+/* The search (see search): COLS is s->columns, a constant in each copy (search_col for column
+ * mode, search_cls for the rest), so that each copy drops the tests that cannot hold in it. */
+static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, int won,
+                                                           int target, int R, uint16_t W[4],
+                                                           const int COLS) {
     s->nodes++;
     if (s->limit && s->nodes >= s->limit) {
         /* unwind without storing anything (see Solver_solve) */
@@ -2663,22 +2697,22 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     }
     /* tricks the side of the hand to play needs, the current one included */
     int need2 = s->side[seat] ? target - won : won + R - target + 1;
-    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !s->columns &&
+    if (s->tcnt == 1 && s->nseats == 4 && !(s->off & OFF_SECOND_HAND) && !COLS &&
         cur_led(s) >= 0 && (need2 <= 1 || !(s->off & OFF_SECOND_CASH))) {
         int v = second_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !s->columns &&
+    if (s->tcnt == 2 && s->nseats == 4 && !(s->off & OFF_THIRD_HAND) && !COLS &&
         cur_led(s) >= 0) {
         int v = third_hand_cutoff(s, seat, need2, W);
         if (v >= 0) return v;
     }
-    if (s->columns && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+    if (COLS && need2 <= 1 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
         !(s->off & (s->tcnt == 1 ? OFF_SECOND_HAND : OFF_THIRD_HAND)) && cur_led(s) >= 0) {
         int v = column_trick_won(s, seat, 0);
         if (v >= 0) return v;
     }
-    if (s->columns && need2 >= 2 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
+    if (COLS && need2 >= 2 && s->nseats == 4 && (s->tcnt == 1 || s->tcnt == 2) &&
         s->trump >= 0 && !s->spare && !(s->off & OFF_TRICK_THEN_TRUMPS) && cur_led(s) >= 0) {
         int v = column_trick_then_sure(s, seat, need2);
         if (v >= 0) return v;
@@ -2689,10 +2723,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
     int8_t known[MAXHAND * 2];
     int use_known = 0;
-    if (s->columns && s->tcnt == s->nseats - 1 && R > 2) {
+    if (COLS && s->tcnt == s->nseats - 1 && R > 2) {
         prefetch_next_probes(s, seat, mv, n, won, target, R, known);
         use_known = 1;
-    } else if (s->columns && s->tcnt == s->nseats - 2 && R > 2)
+    } else if (COLS && s->tcnt == s->nseats - 2 && R > 2)
         prefetch_two_ahead(s, seat, mv, n);
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
@@ -2701,7 +2735,7 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
     uint16_t CW[4];
     /* Cards below lowrank[su] need no search of their own (see the end of the loop). */
     int lowrank[4] = {-1, -1, -1, -1};
-    int dyn = !s->columns && !(s->off & OFF_SKIP_LOWER);
+    int dyn = !COLS && !(s->off & OFF_SKIP_LOWER);
     for (int i = 0; i < n; i++) {
         if (mv[i].su != JOKER && mv[i].r < lowrank[mv[i].su]) continue;
         int v;
@@ -2728,9 +2762,10 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
         }
         play(s, seat, mv[i].su, mv[i].r);
         if (s->tcnt == s->nseats)
-            v = s->columns ? column_finish_trick(s, won, target, R, CW)
+            v = COLS ? column_finish_trick(s, won, target, R, CW)
                            : finish_trick(s, won, target, R, CW);
-        else v = search(s, next, won, target, R, CW);
+        else v = COLS ? search_col(s, next, won, target, R, CW)
+                         : search_cls(s, next, won, target, R, CW);
         s->curR = R;
         unplay(s, seat, mv[i].su, mv[i].r);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
@@ -2774,10 +2809,25 @@ static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]
             bs = bsuit;
             br = brel;
         }
-        if (s->columns) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
+        if (COLS) store_exact(s, h1, h2, column_jl(rem[JOKER], seat, R), R, lb, ub, bs, br);
         else store(s, h1, h2, own, rem, W, R, lb, ub, bs, br);
     }
     return res;
+}
+
+static int search_col(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return search_as(s, seat, won, target, R, W, 1);
+}
+
+static int search_cls(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return search_as(s, seat, won, target, R, W, 0);
+}
+
+/* Can the max side take `target` tricks in all (won of them so far), seat to play, R tricks
+ * left (the one in progress included)?  W gets the ranks the answer relied on. */
+static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]) {
+    return s->columns ? search_col(s, seat, won, target, R, W)
+                      : search_cls(s, seat, won, target, R, W);
 }
 
 /* Column mode: the value found from below, one target after another.  A test below the value
@@ -2895,6 +2945,7 @@ static void reset_state(Solver *s) {
     memset(s->expo, 0, sizeof(s->expo));
     s->zhand = 0;
     memset(s->cbottom, 0, sizeof(s->cbottom));
+    memset(s->inhand, 0, sizeof(s->inhand));
     for (int p = 0; s->columns && p < s->nseats; p++)
         for (int k = 0; k < s->nstacks[p]; k++) {
             int t = s->stlen[p][k] - 1;
@@ -2903,6 +2954,7 @@ static void reset_state(Solver *s) {
                 int c = s->stack[p][k][j];
                 s->where[c >> 4][c & 15] = (uint8_t)k;
                 s->zhand ^= s->zcard[c >> 4][c & 15];
+                s->inhand[c >> 4] |= (uint16_t)(1u << (c & 15));
                 if (j == 0) s->cbottom[c >> 4] |= (uint16_t)(1u << (c & 15));
             }
             if (t >= 0) {
