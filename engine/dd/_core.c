@@ -997,6 +997,15 @@ static inline void sort_moves(Move *mv, int n) {
     }
 }
 
+/* A generated card, scored by its card-play heuristic first and then, to break ties, by the
+ * history of cut-offs this card made for this seat. */
+static inline void put_move(Move *m, const Solver *s, int seat, int su, int r, int drop, int score) {
+    m->su = su;
+    m->r = r;
+    m->drop = drop;
+    m->score = score * 4096 + s->hist[seat][su][r];
+}
+
 /* What move ordering needs to know of the hands still to play to this trick, seen from
  * `seat` about to play to it after the lead (`led`: the suit led, -1 when nothing of a suit
  * was led; ws, wr: the suit and rank of the card now winning), from `vis`, the cards each
@@ -1155,11 +1164,7 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
                 score = (top_of_suit ? 0 : 30) - r + len2 - guard;
                 if (su == trump) score -= 100;
             }
-            mv[n].su = su;
-            mv[n].r = r;
-            mv[n].drop = -1;
-            mv[n].score = score * 4096 + s->hist[seat][su][r];
-            n++;
+            put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
     sort_moves(mv, n);
@@ -1227,11 +1232,7 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
                 score += base;
                 if (su == bsuit && popc(live >> (r + 1)) == brel) score += 50;
             }
-            mv[n].su = su;
-            mv[n].r = r;
-            mv[n].drop = -1;
-            mv[n].score = score * 4096 + s->hist[seat][su][r];
-            n++;
+            put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
     sort_moves(mv, n);
@@ -1536,13 +1537,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                     score = 30 - r;
                 }
             }
-            mv[n].su = su;
-            mv[n].r = r;
-            mv[n].drop = dropping ? drop : -1;
-            /* heuristic first, then the history of cut-offs by this card as tie-break */
-            score = score * 4096 + s->hist[seat][su][r];
-            mv[n].score = score;
-            n++;
+            put_move(&mv[n++], s, seat, su, r, dropping ? drop : -1, score);
         }
     }
     sort_moves(mv, n);
