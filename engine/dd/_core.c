@@ -2284,7 +2284,6 @@ static int column_trick_then_trumps(const Solver *s, int seat, int R, int need_m
     if (!lost && !won) return -1;
     int best[2] = {0, 0}, who[2] = {-1, -1};
     unsigned counts = column_sure_counts(s);
-    (void)R;
     for (int p = 0; p < s->nseats; p++) {
         int c = (int)(counts >> (4 * p)) & 15;
         if (c > best[s->side[p]]) {
