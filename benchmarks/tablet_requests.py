@@ -20,8 +20,10 @@ shares the machine: the figure to compare two versions of the code by). The
 counts are the same for every request of a kind (the lowest and highest are shown when not).
 
 Targets (issue #25): a warm poll 0 database round trips and 1-2 Redis; a submission or a
-confirmation at most 4 database round trips; Redis once before the work and once after the
-commit. A service that cannot be reached is said loudly; exit 0.
+confirmation at most 4 database round trips and Redis once (before the work: its visit moves on
+the copies the write changes, pending until the receipt in its answer comes back with the next
+request; `tournaments/selectors/tablet_cache.py`). The client here sends receipts back as the
+table's page does. A service that cannot be reached is said loudly; exit 0.
 """
 
 from __future__ import annotations
@@ -106,11 +108,19 @@ class Meter:
         self.client = Client()
         self.cache_db, self.broker_db = cache_db, broker_db
         self.kinds: dict[str, Kind] = {}
+        self.receipt: str | None = None
 
     def call(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+        """One request, sending back the last write's receipt as the table's page does."""
+        headers = {} if self.receipt is None else {"Clubwhist-Receipt": self.receipt}
         if method == "GET":
-            return self.client.get(url)
-        return self.client.post(url, body or {}, content_type="application/json")
+            answer = self.client.get(url, headers=headers)
+        else:
+            answer = self.client.post(
+                url, body or {}, content_type="application/json", headers=headers
+            )
+        self.receipt = answer.headers.get("Clubwhist-Receipt")
+        return answer
 
     def measure(self, name: str, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
         from django.db import connection
@@ -175,7 +185,7 @@ def report(meter: Meter, backend: str) -> None:
         )
     print(
         "targets: warm poll 0 db, 1-2 cache; submission and confirmation at most 4 db (own),"
-        " cache 1 before the work and 1 after the commit"
+        " cache 1 (before the work; nothing after the commit)"
     )
     if meter.cache_db is None:
         print("verdict: none (the targets are for Redis: without it nothing is cached)")
@@ -183,7 +193,7 @@ def report(meter: Meter, backend: str) -> None:
     poll = meter.kinds["warm poll"]
     writes = [meter.kinds["submission"], meter.kinds["confirmation"]]
     met = max(poll.own) == 0 and max(poll.cache) <= 2
-    met = met and all(max(k.own) <= 4 and max(k.cache) <= 2 for k in writes)
+    met = met and all(max(k.own) <= 4 and max(k.cache) <= 1 for k in writes)
     print("verdict: " + ("met" if met else "NOT met"))
 
 

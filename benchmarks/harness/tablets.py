@@ -2,9 +2,10 @@
 
 A `Tablet` reads the state (`/api/t/<token>/`), sends each board's result with a fresh
 idempotency key, sometimes sends it again with the same key, confirms, and waits for the next
-round. A patient tablet keeps retrying a request that got no answer or a 5xx with the same
-body (and key), as the page's offline queue does. `play` starts one per table, `finish` joins
-them.
+round; after each write it asks for the state again, which brings the write's receipt back,
+as the page does. A patient tablet keeps retrying a request that got no answer or a 5xx with
+the same body (and key), as the page's offline queue does. `play` starts one per table,
+`finish` joins them.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ MAX_TABLETS = 300
 POLL = 2.0  # seconds between state requests while a paced tablet waits
 PLAY = (3.0, 8.0)  # seconds to play a board (paced)
 CONFIRM = (1.0, 3.0)  # seconds before East-West confirm (paced)
+RECEIPT = "Clubwhist-Receipt"  # a write's receipt, sent back as the page does
 
 
 @dataclass
@@ -85,6 +87,7 @@ class Tablet(threading.Thread):
         self.confirmed_at = 0.0
         self.finished = False
         self.conn: http.client.HTTPConnection | None = None
+        self.receipt: str | None = None  # the last write's, sent back with the next request
 
     @property
     def keys(self) -> set[str]:
@@ -101,9 +104,12 @@ class Tablet(threading.Thread):
             try:
                 payload = None if body is None else json.dumps(body)
                 headers = {"Content-Type": "application/json"} if body is not None else {}
+                if self.receipt is not None:
+                    headers[RECEIPT] = self.receipt
                 self.conn.request(method, f"/api/t/{self.token}/{path}", payload, headers)
                 answer = self.conn.getresponse()
                 status, data = answer.status, _json(answer.read())
+                self.receipt = answer.getheader(RECEIPT)  # the page's way (static/js/table.js)
                 self.times[kind].append(time.perf_counter() - started)
             except (OSError, http.client.HTTPException):
                 self.conn.close()
@@ -186,6 +192,7 @@ class Tablet(threading.Thread):
                 self.errors.append(f"retry: HTTP {again}, expected 200 and the same result")
             else:
                 self.retries_checked += 1
+        self.refresh()
         self.pause(CONFIRM)
         self.confirm(sent, made["id"])
 
@@ -194,6 +201,14 @@ class Tablet(threading.Thread):
         if status != 200:
             self.errors.append(f"confirm: HTTP {status}")
         self.confirmed_at = time.perf_counter()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The state asked for right after a write's answer, as the page does (its queue
+        empty), bringing the write's receipt back."""
+        status, _ = self.call("state", "GET", "")
+        if status != 200:
+            self.errors.append(f"state: HTTP {status}")
 
 
 def play(

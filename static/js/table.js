@@ -44,13 +44,20 @@
   }
 
   // ---- network ------------------------------------------------------------------------------
+  // A write's answer carries a receipt, sent back with the next request: it tells the server
+  // the write has committed, so the table's state can be cached again at once (without it the
+  // server waits a few seconds before it does).
+  var receipt = null;
   function request(method, path, body, done) {
     var xhr = new XMLHttpRequest();
     xhr.open(method, cfg.api + path, true);
     xhr.setRequestHeader('Content-Type', 'application/json');
+    if (receipt) { xhr.setRequestHeader('Clubwhist-Receipt', receipt); receipt = null; }
     xhr.timeout = 15000;
     xhr.onreadystatechange = function () {
       if (xhr.readyState !== 4) { return; }
+      var given = xhr.getResponseHeader('Clubwhist-Receipt');
+      if (given) { receipt = given; }
       var data = null;
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
       done(xhr.status, data);

@@ -7,13 +7,17 @@ message), 403 a board this table does not play now (or a replaced link), 404 an 
 a key of another table's result, or a call once the event is over, says so without details),
 429 too many requests (with Retry-After).
 
-A request asks Redis once before its work: its count against the link's limit, the link, the
+A request asks Redis once, before its work: its count against the link's limit, the link, the
 round the table plays and its state come back together (`tablet_cache.table_visit`), so a poll
-on a warm cache reads no database at all.
+on a warm cache reads no database at all. A submission's or a confirmation's visit also moves
+on the cached copies the write changes, and its answer carries a receipt (the
+`Clubwhist-Receipt` header) that the tablet sends back with its next request: so a write asks
+Redis nothing after its commit (`tablet_scripts`).
 """
 
 from __future__ import annotations
 
+from contextvars import Token
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -30,8 +34,12 @@ from tournaments.api.entry_schema import EntryJsonField
 from tournaments.models import DirectorCall, Result, TableAccess
 from tournaments.selectors import tablet_cache
 from tournaments.selectors.tablet_cache import Visit
+from tournaments.selectors.tablet_scripts import PREBUMPED, Prebumped, receipt_or_none
 from tournaments.services import tablets
 from tournaments.services.results import NOTE_MAX
+
+#: A write's receipt, in its answer and in the tablet's next request (`tablet_scripts`).
+RECEIPT_HEADER = "Clubwhist-Receipt"
 
 
 class TableTokenThrottle(SimpleRateThrottle):
@@ -55,8 +63,7 @@ class TableTokenThrottle(SimpleRateThrottle):
         limit, seconds = self.parse_rate(self.rate)
         if limit is None or seconds is None:
             return True
-        visit = tablet_cache.table_visit(view.kwargs.get("token", ""), window=(limit, seconds))
-        view.visit = visit
+        visit = view.visit_cache(request, window=(limit, seconds))
         if visit.hits is None or visit.hits <= limit:
             return True  # counted, or Redis away: not counted, as DRF's would not be
         self.retry_after = visit.wait
@@ -86,15 +93,50 @@ class TabletView(APIView):
 
     table: TableAccess
     visit: Visit | None = None  # set by the throttle when it counted this request
+    #: What a POST here changes, for its visit to move on before the work
+    #: (`tablet_cache.table_visit`); "" : nothing, or not known in advance.
+    writes = ""
+    _prebumped: Token[Prebumped | None] | None = None
+
+    def visit_cache(self, request: Request, *, window: tuple[int, float] | None = None) -> Visit:
+        """The visit of this request (`tablet_cache.table_visit`): counted against `window`,
+        ending the receipt the tablet brought back, and moving on what a write changes."""
+        visit = tablet_cache.table_visit(
+            self.kwargs.get("token", ""),
+            window=window,
+            writes=self.writes if request.method == "POST" else "",
+            receipt=receipt_or_none(request.headers.get(RECEIPT_HEADER)),
+        )
+        self.visit = visit
+        if visit.prebumped is not None:
+            self._prebumped = PREBUMPED.set(visit.prebumped)
+        return visit
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        self._prebumped = None
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            if self._prebumped is not None:
+                PREBUMPED.reset(self._prebumped)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """The link is checked before anything else: an unknown or replaced link learns
         nothing about what a valid request would look like."""
         self.visit = None
         super().initial(request, *args, **kwargs)
-        if self.visit is None:
-            self.visit = tablet_cache.table_visit(kwargs["token"])
-        self.table = _access(kwargs["token"], self.visit)
+        visit = self.visit if self.visit is not None else self.visit_cache(request)
+        self.table = _access(kwargs["token"], visit)
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """A write that moved versions on gives its receipt back with its answer, sent after
+        its commit: the tablet's next request ends it (`tablet_scripts`)."""
+        answer = super().finalize_response(request, response, *args, **kwargs)
+        if self.visit is not None and self.visit.receipt is not None:
+            answer[RECEIPT_HEADER] = self.visit.receipt
+        return answer
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, tablets.TableForbidden):
@@ -171,6 +213,8 @@ class TablePreviewApi(TabletView):
 class TableResultsApi(TabletView):
     """Submit one board's result, with the idempotency key the device made for it."""
 
+    writes = "entered"
+
     class SubmitIn(serializers.Serializer[Any]):
         board = serializers.IntegerField(min_value=1)
         entry = EntryJsonField()
@@ -196,6 +240,8 @@ class TableResultsApi(TabletView):
 
 class TableConfirmApi(TabletView):
     """The other pair accepts the result."""
+
+    writes = "confirmed"
 
     @extend_schema(request=None, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:

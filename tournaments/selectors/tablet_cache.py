@@ -27,8 +27,13 @@ is read (in the same round trip as the copies) before the database is.
 
 One round trip (`table_visit`, a Lua script): count the request against the link's limit,
 read the link's copy, from its first line the section and table, then the three versions
-and the state's copy. A warm poll is that and nothing else; a write adds one more after its
-commit, for the versions it moves on.
+and the state's copy. A warm poll is that and nothing else, and so is a tablet's write
+(a submission or a confirmation): the same script moves on, after reading, the versions the
+write will change, so the write asks Redis nothing after its commit.
+
+A write's visit moves on the versions its change retires and holds them pending until the
+tablet's next request brings the write's receipt back: `tablet_scripts` says how, and why no
+request keeps a copy of the old rows meanwhile.
 
 Only a cache shared by every web process (Redis) is used: with the per-process memory cache
 of `make run` and no Redis, a change seen by one process would not retire another's copy, so
@@ -41,6 +46,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +60,7 @@ from django.utils import timezone
 from clubwhist.cache import RedisCache, retire_after_outage
 from tournaments.bridge import movement_for
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
+from tournaments.selectors import tablet_scripts as scripts
 from tournaments.selectors.section_snapshot import SectionSnapshot, section_snapshot
 from tournaments.selectors.tablets import TableRound, table_state
 
@@ -63,34 +70,9 @@ KEEP_SECONDS = 60 * 60
 VERSION = "tablet-version:"
 
 # A version bump lost while Redis was away would leave the copies cached before it in use.
+# (The pending receipts are not retired with them: they only ever keep copies from being
+# made, and lapse on their own.)
 retire_after_outage(VERSION + "*")
-
-# KEYS: the request count, the link's copy, the state's copy. ARGV: the counting window in
-# milliseconds (0: not counted), the versions' key prefix. A fixed window: the first request
-# starts it, and it ends that long after. The link's copy opens with "<section> <table>\n".
-VISIT = """
-local hits, left = false, false
-local window = tonumber(ARGV[1])
-if window > 0 then
-  hits = redis.call('INCR', KEYS[1])
-  left = redis.call('PTTL', KEYS[1])
-  if left < 0 then
-    redis.call('PEXPIRE', KEYS[1], window)
-    left = window
-  end
-end
-local link = redis.call('GET', KEYS[2])
-if not link then
-  return {hits, left, false, false, false, false, false}
-end
-local section, tbl = string.match(link, '^(%d+) (%d+)\\n')
-if not section then
-  return {hits, left, false, false, false, false, false}
-end
-local at = ARGV[2] .. section .. ':' .. tbl
-local versions = redis.call('MGET', ARGV[2] .. section, at, at .. ':round')
-return {hits, left, link, versions[1], versions[2], versions[3], redis.call('GET', KEYS[3])}
-"""
 
 
 def shared() -> bool:
@@ -150,37 +132,69 @@ class Visit:
     wait: float | None = None  # seconds until the window ends
     place: tuple[int, int] | None = None  # (section id, table) of the link, once known
     versions: Versions | None = None  # read before anything from the database
+    pending: int = 0  # which versions a write holds pending (section 1, table 2, round 4)
     access: TableAccess | None = None  # the link: its current copy, or read after `versions`
     round: TableRound | None = None  # its round, when its copy is current
     state: dict[str, Any] | None = None  # its state, when its copy is current
     keep_link: bool = False  # the link was read from the database: its copy is to be kept
+    receipt: str | None = None  # this write's, when its visit moved versions on
+    prebumped: scripts.Prebumped | None = None  # and what it moved
 
 
-def table_visit(token: str, *, window: tuple[int, float] | None = None) -> Visit:
+def table_visit(
+    token: str,
+    *,
+    window: tuple[int, float] | None = None,
+    writes: str = "",
+    receipt: str | None = None,
+) -> Visit:
     """Everything the cache holds for this link, in one round trip; with `window` (requests,
-    seconds) the request is counted against the link's limit too (`TableTokenThrottle`)."""
+    seconds) the request is counted against the link's limit too (`TableTokenThrottle`).
+
+    `writes` ("entered": a new result; "confirmed": a confirmation) moves on the versions
+    that write changes, pending under a new receipt (unless the request is over its limit);
+    `receipt` is one a tablet brought back from an earlier write's answer, which ends."""
     visit = Visit(token_digest(token))
     redis = _redis()
     if redis is None:
         return visit
     digest = visit.digest
+    mine = str(secrets.randbits(62) | 1 << 62) if writes else ""
+    started = time.monotonic()
     found = redis.run_script(
-        VISIT,
+        scripts.VISIT,
         [f"tablet-hits:{digest}", f"tablet-link:{digest}", f"tablet-state:{digest}"],
-        [int(window[1] * 1000) if window else 0, redis.make_key(VERSION)],
+        [
+            int(window[1] * 1000) if window else 0,
+            redis.make_key(VERSION),
+            redis.make_key(scripts.PENDING),
+            redis.make_key(scripts.RECEIPT),
+            receipt or "",
+            writes,
+            window[0] if window else 0,
+            mine,
+            scripts.PENDING_MS,
+        ],
         None,
     )
     if found is None:
         return visit  # Redis is away: nothing counted, nothing known
-    hits, left, link, section, table, rounds, state = found
+    hits, left, link, section, table, rounds, state, pending, moved = found
     visit.reachable = True
     if window is not None:
         visit.hits, visit.wait = int(hits), int(left) / 1000
+    if moved:
+        visit.receipt = mine
+        visit.prebumped = scripts.Prebumped(
+            frozenset(VERSION + suffix for suffix in bytes(moved).decode().split()),
+            started + scripts.PENDING_MS / 1000 - scripts.PENDING_MARGIN,
+        )
     if link is None:
         return visit
     head, _, body = bytes(link).partition(b"\n")
-    section_id, table_number = (int(part) for part in head.split())
+    section_id, table_number = (int(part) for part in head.split()[:2])
     visit.place = (section_id, table_number)
+    visit.pending = int(pending)
     if section is None or table is None or rounds is None:
         return visit  # a version is missing: the copies hang on none (`versions_first`)
     versions = Versions(
@@ -217,17 +231,28 @@ def versions_first(visit: Visit, access: TableAccess) -> bool:
     """Read (or make) the link's versions when the visit did not find them; True if it had to,
     and the caller must then read the link from the database again before its copy is kept:
     a copy is only ever stored under versions read before what it holds."""
-    if not visit.reachable or _keepable(visit, access) is not None:
+    redis = _redis()
+    if redis is None or not visit.reachable or _known(visit, access) is not None:
         return False
-    keys = [
-        _version_key(access.section_id),
-        _version_key(access.section_id, access.table),
-        _version_key(access.section_id, access.table, rounds=True),
-    ]
-    found = cache.get_many(keys)  # one round trip while they exist (nearly always)
-    values = [str(found[k]) if k in found else _version_from_key(k) for k in keys]
+    at = f"{access.section_id}:{access.table}"
+    found = redis.run_script(
+        scripts.VERSIONS,
+        [],
+        [
+            redis.make_key(VERSION),
+            redis.make_key(scripts.PENDING),
+            f"{access.section_id} {at} {at}:round",
+            str(secrets.randbits(62) | 1 << 62),
+        ],
+        None,
+    )
+    if found is None:
+        visit.reachable = False  # Redis went away meanwhile: keep nothing
+        return False
+    *values, pending = found
     visit.place = (access.section_id, access.table)
-    visit.versions = Versions(*values)
+    visit.versions = Versions(*(str(redis.decode(value)) for value in values))
+    visit.pending = int(pending)
     return True
 
 
@@ -240,24 +265,30 @@ def link_read(visit: Visit, access: TableAccess) -> None:
 def section_snapshot_for(visit: Visit | None, access: TableAccess) -> SectionSnapshot | None:
     """The process's copy of the link's section (`section_snapshot`), when the visit read
     the section's version before this request's reads; None: read the database."""
-    versions = _keepable(visit, access)
+    versions = _known(visit, access, section_only=True)
     return None if versions is None else section_snapshot(access.section, versions.section)
 
 
-def _version_from_key(key: str) -> str:
-    found = cache.get(key)
-    if found is None:
-        cache.add(key, secrets.token_hex(8), timeout=None)
-        found = cache.get(key)
-    return str(found)
-
-
-def _keepable(visit: Visit | None, access: TableAccess) -> Versions | None:
+def _known(
+    visit: Visit | None, access: TableAccess, *, section_only: bool = False
+) -> Versions | None:
+    """The link's versions as the visit read them, before this request's reads."""
     if visit is None or not visit.reachable:
         return None
     if visit.place != (access.section_id, access.table):
         return None
+    if section_only and visit.pending & 1:
+        return None
     return visit.versions
+
+
+def _keepable(visit: Visit | None, access: TableAccess) -> Versions | None:
+    """The versions a copy made in this request may be kept under: none while a write holds
+    one of them pending, or when this request's own visit moved them on."""
+    versions = _known(visit, access)
+    if visit is None or versions is None or visit.pending or visit.prebumped is not None:
+        return None
+    return versions
 
 
 def remember_round(visit: Visit | None, access: TableAccess, round: TableRound | None) -> None:
@@ -273,7 +304,13 @@ def remember_round(visit: Visit | None, access: TableAccess, round: TableRound |
 
 
 def _link_entry(access: TableAccess, versions: Versions, round: TableRound | None) -> bytes:
-    head = f"{access.section_id} {access.table}\n".encode()
+    """The link's copy, after a first line the visit's script reads: the section, the table
+    and the tables a confirmation of the table's round sends players or boards to (whose
+    round versions a confirmation's visit moves on)."""
+    tables = [access.section_id, access.table]
+    if round is not None and round.current is not None:
+        tables += _sent_to(access.section, round.current, access.table)
+    head = " ".join(str(number) for number in tables).encode() + b"\n"
     return head + pickle.dumps(_Link(access, versions.section, versions.round, round))
 
 
@@ -300,8 +337,9 @@ def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[
     if visit.state is not None and visit.access is not None:
         return visit.state
     versions_first(visit, access)  # before the state's reads (the link is the caller's)
+    known = _known(visit, access, section_only=True)
+    state = table_state(access, None if known is None else known.section)
     versions = _keepable(visit, access)
-    state = table_state(access, None if versions is None else versions.section)
     if versions is None:
         return state
     # A sitting-out table follows the whole room: never kept. A table waiting for the tables
@@ -363,15 +401,19 @@ def result_changed(
     if new_entered:
         _bump([_version_key(section.pk, table)])
         return
-    after = movement_for(section).next_places(rnd, table)
-    tables = {table, after.boards}
-    tables |= {place[0] for place in (after.ns, after.ew) if place is not None}
     keys = []
-    for t in sorted(t for t in tables if t):
+    for t in sorted({table, *_sent_to(section, rnd, table)}):
         if t == table or not confirmed:
             keys.append(_version_key(section.pk, t))
         keys.append(_version_key(section.pk, t, rounds=True))
     _bump(keys)
+
+
+def _sent_to(section: Section, rnd: int, table: int) -> list[int]:
+    """The other tables this table's pairs and boards go to after round `rnd`."""
+    after = movement_for(section).next_places(rnd, table)
+    tables = {after.boards} | {place[0] for place in (after.ns, after.ew) if place is not None}
+    return sorted(t for t in tables if t and t != table)
 
 
 def _bump(keys: list[str]) -> None:
@@ -379,13 +421,21 @@ def _bump(keys: list[str]) -> None:
     computed meanwhile from data read before the commit was stored under a version read
     before this, which the bump retires.
 
+    Keys the running write's visit moved on already (`PREBUMPED`) are left alone when the
+    commit ends in time: their receipt keeps copies from being made until after it.
+
     A test case's transaction (Django marks it) is rolled back, never committed: there the
     versions move on at once as well, as if it had."""
     if not keys or not shared():
         return
+    moved = scripts.PREBUMPED.get()
 
     def bump() -> None:
-        cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
+        left = keys
+        if moved is not None and time.monotonic() < moved.deadline:
+            left = [key for key in keys if key not in moved.keys]
+        if left:
+            cache.set_many({key: secrets.token_hex(8) for key in left}, timeout=None)
 
     connection = transaction.get_connection()
     if not connection.in_atomic_block:

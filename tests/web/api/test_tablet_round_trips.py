@@ -4,10 +4,12 @@ to the cache (a script or a pipeline is one).
 
 Under load a tablet's request spends most of its time waiting on PostgreSQL and Redis, so these
 are the targets of issue #25: a poll on a warm cache asks the database nothing and Redis once;
-a submission or a confirmation makes at most four database round trips, and asks Redis once
-before its work (the request count, the link, its round and its state together) and once after
-its commit (the cached copies it retires); a refused write writes nothing anywhere. And the
-copies never outlive a change: a replaced link, a round moved on, a finished or deleted event.
+a submission or a confirmation makes at most four database round trips and asks Redis once,
+before its work (the request count, the link, its round and its state together, and the copies
+it will change moved on, pending until the tablet's next request brings the write's receipt
+back); a refused write writes nothing in the database. And the copies never outlive a change:
+a replaced link, a round moved on, a finished or deleted event, a request that read the
+database while a write was on its way.
 
 The tests run in real transactions (`transaction=True`), as requests do in production (inside
 a test's transaction a write would make savepoints instead). The rescore a confirmation asks
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +39,7 @@ from tests.web.conftest import make_event
 from tournaments.api.tablets import TableTokenThrottle
 from tournaments.bridge import movement_for
 from tournaments.models import Board, Club, Event, Pair, Result
-from tournaments.selectors import tablet_cache
+from tournaments.selectors import tablet_cache, tablet_scripts
 from tournaments.services import scoring, tablets
 from tournaments.services.events import event_finish
 
@@ -71,12 +74,27 @@ class CountingConnection(redis.Connection):
         return super()._connect()
 
 
+class Tablet(Client):
+    """A test client that does what the table's page does with a write's receipt: sends it
+    back with its next request (static/js/table.js)."""
+
+    receipt: str | None = None
+
+    def request(self, **request: Any) -> Any:
+        if self.receipt is not None:
+            request["HTTP_CLUBWHIST_RECEIPT"], self.receipt = self.receipt, None
+        answer = super().request(**request)
+        self.receipt = answer.headers.get("Clubwhist-Receipt") or self.receipt
+        return answer
+
+
 @dataclass
 class Cost:
     status: int
     body: Any
     queries: list[str]
     redis: int
+    receipt: str | None = None
 
     @property
     def database(self) -> int:
@@ -125,6 +143,7 @@ def cost(client: Client, method: str, url: str, body: dict[str, Any] | None = No
         answer.json(),
         [q["sql"] for q in queries.captured_queries],
         TALLY.trips,
+        answer.headers.get("Clubwhist-Receipt"),
     )
 
 
@@ -157,7 +176,7 @@ def warm(client: Client, token: str) -> dict[str, Any]:
 
 @pytest.mark.redis
 def test_a_warm_poll_asks_the_database_nothing_and_redis_once(counted_cache, tokens) -> None:
-    client = Client()
+    client = Tablet()
     cold = cost(client, "GET", f"/api/t/{tokens[1]}/")
     assert cold.status == 200 and cold.database > 0  # computed, and kept
     again = cost(client, "GET", f"/api/t/{tokens[1]}/")
@@ -171,7 +190,7 @@ def test_requests_share_the_processs_redis_connections(counted_cache, tokens) ->
     # Under ASGI each request starts from an empty context, where Django makes a new cache
     # object: the connections must outlive it (they once did not: a TCP connection to Redis,
     # and a look-up of redis-py's version, on every request a tablet made).
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     with TALLY.lock:
         TALLY.connects = 0
@@ -182,10 +201,10 @@ def test_requests_share_the_processs_redis_connections(counted_cache, tokens) ->
 
 
 @pytest.mark.redis
-def test_a_submission_takes_four_database_round_trips_and_two_to_redis(
+def test_a_submission_takes_four_database_round_trips_and_one_to_redis(
     counted_cache, tokens, rescores
 ) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-submit-1"))
     assert sent.status == 201, sent.body
@@ -194,7 +213,8 @@ def test_a_submission_takes_four_database_round_trips_and_two_to_redis(
     # process's copy of the section (`section_snapshot`)
     assert sent.database <= 2, sent.queries
     assert [q.split()[0] for q in sent.wrote()] == ["INSERT"]
-    assert sent.redis == 2  # the visit, then the table's state retired
+    assert sent.redis == 1  # the visit, which moved the table's version on: nothing after
+    assert sent.receipt is not None
     stored = Result.objects.get()
     assert (stored.pk, stored.board_number, stored.status) == (sent.body["id"], 1, "entered")
     assert rescores == []  # an unconfirmed result changes no standings
@@ -206,7 +226,7 @@ def test_a_submission_takes_four_database_round_trips_and_two_to_redis(
 def test_a_repeated_submission_answers_the_stored_result_and_writes_nothing(
     counted_cache, tokens, rescores
 ) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     body = submission(1, 7, "rt-repeat-1")
     first = cost(client, "POST", f"/api/t/{tokens[1]}/results/", body)
@@ -220,10 +240,10 @@ def test_a_repeated_submission_answers_the_stored_result_and_writes_nothing(
 
 
 @pytest.mark.redis
-def test_a_confirmation_takes_four_database_round_trips_and_two_to_redis(
+def test_a_confirmation_takes_four_database_round_trips_and_one_to_redis(
     counted_cache, event, tokens, rescores
 ) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     made = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-conf-1"))
     warm(client, tokens[1])
@@ -235,7 +255,7 @@ def test_a_confirmation_takes_four_database_round_trips_and_two_to_redis(
     # BEGIN, the result confirmed (UPDATE ... RETURNING), the standings' version, COMMIT
     assert confirmed.database <= 4, confirmed.queries
     assert [q.split()[0] for q in confirmed.wrote()] == ["BEGIN", "UPDATE", "UPDATE"]
-    assert confirmed.redis == 2
+    assert confirmed.redis == 1 and confirmed.receipt is not None
     assert rescores == [event.pk]
     stored = Result.objects.get()
     assert stored.status == "confirmed" and stored.confirmed_at is not None
@@ -273,7 +293,7 @@ def test_a_confirmation_retires_only_the_states_it_can_change(
     section = event.section
     after = movement_for(section).next_places(1, 3)
     assert (after.ew[0] if after.ew else None, after.boards) == (1, 2)  # the Mitchell's moves
-    client = Client()
+    client = Tablet()
     enter_and_confirm(client, tokens[1], (1, 2), "rt-narrow-t1")
     done = warm(client, tokens[1])
     assert done["current"]["done"] is True and done["waiting_for_tables"] == [2, 3]
@@ -297,7 +317,7 @@ def test_a_confirmation_retires_only_the_states_it_can_change(
 def test_the_sections_copy_follows_its_pairs_and_boards(counted_cache, event, tokens) -> None:
     """A table's state computed again takes the pairs and boards from the process's copy of
     the section, which a change to a pair or a board retires at once."""
-    client = Client()
+    client = Tablet()
     before = warm(client, tokens[1])
     again = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-copy-01"))
     assert again.database <= 2
@@ -324,7 +344,7 @@ def test_the_sections_copy_follows_its_pairs_and_boards(counted_cache, event, to
 
 @pytest.mark.redis
 def test_refused_writes_write_nothing_anywhere(counted_cache, tokens, rescores) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     base = f"/api/t/{tokens[1]}/results/"
     kept = cost(client, "POST", base, submission(1, 7, "rt-kept-1"))
@@ -348,12 +368,160 @@ def test_refused_writes_write_nothing_anywhere(counted_cache, tokens, rescores) 
     assert warm(client, tokens[1])["current"]["boards"][0]["state"] == "waiting"
 
 
+# ------------------------------------------------------------------ a write's receipt (one trip)
+
+
+def poll_from_another_device(token: str) -> Cost:
+    """The table's state asked for by another device, in a thread of its own (its own
+    database connection), while the test's request waits: as a second tablet would."""
+    found: list[Cost] = []
+
+    def ask() -> None:
+        try:
+            found.append(cost(Client(), "GET", f"/api/t/{token}/"))
+        finally:
+            connection.close()
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    asker.join(30)
+    return found[0]
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("late", [False, True], ids=["commit-in-time", "commit-late"])
+def test_a_poll_while_a_write_is_on_its_way_keeps_nothing_stale(
+    counted_cache, tokens, monkeypatch, late
+) -> None:
+    """Between a write's visit (which moved the table's version on) and its insert, another
+    device's poll reads the old rows: it answers from them but keeps no copy, so once the write
+    is in, nobody is shown the board as still to enter. A write whose commit ends too late for
+    its receipt moves the version on again after the commit (a second trip)."""
+    if late:
+        monkeypatch.setattr(tablet_scripts, "PENDING_MARGIN", tablet_scripts.PENDING_MS / 1000 + 5)
+    client = Tablet()
+    warm(client, tokens[1])
+    during: list[Cost] = []
+    submit = tablets.result_submit
+
+    def slowly(**kwargs: Any) -> Any:
+        during.append(poll_from_another_device(tokens[1]))
+        during.append(poll_from_another_device(tokens[1]))
+        return submit(**kwargs)
+
+    monkeypatch.setattr(tablets, "result_submit", slowly)
+    sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-race-1"))
+    assert sent.status == 201 and sent.redis == (2 if late else 1)
+    for poll in during:
+        assert poll.status == 200 and poll.database > 0, poll.queries  # computed, not kept
+        assert poll.body["current"]["boards"][0]["state"] == "to enter"
+    # without the receipt (another device): still computed, and right
+    other = cost(Client(), "GET", f"/api/t/{tokens[1]}/")
+    assert other.body["current"]["boards"][0]["state"] == "waiting"
+    if not late:
+        assert other.database > 0  # the write's receipt still holds the version
+    # the writing tablet's next request ends the receipt: kept again, and warm after that
+    assert warm(client, tokens[1])["current"]["boards"][0]["state"] == "waiting"
+
+
+@pytest.mark.redis
+def test_a_receipt_not_brought_back_lapses(counted_cache, tokens, monkeypatch) -> None:
+    monkeypatch.setattr(tablet_scripts, "PENDING_MS", 400)
+    monkeypatch.setattr(tablet_scripts, "PENDING_MARGIN", 0.2)
+    client = Tablet()
+    warm(client, tokens[1])
+    sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-lapse-1"))
+    assert sent.status == 201 and sent.redis == 1
+    other = Client()  # never sends the receipt back
+    assert cost(other, "GET", f"/api/t/{tokens[1]}/").database > 0
+    assert cost(other, "GET", f"/api/t/{tokens[1]}/").database > 0  # still not kept
+    deadline = time.monotonic() + 10
+    while tablet_cache.table_visit(tokens[1]).pending and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert warm(other, tokens[1])["current"]["boards"][0]["state"] == "waiting"
+
+
+@pytest.mark.redis
+def test_two_writes_hold_a_table_until_both_receipts_end(counted_cache, tokens) -> None:
+    client = Tablet()
+    warm(client, tokens[1])
+    first = tablet_cache.table_visit(tokens[1], writes="entered")
+    second = tablet_cache.table_visit(tokens[1], writes="entered")
+    assert first.receipt and second.receipt and first.receipt != second.receipt
+    assert second.pending == 2  # the table's version: the first write holds it
+    assert tablet_cache.table_visit(tokens[1], receipt=second.receipt).pending == 2
+    assert tablet_cache.table_visit(tokens[1], receipt=first.receipt).pending == 0
+    # a receipt ends once: brought back again, or made up, it ends nothing
+    third = tablet_cache.table_visit(tokens[1], writes="entered")
+    assert tablet_cache.table_visit(tokens[1], receipt=first.receipt).pending == 2
+    assert tablet_scripts.receipt_or_none("12; DROP") is None
+    assert tablet_scripts.receipt_or_none("0123") is None
+    assert tablet_scripts.receipt_or_none(third.receipt) == third.receipt
+
+
+@pytest.mark.redis
+def test_a_confirmations_visit_moves_what_its_commit_would_have(
+    counted_cache, event, tokens, rescores, monkeypatch
+) -> None:
+    """The versions a confirmation's visit moves (from the link's copy: the table's own, its
+    round's and the rounds of the tables it sends players and boards to) are the ones its
+    change retires: nothing is left to move after the commit."""
+    client = Tablet()
+    warm(client, tokens[3])
+    made = client.post(
+        f"/api/t/{tokens[3]}/results/",
+        submission(5, 7, "rt-moves-5"),
+        content_type="application/json",
+    ).json()
+    warm(client, tokens[3])
+    moved: list[frozenset[str]] = []
+    visit = tablet_cache.table_visit
+
+    def seen(token: str, **kwargs: Any) -> tablet_cache.Visit:
+        found = visit(token, **kwargs)
+        if found.prebumped is not None:
+            moved.append(found.prebumped.keys)
+        return found
+
+    monkeypatch.setattr(tablet_cache, "table_visit", seen)
+    asked: list[list[str]] = []
+    bump = tablet_cache._bump
+    monkeypatch.setattr(tablet_cache, "_bump", lambda keys: (asked.append(keys), bump(keys)))
+    confirmed = cost(client, "POST", f"/api/t/{tokens[3]}/results/{made['id']}/confirm/")
+    assert confirmed.status == 200 and confirmed.redis == 1
+    after = movement_for(event.section).next_places(1, 3)
+    sent_to = {after.boards} | {p[0] for p in (after.ns, after.ew) if p is not None}
+    section = event.section.pk
+    expected = {f"tablet-version:{section}:3"} | {
+        f"tablet-version:{section}:{t}:round" for t in sent_to | {3}
+    }
+    assert len(sent_to - {3}) == 2  # the Mitchell sends table 3's pairs and boards on
+    assert moved == [frozenset(expected)]
+    assert [set(keys) for keys in asked] == [expected]
+
+
+@pytest.mark.redis
+def test_a_request_over_its_limit_moves_nothing(counted_cache, tokens, monkeypatch) -> None:
+    monkeypatch.setattr(TableTokenThrottle, "THROTTLE_RATES", {"table": "2/min"})
+    client = Client()
+    client.get(f"/api/t/{tokens[1]}/")
+    client.get(f"/api/t/{tokens[1]}/")
+    limited = client.post(
+        f"/api/t/{tokens[1]}/results/",
+        submission(1, 7, "rt-limit-1"),
+        content_type="application/json",
+    )
+    assert limited.status_code == 429 and "Clubwhist-Receipt" not in limited.headers
+    assert tablet_cache.table_visit(tokens[1]).pending == 0
+    assert not Result.objects.exists()
+
+
 # ------------------------------------------------------------- the copies never outlive a change
 
 
 @pytest.mark.redis
 def test_a_replaced_link_is_refused_at_once_from_a_warm_cache(counted_cache, event, tokens) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     new = tablets.table_link_replace(event=event, table=1)
     old = client.get(f"/api/t/{tokens[1]}/")
@@ -373,7 +541,7 @@ def test_the_cached_round_moves_on_with_the_directors_word(counted_cache, club) 
     starts the next round, and a board of that round is taken at once."""
     event = make_event(club, advance="director")
     token = {a.table: a.token for a in tablets.table_links_ensure(event=event)}[1]
-    client = Client()
+    client = Tablet()
     enter_and_confirm(client, token, (1, 2), "rt-director")
     held = warm(client, token)
     assert held["current"]["round"] == 1 and held["waiting_for_director"] is True
@@ -402,7 +570,7 @@ def test_the_cached_round_moves_on_with_the_directors_word(counted_cache, club) 
 def test_a_finished_event_refuses_writes_from_a_warm_cache(
     counted_cache, event, tokens, director
 ) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     event_finish(event=Event.objects.get(pk=event.pk), user=director)
     refused = client.post(
@@ -417,7 +585,7 @@ def test_a_finished_event_refuses_writes_from_a_warm_cache(
 
 @pytest.mark.redis
 def test_a_deleted_events_links_are_unknown_at_once(counted_cache, event, tokens) -> None:
-    client = Client()
+    client = Tablet()
     warm(client, tokens[1])
     Event.objects.get(pk=event.pk).delete()
     assert client.get(f"/api/t/{tokens[1]}/").status_code == 404
@@ -428,7 +596,7 @@ def test_the_request_limit_is_one_count_with_retry_after(
     counted_cache, tokens, monkeypatch
 ) -> None:
     monkeypatch.setattr(TableTokenThrottle, "THROTTLE_RATES", {"table": "3/min"})
-    client = Client()
+    client = Tablet()
     answers = [cost(client, "GET", f"/api/t/{tokens[1]}/") for _ in range(4)]
     assert [a.status for a in answers] == [200, 200, 200, 429]
     assert answers[-1].database == 0 and answers[-1].redis == 1
@@ -446,7 +614,7 @@ def test_tablets_work_while_redis_is_unreachable(event, tokens, rescores) -> Non
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
     }
     with override_settings(CACHES={"default": dead}):
-        client = Client()
+        client = Tablet()
         assert client.get(f"/api/t/{tokens[1]}/").status_code == 200
         made = client.post(
             f"/api/t/{tokens[1]}/results/",
@@ -466,7 +634,7 @@ def test_without_a_shared_cache_a_submission_is_still_one_statement(tokens) -> N
     new result is still inserted without a transaction of its own."""
     laptop = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     with override_settings(CACHES=laptop):
-        client = Client()
+        client = Tablet()
         sent = cost(client, "POST", f"/api/t/{tokens[1]}/results/", submission(1, 7, "rt-laptop"))
     assert sent.status == 201
     assert [q.split()[0] for q in sent.wrote()] == ["INSERT"]

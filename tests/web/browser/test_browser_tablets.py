@@ -288,3 +288,42 @@ def test_the_table_counts_the_directors_round_clock_down_by_the_servers_time(
     )
     assert "up" in (clock.get_attribute("class") or "")
     context.close()
+
+
+@pytest.mark.redis
+def test_the_page_brings_each_writes_receipt_back_at_once(live_server, browser, club) -> None:
+    """With Redis a result's and a confirmation's answers carry a receipt, which the page
+    sends back with its next request (the refresh it makes at once): the table's copies are
+    cached again straight after each write instead of a few seconds later."""
+    from tournaments.selectors import tablet_cache
+
+    event = make_event(club)
+    token = _tables(event)[1]
+    page = _open(browser, live_server, token)
+    given: list[str] = []
+    brought: list[tuple[str, str]] = []
+
+    def answered(response: Any) -> None:
+        receipt = response.headers.get("clubwhist-receipt")
+        if receipt and response.request.method == "POST":
+            given.append(receipt)
+
+    def asked(request: Any) -> None:
+        receipt = request.headers.get("clubwhist-receipt")
+        if receipt:
+            brought.append((request.method, receipt))
+
+    page.on("response", answered)
+    page.on("request", asked)
+    ew = table_state(TableAccess.objects.get(token=token))["current"]["ew"]["number"]
+    _enter(page, 1, [("ns_tricks", "7")])
+    _confirm(page, ew)
+    for _ in range(50):  # the refresh after the confirmation, sent as its answer arrives
+        if len(brought) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(given) == 2 and len(set(given)) == 2  # the result's and the confirmation's
+    assert [receipt for _, receipt in brought] == given
+    assert brought[-1][0] == "GET"  # the refresh after the confirmation
+    assert tablet_cache.table_visit(token).pending == 0  # ended, not lapsed
+    page.context.close()
