@@ -29,6 +29,26 @@ def _fresh_cache() -> None:
     forget_snapshots()
 
 
+@pytest.fixture(autouse=True)
+def _flush_is_never_the_deadlock_victim(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test beside a club night's processes, the database is emptied (TRUNCATE of
+    every table, table after table) while the Celery worker may still be reading (a last
+    rescore, the sweep). A reader holding one table and asking for another that TRUNCATE
+    holds is a deadlock, and PostgreSQL ends the side that has waited longest when its
+    `deadlock_timeout` runs out: the flush, which then fails the test's teardown. With a
+    long timeout for the test's own connection (the other processes keep their 1 s), the
+    reader's runs out first: its query fails (a task that is retried or dropped at a test's
+    end) and the flush goes on."""
+    yield
+    if "club_night" not in request.fixturenames:
+        return
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET deadlock_timeout = '60s'")
+
+
 @pytest.fixture
 def director(club: Club) -> Any:
     """A club director (not an administrator): directs the `club` fixture's club only."""
