@@ -2215,6 +2215,41 @@ static inline int lead_lost_cutoff(const Solver *s, int seat, const uint16_t rem
     return -1;
 }
 
+/* A hand p holding a trump beaten only by trumps of the hand on its right (rho, who plays just
+ * before p at every trick that p does not lead), with more trumps than rho holds above it
+ * (K x over the ace): p's side wins a trick.  Until p's side wins one, p never leads except
+ * now, when p may be the leader; so whenever p must play a trump (trumps led, or p holding
+ * nothing else), rho has played to the trick already: if rho played one of its higher trumps,
+ * p plays a small one (p has enough of them: its trumps get fewer only this way), and once
+ * rho's higher trumps are gone p's best is the best trump left and wins when played; if rho
+ * did not, p plays its best, which no later card of the trick can beat.  The leader leads a
+ * card other than a trump if it has one, else a small trump, which it can spare only with a
+ * trump more than that.  Used when p's side needs one trick (the leader's side needing every
+ * trick left, or just one): the rule needs the owners of the trumps down to p's best (W) and
+ * the lengths (in the key).  Classic four hands with trumps, no spare cards (checked by the
+ * caller).  Returns p's side's result, or -1 (W untouched). */
+static inline int trump_over_cutoff(const Solver *s, int seat, int all, const uint16_t rem[NSUITS],
+                                    uint16_t W[4]) {
+    int tr = s->trump;
+    unsigned t = rem[tr];
+    if (!t) return -1;
+    int x = s->owner[tr][hibit(t)], above = 0;
+    while (t && s->owner[tr][hibit(t)] == x) {
+        t &= ~(1u << hibit(t));
+        above++;
+    }
+    if (!t) return -1;
+    int p = s->owner[tr][hibit(t)];
+    if (x != ((p + 3) & 3)) return -1; /* (p is x's partner, or x is not on p's right) */
+    int len = seat_len(s, p, tr);
+    if (len <= above) return -1;
+    int mine = s->side[p] == s->side[seat];
+    if (mine ? all : !all) return -1; /* p's side needs more than one trick */
+    if (p == seat && len == above + 1 && hand_len(s, p) == len) return -1;
+    W[tr] = (uint16_t)top_cards(rem[tr], above + 1);
+    return s->side[p];
+}
+
 /* The leader's side needs every trick left, with no trump in play (checked by the caller, as
  * are the other conditions): it must lead every trick, each time in a suit whose best
  * remaining card it holds (else the opponent holding that card plays it and wins).  Each lead
@@ -2396,6 +2431,9 @@ static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, i
         return v;
     /* the leader's side needs one trick */
     int one = s->side[seat] ? target - won == 1 : won + R - target + 1 == 1;
+    if ((all || one) && s->trump >= 0 && !s->spare && !s->columns && s->nseats == 4 &&
+        (v = trump_over_cutoff(s, seat, all, rem, W)) >= 0)
+        return v;
     if (one && !(s->off & OFF_LEAD_WON) && s->columns && !s->spare &&
         (v = column_lead_won(s, seat)) >= 0)
         return v;
