@@ -1223,6 +1223,9 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
         int ruffable = side_suit && ((tl && !hl) || (tr && !hr));
         int partner_top = hp && (!others || hibit(hp) == others_top);
         int partner_ruff = side_suit && !hp && tp;
+        /* a singleton to partner's winner, to be ruffed on the return (see gen_moves_as) */
+        if (side_suit && partner_top && pa_len > 1 && !(m & (m - 1)) && s->hand[seat][trump])
+            tops += 60;
         int base = tops - 16 * choice;
         int prev = -1;
         while (m) {
@@ -1377,6 +1380,13 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                          pa_len > 1)
                     tops += 20;
             }
+            /* A singleton of a side suit led to partner's best card, partner holding more
+             * of it: partner wins and can return the suit for a ruff (DDS weighs this lead
+             * up too; measured: 0.6% fewer nodes on the 150 deals of benchmarks.dd_nodes,
+             * 1% on 150 others; +30 or +100 saved less) */
+            if (trump >= 0 && su != trump && pa_len > 1 && !(mine & (mine - 1)) &&
+                vis[seat][trump] && hibit(vis[pa][su]) == others_top)
+                tops += 60;
         }
         /* Above all, lead where the opponents have least choice: each card they can play in
          * the suit (hold; in column mode, have exposed) is one more reply to refute, and a
