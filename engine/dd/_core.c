@@ -1203,11 +1203,12 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
         int others_top = others ? hibit(others) : -1;
         unsigned hl = s->hand[lho][su], hr = s->hand[rho][su], hp = s->hand[pa][su];
         /* who holds the three best cards (see gen_moves) */
-        int o[3] = {-1, -1, -1}, tops = 0;
+        int o[3] = {-1, -1, -1}, tops = 0, kr = -1;
         unsigned l = live;
         for (int k = 0; k < 3 && l; k++) {
             int t = hibit(l);
             o[k] = s->owner[su][t];
+            if (k == 1) kr = t;
             l &= ~(1u << t);
         }
         int pa_len = popc(hp);
@@ -1227,6 +1228,8 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
         if (side_suit && partner_top && pa_len > 1 && !(m & (m - 1)) && s->hand[seat][trump])
             tops += 60;
         int base = tops - 16 * choice;
+        /* the second-best card, with the third, under an opponent's best (see gen_moves_as) */
+        if (o[0] == pa || o[0] == seat || o[2] != seat) kr = -1;
         int prev = -1;
         while (m) {
             int r = hibit(m);
@@ -1244,6 +1247,7 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
             score += base;
             if (su == bsuit && popc(live >> (r + 1)) == brel) score += 50;
             if (killer == su * 16 + r + 1) score += KILLER_BONUS;
+            if (r == kr) score += 40;
             put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
@@ -1356,7 +1360,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
             guard = popc(mine) == ab + 1 ? 60 : 0;
         }
         /* facts of the suit, the same for every card of it */
-        int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0;
+        int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0, kr = -1;
         if (first && su != JOKER && nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
@@ -1368,6 +1372,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
             for (int k = 0; k < 3 && l; k++) {
                 int t = hibit(l);
                 o[k] = s->owner[su][t];
+                if (k == 1) kr = t;
                 l &= ~(1u << t);
             }
             int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pa = (seat + 2) & 3;
@@ -1387,6 +1392,12 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
             if (trump >= 0 && su != trump && pa_len > 1 && !(mine & (mine - 1)) &&
                 vis[seat][trump] && hibit(vis[pa][su]) == others_top)
                 tops += 60;
+            /* The second-best card of the suit, the leader holding the third-best too, under
+             * an opponent's best (K from K Q against the ace): it forces out the ace and sets
+             * up the next card, and comes before the leader's other cards of the suit (DDS
+             * weighs it up too; measured: 4% fewer nodes on the 150 deals of
+             * benchmarks.dd_nodes, 3% on 150 others; +20 and +60 saved less) */
+            if (o[0] == pa || o[0] == seat || o[2] != seat) kr = -1;
         }
         /* Above all, lead where the opponents have least choice: each card they can play in
          * the suit (hold; in column mode, have exposed) is one more reply to refute, and a
@@ -1492,6 +1503,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                     if (su == bsuit && rel == brel) score += 50;
                 }
                 if (!COLS && s->killer[s->curR] == su * 16 + r + 1) score += KILLER_BONUS;
+                if (r == kr) score += 40;
             } else {
                 int can_win;
                 if (su == JOKER) can_win = 0;
