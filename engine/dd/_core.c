@@ -1249,6 +1249,8 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
             if (killer == su * 16 + r + 1) score += KILLER_BONUS;
             if (r == kr) score += 40;
             if (others_top < r && o[1] == lho) score += 20;
+            if (o[0] == seat && others_top > r) score -= 60;
+            if (o[0] == pa && o[1] == seat) score += 20;
             put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
@@ -1362,6 +1364,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
         }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0, kr = -1, lho2 = 0;
+        int under = 0, pa_over = 0;
         if (first && su != JOKER && nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
@@ -1404,6 +1407,13 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
              * benchmarks.dd_nodes, 2.3% on 150 others; +12 and +30 about as good; DDS weighs
              * this up at no trump) */
             lho2 = o[1] == lho;
+            /* A small card of a suit whose best card the leader holds gives the opponents a
+             * trick the best card would have kept (-60); with the best card partner's and the
+             * second-best the leader's, the suit runs from either hand (+20).  (Measured
+             * together: 3.0% fewer nodes on the 150 deals of benchmarks.dd_nodes, 7.0% on
+             * 150 others; -40 and -100 for the first, +10 and +30 for the second saved less) */
+            under = o[0] == seat;
+            pa_over = o[0] == pa && o[1] == seat;
         }
         /* Above all, lead where the opponents have least choice: each card they can play in
          * the suit (hold; in column mode, have exposed) is one more reply to refute, and a
@@ -1511,6 +1521,8 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                 if (!COLS && s->killer[s->curR] == su * 16 + r + 1) score += KILLER_BONUS;
                 if (r == kr) score += 40;
                 if (top_of_suit && lho2) score += 20;
+                if (under && !top_of_suit) score -= 60;
+                if (pa_over) score += 20;
             } else {
                 int can_win;
                 if (su == JOKER) can_win = 0;
