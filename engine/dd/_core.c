@@ -1242,7 +1242,7 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
             int score;
             if (others_top < r && !ruffable) score = 100 + r;
             else if (partner_ruff && !ruffable) score = 80 - r;
-            else if (partner_top && !ruffable) score = 70 - r;
+            else if (partner_top && !ruffable) score = 100 - r;
             else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
             score += base;
             if (su == bsuit && popc(live >> (r + 1)) == brel) score += 50;
@@ -1496,9 +1496,12 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                      * chance may not come again, the top cards' will (measured on the Open
                      * Whist par boards: 4% fewer nodes; ranked with the top cards, 0.5%) */
                     score = 120 + r;
-                /* does partner hold the top card or ruff? lead low towards it */
+                /* does partner hold the top card or ruff? lead low towards it (partner's top
+                 * card as good as the leader's own: measured, 100 rather than 70 saved 3.9%
+                 * of the nodes on the 150 deals of benchmarks.dd_nodes and 0.4% on 150
+                 * others; not in column mode, where partner's card may lie buried) */
                 else if (partner_ruff && !ruffable) score = 80 - r;
-                else if (partner_top && !ruffable) score = 70 - r;
+                else if (partner_top && !ruffable) score = COLS ? 70 - r : 100 - r;
                 else score = 20 - r - (ruffable ? 30 : 0) + (su == trump ? -5 : 0);
                 if (COLS && su != JOKER) {
                     /* column mode: a lead that uncovers a card above every other card of its
