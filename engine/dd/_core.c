@@ -26,7 +26,8 @@
  *     other hand), sure trump tricks (trumps above all but the k best of the other side's,
  *     the two best trumps split between partners), and, for a side needing every trick, the
  *     count of leads the suits it controls can give (no trump) or an opponent's best card in
- *     every suit the leader holds; in the trick, second or third hand's side settles at once
+ *     every suit the leader holds, or for either side needing one trick a guarded trump
+ *     beaten only by the trumps of the hand on its right (K x over the ace); in the trick, second or third hand's side settles at once
  *     when it surely wins the trick and then cashes what it needs.  A cut-off records only
  *     the ranks it needed, and none for a suit held by one hand (the lengths in the key
  *     already say who wins it): fewer ranks in W, more table hits;
