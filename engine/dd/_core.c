@@ -1252,6 +1252,7 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
             if (others_top < r && o[1] == lho) score += 20;
             if (o[0] == seat && others_top > r) score -= 60;
             if (o[0] == pa && o[1] == seat) score += 20;
+            if (!hp && !tp) score -= 40;
             put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
@@ -1365,7 +1366,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
         }
         /* facts of the suit, the same for every card of it */
         int ruffable = 0, partner_top = 0, partner_ruff = 0, tops = 0, kr = -1, lho2 = 0;
-        int under = 0, pa_over = 0;
+        int under = 0, pa_over = 0, pa_void = 0;
         if (first && su != JOKER && nseats == 4 && live && !COLS) {
             /* Who holds the three best cards of the suit (4 seats): leading into a top card
              * of the player who plays last to the trick (rho) gives it a free finesse; leading
@@ -1415,6 +1416,11 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
              * 150 others; -40 and -100 for the first, +10 and +30 for the second saved less) */
             under = o[0] == seat;
             pa_over = o[0] == pa && o[1] == seat;
+            /* Partner void in the suit with no trump to ruff it: partner only discards, the
+             * leader's side has one card less in the fight (-40; measured: 3.0% fewer nodes on
+             * the 150 deals of benchmarks.dd_nodes, 1.4% on 150 others; -20, -60 and -90
+             * saved less; DDS weighs such a suit down at no trump) */
+            pa_void = !vis[pa][su] && (trump < 0 || !vis[pa][trump]);
         }
         /* Above all, lead where the opponents have least choice: each card they can play in
          * the suit (hold; in column mode, have exposed) is one more reply to refute, and a
@@ -1527,6 +1533,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                 if (top_of_suit && lho2) score += 20;
                 if (under && !top_of_suit) score -= 60;
                 if (pa_over) score += 20;
+                if (pa_void) score -= 40;
             } else {
                 int can_win;
                 if (su == JOKER) can_win = 0;
