@@ -37,8 +37,10 @@
  *   - move ordering: leads by how few cards the opponents can reply with (a small tree to
  *     refute), the card that last cut off with as many tricks left (a killer move) counting
  *     about as much as nine cards fewer (first of all in column mode), then by card-play
- *     heuristics (cash winners, lead toward partner's honours,
- *     not into the last player's); after the lead, win cheaply with a card the next opponent
+ *     heuristics (cash winners, first when the second-best card is on the left; lead toward
+ *     partner's best card; K from K Q against the ace; a singleton to partner's winner for a
+ *     ruff; not a small card under one's own best card, not into the last player's honours,
+ *     not a suit partner can neither follow nor ruff); after the lead, win cheaply with a card the next opponent
  *     cannot beat, second hand low unless a card can force out the third hand's best, third
  *     hand forces out the last player's best, ruff partner's card only when the next
  *     opponent would beat it, discard from long suits and keep guards; the table's best move
