@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(
 BEFORE = json.loads((Path(__file__).parent / "bidwhist_par_before.json").read_text())
 OFF_DROP_DOMINATED = 131072
 """The core's switch for skipping dominated drops (engine/dd/_core.c, OFF_DROP_DOMINATED)."""
-OFF_ALL = 1048575
+OFF_ALL = 2097151
 
 
 def _bid_whist(options: dict[str, Any] | None = None) -> BidWhistRules:

@@ -36,7 +36,7 @@ def test_the_c_core_with_its_shortcuts_off_gives_the_same_values(kind: str) -> N
     for _ in range(100):
         position = random_ending(rng, kind, rng.randint(3, 5))
         hands, trump, follow, columns, _ = position.core_args()
-        plain = _core.Solver(hands, trump, follow, columns, 12, 1048575)
+        plain = _core.Solver(hands, trump, follow, columns, 12, 2097151)
         fast = solver_for(position, backend="c")
         for leader in range(position.seats):
             assert plain.solve(leader, leader) == fast.solve(leader, leader)
