@@ -27,8 +27,9 @@
  *     the two best trumps split between partners), and, for a side needing every trick, the
  *     count of leads the suits it controls can give (no trump) or an opponent's best card in
  *     every suit the leader holds, or for either side needing one trick a guarded trump
- *     beaten only by the trumps of the hand on its right (K x over the ace); in the trick, second or third hand's side settles at once
- *     when it surely wins the trick and then cashes what it needs.  A cut-off records only
+ *     beaten only by the trumps of the hand on its right (K x over the ace); in the trick,
+ *     second or third hand's side settles at once when it surely wins the trick and then
+ *     cashes what it needs.  A cut-off records only
  *     the ranks it needed, and none for a suit held by one hand (the lengths in the key
  *     already say who wins it): fewer ranks in W, more table hits;
  *   - pruning of equivalent cards: cards of one hand with no outstanding card between them,
@@ -40,8 +41,8 @@
  *     heuristics (cash winners, first when the second-best card is on the left; lead toward
  *     partner's best card; K from K Q against the ace; a singleton to partner's winner for a
  *     ruff; not a small card under one's own best card, not into the last player's honours,
- *     not a suit partner can neither follow nor ruff); after the lead, win cheaply with a card the next opponent
- *     cannot beat, second hand low unless a card can force out the third hand's best, third
+ *     not a suit partner can neither follow nor ruff); after the lead, win cheaply with a
+ *     card the next opponent cannot beat, second hand low unless a card can force out the third hand's best, third
  *     hand forces out the last player's best, ruff partner's card only when the next
  *     opponent would beat it, discard from long suits and keep guards; the table's best move
  *     and a capped history of cut-offs break ties (measured: the first move tried settles
@@ -2290,8 +2291,9 @@ static inline int lead_lost_cutoff(const Solver *s, int seat, const uint16_t rem
  * card other than a trump if it has one, else a small trump, which it can spare only with a
  * trump more than that.  Used when p's side needs one trick (the leader's side needing every
  * trick left, or just one): the rule needs the owners of the trumps down to p's best (W) and
- * the lengths (in the key).  Classic four hands with trumps, no spare cards (checked by the
- * caller).  Returns p's side's result, or -1 (W untouched). */
+ * the lengths (in the key).  Classic four hands with trumps, no spare cards and no joker in
+ * play, which would beat p's trump from any hand (checked by the caller).  Returns p's side's
+ * result, or -1 (W untouched). */
 static inline int trump_over_cutoff(const Solver *s, int seat, int all, const uint16_t rem[NSUITS],
                                     uint16_t W[4]) {
     int tr = s->trump;
@@ -2496,7 +2498,7 @@ static int trick_start_cutoffs(const Solver *s, int seat, int won, int target, i
     /* the leader's side needs one trick */
     int one = s->side[seat] ? target - won == 1 : won + R - target + 1 == 1;
     if ((all || one) && s->trump >= 0 && !(s->off & OFF_TRUMP_OVER) && !s->spare &&
-        !s->columns && s->nseats == 4 &&
+        !s->columns && s->nseats == 4 && !rem[JOKER] &&
         (v = trump_over_cutoff(s, seat, all, rem, W)) >= 0)
         return v;
     if (one && !(s->off & OFF_LEAD_WON) && s->columns && !s->spare &&
