@@ -132,7 +132,7 @@ class Visit:
     wait: float | None = None  # seconds until the window ends
     place: tuple[int, int] | None = None  # (section id, table) of the link, once known
     versions: Versions | None = None  # read before anything from the database
-    pending: int = 0  # which versions a write holds pending (section 1, table 2, round 4)
+    pending: int = 0  # which versions a write holds pending: the table's 2, its round's 4
     access: TableAccess | None = None  # the link: its current copy, or read after `versions`
     round: TableRound | None = None  # its round, when its copy is current
     state: dict[str, Any] | None = None  # its state, when its copy is current
@@ -265,19 +265,15 @@ def link_read(visit: Visit, access: TableAccess) -> None:
 def section_snapshot_for(visit: Visit | None, access: TableAccess) -> SectionSnapshot | None:
     """The process's copy of the link's section (`section_snapshot`), when the visit read
     the section's version before this request's reads; None: read the database."""
-    versions = _known(visit, access, section_only=True)
+    versions = _known(visit, access)
     return None if versions is None else section_snapshot(access.section, versions.section)
 
 
-def _known(
-    visit: Visit | None, access: TableAccess, *, section_only: bool = False
-) -> Versions | None:
+def _known(visit: Visit | None, access: TableAccess) -> Versions | None:
     """The link's versions as the visit read them, before this request's reads."""
     if visit is None or not visit.reachable:
         return None
     if visit.place != (access.section_id, access.table):
-        return None
-    if section_only and visit.pending & 1:
         return None
     return visit.versions
 
@@ -337,7 +333,7 @@ def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[
     if visit.state is not None and visit.access is not None:
         return visit.state
     versions_first(visit, access)  # before the state's reads (the link is the caller's)
-    known = _known(visit, access, section_only=True)
+    known = _known(visit, access)
     state = table_state(access, None if known is None else known.section)
     versions = _keepable(visit, access)
     if versions is None:

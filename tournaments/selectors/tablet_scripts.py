@@ -54,7 +54,7 @@ PENDING_MARGIN = 1.0
 # A fixed window: the first request starts it, and it ends that long after. The link's copy
 # opens with "<section> <table>[ <table>...]\n": the tables after the first are those a
 # confirmation of the table's round sends players or boards to.
-# Returns {hits, left, link, 3 versions, state, pending (a bit a version: section 1, table 2,
+# Returns {hits, left, link, 3 versions, state, pending (a bit a version: table 2,
 # round 4), the suffixes this write moved (space-separated) or false}.
 VISIT = """
 local clock = redis.call('TIME')
@@ -91,7 +91,7 @@ local suffixes = {section, at, at .. ':round'}
 local versions = redis.call('MGET', ARGV[2] .. suffixes[1], ARGV[2] .. suffixes[2],
   ARGV[2] .. suffixes[3])
 local pending = 0
-for i = 1, 3 do
+for i = 2, 3 do
   if redis.call('ZCOUNT', ARGV[3] .. suffixes[i], now, '+inf') > 0 then
     pending = pending + 2 ^ (i - 1)
   end
@@ -133,7 +133,7 @@ local found, pending, i = {}, 0, 1
 for suffix in string.gmatch(ARGV[3], '%S+') do
   redis.call('SET', ARGV[1] .. suffix, ARGV[4], 'NX')
   found[i] = redis.call('GET', ARGV[1] .. suffix)
-  if redis.call('ZCOUNT', ARGV[2] .. suffix, now, '+inf') > 0 then
+  if i > 1 and redis.call('ZCOUNT', ARGV[2] .. suffix, now, '+inf') > 0 then
     pending = pending + 2 ^ (i - 1)
   end
   i = i + 1
