@@ -61,20 +61,15 @@ lint: $(VENV)/.dev
 types: $(VENV)/.dev
 	$(VENV)/bin/mypy engine clubwhist tournaments
 
-# With no PYTEST_ARGS (`make test`), the engine's tests (pure Python: no database, no Redis,
-# no server) run in a second process beside the app's, which spend much of their time waiting
-# on PostgreSQL, Redis, the live server and Chromium: two cores finish both sooner. The
-# engine's report follows the app's; either failing fails the target.
+# With no PYTEST_ARGS (`make test`), every test runs in PYTEST_WORKERS processes (pytest-xdist;
+# tests/support/workers.py gives each its own test database and Redis databases). A file's
+# tests stay in one process, so a module's club night (gunicorn and a worker) starts once.
+# Three on two cores: the app's tests spend much of their time waiting on PostgreSQL, Redis,
+# the live server and Chromium, and the engine's fill that time.
+PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
-	@mkdir -p build; \
-	$(PY) -m pytest -p no:cacheprovider tests/engine > build/engine-tests.log 2>&1 & engine=$$!; \
-	$(PY) -m pytest --ignore=tests/engine; app=$$?; \
-	wait $$engine; eng=$$?; \
-	echo; echo "==== the engine's tests (tests/engine), run beside the app's"; \
-	cat build/engine-tests.log; \
-	echo "==== the app's tests: exit $$app; the engine's: exit $$eng"; \
-	[ $$app -eq 0 ] && [ $$eng -eq 0 ]
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 else
 	$(PY) -m pytest $(PYTEST_ARGS)
 endif

@@ -1,8 +1,9 @@
 """Settings for clubwhist, read from the environment.
 
 One module for every environment: a laptop at the venue, CI and production differ only in
-their environment variables. Every helper below fails loudly on a value it cannot read, so a
-typo in a deployment stops the process at start-up instead of running with a silent default.
+their environment variables. Every reader (here and in clubwhist/environment.py) fails
+loudly on a value it cannot read, so a typo in a deployment stops the process at start-up
+instead of running with a silent default.
 The variables are documented in docs/operations/configuration.md.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import secrets
 import socket
 from datetime import timedelta
 from pathlib import Path
@@ -22,6 +22,7 @@ from django.conf import global_settings
 from django.conf import settings as live_settings
 from django.core.exceptions import ImproperlyConfigured
 
+from clubwhist.environment import env_bool, env_choice, env_int, env_list, key_kept_in
 from clubwhist.lan import lan_addresses, url_for
 
 if TYPE_CHECKING:
@@ -29,48 +30,6 @@ if TYPE_CHECKING:
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CLUBWHIST_VAR_DIR", BASE_DIR / "var"))
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a yes/no variable; anything but the usual spellings is an error, not False."""
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(
-        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}"
-    )
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = os.environ.get(name, default).strip().lower()
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}; got {value!r}")
-    return value
-
-
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number; got {raw!r}") from None
 
 
 def database_from_env() -> dict[str, Any]:
@@ -140,12 +99,7 @@ def secret_key_from_env(required: bool) -> str:
             "SECRET_KEY is required when DJANGO_ENV=production or DEBUG is off: set it in the "
             "environment (never in a file in the code); " + _MAKE_A_KEY
         )
-    key_file = VAR_DIR / "secret_key"
-    if not key_file.exists():
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+    return key_kept_in(VAR_DIR)
 
 
 DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "club", "production"))

@@ -58,6 +58,29 @@ def test_defaults_need_no_services(tmp_path: Path) -> None:
     assert (tmp_path / "secret_key").exists()
 
 
+def test_processes_starting_together_share_one_generated_key(tmp_path: Path) -> None:
+    """The laptop's server, its job runner and the test workers may start in the same moment
+    with no key yet: every one must end up with the same key (else one's signed cookies are
+    refused by another), in one file only its owner can read, with no draft left behind."""
+    code = (
+        "import hashlib, clubwhist.settings as s;"
+        "print(hashlib.sha256(s.SECRET_KEY.encode()).hexdigest())"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in READ}
+    clean.update(CLUBWHIST_VAR_DIR=str(tmp_path))
+    starting = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], cwd=ROOT, env=clean, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
+    keys = {process.communicate(timeout=60)[0].strip() for process in starting}
+    assert all(process.returncode == 0 for process in starting)
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert [path.name for path in tmp_path.glob("secret_key*")] == ["secret_key"]
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [

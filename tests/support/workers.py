@@ -1,0 +1,75 @@
+"""Services of its own for each pytest-xdist worker (`make test` runs the app's tests in two).
+
+Loaded with `-p tests.support.workers` (pyproject.toml's addopts), so it runs before
+pytest-django reads the settings: conftest files come too late for that. pytest-django
+already gives each worker a test database of its own (`test_<name>_gw0`, ...); what the
+workers would still share is Redis. The tests clear the cache before each test (a worker
+clearing the other's cache mid-test makes it read what it never wrote) and the cache's
+database is the broker's number plus one (clubwhist/settings.py, `cache_url`), so each
+worker takes two Redis databases of its own: gw0 the numbers REDIS_URL names, gw1 the two
+after them, and so on. The Celery workers, gunicorns and servers the tests start are given
+the same environment, so they follow.
+
+The figures the load, fault and fuzz tests count (tests/support/figures.py, tests/fuzzing.py)
+are kept in the worker that ran them; each worker hands its own to the controller when it
+ends, and the controller prints them all (tests/conftest.py, `pytest_terminal_summary`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+_FIGURES = "clubwhist_figures"
+_RUN = "clubwhist_fuzz_run"
+_ACCEPTED = "clubwhist_fuzz_accepted"
+
+
+def redis_url_for_worker(url: str, worker: str) -> str:
+    """REDIS_URL for xdist worker `worker` ("gw0", "gw1", ...): the broker's database moved
+    on by two for each worker before it (broker and cache per worker)."""
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or "0")
+    index = int(worker.removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{number + 2 * index}"))
+
+
+def _isolate() -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    url = os.environ.get("REDIS_URL", "").strip()
+    if url:
+        os.environ["REDIS_URL"] = redis_url_for_worker(url, worker)
+
+
+_isolate()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a worker: hand this worker's figures to the controller (plain lists and dicts, which
+    is what xdist can send)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is None:
+        return
+    from tests.fuzzing import ACCEPTED, RUN
+    from tests.support.figures import FIGURES
+
+    output[_FIGURES] = list(FIGURES)
+    output[_RUN] = dict(RUN)
+    output[_ACCEPTED] = dict(ACCEPTED)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent when xdist is not installed
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """In the controller: add a finished worker's figures to this process's."""
+    output = getattr(node, "workeroutput", None) or {}
+    from tests.fuzzing import ACCEPTED, RUN
+    from tests.support.figures import FIGURES
+
+    FIGURES.extend(output.get(_FIGURES, ()))
+    RUN.update(output.get(_RUN, {}))
+    ACCEPTED.update(output.get(_ACCEPTED, {}))
