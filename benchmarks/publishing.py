@@ -11,7 +11,10 @@ What runs:
 - part 2, over loopback: gunicorn (2 ASGI workers, as production runs it: a stream holds no
   thread) on the same database,
   with Redis as the shared cache; VIEWERS readers each hold the live stream of the standings
-  page open and fetch the page's live part whenever a new version is announced; this process
+  page open and fetch the page's live part whenever a new version is announced; they come
+  PER_ADDRESS from each of 127.0.0.10, .11, ... as members at home come from addresses of
+  their own (from one address all but the first LIVE_STREAMS_PER_ADDRESS of each web process
+  would be turned away, as the server turns away a crowd from one address); this process
   stores a new standings version every UPDATE_SECONDS for WINDOW_SECONDS. It reports the
   server's CPU (gunicorn's processes, from /proc) per second of wall time, and the time from a
   version being stored to each reader having the new live part.
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from benchmarks.harness import ROOT, gunicorn, median_ms, played_event, server_pids
+from benchmarks.harness import ROOT, groups_of, gunicorn, median_ms, played_event, server_pids
 from benchmarks.results_pipeline import (
     admin_execute,
     loud,
@@ -50,6 +53,7 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 VIEWERS = int(os.environ.get("BENCH_VIEWERS", "200"))
 WINDOW_SECONDS = float(os.environ.get("BENCH_WINDOW", "30"))
 UPDATE_SECONDS = 3.0
+PER_ADDRESS = 25  # readers from each loopback address, as benchmarks.live_readers
 TARGET_EXPORT_MS = 500
 TARGET_PAGE_MS = 50.0
 
@@ -120,9 +124,12 @@ def cpu_seconds(pids: list[int]) -> float:
 class Viewer(threading.Thread):
     """A member with the standings page open: one stream, which brings each new live part."""
 
-    def __init__(self, port: int, event_id: int, stored: dict[int, float], stop: Any) -> None:
+    def __init__(
+        self, port: int, source: str, event_id: int, stored: dict[int, float], stop: Any
+    ) -> None:
         super().__init__(daemon=True)
-        self.port, self.event_id, self.stored, self.stop = port, event_id, stored, stop
+        self.port, self.source, self.event_id = port, source, event_id
+        self.stored, self.stop = stored, stop
         self.delays: list[float] = []
         self.firsts: list[float] = []  # stored -> the part's first line reached the reader
         self.errors = 0
@@ -141,7 +148,9 @@ class Viewer(threading.Thread):
     def follow(self) -> None:
         """As the standings page does: the stream says which page it is for, and each new
         version arrives as the page's new live part (an SSE `part` event, id = version)."""
-        stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WINDOW_SECONDS + 30)
+        stream = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=WINDOW_SECONDS + 30, source_address=(self.source, 0)
+        )
         page = quote(f"/results/{self.event_id}/")
         stream.request("GET", f"/results/{self.event_id}/stream?page={page}")
         answer = stream.getresponse()
@@ -193,7 +202,8 @@ def part_viewers(event: Any, database_url: str) -> None:
     stop = threading.Event()
     with gunicorn(env, log=log) as (port, master):
         stored: dict[int, float] = {}
-        viewers = [Viewer(port, event.pk, stored, stop) for _ in range(VIEWERS)]
+        sources = [a for a, count in groups_of(VIEWERS, PER_ADDRESS) for _ in range(count)]
+        viewers = [Viewer(port, source, event.pk, stored, stop) for source in sources]
         for viewer in viewers:
             viewer.start()
         time.sleep(3.0)  # everyone connected

@@ -1,4 +1,4 @@
-"""Services of its own for each pytest-xdist worker (`make test` runs the app's tests in two).
+"""Services of its own for each pytest-xdist worker (`make test` runs the tests in three).
 
 Loaded with `-p tests.support.workers` (pyproject.toml's addopts), so it runs before
 pytest-django reads the settings: conftest files come too late for that. pytest-django
@@ -7,8 +7,9 @@ workers would still share is Redis. The tests clear the cache before each test (
 clearing the other's cache mid-test makes it read what it never wrote) and the cache's
 database is the broker's number plus one (clubwhist/settings.py, `cache_url`), so each
 worker takes two Redis databases of its own: gw0 the numbers REDIS_URL names, gw1 the two
-after them, and so on. The Celery workers, gunicorns and servers the tests start are given
-the same environment, so they follow.
+after them, and so on (a CACHE_REDIS_URL, when one is set, moves on the same way). The
+Celery workers, gunicorns and servers the tests start are given the same environment, so they
+follow.
 
 The figures the load, fault and fuzz tests count (tests/support/figures.py, tests/fuzzing.py)
 are kept in the worker that ran them; each worker hands its own to the controller when it
@@ -41,9 +42,10 @@ def _isolate() -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw"):
         return
-    url = os.environ.get("REDIS_URL", "").strip()
-    if url:
-        os.environ["REDIS_URL"] = redis_url_for_worker(url, worker)
+    for name in ("REDIS_URL", "CACHE_REDIS_URL"):
+        url = os.environ.get(name, "").strip()
+        if url:
+            os.environ[name] = redis_url_for_worker(url, worker)
 
 
 _isolate()
