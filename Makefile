@@ -65,11 +65,18 @@ types: $(VENV)/.dev
 # tests/support/workers.py gives each its own test database and Redis databases). A file's
 # tests stay in one process, so a module's club night (gunicorn and a worker) starts once.
 # Three on two cores: the app's tests spend much of their time waiting on PostgreSQL, Redis,
-# the live server and Chromium, and the engine's fill that time.
+# the live server and Chromium, and the engine's fill that time. The tests marked solo load
+# both cores by themselves (a thousand live readers, tablets flat out): beside them a browser
+# test's live server starved past its timeouts, so they run afterwards, alone. Both parts
+# always run; either failing fails the target.
 PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not solo"; parallel=$$?; \
+	echo; echo "==== the tests marked solo, alone"; \
+	$(PY) -m pytest -m solo; solo=$$?; \
+	echo "==== make pytest: the others exit $$parallel, the solo ones exit $$solo"; \
+	[ $$parallel -eq 0 ] && [ $$solo -eq 0 ]
 else
 	$(PY) -m pytest $(PYTEST_ARGS)
 endif

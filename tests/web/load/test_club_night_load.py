@@ -26,7 +26,12 @@ from tests.support.figures import record
 from tests.web.conftest import ClubNight
 from tournaments.models import Result
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.solo,  # it loads both cores: `make test` runs it after the others, alone
+    pytest.mark.django_db(transaction=True),
+]
 
 TABLETS = 30
 

@@ -36,7 +36,12 @@ from tests.web.conftest import club_night_env
 from tournaments.models import Event
 from tournaments.views.live import BUSY_POLL_SECONDS
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.solo,  # it loads both cores: `make test` runs it after the others, alone
+    pytest.mark.django_db(transaction=True),
+]
 
 TABLETS = 100
 READERS = 1000
