@@ -8,6 +8,7 @@ import contextlib
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -52,6 +53,16 @@ def env_int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number; got {raw!r}") from None
+
+
+def redis_database_moved(url: str, by: int) -> str:
+    """`url` with its Redis database number moved on by `by` (0 when it names none): the
+    cache's database beside the broker's, and each test worker's pair of them."""
+    parts = urlsplit(url)
+    number = parts.path.strip("/") or "0"
+    if not number.isdigit():
+        raise ImproperlyConfigured(f"REDIS_URL must name a database number; got {url!r}")
+    return urlunsplit(parts._replace(path=f"/{int(number) + by}"))
 
 
 def key_kept_in(folder: Path) -> str:

@@ -15,14 +15,21 @@ import socket
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.conf import global_settings
 from django.conf import settings as live_settings
 from django.core.exceptions import ImproperlyConfigured
 
-from clubwhist.environment import env_bool, env_choice, env_int, env_list, key_kept_in
+from clubwhist.environment import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    key_kept_in,
+    redis_database_moved,
+)
 from clubwhist.lan import lan_addresses, url_for
 
 if TYPE_CHECKING:
@@ -404,11 +411,7 @@ REDIS_URL = redis_url_from_env()
 def cache_url(broker: str) -> str:
     """The cache's Redis database: the broker's server, the next database number (clearing
     the cache must never flush the broker's queues)."""
-    parts = urlsplit(broker)
-    number = parts.path.strip("/") or "0"
-    if not number.isdigit():
-        raise ImproperlyConfigured(f"REDIS_URL must name a database number; got {broker!r}")
-    return urlunsplit(parts._replace(path=f"/{int(number) + 1}"))
+    return redis_database_moved(broker, 1)
 
 
 # One cache for every web process (the tablets' request limits and the published results are

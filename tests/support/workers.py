@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from clubwhist.environment import redis_database_moved
 
 _FIGURES = "clubwhist_figures"
 _RUN = "clubwhist_fuzz_run"
@@ -30,12 +31,9 @@ _ACCEPTED = "clubwhist_fuzz_accepted"
 
 
 def redis_url_for_worker(url: str, worker: str) -> str:
-    """REDIS_URL for xdist worker `worker` ("gw0", "gw1", ...): the broker's database moved
-    on by two for each worker before it (broker and cache per worker)."""
-    parts = urlsplit(url)
-    number = int(parts.path.strip("/") or "0")
-    index = int(worker.removeprefix("gw"))
-    return urlunsplit(parts._replace(path=f"/{number + 2 * index}"))
+    """A Redis URL for xdist worker `worker` ("gw0", "gw1", ...): its database moved on by two
+    for each worker before it (broker and cache per worker)."""
+    return redis_database_moved(url, 2 * int(worker.removeprefix("gw")))
 
 
 def _isolate() -> None:
