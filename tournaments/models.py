@@ -241,8 +241,9 @@ class Pair(models.Model):
     def names(self) -> str:
         if self.is_phantom:
             return "Phantom (sit-out)"
-        names = [n for n in (self.player1, self.player2) if n]
-        return " & ".join(names) or "(names to come)"
+        return " & ".join(n for n in (self.player1, self.player2) if n) or self.NAMES_TO_COME
+
+    NAMES_TO_COME = "(names to come)"  # shown for a pair whose players are not named yet
 
 
 class Board(models.Model):

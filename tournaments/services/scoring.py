@@ -45,6 +45,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
+from clubwhist.queries import Prepared
 from engine.cards import Side
 from engine.games import Entry, GameRules
 from engine.games.entry import SessionTally
@@ -246,6 +247,33 @@ def scored_version(event_id: int, *, database: bool = True) -> int | None:
 FOULED = ("A", "A")
 
 
+# A rescore's queries, built into SQL once per connection (clubwhist/queries.py).
+_COUNTED = Prepared(
+    lambda section: (
+        Result.objects.filter(section_id=section)
+        .order_by("board_number", "round", "table")
+        .values_list(
+            "board_number", "status", "ns_score", "artificial_code", "ns_pair_id", "ew_pair_id"
+        )
+    )
+)
+_SECTIONS = Prepared(lambda event: Section.objects.filter(event_id=event).order_by("name"))
+_FOULED = Prepared(
+    lambda event: (
+        Board.objects.filter(event_id=event, fouled=True)
+        .order_by()
+        .values_list("number", flat=True)
+    )
+)
+_PAIRS = Prepared(
+    lambda event: (
+        Pair.objects.filter(section__event_id=event)
+        .order_by()
+        .values_list("section_id", "pk", "number", "direction", "is_phantom", "player1", "player2")
+    )
+)
+
+
 def traveller_lines(
     section: Section, pair_numbers: Mapping[int, int], fouled: Collection[int]
 ) -> list[TravellerLine]:
@@ -258,13 +286,7 @@ def traveller_lines(
     built by position: a rescore runs after every burst of results, and model instances or
     keyword arguments cost more than the scoring itself.
     """
-    rows = (
-        Result.objects.filter(section=section)
-        .order_by("board_number", "round", "table")
-        .values_list(
-            "board_number", "status", "ns_score", "artificial_code", "ns_pair_id", "ew_pair_id"
-        )
-    )
+    rows = _COUNTED(section.pk)
     counting = Result.COUNTING
     artificial_status = Result.Status.ARTIFICIAL
     disputed = Result.Status.DISPUTED
@@ -312,8 +334,14 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
     rules = rules_for(event)
     # Each query orders by what it needs, or not at all: the models' default orderings (by
     # section, by event, by event date) join two tables more to every query for nothing.
-    fouled = set(event.boards.filter(fouled=True).order_by().values_list("number", flat=True))
-    for section in event.sections.order_by("name"):
+    fouled = set(_FOULED(event.pk))
+    # Every section's pairs in one query of plain values (a rescore runs after every burst of
+    # results; model instances cost more than the names need).
+    pairs: dict[int, list[tuple[int, int, str, bool, str, str]]] = {}
+    for row in _PAIRS(event.pk):
+        pairs.setdefault(row[0], []).append(row[1:])
+    for section in _SECTIONS(event.pk):
+        section.event = event
         movement = movement_for(section)
         tallies = session_figures(section, rules)
         adjustments: dict[int | str, int] = {}
@@ -322,16 +350,13 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
         names: dict[str, str] = {}
         absent: set[str] = set()
         numbers: dict[int, int] = {}
-        for pair in Pair.objects.filter(section=section).order_by():
-            numbers[pair.pk] = pair.number
-            key = pair_key(pair.number, pair.direction or None)
-            if pair.is_phantom:
+        for pk, number, direction, phantom, player1, player2 in pairs.get(section.pk, ()):
+            numbers[pk] = number
+            key = pair_key(number, direction or None)
+            if phantom:
                 absent.add(key)  # its players' names still show if it played (it withdrew)
-            names[key] = (
-                " & ".join(n for n in (pair.player1, pair.player2) if n)
-                if pair.is_phantom
-                else pair.names
-            )
+            players = " & ".join(n for n in (player1, player2) if n)
+            names[key] = players if phantom else players or Pair.NAMES_TO_COME
         score = score_session(
             traveller_lines(section, numbers, fouled),
             method=event.method,

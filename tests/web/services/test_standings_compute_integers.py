@@ -139,5 +139,5 @@ def test_a_rescore_reads_the_event_in_four_queries(club: Club, director: Any) ->
     standings_compute(event=event)  # the movement and rules cached, as in a running worker
     with CaptureQueriesContext(connection) as queries:
         standings_compute(event=event)
-    # The fouled boards, the sections, then per section its pairs and its results.
+    # Every section's pairs, the fouled boards, the sections, then each section's results.
     assert len(queries.captured_queries) == 4
