@@ -8,8 +8,9 @@ import logging
 import os
 from typing import Any
 
-from celery import Celery, bootsteps
+from celery import Celery, bootsteps, signals
 
+from clubwhist import heap
 from tournaments.jobs import RESCORE_SWEEP
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
@@ -39,3 +40,11 @@ class SweepOnConnect(bootsteps.StartStopStep):
 
 
 app.steps["consumer"].add(SweepOnConnect)
+
+
+@signals.worker_init.connect
+def settle_heap(**_: Any) -> None:
+    """Sent once the worker has set Django up and imported the tasks, before its pool forks:
+    what is loaded then leaves the collector's sight, in this process and in every child
+    (`clubwhist.heap`)."""
+    heap.freeze_loaded()
