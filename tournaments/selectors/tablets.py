@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from clubwhist.queries import Prepared
 from tournaments.bridge import board_from_record, meeting_rows, movement_for, rules_for
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
 from tournaments.selectors.documents import (
@@ -232,6 +233,18 @@ def _pairs_at(section: Section, table: int) -> dict[tuple[int, str], Pair]:
     }
 
 
+# The two queries a state computed again makes, built into SQL once per connection
+# (clubwhist/queries.py): a busy room recomputes states many times a second.
+_OWN = Prepared(
+    lambda section, table: Result.objects.filter(section_id=section, table=table).order_by()
+)
+_OPEN_CALL = Prepared(
+    lambda section, table: DirectorCall.objects.filter(
+        section_id=section, table=table, handled_at__isnull=True
+    ).order_by("-created_at")[:1]
+)
+
+
 def table_state(access: TableAccess, section_version: str | None = None) -> dict[str, Any]:
     """`tablet_state` as the JSON the tablet cache keeps and the pages embed."""
     return tablet_state(access, section_version).to_dict()
@@ -255,7 +268,7 @@ def tablet_state(access: TableAccess, section_version: str | None = None) -> Tab
         sit_out = sit_outs(section, {key for key, pair in pairs.items() if pair.is_phantom})
     # This table's results serve both its progress and its boards' views (one query); the
     # room's are read only for a round the table sits out (it moves on with the room).
-    own = list(Result.objects.filter(section=section, table=table).order_by())
+    own: list[Result] = _OWN(section.pk, table)
     statuses = [(r.round, r.table, r.status) for r in own]
     waiting = rounds_waiting(sit_out, table)
     if waiting:
@@ -285,11 +298,7 @@ def tablet_state(access: TableAccess, section_version: str | None = None) -> Tab
             .values_list("number", "record")
         )
     now = _round_view(section, progress, rules, shown, table, pairs, records, own)
-    call = (
-        DirectorCall.objects.filter(section=section, table=table, handled_at__isnull=True)
-        .order_by("-created_at")
-        .first()
-    )
+    call = next(iter(_OPEN_CALL(section.pk, table)), None)
     previous = (
         _round_view(section, progress, rules, earlier[-1], table, pairs, records, own)
         if earlier

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from clubwhist.queries import Prepared
 from engine.games import Entry
 from tournaments.bridge import (
     MeetingRow,
@@ -129,6 +130,13 @@ def _require_running(event: Event) -> None:
         )
 
 
+# A board's stored results, read at every tablet's submission: built into SQL once per
+# connection (clubwhist/queries.py).
+_BOARD_RESULTS = Prepared(
+    lambda section, board: Result.objects.filter(section_id=section, board_number=board).order_by()
+)
+
+
 def result_submit(
     *,
     section: Section,
@@ -172,7 +180,7 @@ def result_submit(
 
     note = ""
     if flag is not None:
-        stored = list(Result.objects.filter(section=section, board_number=board_number).order_by())
+        stored: list[Result] = _BOARD_RESULTS(section.pk, board_number)
         if any(_of_meeting(r, seating, key) for r in stored):
             replay = _existing(section, seating, key, clean_entry, stored)
             if replay is not None:
