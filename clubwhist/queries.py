@@ -61,12 +61,13 @@ class PreparedQueryError(ValueError):
 
 class Prepared(Generic[Row]):
     """`build(*values)` returns the QuerySet; `prepared(*values)` runs it and returns the list
-    it would have, built into SQL only the first time on each connection."""
+    it would have, built into SQL only the first time on each connection for each number of
+    values (a build may take any number, for `__in=values`)."""
 
     def __init__(self, build: Callable[..., QuerySet[Any, Row]], *, using: str = "default"):
         self.build = build
         self.using = using
-        self._built: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Built] = (
+        self._built: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[int, _Built]] = (
             weakref.WeakKeyDictionary()
         )
 
@@ -75,9 +76,12 @@ class Prepared(Generic[Row]):
             if type(value) is not int:
                 raise PreparedQueryError(f"a prepared query takes whole numbers, not {value!r}")
         connection = connections[self.using]
-        built = self._built.get(connection)
+        kept = self._built.get(connection)
+        if kept is None:
+            kept = self._built[connection] = {}
+        built = kept.get(len(values))
         if built is None:
-            built = self._built[connection] = self._prepare(connection, len(values))
+            built = kept[len(values)] = self._prepare(connection, len(values))
         params = list(built.values)
         for place, value in zip(built.places, values, strict=True):
             params[place] = value

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from clubwhist.queries import Prepared
 from tournaments.bridge import MeetingRow, meeting_rows
 from tournaments.models import DirectorCall, Event, Pair, Result, Section
 from tournaments.selectors.documents import Room, RoomTable
@@ -183,12 +184,33 @@ def room_document(event: Event, room: dict[str, Any] | None = None) -> Room:
     )
 
 
-def _absent_numbers(section: Section) -> set[tuple[int, str]]:
-    return set(
-        Pair.objects.filter(section=section, is_phantom=True)
+# What a tablet's round asks after each change of the room, built into SQL once per
+# connection (clubwhist/queries.py).
+_ABSENT = Prepared(
+    lambda section: (
+        Pair.objects.filter(section_id=section, is_phantom=True)
         .order_by()
         .values_list("number", "direction")
     )
+)
+_TABLE_STATUSES = Prepared(
+    lambda section, table: (
+        Result.objects.filter(section_id=section, table=table)
+        .order_by()
+        .values_list("round", "table", "status")
+    )
+)
+TABLES_STATUSES = Prepared(
+    lambda section, rnd, *tables: (
+        Result.objects.filter(section_id=section, round=rnd, table__in=tables)
+        .order_by()
+        .values_list("table", "status")
+    )
+)
+
+
+def _absent_numbers(section: Section) -> set[tuple[int, str]]:
+    return set(_ABSENT(section.pk))
 
 
 def _is_absent(section: Section, absent: set[tuple[int, str]], number: int, seat: str) -> bool:
@@ -257,9 +279,12 @@ def room_progress(
     moves on when the room has played); a tablet's write asks this on every result, and the
     room's results would be every row of the evening."""
     sit_out = sit_outs(section, absent)
+    waiting = [] if table is None else rounds_waiting(sit_out, table)
+    if table is not None and not waiting:
+        return progress_of(section, sit_out, _TABLE_STATUSES(section.pk, table))
     results = Result.objects.filter(section=section)
     if table is not None:
-        results = results.filter(Q(table=table) | Q(round__in=rounds_waiting(sit_out, table)))
+        results = results.filter(Q(table=table) | Q(round__in=waiting))
     # .order_by(): the models' default orderings join the section and event tables, which
     # costs more than the rows here; these reads need no order.
     return progress_of(section, sit_out, results.order_by().values_list("round", "table", "status"))

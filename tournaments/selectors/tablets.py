@@ -31,6 +31,7 @@ from tournaments.selectors.documents import (
 )
 from tournaments.selectors.room import (
     SETTLED,
+    TABLES_STATUSES,
     RoomProgress,
     progress_of,
     room_progress,
@@ -105,11 +106,7 @@ def tables_holding(
     if not sources:
         return []
     settled: dict[int, int] = defaultdict(int)
-    for t, status in (
-        Result.objects.filter(section=section, round=rnd - 1, table__in=sources)
-        .order_by()
-        .values_list("table", "status")
-    ):
+    for t, status in TABLES_STATUSES(section.pk, rnd - 1, *sources):
         if status in SETTLED:
             settled[t] += 1
     return sorted(t for t in sources if settled[t] < section.boards_per_round)

@@ -86,7 +86,25 @@ def test_the_sql_is_django_s_and_is_built_once_per_connection(club: Club, direct
     with CaptureQueriesContext(connection) as django:
         list(counted(section.pk))
     assert [q["sql"] for q in ours.captured_queries] == [django.captured_queries[0]["sql"]] * 2
-    assert len(prepared._built) == 1
+    assert [len(kept) for kept in prepared._built.values()] == [1]
+
+
+def test_a_list_of_values_is_built_once_for_each_length(club: Club, director: Any) -> None:
+    section = played(club, director)
+
+    def tables(section_id: int, rnd: int, *numbers: int) -> Any:
+        return (
+            Result.objects.filter(section_id=section_id, round=rnd, table__in=numbers)
+            .order_by("table", "board_number")
+            .values_list("table", "status")
+        )
+
+    prepared = Prepared(tables)
+    for numbers in [(1,), (2, 4), (3,), (4, 1), (1, 2, 3, 4), (1, 1)]:
+        assert prepared(section.pk, 2, *numbers) == list(tables(section.pk, 2, *numbers))
+        assert {table for table, _ in prepared(section.pk, 2, *numbers)} == set(numbers)
+    # Built for 3, 4 and 6 values (the section, the round and 1, 2 or 4 tables).
+    assert sorted(next(iter(prepared._built.values()))) == [3, 4, 6]
 
 
 @pytest.mark.parametrize(
