@@ -58,8 +58,20 @@ class Points:
         return {"exact": self.exact, "display": self.display}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Points | None:
-        return None if data is None else cls(str(data["exact"]), str(data["display"]))
+    def from_dict(
+        cls, data: Mapping[str, Any] | None, known: dict[tuple[str, str], Points] | None = None
+    ) -> Points | None:
+        """`known`: the figures already decoded from this document, shared (a document has
+        few distinct figures and three per result)."""
+        if data is None:
+            return None
+        figure = (str(data["exact"]), str(data["display"]))
+        if known is None:
+            return cls(*figure)
+        found = known.get(figure)
+        if found is None:
+            found = known[figure] = cls(*figure)
+        return found
 
 
 def _points(data: Points | None) -> dict[str, str] | None:
@@ -165,16 +177,18 @@ class BoardLine:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BoardLine:
+    def from_dict(
+        cls, data: Mapping[str, Any], known: dict[tuple[str, str], Points] | None = None
+    ) -> BoardLine:
         score = data.get("ns_score")
         return cls(
             ns=int(data["ns"]),
             ew=int(data["ew"]),
             ns_score=None if score is None else int(score),
             artificial=str(data.get("artificial") or ""),
-            ns_points=Points.from_dict(data.get("ns_points")),
-            ew_points=Points.from_dict(data.get("ew_points")),
-            top=Points.from_dict(data.get("top")),
+            ns_points=Points.from_dict(data.get("ns_points"), known),
+            ew_points=Points.from_dict(data.get("ew_points"), known),
+            top=Points.from_dict(data.get("top"), known),
         )
 
 
@@ -207,6 +221,7 @@ class SectionStandings:
             (str(key), str(heading)) for key, heading in data.get("session_columns") or ()
         )
         keys = [key for key, _ in columns]
+        known: dict[tuple[str, str], Points] = {}
         return cls(
             name=str(data["name"]),
             one_winner=bool(data["one_winner"]),
@@ -217,7 +232,7 @@ class SectionStandings:
                 for f in data["fields"]
             ),
             boards={
-                str(number): tuple(BoardLine.from_dict(line) for line in lines)
+                str(number): tuple(BoardLine.from_dict(line, known) for line in lines)
                 for number, lines in data["boards"].items()
             },
             session_columns=columns,
