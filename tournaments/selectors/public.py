@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404
 
+from clubwhist.queries import Prepared
 from engine import pbn
 from engine.boards import Board as EngineBoard
 from engine.dd.analysis import par_summary
@@ -212,10 +213,31 @@ _LOCAL_SIZE = 8
 _LOCAL_LOCK = threading.Lock()
 
 
+@dataclass
+class _Details:
+    """What a snapshot built in this process made of each result of an event, and from what:
+    the game (name and options), each board's deal and par, each result's row."""
+
+    game: tuple[str, str]
+    deals: dict[int, tuple[str, Any]] = field(default_factory=dict)
+    results: dict[tuple[int, int], tuple[tuple[Any, ...], ResultInfo]] = field(default_factory=dict)
+
+
+_DETAILS: OrderedDict[int, _Details] = OrderedDict()  # the newest per event (`_build`)
+
+# A snapshot's read of every result of the event, built into SQL once per connection.
+_EVENT_RESULTS = Prepared(
+    lambda event: Result.objects.filter(section__event_id=event).values_list(
+        "board_number", "ns_pair__number", "round", "table", "entry", "artificial_code"
+    )
+)
+
+
 def forget_snapshots() -> None:
     """Drop this process's snapshots (tests start each from an empty database and cache)."""
     with _LOCAL_LOCK:
         _LOCAL.clear()
+        _DETAILS.clear()
         _BUILDING.clear()
         _PARTS.clear()
 
@@ -292,10 +314,23 @@ def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) ->
         if b.par_status == Board.ParStatus.DONE and b.par
     }
     info: dict[tuple[int, int], ResultInfo] = {}
-    rows = Result.objects.filter(section__event=event).values_list(
-        "board_number", "ns_pair__number", "round", "table", "entry", "artificial_code"
-    )
-    for number, ns, rnd, table, entry, code in rows:
+    # What the previous snapshot of this event in this process made of each result, with what
+    # it was made from: a new version changes a few results, and reading each entry again
+    # (parsed, described, set against par) was a fifth of a snapshot's cost, which spaces the
+    # live pages' parts (`tournaments/views/live.py`).
+    game = (event.game, repr(sorted(event.options.items())))
+    deals = {number: (b.record, analyses.get(number)) for number, b in boards.items()}
+    seen = _DETAILS.get(event.pk)
+    earlier: _Details = seen if seen is not None and seen.game == game else _Details(game)
+    same = {number for number, deal in deals.items() if earlier.deals.get(number) == deal}
+    made = _Details(game, deals)
+    for number, ns, rnd, table, entry, code in _EVENT_RESULTS(event.pk):
+        source = (rnd, table, entry, code)
+        found = earlier.results.get((number, ns)) if number in same else None
+        if found is not None and found[0] == source:
+            info[(number, ns)] = found[1]
+            made.results[(number, ns)] = found
+            continue
         text, versus = code, None
         if entry is not None:
             played = engine_board(boards[number])
@@ -308,6 +343,12 @@ def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) ->
                 if tricks is not None and dd is not None:
                     versus = tricks - dd
         info[(number, ns)] = ResultInfo(round=rnd, table=table, text=text, versus_par=versus)
+        made.results[(number, ns)] = (source, info[(number, ns)])
+    with _LOCAL_LOCK:
+        _DETAILS[event.pk] = made
+        _DETAILS.move_to_end(event.pk)
+        while len(_DETAILS) > _LOCAL_SIZE:
+            _DETAILS.popitem(last=False)
     return PublishedEvent(
         event_id=event.pk,
         version=version,
