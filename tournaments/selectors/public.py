@@ -216,9 +216,9 @@ _LOCAL_LOCK = threading.Lock()
 @dataclass
 class _Details:
     """What a snapshot built in this process made of each result of an event, and from what:
-    the game (name and options), each board's deal and par, each result's row."""
+    the rules (the game's name and options), each board's deal and par, each result's row."""
 
-    game: tuple[str, str]
+    made_by: tuple[str, str]
     deals: dict[int, tuple[str, Any]] = field(default_factory=dict)
     results: dict[tuple[int, int], tuple[tuple[Any, ...], ResultInfo]] = field(default_factory=dict)
 
@@ -318,12 +318,12 @@ def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) ->
     # it was made from: a new version changes a few results, and reading each entry again
     # (parsed, described, set against par) was a fifth of a snapshot's cost, which spaces the
     # live pages' parts (`tournaments/views/live.py`).
-    game = (event.game, repr(sorted(event.options.items())))
+    made_by = (event.game, repr(sorted(event.options.items())))  # what rules_for reads
     deals = {number: (b.record, analyses.get(number)) for number, b in boards.items()}
     seen = _DETAILS.get(event.pk)
-    earlier: _Details = seen if seen is not None and seen.game == game else _Details(game)
+    earlier = seen if seen is not None and seen.made_by == made_by else _Details(made_by)
     same = {number for number, deal in deals.items() if earlier.deals.get(number) == deal}
-    made = _Details(game, deals)
+    made = _Details(made_by, deals)
     for number, ns, rnd, table, entry, code in _EVENT_RESULTS(event.pk):
         source = (rnd, table, entry, code)
         found = earlier.results.get((number, ns)) if number in same else None
