@@ -193,9 +193,13 @@ _ABSENT = Prepared(
         .values_list("number", "direction")
     )
 )
+# A table's own results and the room's in the rounds it sits out (`room_progress`).
+# .order_by(): the models' default orderings join the section and event tables, which costs
+# more than the rows here; these reads need no order.
 _TABLE_STATUSES = Prepared(
-    lambda section, table: (
-        Result.objects.filter(section_id=section, table=table)
+    lambda section, table, *waiting: (
+        Result.objects.filter(section_id=section)
+        .filter(Q(table=table) | Q(round__in=waiting))
         .order_by()
         .values_list("round", "table", "status")
     )
@@ -272,22 +276,15 @@ class RoomProgress:
 
 
 def room_progress(
-    section: Section, absent: set[tuple[int, str]] | None = None, *, table: int | None = None
+    section: Section, absent: set[tuple[int, str]] | None = None, *, table: int
 ) -> RoomProgress:
-    """Which meetings have settled their boards. With `table`, only what `table_round` needs
-    for that table: its own results, and the whole room's only in the rounds it sits out (it
-    moves on when the room has played); a tablet's write asks this on every result, and the
-    room's results would be every row of the evening."""
+    """Which meetings have settled their boards, as far as `table_round` needs for `table`:
+    its own results, and the whole room's only in the rounds it sits out (it moves on when the
+    room has played); a tablet's write asks this on every result, and the room's results would
+    be every row of the evening."""
     sit_out = sit_outs(section, absent)
-    waiting = [] if table is None else rounds_waiting(sit_out, table)
-    if table is not None and not waiting:
-        return progress_of(section, sit_out, _TABLE_STATUSES(section.pk, table))
-    results = Result.objects.filter(section=section)
-    if table is not None:
-        results = results.filter(Q(table=table) | Q(round__in=waiting))
-    # .order_by(): the models' default orderings join the section and event tables, which
-    # costs more than the rows here; these reads need no order.
-    return progress_of(section, sit_out, results.order_by().values_list("round", "table", "status"))
+    waiting = rounds_waiting(sit_out, table)
+    return progress_of(section, sit_out, _TABLE_STATUSES(section.pk, table, *waiting))
 
 
 def rounds_waiting(sit_out: AbstractSet[tuple[int, int]], table: int) -> list[int]:

@@ -341,7 +341,7 @@ def standings_compute(*, event: Event) -> dict[str, Any]:
     for row in _PAIRS(event.pk):
         pairs.setdefault(row[0], []).append(row[1:])
     for section in _SECTIONS(event.pk):
-        section.event = event
+        section.event = event  # as event.sections would: its rules and name without a query
         movement = movement_for(section)
         tallies = session_figures(section, rules)
         adjustments: dict[int | str, int] = {}
