@@ -37,13 +37,15 @@
  *     and, once a card has failed, the lower cards of its suit that lie under every rank its
  *     refutation needed;
  *   - move ordering: leads by how few cards the opponents can reply with (a small tree to
- *     refute), the card that last cut off with as many tricks left (a killer move) counting
- *     about as much as nine cards fewer (first of all in column mode), then by card-play
- *     heuristics (cash winners, first when the second-best card is on the left; lead toward
- *     partner's best card; K from K Q against the ace; a singleton to partner's winner for a
- *     ruff; not a small card under one's own best card, not into the last player's honours,
- *     not a suit partner can neither follow nor ruff); after the lead, win cheaply with a
- *     card the next opponent cannot beat, second hand low unless a card can force out the third hand's best, third
+ *     refute), the card that last cut off with as many tricks left (a killer move; in column
+ *     mode one that cut off after another lead failed) counting about as much as nine cards
+ *     fewer, then by card-play heuristics (cash winners, first when the second-best card is
+ *     on the left; lead toward partner's best card; K from K Q against the ace; a singleton
+ *     to partner's winner for a ruff; not a small card under one's own best card, not into
+ *     the last player's honours, not a suit partner can neither follow nor ruff); after the
+ *     lead (in column mode weighing up the card that last cut off at the same place in the
+ *     trick after another failed), win cheaply with a card the next opponent cannot beat,
+ *     second hand low unless a card can force out the third hand's best, third
  *     hand forces out the last player's best, ruff partner's card only when the next
  *     opponent would beat it, discard from long suits and keep guards; the table's best move
  *     and a capped history of cut-offs break ties (measured: the first move tried settles
@@ -76,9 +78,10 @@
  * counts are read from a table by the trumps still in the hands).  Two cards of a suit each
  * alone in its column with no card still out between them are equivalent.  The table's set is
  * chosen by a Zobrist hash kept card by card, the slot holds the position itself.  The table
- * sets of the next trick's positions are prefetched at its last card but one; at the last card
- * they are read, a card whose next position the table already settles for the mover is played
- * first, and a card whose next position is settled is not played at all.
+ * sets of the next trick's positions are prefetched at its second card (or, past a cap, at its
+ * last card but one); at the last card they are read, a card whose next position the table
+ * already settles for the mover is played first, and a card whose next position is settled is
+ * not played at all.
  *
  * The Python module validates positions before they reach this file; the constructor here
  * checks its arguments again so that a direct call with bad data raises, never crashes.
@@ -219,10 +222,20 @@ typedef struct {
     int off; /* features switched off (testing) */
     int last_value, last_mask; /* the previous solve's result and side (a first guess) */
     /* the lead that last cut off with each number of tricks left (suit*16+rank+1, 0 none):
-     * weighted above the table's best move, as it was measured to cut more often (tried first
-     * in column mode; see KILLER_BONUS); a second, older lead per depth, or one per seat, made
-     * the search larger, and so did one per side as a bonus (+0.6% on 200 deals) */
+     * weighted above the table's best move, as it was measured to cut more often (in column
+     * mode only a lead that cut off after an earlier one failed; see KILLER_BONUS); a second,
+     * older lead per depth, or one per seat, made the search larger, and so did one per side as
+     * a bonus (+0.6% on 200 deals; in column mode, the killer then first, one per seat or per
+     * side: +9.7% and +2.4% nodes on the Open Whist par boards) */
     uint8_t killer[MAXHAND + 1];
+    /* column mode: the killer lead it replaced (see KILLER2_BONUS), and for the later cards of
+     * a trick, by tricks left, place in the trick and suit led (+1: -1 for none), the card that
+     * last cut off after an earlier card failed (see FOLLOW_KILLER_BONUS) */
+    uint8_t killer2[MAXHAND + 1];
+    uint8_t fkiller[MAXHAND + 1][MAXSEATS][NSUITS + 1];
+    /* column mode, set by second hand before each of its cards: the next trick's table sets
+     * after that card were prefetched there (prefetch_three_ahead), so third hand need not */
+    int ahead3;
 } Solver;
 
 /* Search shortcuts the `off` argument of the constructor switches off, for tests only (the
@@ -1119,11 +1132,37 @@ static inline unsigned column_sure_counts(const Solver *s) {
 /* ---- move ordering ------------------------------------------------------------------- */
 
 /* The killer lead (the lead that last cut off with as many tricks left, Solver.killer) gets
- * this much on top of its own score, outside column mode: as strong as leading in a suit
- * where the opponents have some nine cards fewer to reply with, but no longer first whatever
- * else holds (measured on the 150 deals of benchmarks.dd_nodes: 2% fewer nodes, on 150 other
- * deals 4%; 100 or 300 saved less).  In column mode it stays first (+8% nodes without it). */
+ * this much on top of its own score: as strong as leading in a suit where the opponents have
+ * some nine cards fewer to reply with, but no longer first whatever else holds (measured on
+ * the 150 deals of benchmarks.dd_nodes: 2% fewer nodes, on 150 other deals 4%; 100 or 300
+ * saved less).  In column mode too, where it was first whatever else held, and where it is
+ * only recorded when a lead cut off after an earlier one failed (a lead that cut off when
+ * tried first was already the move ordering's choice; recording it pushed out a killer that
+ * corrected the ordering).  Measured on the Open Whist par boards and 36 other boards dealt
+ * the same way: the bonus instead of first 193.86M -> 183.84M nodes (-5.2%) and 128.72M ->
+ * 122.49M (-4.8%); recorded only after a failed lead, 171.27M (-11.7% in all) and 113.00M
+ * (-12.2%); with that, 100 about as good (171.8M, 112.6M), 200 too on the par boards but not
+ * the others (170.2M, 117.0M), 40 or 300 saved less, 1000 (first in effect) 176.8M and
+ * 120.3M. */
 #define KILLER_BONUS 150
+/* Column mode: the killer lead that the last one replaced gets this much (measured as above:
+ * 171.27M -> 169.68M nodes, -0.9%, and 113.00M -> 111.59M, -1.2%; 20, 40 and 100 within
+ * 0.5% of that on both sets, so a real if small gain). */
+#define KILLER2_BONUS 60
+/* Column mode, the second, third and last hands: the card that last cut off with as many
+ * tricks left, at the same place in the trick and with the same suit led, after an earlier
+ * card failed (Solver.fkiller) gets this much, a few steps of the card-play scores there.
+ * Recorded at every cut-off, as the lead's was, it cost nodes (+20% with 30, +109% with 200 on
+ * the Open Whist par boards, the killer lead then first): the card-play scores had already put
+ * such a card first.  Recorded only after a failed card, measured on the par boards and on 36
+ * other boards dealt the same way, with 30 and without the suit led: 169.68M -> 139.39M nodes
+ * (-17.9%) and 111.59M -> 90.01M (-19.3%); one per seat instead of per place in the trick,
+ * 144.3M; for the second and third hands alone, or the third and last, 148.7M and 147.1M; a
+ * second, older card as for the lead, 142.1M.  By the suit led too, 137.27M and 88.81M; by
+ * the card led instead, 144.0M; by the suit led and whether partner is winning, 135.9M but
+ * 89.05M.  Then 45: 134.17M and 86.85M (-20.9% and -22.2% from 169.68M and 111.59M); 20, 30,
+ * 60 and 80 gave 138.9M, 137.3M, 135.8M and 140.3M, and 89.3M, 88.8M, 87.8M and 91.0M. */
+#define FOLLOW_KILLER_BONUS 45
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
 typedef struct { int su, r, score, drop; } Move;
@@ -1623,8 +1662,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
             if (first) {
                 /* relative index for the remembered best move */
                 int rel = popc(live >> (r + 1));
-                if (COLS && s->killer[s->curR] == su * 16 + r + 1) score = 20000;
-                else if (su == JOKER) score = -50;
+                if (su == JOKER) score = -50;
                 else if (top_of_suit && !ruffable) score = 100 + r;
                 else if (r > opp_exposed_top && !ruffable)
                     /* column mode: a card that wins the trick now only because the higher
@@ -1651,13 +1689,14 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                         if (cs != JOKER && !(ot >> cr)) score += 15;
                     }
                 }
-                if (score < 20000 && su != JOKER) {
+                if (su != JOKER) {
                     score += tops - 16 * choice;
                     /* the table's best move only breaks near ties: as a first choice it
                      * was no better than the heuristics (it may come from another target) */
                     if (su == bsuit && rel == brel) score += 50;
                 }
-                if (!COLS && s->killer[s->curR] == su * 16 + r + 1) score += KILLER_BONUS;
+                if (s->killer[s->curR] == su * 16 + r + 1) score += KILLER_BONUS;
+                else if (COLS && s->killer2[s->curR] == su * 16 + r + 1) score += KILLER2_BONUS;
                 if (r == kr) score += 40;
                 if (top_of_suit && lho2) score += 20;
                 if (under && !top_of_suit) score -= 60;
@@ -1728,6 +1767,8 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                     score = 30 - r;
                 }
             }
+            if (COLS && !first && s->fkiller[s->curR][s->tcnt][led + 1] == su * 16 + r + 1)
+                score += FOLLOW_KILLER_BONUS;
             put_move(&mv[n++], s, seat, su, r, dropping ? drop : -1, score);
         }
     }
@@ -2859,6 +2900,63 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
     }
 }
 
+/* Column mode, second hand of four: the next trick's table sets after each of its cards and
+ * every pair of cards the third and the last hand may play then (their exposed cards of the
+ * suit led, or all of them), in move order while there are at most P3CAP sets in all; returns
+ * how many of its cards are covered.  prefetch_two_ahead at the third hand asked for them one
+ * card later, too late: reading them at the last card was still a wait, a fifth of the time
+ * of search_col by perf (board 9 and 17).  Third hand skips its own prefetch after a covered
+ * card (Solver.ahead3).  A prefetch is only a hint: nothing here changes the search.
+ * (Measured with the builds interleaved in one process on all 36 Open Whist par boards, CPU
+ * 14.33 s -> 13.98 s, -2.4%; on seven boards, three runs, -3 to -5%; with 24 sets at most,
+ * -2.2%, 64 or 128 -1.4%, for second hand's first one or two cards only -3.5%, and in place
+ * of prefetch_two_ahead wherever it covers, not beside it, -2 to -3%.) */
+#define P3CAP 40
+static inline int prefetch_three_ahead(const Solver *s, int seat, const Move *mv, int n) {
+    int led = cur_led(s);
+    if (led < 0) return 0;
+    int n3 = (seat + 1) & 3, n4 = (seat + 2) & 3;
+    uint16_t l3[NSUITS], l4[NSUITS];
+    if (s->expo[n3][led]) {
+        memset(l3, 0, sizeof(l3));
+        l3[led] = s->expo[n3][led];
+    } else {
+        memcpy(l3, s->expo[n3], sizeof(l3));
+    }
+    if (s->expo[n4][led]) {
+        memset(l4, 0, sizeof(l4));
+        l4[led] = s->expo[n4][led];
+    } else {
+        memcpy(l4, s->expo[n4], sizeof(l4));
+    }
+    int c3 = 0, c4 = 0;
+    for (int su = 0; su < NSUITS; su++) c3 += popc(l3[su]), c4 += popc(l4[su]);
+    int w = s->twin[s->tcnt];
+    int ws0 = s->tsuit[w], wr0 = s->trank[w], wp0 = s->tseat[w];
+    int i, budget = P3CAP;
+    for (i = 0; i < n && budget >= c3 * c4; i++, budget -= c3 * c4) {
+        int su = mv[i].su, r = mv[i].r;
+        int ws = ws0, wr = wr0, wp = wp0;
+        if (su == ws ? r > wr : su == s->trump) ws = su, wr = r, wp = seat;
+        uint64_t z = s->zhand ^ s->zcard[su][r];
+        for (int su3 = 0; su3 < NSUITS; su3++)
+            for (unsigned m3 = l3[su3]; m3; m3 &= m3 - 1) {
+                int r3 = __builtin_ctz(m3);
+                int ws3 = ws, wr3 = wr, wp3 = wp;
+                if (su3 == ws ? r3 > wr : su3 == s->trump) ws3 = su3, wr3 = r3, wp3 = n3;
+                uint64_t z3 = z ^ s->zcard[su3][r3];
+                for (int su4 = 0; su4 < NSUITS; su4++)
+                    for (unsigned m4 = l4[su4]; m4; m4 &= m4 - 1) {
+                        int r4 = __builtin_ctz(m4);
+                        int lead = su4 == ws3 ? (r4 > wr3 ? n4 : wp3) : su4 == s->trump ? n4 : wp3;
+                        uint64_t h1 = column_h1(s, z3 ^ s->zcard[su4][r4], lead);
+                        __builtin_prefetch(&s->ctab[(h1 & s->cmask) * WAYS]);
+                    }
+            }
+    }
+    return i;
+}
+
 /* Every move failed, some untried because equivalent to a tried one.  The result carries
  * over to positions that share the top cards of each suit down to the lowest rank in W; a
  * pruned card only matters when its run straddles that boundary (the run's top card is above
@@ -2948,12 +3046,15 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
     uint16_t dominated[4];
     int n = gen_moves(s, seat, mv, bsuit, brel, pruned, dominated);
     int8_t known[MAXHAND * 2];
-    int use_known = 0;
+    int use_known = 0, covered = 0;
     if (COLS && s->tcnt == s->nseats - 1 && R > 2) {
         prefetch_next_probes(s, seat, mv, n, won, target, R, known);
         use_known = 1;
-    } else if (COLS && s->tcnt == s->nseats - 2 && R > 2)
-        prefetch_two_ahead(s, seat, mv, n);
+    } else if (COLS && s->tcnt == s->nseats - 2 && R > 2) {
+        if (!(s->nseats == 4 && s->ahead3)) prefetch_two_ahead(s, seat, mv, n);
+    } else if (COLS && s->tcnt == 1 && s->nseats == 4 && R > 2) {
+        covered = prefetch_three_ahead(s, seat, mv, n);
+    }
     int maxing = s->side[seat];
     int res = maxing ? 0 : 1;
     int best = -1;
@@ -2986,6 +3087,7 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
             downers = s->rown[dsu];
             drop_suit(s, seat, dsu);
         }
+        if (COLS && s->tcnt == 1) s->ahead3 = i < covered;
         play(s, seat, mv[i].su, mv[i].r);
         if (s->tcnt == s->nseats)
             v = COLS ? column_finish_trick(s, won, target, R, CW)
@@ -3003,7 +3105,15 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
             *h = *h + R * R > 4095 ? 4095 : *h + R * R;
             res = v;
             best = i;
-            if (s->tcnt == 0) s->killer[R] = (uint8_t)(mv[i].su * 16 + mv[i].r + 1);
+            /* (column mode: only a card that cut off after another failed, see KILLER_BONUS
+             * and FOLLOW_KILLER_BONUS; the killer lead it replaces is kept as the second) */
+            if (COLS && s->tcnt && i > 0)
+                s->fkiller[R][s->tcnt][cur_led(s) + 1] = (uint8_t)(mv[i].su * 16 + mv[i].r + 1);
+            if (s->tcnt == 0 && (!COLS || i > 0)) {
+                uint8_t k = (uint8_t)(mv[i].su * 16 + mv[i].r + 1);
+                if (COLS && s->killer[R] != k) s->killer2[R] = s->killer[R];
+                s->killer[R] = k;
+            }
             W[0] = CW[0]; W[1] = CW[1]; W[2] = CW[2]; W[3] = CW[3];
             break;
         }
