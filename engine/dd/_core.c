@@ -37,14 +37,14 @@
  *     and, once a card has failed, the lower cards of its suit that lie under every rank its
  *     refutation needed;
  *   - move ordering: leads by how few cards the opponents can reply with (a small tree to
- *     refute), the card that last cut off with as many tricks left (a killer move; in column
- *     mode one that cut off after another lead failed) counting about as much as nine cards
+ *     refute), the card that last cut off with as many tricks left after another lead failed
+ *     (a killer move; the one it replaced weighs less) counting about as much as nine cards
  *     fewer, then by card-play heuristics (cash winners, first when the second-best card is
  *     on the left; lead toward partner's best card; K from K Q against the ace; a singleton
  *     to partner's winner for a ruff; not a small card under one's own best card, not into
  *     the last player's honours, not a suit partner can neither follow nor ruff); after the
- *     lead (in column mode weighing up the card that last cut off at the same place in the
- *     trick after another failed), win cheaply with a card the next opponent cannot beat,
+ *     lead (weighing up the card that last cut off at the same place in the trick, with the
+ *     same suit led, after another failed), win cheaply with a card the next opponent cannot beat,
  *     second hand low unless a card can force out the third hand's best, third
  *     hand forces out the last player's best, ruff partner's card only when the next
  *     opponent would beat it, discard from long suits and keep guards; the table's best move
@@ -222,13 +222,13 @@ typedef struct {
     int off; /* features switched off (testing) */
     int last_value, last_mask; /* the previous solve's result and side (a first guess) */
     /* the lead that last cut off with each number of tricks left (suit*16+rank+1, 0 none):
-     * weighted above the table's best move, as it was measured to cut more often (in column
-     * mode only a lead that cut off after an earlier one failed; see KILLER_BONUS); a second,
-     * older lead per depth, or one per seat, made the search larger, and so did one per side as
-     * a bonus (+0.6% on 200 deals; in column mode, the killer then first, one per seat or per
-     * side: +9.7% and +2.4% nodes on the Open Whist par boards) */
+     * weighted above the table's best move, as it was measured to cut more often (only a lead
+     * that cut off after an earlier one failed; see KILLER_BONUS); one per seat made the search
+     * larger, and so did one per side as a bonus (+0.6% on 200 deals; in column mode, the
+     * killer then first, one per seat or per side: +9.7% and +2.4% nodes on the Open Whist par
+     * boards) */
     uint8_t killer[MAXHAND + 1];
-    /* column mode: the killer lead it replaced (see KILLER2_BONUS), and for the later cards of
+    /* the killer lead it replaced (see KILLER2_BONUS), and for the later cards of
      * a trick, by tricks left, place in the trick and suit led (+1: -1 for none), the card that
      * last cut off after an earlier card failed (see FOLLOW_KILLER_BONUS) */
     uint8_t killer2[MAXHAND + 1];
@@ -1143,11 +1143,14 @@ static inline unsigned column_sure_counts(const Solver *s) {
  * 122.49M (-4.8%); recorded only after a failed lead, 171.27M (-11.7% in all) and 113.00M
  * (-12.2%); with that, 100 about as good (171.8M, 112.6M), 200 too on the par boards but not
  * the others (170.2M, 117.0M), 40 or 300 saved less, 1000 (first in effect) 176.8M and
- * 120.3M. */
+ * 120.3M.  Outside column mode, recorded only after a failed lead too (it had been recorded
+ * at every cut-off): 26.18M -> 25.36M nodes on benchmarks.dd_nodes' deals (-3.1%), 70.09M ->
+ * 67.77M on 300 others (-3.3%). */
 #define KILLER_BONUS 150
-/* Column mode: the killer lead that the last one replaced gets this much (measured as above:
+/* The killer lead that the last one replaced gets this much (column mode, measured as above:
  * 171.27M -> 169.68M nodes, -0.9%, and 113.00M -> 111.59M, -1.2%; 20, 40 and 100 within
- * 0.5% of that on both sets, so a real if small gain). */
+ * 0.5% of that on both sets, so a real if small gain; outside it, with the later cards' killer
+ * below: +0.5% nodes on benchmarks.dd_nodes' deals, -1.5% and -1.3% on 500 others). */
 #define KILLER2_BONUS 60
 /* Column mode, the second, third and last hands: the card that last cut off with as many
  * tricks left, at the same place in the trick and with the same suit led, after an earlier
@@ -1163,6 +1166,13 @@ static inline unsigned column_sure_counts(const Solver *s) {
  * 89.05M.  Then 45: 134.17M and 86.85M (-20.9% and -22.2% from 169.68M and 111.59M); 20, 30,
  * 60 and 80 gave 138.9M, 137.3M, 135.8M and 140.3M, and 89.3M, 88.8M, 87.8M and 91.0M. */
 #define FOLLOW_KILLER_BONUS 45
+/* The same outside column mode, where the card-play scores of the later cards are a few
+ * points apart (the first card tried already settles 98-99% of those nodes): on top of the
+ * lead's killer recorded after a failure, 25.36M -> 24.70M nodes on benchmarks.dd_nodes' deals
+ * (-2.6%), 67.77M -> 65.07M on 300 others (-4.0%), and 40.72M (the build before both) ->
+ * 36.90M on 200 more; 8, 15, 20, 30 and 45 gave 25.45M, 25.13M, 25.11M, 25.18M and 26.01M
+ * on the first deals, 66.76M, 66.07M, 65.73M, 64.94M and 66.43M on the second. */
+#define FOLLOW_KILLER_BONUS_CLASSIC 25
 
 /* drop: the suit whose cards the mover puts aside to play this off-suit card, or -1 */
 typedef struct { int su, r, score, drop; } Move;
@@ -1288,6 +1298,8 @@ static int gen_follow_suit(Solver *s, int seat, Move *mv, int led, uint16_t prun
         } else {
             score = 30 - r;
         }
+        if (s->fkiller[s->curR][s->tcnt][led + 1] == led * 16 + r + 1)
+            score += FOLLOW_KILLER_BONUS_CLASSIC;
         mv[i].score = score * 4096 + s->hist[seat][led][r];
     }
     sort_moves(mv, n);
@@ -1344,6 +1356,8 @@ static int gen_void(Solver *s, int seat, Move *mv, int led, uint16_t pruned[4]) 
                 score = (top_of_suit ? 0 : 30) - r + len2 - guard;
                 if (su == trump) score -= 100;
             }
+            if (s->fkiller[s->curR][s->tcnt][led + 1] == su * 16 + r + 1)
+                score += FOLLOW_KILLER_BONUS_CLASSIC;
             put_move(&mv[n++], s, seat, su, r, -1, score);
         }
     }
@@ -1416,6 +1430,7 @@ static int gen_lead(Solver *s, int seat, Move *mv, int bsuit, int brel, uint16_t
             score += base;
             if (su == bsuit && popc(live >> (r + 1)) == brel) score += 50;
             if (killer == su * 16 + r + 1) score += KILLER_BONUS;
+            else if (s->killer2[R] == su * 16 + r + 1) score += KILLER2_BONUS;
             if (r == kr) score += 40;
             if (others_top < r && o[1] == lho) score += 20;
             if (o[0] == seat && others_top > r) score -= 60;
@@ -1696,7 +1711,7 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                     if (su == bsuit && rel == brel) score += 50;
                 }
                 if (s->killer[s->curR] == su * 16 + r + 1) score += KILLER_BONUS;
-                else if (COLS && s->killer2[s->curR] == su * 16 + r + 1) score += KILLER2_BONUS;
+                else if (s->killer2[s->curR] == su * 16 + r + 1) score += KILLER2_BONUS;
                 if (r == kr) score += 40;
                 if (top_of_suit && lho2) score += 20;
                 if (under && !top_of_suit) score -= 60;
@@ -1767,8 +1782,8 @@ static inline __attribute__((always_inline)) int gen_moves_as(Solver *s, int sea
                     score = 30 - r;
                 }
             }
-            if (COLS && !first && s->fkiller[s->curR][s->tcnt][led + 1] == su * 16 + r + 1)
-                score += FOLLOW_KILLER_BONUS;
+            if (!first && s->fkiller[s->curR][s->tcnt][led + 1] == su * 16 + r + 1)
+                score += COLS ? FOLLOW_KILLER_BONUS : FOLLOW_KILLER_BONUS_CLASSIC;
             put_move(&mv[n++], s, seat, su, r, dropping ? drop : -1, score);
         }
     }
@@ -3105,13 +3120,13 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
             *h = *h + R * R > 4095 ? 4095 : *h + R * R;
             res = v;
             best = i;
-            /* (column mode: only a card that cut off after another failed, see KILLER_BONUS
-             * and FOLLOW_KILLER_BONUS; the killer lead it replaces is kept as the second) */
-            if (COLS && s->tcnt && i > 0)
+            /* (only a card that cut off after another failed, see KILLER_BONUS and
+             * FOLLOW_KILLER_BONUS; the killer lead it replaces is kept as the second) */
+            if (s->tcnt && i > 0)
                 s->fkiller[R][s->tcnt][cur_led(s) + 1] = (uint8_t)(mv[i].su * 16 + mv[i].r + 1);
-            if (s->tcnt == 0 && (!COLS || i > 0)) {
+            if (s->tcnt == 0 && i > 0) {
                 uint8_t k = (uint8_t)(mv[i].su * 16 + mv[i].r + 1);
-                if (COLS && s->killer[R] != k) s->killer2[R] = s->killer[R];
+                if (s->killer[R] != k) s->killer2[R] = s->killer[R];
                 s->killer[R] = k;
             }
             W[0] = CW[0]; W[1] = CW[1]; W[2] = CW[2]; W[3] = CW[3];
