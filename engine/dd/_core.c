@@ -2928,6 +2928,17 @@ static inline void prefetch_next_probes(const Solver *s, int seat, Move *mv, int
     }
 }
 
+/* Column mode: the cards hand p may play to a trick led in suit led, its exposed cards of that
+ * suit if it has some, else all its exposed cards (what the prefetches ahead enumerate). */
+static inline void column_playable(const Solver *s, int p, int led, uint16_t out[NSUITS]) {
+    if (s->expo[p][led]) {
+        memset(out, 0, sizeof(uint16_t) * NSUITS);
+        out[led] = s->expo[p][led];
+    } else {
+        memcpy(out, s->expo[p], sizeof(uint16_t) * NSUITS);
+    }
+}
+
 /* Column mode, the last but one card of a trick: the next trick's table sets, fetched at the
  * last card (prefetch_next_probes), are still a wait there, one memory latency a node.  Ask
  * for them one card earlier: for every move here, the sets after each card the last
@@ -2939,12 +2950,7 @@ static inline void prefetch_two_ahead(const Solver *s, int seat, const Move *mv,
     if (led < 0) return;
     int nx = (seat + 1) % s->nseats;
     uint16_t lg[NSUITS];
-    if (s->expo[nx][led]) {
-        memset(lg, 0, sizeof(lg));
-        lg[led] = s->expo[nx][led];
-    } else {
-        memcpy(lg, s->expo[nx], sizeof(lg));
-    }
+    column_playable(s, nx, led, lg);
     int w = s->twin[s->tcnt];
     int ws0 = s->tsuit[w], wr0 = s->trank[w], wp0 = s->tseat[w];
     for (int i = 0; i < n; i++) {
@@ -2979,18 +2985,8 @@ static inline int prefetch_three_ahead(const Solver *s, int seat, const Move *mv
     if (led < 0) return 0;
     int n3 = (seat + 1) & 3, n4 = (seat + 2) & 3;
     uint16_t l3[NSUITS], l4[NSUITS];
-    if (s->expo[n3][led]) {
-        memset(l3, 0, sizeof(l3));
-        l3[led] = s->expo[n3][led];
-    } else {
-        memcpy(l3, s->expo[n3], sizeof(l3));
-    }
-    if (s->expo[n4][led]) {
-        memset(l4, 0, sizeof(l4));
-        l4[led] = s->expo[n4][led];
-    } else {
-        memcpy(l4, s->expo[n4], sizeof(l4));
-    }
+    column_playable(s, n3, led, l3);
+    column_playable(s, n4, led, l4);
     int c3 = 0, c4 = 0;
     for (int su = 0; su < NSUITS; su++) c3 += popc(l3[su]), c4 += popc(l4[su]);
     int w = s->twin[s->tcnt];
