@@ -65,6 +65,38 @@ _CLIENTS: dict[int, Any] = {}
 _POOLS_LOCK = threading.Lock()
 
 
+#: The run_id each server (as the settings name it) had at this process's last connection.
+_RUN_IDS: dict[str, str] = {}
+
+
+def _restart_watch(server: str) -> Callable[[Any], None]:
+    """A connection's set-up that notices a Redis restarted since this process last connected.
+
+    A Redis that restarts from its snapshot holds the versions it had then, older than any
+    moved on while it was away; a process that lost such a write retires them when Redis is
+    back (`_retire_stale`), but a process that lost none reconnects without an error (redis-py
+    opens a fresh connection for a dead pooled one) and read the snapshot's copies. Each new
+    connection asks the server's run_id (INFO, once a connection: connections are pooled); a
+    new run_id after a known one marks the versions for retirement, as a lost write does, and
+    the call that made the connection answers as a miss (see `_guard`)."""
+
+    def on_connect(connection: Any) -> None:
+        connection.on_connect()
+        connection.send_command("INFO", "server")
+        info = connection.read_response()
+        text = info.decode() if isinstance(info, bytes) else str(info)
+        run_id = next(
+            (line[7:].strip() for line in text.splitlines() if line.startswith("run_id:")), ""
+        )
+        with _OUTAGES_LOCK:
+            known = _RUN_IDS.get(server)
+            _RUN_IDS[server] = run_id
+            if known is not None and known != run_id:
+                _OUTAGES.setdefault(server, _Outage()).lost_writes = True
+
+    return on_connect
+
+
 class RedisCacheClient(DjangoRedisCacheClient):
     def _get_connection_pool(self, write: bool) -> Any:
         index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
@@ -77,6 +109,7 @@ class RedisCacheClient(DjangoRedisCacheClient):
                 if pool is None:
                     pool = _POOLS[key] = self._pool_class.from_url(  # type: ignore[attr-defined]
                         server,
+                        redis_connect_func=_restart_watch(server),
                         **self._pool_options,  # type: ignore[attr-defined]
                     )
         return pool
@@ -162,6 +195,10 @@ class RedisCache(DjangoRedisCache):
             found = call()
         except UNREACHABLE as exc:
             self._note_outage(exc, write=write)
+            return default
+        if outage.lost_writes:
+            # the call found Redis restarted (`_restart_watch`): what it read may be stale
+            self._retire_stale()
             return default
         if outage.down:
             with outage.lock:

@@ -55,3 +55,28 @@ def test_versions_written_during_an_outage_are_retired_once_redis_is_back(
         assert cache.get("tablet-version:7:1") == "after"  # retired once, not on every call
     finally:
         redis.stop()
+
+
+@pytest.mark.redis
+def test_a_process_that_lost_no_write_does_not_read_a_restarted_redis_s_old_versions(
+    tmp_path: Path,
+) -> None:
+    """Another process moved the version on while Redis was away; this one made no call then,
+    and its pooled connection is reopened without an error: the new run_id retires the
+    snapshot's versions before anything of them is read."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        cache = _cache(redis.url(1))
+        cache.set("tablet-version:7:2", "before")
+        cache.set("kept", "unrelated")
+        assert cache.get("tablet-version:7:2") == "before"
+        redis.stop(save=True)
+        redis.start()  # from the snapshot: the version another process lost is back
+        assert cache.get("tablet-version:7:2") is None  # the call that noticed: a miss
+        assert cache.get("tablet-version:7:2") is None  # retired, not read
+        assert cache.get("kept") == "unrelated"
+        cache.set("tablet-version:7:2", "after")
+        assert cache.get("tablet-version:7:2") == "after"  # retired once, not on every call
+    finally:
+        redis.stop()
