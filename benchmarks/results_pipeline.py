@@ -400,8 +400,8 @@ def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> in
     """Runs the session and prints its figures; returns the event's id."""
     from tournaments.bridge import engine_board
     from tournaments.models import Event, Standings
+    from tournaments.selectors.standings import standings_compute
     from tournaments.services.events import club_get_or_create, event_create, event_start
-    from tournaments.services.scoring import standings_compute
 
     club = club_get_or_create(name="Benchmark Whist Club")
     event = event_create(

@@ -142,7 +142,7 @@ def wait_converged(event_ids: Iterable[int], timeout: float, poll: float = 0.02)
 def rescore_mismatch(event_id: int) -> str | None:
     """How the newest stored standings differ from a from-scratch rescore now; None if not."""
     from tournaments.models import Event, Standings
-    from tournaments.services.scoring import standings_compute
+    from tournaments.selectors.standings import standings_compute
 
     stored = Standings.objects.filter(event_id=event_id).order_by("-version").first()
     if stored is None:

@@ -31,7 +31,7 @@ class PublicView(APIView):
 
     def reader_event(self, request: Request, pk: int) -> tuple[Event, PublishedEvent]:
         event = selectors_public.event_for_reader(pk, request.user)
-        return event, selectors_public.published(event)
+        return event, selectors_public.published_for(event, request.user)
 
     def shown(self, request: Request, event: Event, results: PublishedEvent) -> frozenset[int]:
         """The boards this reader may see (cards are secret until played: see

@@ -19,7 +19,7 @@ from tournaments.api.documents import AdviceOut, LiveStandingsOut, RoomOut
 from tournaments.models import Event
 from tournaments.selectors.documents import advice
 from tournaments.selectors.room import room_document
-from tournaments.services.scoring import standings_compute
+from tournaments.selectors.standings import standings_compute
 
 
 class AdviceApi(APIView):

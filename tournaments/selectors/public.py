@@ -35,7 +35,7 @@ from tournaments.selectors.documents import (
     PublicStandings,
 )
 from tournaments.selectors.events import latest_standings
-from tournaments.selectors.room import boards_finished
+from tournaments.selectors.standings import finished_standings
 
 CACHE_SECONDS = 15 * 60
 
@@ -60,11 +60,19 @@ def boards_shown(event: Event, user: Any, results: PublishedEvent) -> frozenset[
 
     Cards are secret until played: while an event runs (or is being checked before it is
     published), a board's hands, par, results, frequencies and each pair's line on it reach
-    the public only once every table that plays it has finished it (`boards_finished`).
-    Standings totals stay live: that is what following an evening live means."""
+    the public only once every table that plays it has finished it (`boards_finished`)."""
     if sees_everything(event, user):
         return frozenset(results.boards)
     return results.finished & frozenset(results.boards)
+
+
+def published_for(event: Event, user: Any, key: str | None = None) -> PublishedEvent:
+    """The event's results as this reader may see them: everything for the event's directors
+    and once published (`sees_everything`); for everyone else `PublishedEvent.public_view`,
+    whose standings count only the finished boards. Every public page, part, stream and API
+    document reads the results through here."""
+    results = published(event, key)
+    return results if sees_everything(event, user) else results.public_view()
 
 
 def document_for(results: PublishedEvent, shown: frozenset[int]) -> dict[str, Any] | None:
@@ -188,6 +196,26 @@ class PublishedEvent:
     # The boards every table has finished when the snapshot was made: what the public may see
     # of a running event (`boards_shown`).
     finished: frozenset[int] = frozenset()
+    # The standings over those boards alone (`finished_standings`), for the readers who may
+    # not see everything; the same object as `document` once every board is finished.
+    public: StandingsDocument | None = None
+    is_public_view: bool = False
+
+    def public_view(self) -> PublishedEvent:
+        """These results as a reader who may not see everything gets them: the standings over
+        the finished boards only, and nothing else of an unfinished board (its results' lines,
+        its par). A total over boards another table has yet to play would tell its players
+        how those boards went (docs/directors/secrecy.md)."""
+        if self.is_public_view:
+            return self
+        shown = self.finished
+        return replace(
+            self,
+            document=self.public,
+            info={key: info for key, info in self.info.items() if key[0] in shown},
+            analyses={n: a for n, a in self.analyses.items() if n in shown},
+            is_public_view=True,
+        )
 
     @property
     def rules(self) -> GameRules:
@@ -205,7 +233,7 @@ def snapshot_key(event: Event) -> str:
     ).first()
     analysed = Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).count()
     pk, version = stored if stored else (0, -1)
-    return f"published:{event.pk}:{pk}:{version}:{analysed}"
+    return f"published2:{event.pk}:{pk}:{version}:{analysed}"
 
 
 _LOCAL: OrderedDict[str, PublishedEvent] = OrderedDict()  # this process's recent snapshots
@@ -349,17 +377,29 @@ def _build(event: Event, data: dict[str, Any] | None, version: int, key: str) ->
         _DETAILS.move_to_end(event.pk)
         while len(_DETAILS) > _LOCAL_SIZE:
             _DETAILS.popitem(last=False)
+    document = StandingsDocument.from_dict(data) if data else None
+    if event.status == Event.Status.PUBLISHED or document is None:
+        # Published: everything is public, the standings as stored. Nothing stored yet: no
+        # standings for anyone, and no board has been finished.
+        finished, public = (frozenset(boards) if document else frozenset()), document
+    else:
+        computed = finished_standings(event=event)
+        finished = computed.shown
+        # Every board finished (the evening's end): the stored standings are the public ones.
+        whole = all(not p.pending for p in computed.progress.values())
+        public = document if whole and document is not None else computed.document
     return PublishedEvent(
         event_id=event.pk,
         version=version,
         key=key,
         rules_name=event.game,
         options=dict(event.options),
-        document=StandingsDocument.from_dict(data) if data else None,
+        document=document,
         info=info,
         boards={number: b.record for number, b in boards.items()},
         analyses=analyses,
-        finished=boards_finished(event.section),
+        finished=finished,
+        public=public,
     )
 
 

@@ -245,13 +245,27 @@ def boards_finished(section: Section) -> frozenset[int]:
     This is the card-secrecy rule (docs/directors/secrecy.md): while an event runs, the public
     sees a board's hands and results only once it is in this set; in a Howell, or a Mitchell
     with a relay, that may be late in the evening."""
-    no_game = sit_outs(section)
-    counted = {
-        (number, rnd, table)
-        for number, rnd, table, status in Result.objects.filter(section=section)
+    rows = (
+        Result.objects.filter(section=section)
         .order_by()
         .values_list("board_number", "round", "table", "status")
-        if status in Result.COUNTING
+    )
+    played, pending = board_progress(section, rows)
+    return frozenset(played - pending)
+
+
+def board_progress(
+    section: Section, results: Iterable[tuple[int, int, int, str]]
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The boards the section's movement plays, and those of them still pending at some
+    meeting, from the section's results as (board, round, table, status) rows.
+
+    One read of the results serves both this and the scoring that uses it
+    (`tournaments.selectors.standings`), so the public standings never count a board on the
+    strength of a result that changed between two reads."""
+    no_game = sit_outs(section)
+    counted = {
+        (number, rnd, table) for number, rnd, table, status in results if status in Result.COUNTING
     }
     pending: set[int] = set()
     played: set[int] = set()
@@ -262,7 +276,7 @@ def boards_finished(section: Section) -> frozenset[int]:
             played.add(number)
             if (number, rnd, table) not in counted:
                 pending.add(number)
-    return frozenset(played - pending)
+    return frozenset(played), frozenset(pending)
 
 
 SETTLED = Result.COUNTING | {Result.Status.DISPUTED}  # a table may move on; disputes wait

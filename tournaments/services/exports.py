@@ -36,6 +36,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments.bridge import engine_board, meeting_rows
 from tournaments.drive_models import Drive
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
+from tournaments.selectors.standings import standings_compute
 from tournaments.services import backup
 from tournaments.services.audit import User, audit_record
 from tournaments.services.corrections import board_mark_fouled, result_set_artificial
@@ -49,7 +50,6 @@ from tournaments.services.events import (
     pairs_register,
 )
 from tournaments.services.results import result_submit
-from tournaments.services.scoring import standings_compute
 from tournaments.team_models import Tournament
 
 

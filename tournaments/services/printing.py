@@ -41,12 +41,12 @@ from tournaments import jobs
 from tournaments.bridge import engine_board, movement_for, rules_for
 from tournaments.models import Board, Club, Event, Pair, PrintJob, Result, Standings
 from tournaments.selectors import tablet_links
+from tournaments.selectors.standings import standings_compute
 from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.print_catalogue import DOCUMENTS as DOCUMENTS
 from tournaments.services.print_catalogue import KINDS as KINDS
 from tournaments.services.print_catalogue import DocumentKind as DocumentKind
 from tournaments.services.print_catalogue import drawn_in_job, event_size
-from tournaments.services.scoring import standings_compute
 
 log = logging.getLogger(__name__)
 

@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -45,15 +43,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
-from clubwhist.queries import Prepared
-from engine.cards import Side
-from engine.games import Entry, GameRules
-from engine.games.entry import SessionTally
-from engine.scoring import TravellerLine, pair_key, score_session
-from engine.scoring.document import StandingsDocument, section_standings
 from tournaments import jobs, live
-from tournaments.bridge import engine_board, movement_for, rules_for
-from tournaments.models import Board, Event, Pair, Result, Section, Standings
+from tournaments.models import Event, Section, Standings
+from tournaments.selectors.standings import standings_compute
 
 log = logging.getLogger(__name__)
 
@@ -241,146 +233,3 @@ def scored_version(event_id: int, *, database: bool = True) -> int | None:
         if found is not None:
             cache.set(version_key(event_id), found, timeout=6 * 3600)
     return None if found is None else int(found)
-
-
-#: A fouled board scores Average to both sides.
-FOULED = ("A", "A")
-
-
-# A rescore's queries, built into SQL once per connection (clubwhist/queries.py).
-_COUNTED = Prepared(
-    lambda section: (
-        Result.objects.filter(section_id=section)
-        .order_by("board_number", "round", "table")
-        .values_list(
-            "board_number", "status", "ns_score", "artificial_code", "ns_pair_id", "ew_pair_id"
-        )
-    )
-)
-_SECTIONS = Prepared(lambda event: Section.objects.filter(event_id=event).order_by("name"))
-_FOULED = Prepared(
-    lambda event: (
-        Board.objects.filter(event_id=event, fouled=True)
-        .order_by()
-        .values_list("number", flat=True)
-    )
-)
-_PAIRS = Prepared(
-    lambda event: (
-        Pair.objects.filter(section__event_id=event)
-        .order_by()
-        .values_list("section_id", "pk", "number", "direction", "is_phantom", "player1", "player2")
-    )
-)
-
-
-def traveller_lines(
-    section: Section, pair_numbers: Mapping[int, int], fouled: Collection[int]
-) -> list[TravellerLine]:
-    """The counting results of a section as the engine's traveller lines. `pair_numbers` maps
-    the section's Pair ids to their numbers and `fouled` holds the event's fouled boards, both
-    read once by the caller, so the results query joins nothing.
-
-    Fouled boards score Average to both sides at every table that played them; entered but
-    unconfirmed and disputed results do not count yet. One query of plain values, and lines
-    built by position: a rescore runs after every burst of results, and model instances or
-    keyword arguments cost more than the scoring itself.
-    """
-    rows = _COUNTED(section.pk)
-    counting = Result.COUNTING
-    artificial_status = Result.Status.ARTIFICIAL
-    disputed = Result.Status.DISPUTED
-    lines = []
-    for board, status, ns_score, code, ns, ew in rows:
-        if board in fouled:
-            if status == disputed:
-                continue
-            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], None, FOULED))
-        elif status not in counting:
-            continue
-        elif status == artificial_status:
-            ns_code, _, ew_code = code.partition("/")
-            artificial = (ns_code, ew_code or ns_code)
-            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], None, artificial))
-        else:
-            lines.append(TravellerLine(board, pair_numbers[ns], pair_numbers[ew], ns_score))
-    return lines
-
-
-def session_figures(section: Section, rules: GameRules) -> dict[str, SessionTally]:
-    """Each pair's session figures (Candid Whist: bags) from its counting results in play
-    order, keyed by `Section.pair_key`; empty for games without session rules."""
-    if not rules.session_columns:
-        return {}
-    played: dict[str, list[tuple[Entry, Side]]] = {}
-    boards = {b.number: b for b in Board.objects.filter(event_id=section.event_id)}
-    results = Result.objects.filter(
-        section=section, ns_score__isnull=False, status__in=Result.COUNTING
-    )
-    for r in results.select_related("ns_pair", "ew_pair").order_by("round", "board_number"):
-        if r.entry is None:
-            continue
-        entry = rules.parse_entry(engine_board(boards[r.board_number]), r.entry)
-        for pair, side in ((r.ns_pair, Side.NS), (r.ew_pair, Side.EW)):
-            key = section.pair_key(pair.number, side.value)
-            played.setdefault(key, []).append((entry, side))
-    tallies = {key: rules.session_tally(results) for key, results in played.items()}
-    return {key: tally for key, tally in tallies.items() if tally is not None}
-
-
-def standings_compute(*, event: Event) -> dict[str, Any]:
-    """The whole standings document (`engine.scoring.document`) as stored and served."""
-    sections = []
-    rules = rules_for(event)
-    # Each query orders by what it needs, or not at all: the models' default orderings (by
-    # section, by event, by event date) join two tables more to every query for nothing.
-    fouled = set(_FOULED(event.pk))
-    # Every section's pairs in one query of plain values (a rescore runs after every burst of
-    # results; model instances cost more than the names need).
-    pairs: dict[int, list[tuple[int, int, str, bool, str, str]]] = {}
-    for row in _PAIRS(event.pk):
-        pairs.setdefault(row[0], []).append(row[1:])
-    for section in _SECTIONS(event.pk):
-        section.event = event  # as event.sections would: its rules and name without a query
-        movement = movement_for(section)
-        tallies = session_figures(section, rules)
-        adjustments: dict[int | str, int] = {}
-        if event.method == Event.Method.TOTAL:
-            adjustments = {key: tally.adjustment for key, tally in tallies.items()}
-        names: dict[str, str] = {}
-        absent: set[str] = set()
-        numbers: dict[int, int] = {}
-        for pk, number, direction, phantom, player1, player2 in pairs.get(section.pk, ()):
-            numbers[pk] = number
-            key = pair_key(number, direction or None)
-            if phantom:
-                absent.add(key)  # its players' names still show if it played (it withdrew)
-            players = " & ".join(n for n in (player1, player2) if n)
-            names[key] = players if phantom else players or Pair.NAMES_TO_COME
-        score = score_session(
-            traveller_lines(section, numbers, fouled),
-            method=event.method,
-            scale=event.scale,
-            movement=movement,
-            adjustments=adjustments or None,
-        )
-        sections.append(
-            section_standings(
-                section.name,
-                score,
-                one_winner=section.one_winner,
-                names=names,
-                absent=absent,
-                session={key: tally.shown for key, tally in tallies.items()},
-                session_columns=rules.session_columns,
-            )
-        )
-    document = StandingsDocument(
-        event=event.pk,
-        version=event.results_version,
-        method=event.method,
-        scale=event.scale,
-        computed_at=timezone.now().isoformat(),
-        sections=tuple(sections),
-    )
-    return document.to_dict()

@@ -121,7 +121,9 @@ def _stream_part(request: HttpRequest, event: Event, page: str) -> Callable[[int
             f"livepart:{event.pk}:{version}:{scope}:{page}",
             f"livepart:{event.pk}:{scope}:{page}",
             lambda: render_to_string(
-                template, context(selectors_public.published(event)), request=request
+                template,
+                context(selectors_public.published_for(event, request.user)),
+                request=request,
             ),
         )
 

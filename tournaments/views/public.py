@@ -128,7 +128,9 @@ def _live_part(
             key,
             key,
             lambda: render_to_string(
-                template, context(selectors_public.published(event, snapshot)), request=request
+                template,
+                context(selectors_public.published_for(event, request.user, snapshot)),
+                request=request,
             ),
         )
     )
@@ -147,7 +149,7 @@ def results_page(request: HttpRequest, pk: int) -> HttpResponse:
                 event, results, boards_shown_to(request, event, results)
             ),
         )
-    results = selectors_public.published(event)
+    results = selectors_public.published_for(event, request.user)
     return render(
         request,
         "tournaments/public/results.html",
@@ -171,7 +173,7 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 event, results, number, boards_shown_to(request, event, results)
             ),
         )
-    results = selectors_public.published(event)
+    results = selectors_public.published_for(event, request.user)
     context = board_context(event, results, number, boards_shown_to(request, event, results))
     return render(request, "tournaments/public/board.html", context)
 
@@ -180,7 +182,7 @@ def board_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def pair_page(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     """A pair's score card: every board, the opponents, the result, the points, against par."""
     event = reader_event(request, pk)
-    results = selectors_public.published(event)
+    results = selectors_public.published_for(event, request.user)
     if results.document is None:
         raise Http404("No results yet.")
     for section in results.document.sections:
@@ -216,7 +218,7 @@ def room_display(request: HttpRequest, pk: int) -> HttpResponse:
     """Full-screen standings for a screen or projector in the club room: large type, cycling
     through the fields and the latest boards, updating itself."""
     event = reader_event(request, pk)
-    results = selectors_public.published(event)
+    results = selectors_public.published_for(event, request.user)
     shown = boards_shown_to(request, event, results)
     latest: list[int] = []
     if results.document:

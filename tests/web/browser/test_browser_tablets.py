@@ -12,7 +12,8 @@ import pytest
 from tests.web.conftest import make_event
 from tournaments.models import Event, Result, Standings, TableAccess
 from tournaments.selectors import table_state
-from tournaments.services.scoring import standings_compute, standings_refresh
+from tournaments.selectors.standings import standings_compute
+from tournaments.services.scoring import standings_refresh
 from tournaments.services.tablets import table_link_replace, table_links_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -128,7 +128,7 @@ def test_refusals_say_what_to_do_and_change_nothing(club, running_event) -> None
 @pytest.mark.django_db
 def test_the_results_sheet_has_the_standings_of_the_results_in_now(running_event) -> None:
     event_simulate(event=running_event, seed=5, batch=True)
-    from tournaments.services.scoring import standings_compute
+    from tournaments.selectors.standings import standings_compute
 
     document = standings_compute(event=running_event)
     text = text_of(print_services.document_pdf(running_event, "results-sheet", base_url=BASE))

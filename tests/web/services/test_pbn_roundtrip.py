@@ -16,9 +16,9 @@ from engine.dealing import deal_boards
 from tests.web.conftest import make_event
 from tests.web.services.test_exports import standings_rows
 from tournaments.models import Board, Event, Pair
+from tournaments.selectors.standings import standings_compute
 from tournaments.services import exports
 from tournaments.services.events import boards_import, event_finish
-from tournaments.services.scoring import standings_compute
 from tournaments.services.simulation import event_simulate
 
 

@@ -19,10 +19,10 @@ from tests.engine import scoring_reference as reference
 from tests.web.conftest import make_event
 from tournaments.bridge import movement_for
 from tournaments.models import Board, Club, Event, Pair, Result
+from tournaments.selectors.standings import standings_compute
 from tournaments.services.corrections import board_mark_fouled, result_set_artificial
 from tournaments.services.events import pair_set_absent
 from tournaments.services.results import result_dispute
-from tournaments.services.scoring import standings_compute
 from tournaments.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db

@@ -32,6 +32,7 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
+from tournaments.selectors.standings import standings_compute
 from tournaments.services.backup.schema import (
     BACKUP_FORMAT,
     DRIVE_CHILDREN,
@@ -44,7 +45,6 @@ from tournaments.services.backup.schema import (
     Model,
     model_field,
 )
-from tournaments.services.scoring import standings_compute
 from tournaments.team_models import League, Tournament, TournamentAudit
 
 

@@ -28,6 +28,7 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
+from tournaments.selectors.standings import standings_compute
 from tournaments.selectors.tablet_cache import tables_changed
 from tournaments.services.audit import User, actor, audit_record
 from tournaments.services.backup.drive_parse import ParsedDrive, parse_drive
@@ -68,7 +69,7 @@ from tournaments.services.backup.writing import (
     link_users,
     move_sequences_past,
 )
-from tournaments.services.scoring import standings_compute, version_key
+from tournaments.services.scoring import version_key
 
 #: What to do when the event's club name is taken here under another web address.
 CLUB_ADVICE = (
