@@ -504,7 +504,8 @@ def run(teams: int, rounds: int, play: tuple[float, float], database_url: str) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--teams", type=int, default=200, help="teams, an even 4 to 300")
+    # 256: the most teams a tournament takes (tournaments.services.teams.MAX_TEAMS).
+    parser.add_argument("--teams", type=int, default=200, help="teams, an even 4 to 256")
     parser.add_argument(
         "--rounds", type=int, default=8, help="rounds, 1 to 12 (fewer than the teams)"
     )
@@ -517,8 +518,8 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a game takes to play, at random between the two (default 6 18)",
     )
     args = parser.parse_args(argv)
-    if not 4 <= args.teams <= 300 or args.teams % 2 or not 1 <= args.rounds <= 12:
-        parser.error("give an even 4 to 300 teams and 1 to 12 rounds. Nothing was run.")
+    if not 4 <= args.teams <= 256 or args.teams % 2 or not 1 <= args.rounds <= 12:
+        parser.error("give an even 4 to 256 teams and 1 to 12 rounds. Nothing was run.")
     if args.rounds >= args.teams:
         parser.error("give fewer rounds than teams (a Swiss without rematches). Nothing was run.")
     if not 0 <= args.play[0] <= args.play[1]:

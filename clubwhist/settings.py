@@ -370,7 +370,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tournaments.api.schema.ErrorsAutoSchema",
     # The client's address (DRF's per-address throttles) from the proxies we trust, as for the
     # login lockout: never a raw X-Forwarded-For a client could write itself.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
@@ -395,6 +395,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies are JSON: the form parsers stay for DRF's own pages, but a form cannot
+    # carry the nested objects most bodies hold (an entry, settings, a list of teams).
+    "PARSER_WHITELIST": ["tournaments.api.parsers.LimitedJSONParser"],
     # Three models have a `status` with its own choices: each enum is named for its model.
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournaments.models.Event.Status",

@@ -22,3 +22,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),
 ]
+
+# A URL under /api/ that matches no route is refused in the API's JSON, as an unknown id is.
+handler404 = "tournaments.api.errors.not_found"

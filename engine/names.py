@@ -1,5 +1,6 @@
-"""The one rule for names that come in (players, pairs, events, clubs): typed on the director's
-pages, sent to the API, read from an imported file or a restored backup.
+"""The one rule for names that come in (players, pairs, events, clubs, drives and their players,
+team tournaments, leagues, teams, their cities and players): typed on the director's pages,
+sent to the API, read from a command's file, an imported file or a restored backup.
 
 A name is shown on pages, printed, and written into XML, PBN and CSV files that other programs
 read. A control character in it breaks those files (XML 1.0 forbids most of them outright, a
@@ -14,6 +15,16 @@ field and which character, and fixes it. Refused:
   zero-width joiners some scripts need, are kept);
 - surrogates and the noncharacters U+FFFE/U+FFFF, which UTF-8 or XML cannot carry.
 
+A name that is there must be seen: one made only of spaces and characters that draw nothing
+(the zero-width space U+200B, the joiners U+200C/U+200D, the word joiner U+2060, the byte
+order mark U+FEFF, the soft hyphen U+00AD, combining marks with nothing to sit on, the blank
+fillers of Hangul and Braille) prints as an empty line on a curtain card or in the standings,
+and the pair or team it names can no longer be told apart or found. It is refused; each of
+those characters is still kept inside a name that has a visible character (a letter, digit,
+punctuation mark or symbol) as well, where scripts such as Persian need them. A name of
+spaces only is trimmed to nothing: blank where a name may be left out, refused where one is
+needed (`required`).
+
 Everything else is kept exactly: "/", "&", quotes, apostrophes and accents come back as typed.
 Leading and trailing spaces are trimmed; the length, counted after trimming, is at most the
 field's own limit (the database column's `max_length`).
@@ -22,6 +33,8 @@ field's own limit (the database column's `max_length`).
 "Zoë O'Brien & Co"
 >>> name_problem("Ann\\x0bBob", max_length=120)
 'the name has a control character (U+000B, a vertical tab); type it again without it'
+>>> name_problem(" \\u200b ", max_length=120)[:45]
+'a name needs at least one visible character; '
 """
 
 from __future__ import annotations
@@ -45,6 +58,9 @@ _NAMED = {
     0x2029: "a paragraph separator",
 }
 _BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+#: Letters and symbols by category that draw nothing: the Hangul fillers and the blank
+#: Braille pattern, which fonts render as an empty space.
+_BLANK_GLYPHS = frozenset({0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0})
 
 
 class NameRefused(EngineError):
@@ -57,6 +73,15 @@ def _bad_character(char: str) -> bool:
     return (
         category in ("Cc", "Cs", "Zl", "Zp") or code in _BIDI_CONTROLS or code in (0xFFFE, 0xFFFF)
     )
+
+
+def _visible(char: str) -> bool:
+    """Whether `char` draws something of its own: a letter, digit, punctuation mark, symbol,
+    spacing mark or private-use glyph. Spaces, format characters (Cf), combining marks that
+    sit on another character (Mn, Me), unassigned code points and the blank glyphs do not."""
+    category = unicodedata.category(char)
+    drawn = category[0] in "LNPS" or category in ("Mc", "Co")
+    return drawn and ord(char) not in _BLANK_GLYPHS
 
 
 def _describe(char: str) -> str:
@@ -75,6 +100,11 @@ def name_problem(value: str, max_length: int) -> str | None:
     trimmed = value.strip()
     if len(trimmed) > max_length:
         return f"the name is {len(trimmed)} characters long; at most {max_length} fit"
+    if trimmed and not any(_visible(char) for char in trimmed):
+        return (
+            "a name needs at least one visible character; this one has only spaces and "
+            f"invisible characters ({_describe(trimmed[0])})"
+        )
     return None
 
 

@@ -22,15 +22,16 @@ from engine import EngineError
 from engine.boards import Board
 from engine.cards import Suit
 from engine.games.base import GameRules
-from engine.pbn_text import HEADER, PBNError, board_lines, parse
+from engine.pbn_text import HEADER, PBNError, board_lines, deal_count, parse
 
-__all__ = ["PBNError", "dump", "dumps", "load", "loads", "loads_for_game"]
+__all__ = ["PBNError", "deal_count", "dump", "dumps", "load", "loads", "loads_for_game"]
 
 
-def loads(text: str, *, variant: str = "classic") -> list[Board]:
+def loads(text: str, *, variant: str = "classic", most: int | None = None) -> list[Board]:
     """The boards in PBN `text`; games without a Deal (headers, notes) are skipped. Without a
-    `WhistVariant` tag a board is read as `variant`."""
-    return parse(text, variant=variant, make=Board.from_fields)
+    `WhistVariant` tag a board is read as `variant`. With `most`, a file of more boards is
+    refused once the board past it is found, unread beyond (`engine.pbn_text.parse`)."""
+    return parse(text, variant=variant, make=Board.from_fields, most=most)
 
 
 def _as_dealt(rules: GameRules, number: int) -> Board:
@@ -54,7 +55,7 @@ def _turning_option(rules: GameRules) -> str:
     return "its options"
 
 
-def loads_for_game(text: str, rules: GameRules) -> list[Board]:
+def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> list[Board]:
     """The boards in PBN `text` for an event of `rules`'s game and options.
 
     Boards without `WhistVariant` are read as the event's game (a dealing program's 52-card
@@ -62,7 +63,7 @@ def loads_for_game(text: str, rules: GameRules) -> list[Board]:
     trumps takes those these rules give its number (the event's rotation). When these options
     set trumps by a turned card, a board whose turned card the file does not give is refused,
     naming the option: a plain deal cannot say which card was turned (its hands are sorted),
-    and rotation trumps would silently change the game.
+    and rotation trumps would silently change the game. `most` as in `loads`.
     """
 
     def untagged(number: int) -> Suit | None:
@@ -75,7 +76,7 @@ def loads_for_game(text: str, rules: GameRules) -> list[Board]:
             )
         return dealt.trumps
 
-    boards = parse(text, variant=rules.name, make=Board.from_fields, untagged=untagged)
+    boards = parse(text, variant=rules.name, make=Board.from_fields, untagged=untagged, most=most)
     for board in boards:
         if board.turned_card is not None:
             continue

@@ -36,7 +36,7 @@ malformed raises `PBNError` naming the line and what is wrong.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -52,6 +52,7 @@ __all__ = [
     "PBNError",
     "UntaggedTrumps",
     "board_lines",
+    "deal_count",
     "parse",
 ]
 
@@ -70,6 +71,7 @@ class PBNError(EngineError):
 
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_DEAL_TAG = re.compile(r'\[\s*Deal\s+"')
 _JOKERS = {"BJ": Card.BIG_JOKER, "LJ": Card.LITTLE_JOKER}
 
 
@@ -128,14 +130,14 @@ def pbn_lines(text: str) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def _strip_comments(text: str) -> list[tuple[int, str, bool]]:
-    """Each line's visible text with comments removed, and whether it counts as blank."""
-    out: list[tuple[int, str, bool]] = []
+def _strip_comments(text: str) -> Iterator[tuple[int, str, bool]]:
+    """Each line's visible text with comments removed, and whether it counts as blank; one
+    line at a time, so a reader that stops early (`parse`'s `most`) reads no further."""
     in_brace = False
     brace_start = 0
     for number, raw in enumerate(pbn_lines(text), start=1):
         if not in_brace and raw.startswith("%"):
-            out.append((number, "", False))
+            yield number, "", False
             continue
         blank = not in_brace and raw.strip() == ""
         visible: list[str] = []
@@ -162,19 +164,18 @@ def _strip_comments(text: str) -> list[tuple[int, str, bool]]:
                 if char == '"':
                     in_string = True
             i += 1
-        out.append((number, "".join(visible), blank))
+        yield number, "".join(visible), blank
     if in_brace:
         raise PBNError("a { comment is never closed", brace_start)
-    return out
 
 
-def _games(text: str) -> list[_Game]:
-    games: list[_Game] = []
+def _games(text: str) -> Iterator[_Game]:
+    """The file's games, one at a time (see `_strip_comments`)."""
     current: _Game | None = None
     for number, visible, blank in _strip_comments(text):
         if blank:
             if current is not None:
-                games.append(current)
+                yield current
                 current = None
             continue
         line = visible.strip()
@@ -202,8 +203,7 @@ def _games(text: str) -> list[_Game]:
             while pos < len(line) and line[pos].isspace():
                 pos += 1
     if current is not None:
-        games.append(current)
-    return games
+        yield current
 
 
 def _parse_hand(text: str, line: int, what: str) -> list[Card]:
@@ -418,17 +418,27 @@ def _columns(
     return ordered
 
 
+def deal_count(text: str) -> int:
+    """How many boards `text` can hold at most, counted without reading it: its Deal tags (a
+    game is a board only with one). One pass of a regular expression, so a caller can refuse
+    a file of 40,000 boards at once; a Deal inside a comment counts too, and one a comment
+    splits (`[De{...}al`) does not, which is why `parse` also stops at `most`."""
+    return len(_DEAL_TAG.findall(text))
+
+
 def parse(
     text: str,
     *,
     variant: str,
     make: Callable[[BoardFields], B],
     untagged: UntaggedTrumps | None = None,
+    most: int | None = None,
 ) -> list[B]:
     """The boards in PBN `text`, each built by `make` from its fields (games without a Deal,
     headers and notes, are skipped); an error `make` raises is reported at the Deal's line.
     `untagged` gives the trumps of a fixed-trumps board the file gives none (default: the
-    rotation H D S C by board number)."""
+    rotation H D S C by board number). With `most`, a file with more boards is refused as
+    soon as the one past it is found: the rest of the file is never read."""
     try:
         shape_of(variant)
     except EngineError as exc:
@@ -442,6 +452,8 @@ def parse(
             if "Board" in tags:
                 raise PBNError("this game has a Board number but no Deal", tags["Board"][1])
             continue
+        if most is not None and len(boards) >= most:
+            raise PBNError(f"the file has more than {most} boards", tags["Deal"][1])
         fields, deal_line = _fields(tags, game, variant, untagged)
         try:
             boards.append(make(fields))

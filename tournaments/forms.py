@@ -16,7 +16,10 @@ from django.conf import settings
 from engine.games import GameRules, find_variant, variant_names
 from engine.games.entry import entry_from_values
 from engine.names import name_problem
+from engine.reading import signed_number
 from tournaments.models import Club, Event
+from tournaments.numbers import WholeNumberFormField
+from tournaments.services.events import EventError, date_checked
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -46,14 +49,14 @@ class EventSetupForm(forms.Form):
         initial=dt.date.today, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
     game = forms.ChoiceField(choices=game_choices)
-    pairs = forms.IntegerField(
+    pairs = WholeNumberFormField(
         min_value=3,
         max_value=200,
         initial=12,
         label="Pairs present",
         help_text="Count every pair in the room; an odd number gets a sit-out.",
     )
-    boards = forms.IntegerField(
+    boards = WholeNumberFormField(
         min_value=4,
         max_value=60,
         initial=24,
@@ -93,6 +96,14 @@ class EventSetupForm(forms.Form):
     def clean_club(self) -> Club | None:
         return self.cleaned_data.get("club") or self._only_club
 
+    def clean_date(self) -> dt.date:
+        """The one rule for dates (`services.events.date_checked`), checked here as well so a
+        date out of range is said with the first answer, not after a movement is picked."""
+        try:
+            return date_checked(self.cleaned_data.get("date"), what="the event's date")
+        except EventError as exc:
+            raise forms.ValidationError(str(exc), code="date") from None
+
 
 def option_fields(game: str, posted: Any = None) -> list[dict[str, Any]]:
     """The game's options as the engine describes them, ready for the setup template; `value`
@@ -117,7 +128,9 @@ def option_fields(game: str, posted: Any = None) -> list[dict[str, Any]]:
 
 
 def options_from_post(game: str, data: Any) -> dict[str, Any]:
-    """Collect `opt-<game>-<key>` fields; the engine validates the values and names bad ones."""
+    """Collect `opt-<game>-<key>` fields; the engine validates the values and names bad ones.
+    A number option is read by the one rule for numbers (`engine.reading`); text it does not
+    read ("-²", "١٢") goes to the engine as typed, which refuses it by the option's name."""
     rules = find_variant(game)
     options: dict[str, Any] = {}
     for spec in rules.option_specs:
@@ -126,9 +139,8 @@ def options_from_post(game: str, data: Any) -> dict[str, Any]:
             options[spec.key] = data.get(name) in {"on", "true", "1", "yes"}
         elif name in data and data.get(name) != "":
             raw = data.get(name)
-            options[spec.key] = (
-                int(raw) if spec.kind == "int" and raw.lstrip("-").isdigit() else raw
-            )
+            number = signed_number(raw) if spec.kind == "int" else None
+            options[spec.key] = raw if number is None else number
     return options
 
 
@@ -198,5 +210,5 @@ class ImportBoardsForm(forms.Form):
 
 
 class MovePairForm(ReasonForm):
-    first = forms.IntegerField(widget=forms.Select)
-    second = forms.IntegerField(widget=forms.Select)
+    first = WholeNumberFormField(widget=forms.Select)
+    second = WholeNumberFormField(widget=forms.Select)

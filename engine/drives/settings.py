@@ -34,7 +34,10 @@ from engine.reading import quoted
 
 __all__ = ["MAX_HANDS", "MAX_PLAYERS", "DriveSettings", "default_prizes", "parse_trumps"]
 
-#: The largest drive on record had over 1,000 players; twice that is a typing slip.
+#: The largest drive on record had over 1,000 players; twice that is a typing slip. The one
+#: limit on a drive's size (so on its tables: a quarter of it); the app checks a players list
+#: against it before reading any name. Far above a club's 40 to 200: the drives benchmark
+#: plays 1,000 players, and charity drives reach that.
 MAX_PLAYERS = 2000
 MAX_HANDS = 60
 MAX_PRIZES = 200

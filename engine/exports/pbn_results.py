@@ -58,7 +58,7 @@ from engine.exports.record import (
     ResultRecord,
     score_record,
 )
-from engine.pbn_text import pbn_lines
+from engine.pbn_text import deal_count, pbn_lines
 from engine.reading import exact_number, quoted, whole_number
 from engine.scoring import parse_artificial
 from engine.scoring.document import BoardLine
@@ -596,10 +596,17 @@ def _iso_date(value: str) -> str:
     return "-".join(match.groups()) if match else ""
 
 
-def loads_with_results(text: str) -> EventRecord:
+def loads_with_results(text: str, *, most_boards: int | None = None) -> EventRecord:
     """The event in PBN `text` written by `dumps_with_results` (or another program's PBN with
-    a ScoreTable: see the module docstring). ExportError for anything that cannot be read."""
+    a ScoreTable: see the module docstring). ExportError for anything that cannot be read.
+    With `most_boards`, a file of more boards is refused before it is read: its Deal tags
+    counted first (`deal_count`), and the deals' reader stopping past the limit."""
     text = text.removeprefix("\ufeff")
+    if most_boards is not None and (found := deal_count(text)) > most_boards:
+        raise ExportError(
+            f"the file has {found} boards; an event plays at most {most_boards}: export one "
+            "session's results a file"
+        )
     games = _scan(text)
     event: dict[str, _Tag] = {}
     for game in games:
@@ -615,7 +622,7 @@ def loads_with_results(text: str) -> EventRecord:
             f"line {variant_tag.line if variant_tag else 0}: unknown WhistVariant {quoted(variant)}"
         ) from None
     try:
-        boards: list[Board] = pbn.loads(text, variant=variant)
+        boards: list[Board] = pbn.loads(text, variant=variant, most=most_boards)
     except EngineError as exc:
         raise ExportError(f"the deals: {exc}") from None
 

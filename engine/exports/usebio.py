@@ -583,15 +583,34 @@ def _method_of(event: ET.Element) -> str:
     return method
 
 
-def loads_usebio(text: str) -> EventRecord:
+def _count_boards(event: ET.Element, most: int) -> None:
+    """ExportError when the event lists more than `most` boards, as hand records or as
+    travellers: counted on the XML tree (the C parser's quick work) before any board is read,
+    the slow part, so a file of thousands is refused at once."""
+    handset = event.find("HANDSET")
+    counts = (
+        len(event.findall("BOARD")),
+        0 if handset is None else len(handset.findall("BOARD")),
+    )
+    if max(counts) > most:
+        raise ExportError(
+            f"the file has {max(counts)} boards; an event plays at most {most}: export one "
+            "session's results a file"
+        )
+
+
+def loads_usebio(text: str, *, most_boards: int | None = None) -> EventRecord:
     """The first event of USEBIO XML `text` as a record (see the module docstring for what is
-    read); ExportError, naming the element and board, for anything that cannot be read."""
+    read); ExportError, naming the element and board, for anything that cannot be read. With
+    `most_boards`, a file of more boards is refused before any of them is read."""
     root = _parse(text)
     if root.tag != "USEBIO":
         raise ExportError(f"USEBIO: the root element is {root.tag}, not USEBIO")
     event = root.find("EVENT")
     if event is None:
         raise ExportError("USEBIO: there is no EVENT")
+    if most_boards is not None:
+        _count_boards(event, most_boards)
     club = root.find("CLUB")
     extras = _read_extras(event, "EVENT")
     method = _extra_text(extras, "scoring", "EVENT") or _text(event, "WHIST_SCORING")

@@ -45,6 +45,10 @@ MAX_TABLES = 120
 MAX_ROUNDS = 60
 MAX_BOARDS_PER_ROUND = 10
 MAX_ARROW_ROUNDS = MAX_ROUNDS
+#: The most boards a movement within those limits plays (a Mitchell's set a table, 10 boards
+#: a set): what an event's own boards, in its clubwhist JSON, are checked against before any
+#: is read.
+MAX_BOARDS = MAX_TABLES * MAX_BOARDS_PER_ROUND
 
 _WHOLE = {"tables": (1, MAX_TABLES), "rounds": (1, MAX_ROUNDS)}
 _WHOLE["boards_per_round"] = (1, MAX_BOARDS_PER_ROUND)

@@ -34,6 +34,7 @@ from engine import EngineError
 from engine.reading import quoted
 
 __all__ = [
+    "MAX_TEAMS",
     "GameKind",
     "GameResult",
     "Pairing",
@@ -43,6 +44,14 @@ __all__ = [
     "TeamsError",
     "check_round",
 ]
+
+
+#: The most teams a tournament (so each week of a league) takes: 128 tables. A county league
+#: has some 60 teams, the biggest open Swiss planned for 200 (its draw is benchmarked), and
+#: 256 is the largest playoff bracket too, so every team can go into it. The app checks a
+#: team list against it before reading any team: 5,000 teams took seconds to draw and made a
+#: 12 MB director's page.
+MAX_TEAMS = 256
 
 
 class TeamsError(EngineError):

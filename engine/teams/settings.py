@@ -27,7 +27,7 @@ from engine.teams.game import GameSettings
 from engine.teams.model import TeamsError
 from engine.teams.ranking import KEYS
 
-__all__ = ["BYE_RULES", "ROTATIONS", "TournamentSettings"]
+__all__ = ["BYE_RULES", "PLAYOFF_SIZES", "ROTATIONS", "TournamentSettings", "playoff_sizes_text"]
 
 #: The rotations, in the words the director's form shows.
 ROTATIONS: dict[str, str] = {
@@ -48,7 +48,21 @@ BYE_RULES: dict[str, str] = {
 BY_RESULT = ("ladder", "halves", "swiss")
 
 MAX_ROUNDS = 60
+
 MAX_CENTS = 10_000_000
+
+#: The playoffs a director sets up, by the number of teams in them (0: none): the one list the
+#: set-up form offers and the API and the command's file take (`tournaments.services.teams`
+#: refuses any other). Each is a bracket a room runs in an evening: a final, semi-finals,
+#: quarter-finals, or (6 and 12) a first round with byes for the top seeds. The engine itself
+#: seeds any number from 2 to 64, so a tournament stored with another size still reads back.
+PLAYOFF_SIZES: tuple[int, ...] = (0, 2, 4, 6, 8, 12)
+
+
+def playoff_sizes_text() -> str:
+    """The sizes in words, for a refusal: "0 (none), 2, 4, 6, 8 or 12"."""
+    sizes = [str(size) for size in PLAYOFF_SIZES if size]
+    return f"0 (none), {', '.join(sizes[:-1])} or {sizes[-1]}"
 
 
 @dataclass(frozen=True)

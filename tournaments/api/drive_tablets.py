@@ -3,7 +3,8 @@
 Answers a tablet can act on: 200 the table's state (after a write, the state with it), 201 a
 new result entered, 400 an entry the game's rules refuse (their message), 403 a replaced
 link, 404 an unknown link, 409 the table's stored result differs from what was sent (with
-the state, so the screen shows what is stored), 429 too many requests (Retry-After).
+the state, so the screen shows what is stored) or the drive is over (with the state: every
+write is refused then), 429 too many requests (Retry-After).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -26,7 +28,9 @@ from clubwhist.cache import RedisCache
 from tournaments.api.documents import EntryFieldViewOut
 from tournaments.api.drives import DirectorDriveApi
 from tournaments.api.entry_schema import EntryJsonField
+from tournaments.api.serializers import TextField
 from tournaments.drive_models import DriveResult
+from tournaments.numbers import WholeNumberField
 from tournaments.selectors import tablet_cache
 from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drive_tablets import (
@@ -40,6 +44,7 @@ from tournaments.selectors.drive_tablets import (
 from tournaments.selectors.tablet_cache import token_digest
 from tournaments.services import drive_tablets
 from tournaments.services.drive_base import DriveRefused
+from tournaments.services.table_gate import TableWritesClosed
 
 
 class DriveTableResultOut(DataclassSerializer[DriveTableResult]):
@@ -105,6 +110,9 @@ class DriveTabletView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes = [DriveTableThrottle]
+    #: Beyond the schema's general rule (`api.schema`): a replaced link (403), a different
+    #: result stored (409).
+    error_statuses = (403, 409)
 
     drive_id: int
     table: int
@@ -123,7 +131,7 @@ class DriveTabletView(APIView):
         return Response(table_state(self.drive_id, self.table, row=row), status=code)
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, drive_tablets.DriveTableConflict):
+        if isinstance(exc, (drive_tablets.DriveTableConflict, TableWritesClosed)):
             body = {
                 "detail": str(exc),
                 "state": table_state(self.drive_id, self.table),
@@ -135,17 +143,17 @@ class DriveTabletView(APIView):
 
 
 class HandEntryIn(serializers.Serializer[Any]):
-    hand = serializers.IntegerField(min_value=1, max_value=999)
+    hand = WholeNumberField(min_value=1, max_value=999)
     entry = EntryJsonField()
 
 
 class HandIn(serializers.Serializer[Any]):
-    hand = serializers.IntegerField(min_value=1, max_value=999)
+    hand = WholeNumberField(min_value=1, max_value=999)
 
 
-_REFUSED = inline_serializer("DriveTableRefused", {"detail": serializers.CharField()})
+_REFUSED = inline_serializer("DriveTableRefused", {"detail": TextField()})
 _CONFLICT = inline_serializer(
-    "DriveTableConflict", {"detail": serializers.CharField(), "state": DriveTabletStateOut()}
+    "DriveTableConflict", {"detail": TextField(), "state": DriveTabletStateOut()}
 )
 
 
@@ -211,7 +219,7 @@ def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> d
 
 class DriveLinkOut(serializers.Serializer[Any]):
     table = serializers.IntegerField()
-    url = serializers.CharField(
+    url = TextField(
         help_text="The table's tablet page (a credential: it lets "
         "whoever holds it enter and confirm that table's results)."
     )
@@ -226,4 +234,6 @@ class DriveLinksApi(DirectorDriveApi):
     def get(self, request: Request, pk: int) -> Response:
         base = settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
         links = drive_links(self.drive, base)
-        return Response([{"table": link.table, "url": link.url} for link in links])
+        response = Response([{"table": link.table, "url": link.url} for link in links])
+        add_never_cache_headers(response)  # the links are credentials: never kept
+        return response

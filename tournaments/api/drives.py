@@ -17,10 +17,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.drives.settings import MAX_PLAYERS
 from tournaments import access
 from tournaments.api.printing import PAPER_PARAMETER
-from tournaments.api.serializers import NameField
+from tournaments.api.serializers import BoundedListField, NameField, TextField
 from tournaments.drive_models import Drive
+from tournaments.numbers import NumberRefused, WholeNumberField, whole
 from tournaments.selectors.drives import DriveState, drive_state
 from tournaments.services import drive_cards, drive_paper
 from tournaments.services import drives as drive_services
@@ -30,7 +32,7 @@ from tournaments.views.pdf import pdf_response
 
 
 class DriveOut(serializers.ModelSerializer[Drive]):
-    club = serializers.CharField(source="club.name", read_only=True)
+    club = TextField(source="club.name", read_only=True)
 
     class Meta:
         model = Drive
@@ -122,7 +124,13 @@ class DriveListApi(APIView):
         name = NameField(max_length=160)
         date = serializers.DateField(required=False)
         settings = serializers.DictField(help_text="The engine's drive settings, without players.")
-        players = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+        players = BoundedListField(
+            child=NameField(max_length=120),
+            required=False,
+            default=list,
+            max_length=MAX_PLAYERS,
+            error_messages={"max_length": drive_services.TOO_MANY_PLAYERS},
+        )
         club = NameField(required=False, max_length=120)
 
     @extend_schema(responses=DriveOut(many=True))
@@ -151,7 +159,7 @@ class DrivePlayersApi(DirectorDriveApi):
 
     class DrivePlayerIn(serializers.Serializer[Any]):
         name = NameField(max_length=120)
-        number = serializers.IntegerField(required=False, min_value=1)
+        number = WholeNumberField(required=False, min_value=1)
 
     @extend_schema(request=DrivePlayerIn, responses=DriveStateOut)
     def post(self, request: Request, pk: int) -> Response:
@@ -172,9 +180,9 @@ class DriveStartApi(DirectorDriveApi):
     S, W per table) with `bench` (those sitting out)."""
 
     class DriveStartIn(serializers.Serializer[Any]):
-        seed = serializers.IntegerField(required=False, min_value=0)
+        seed = WholeNumberField(required=False, min_value=0)
         tables = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField()), required=False
+            child=serializers.ListField(child=WholeNumberField(min_value=1)), required=False
         )
         bench = serializers.ListField(required=False, default=list)
 
@@ -194,10 +202,10 @@ class DriveStartApi(DirectorDriveApi):
 
 
 class DriveEntryIn(serializers.Serializer[Any]):
-    table = serializers.IntegerField(min_value=1)
-    hand = serializers.IntegerField(required=False, min_value=1)
+    table = WholeNumberField(min_value=1)
+    hand = WholeNumberField(required=False, min_value=1)
     entry = serializers.DictField(help_text='The game\'s fields, such as {"ns_tricks": 9}.')
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=500)
 
 
 class DriveResultsApi(DirectorDriveApi):
@@ -246,9 +254,9 @@ class DriveCardsApi(DirectorDriveApi):
     again replaces them, until published; refused for a drive whose hands have results."""
 
     class CardIn(serializers.Serializer[Any]):
-        total = serializers.CharField(max_length=12)
-        first_half = serializers.CharField(max_length=12, required=False, allow_null=True)
-        ten_plus = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+        total = TextField(max_length=12)
+        first_half = TextField(max_length=12, required=False, allow_null=True)
+        ten_plus = WholeNumberField(required=False, allow_null=True, min_value=0)
 
     class CardsIn(serializers.Serializer[Any]):
         cards = serializers.DictField(
@@ -261,12 +269,14 @@ class DriveCardsApi(DirectorDriveApi):
         data.is_valid(raise_exception=True)
         cards: dict[int, dict[str, Any]] = {}
         for key, raw in data.validated_data["cards"].items():
-            if not str(key).isdigit():
-                raise serializers.ValidationError({"cards": f"{key!r} is not a player number."})
+            try:
+                player = whole(key, "A card's key (the player's number)", low=1)
+            except NumberRefused as refused:
+                raise serializers.ValidationError({"cards": str(refused)}) from None
             card = self.CardIn(data=raw)
             if not card.is_valid():
                 raise serializers.ValidationError({"cards": {key: card.errors}})
-            cards[int(key)] = dict(card.validated_data)
+            cards[player] = dict(card.validated_data)
         drive_cards.cards_enter(drive=self.drive, cards=cards, user=request.user)
         return self.answer()
 

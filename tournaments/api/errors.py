@@ -5,16 +5,22 @@ the API passes that message through as a 400 instead of a 500, and a submission 
 contradicts a stored result as a 409 that shows the stored one.
 """
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tournaments.numbers import expected
 from tournaments.services.results import ResultConflict, result_summary
+
+logger = logging.getLogger(__name__)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -36,5 +42,30 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, ValueError):
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"detail": own_words(exc)}, status=status.HTTP_400_BAD_REQUEST)
     return None
+
+
+#: How Python's own conversions word their refusals ("invalid literal for int() with base
+#: 10", "Exceeds the limit (4300 digits) ..."): no caller should read them.
+PYTHON_WORDS = ("invalid literal for", "could not convert", "int_max_str_digits", "base 10")
+
+
+def own_words(exc: ValueError) -> str:
+    """The refusal's message, unless it is Python's rather than ours: a number read with a
+    bare `int()` somewhere instead of `tournaments.numbers`. Then the caller is told what to
+    send, in our words, and the log keeps the original for whoever mends the reader."""
+    message = str(exc)
+    if not any(words in message for words in PYTHON_WORDS):
+        return message
+    logger.warning("a request's number was read without tournaments.numbers: %s", message)
+    return f"A number in the request is not one we can read: send {expected(None, None)}."
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 for a URL that matches no route (`handler404`): under /api/ the API's own
+    JSON refusal, as for an unknown id, so a client reads every 404 of the API the same way
+    (the schema documents it); elsewhere Django's page, as before."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+    return page_not_found(request, exception)

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from tournaments import access
 from tournaments.api.director import DirectorEventApi, director_event, events_query
-from tournaments.api.serializers import EventOut, NameField, PairOut
+from tournaments.api.serializers import EventOut, NameField, PairOut, TextField
 from tournaments.models import Board, Event, Pair
 from tournaments.services import closing as closing_services
 from tournaments.services import corrections
@@ -25,13 +25,13 @@ class EventListApi(APIView):
     class CreateIn(serializers.Serializer[Any]):
         name = NameField(max_length=160)
         date = serializers.DateField(required=False)
-        game = serializers.CharField(max_length=20)
+        game = TextField(max_length=20)
         options = serializers.DictField(required=False, default=dict)
         method = serializers.ChoiceField(choices=Event.Method.choices, default="mp")
         scale = serializers.ChoiceField(choices=Event.Scale.choices, default="ebu")
-        movement_kind = serializers.CharField(max_length=30)
+        movement_kind = TextField(max_length=30)
         movement_params = serializers.DictField()
-        seed = serializers.CharField(required=False, allow_blank=False, max_length=64)
+        seed = TextField(required=False, allow_blank=False, max_length=64)
         club = NameField(
             required=False,
             max_length=120,
@@ -61,7 +61,7 @@ class EventDetailApi(DirectorEventApi):
 
 
 class ReasonIn(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(required=False, allow_blank=True, default="")
 
 
 class EventStartApi(DirectorEventApi):
@@ -143,7 +143,7 @@ class PairsApi(DirectorEventApi):
 
 class BoardsImportApi(DirectorEventApi):
     class BoardsImportIn(serializers.Serializer[Any]):
-        pbn = serializers.CharField()
+        pbn = TextField()
 
     @extend_schema(
         request=BoardsImportIn,
@@ -164,7 +164,7 @@ class BoardsImportApi(DirectorEventApi):
 class BoardFouledApi(DirectorEventApi):
     class BoardFouledIn(serializers.Serializer[Any]):
         fouled = serializers.BooleanField()
-        reason = serializers.CharField()
+        reason = TextField()
 
     @extend_schema(
         request=BoardFouledIn,

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from tournaments import access
 from tournaments.api.director import DirectorEventApi
+from tournaments.api.serializers import SlugText, TextField
 from tournaments.services import exports as export_services
 from tournaments.views.exports import export_response
 
@@ -41,9 +42,12 @@ class ImportApi(APIView):
     restored whole into the club (201 with its id); 400 with the reason, and nothing created,
     when any part is refused."""
 
+    #: A club named in the body that the caller does not direct (`api.schema`).
+    error_statuses = (404,)
+
     class ImportIn(serializers.Serializer[Any]):
-        text = serializers.CharField(trim_whitespace=False, max_length=5 * 1024 * 1024)
-        club = serializers.SlugField()
+        text = TextField(trim_whitespace=False, max_length=5 * 1024 * 1024)
+        club = SlugText()
 
     @extend_schema(
         request=ImportIn,

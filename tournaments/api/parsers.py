@@ -15,6 +15,8 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from engine.reading import MAX_DIGITS
+
 #: No request the API takes nests deeper than this (an entry inside a list inside an object).
 MAX_DEPTH = 20
 
@@ -44,6 +46,15 @@ class LimitedJSONParser(JSONParser):
         except RequestDataTooBig:
             limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)
             raise ParseError(f"The request is larger than {limit} MB.") from None
+        except ParseError as exc:
+            # A number of more than 4300 digits: Python's reader refuses it with advice about
+            # `sys`, which DRF would pass on word for word.
+            if "int_max_str_digits" in str(exc.__context__):
+                raise ParseError(
+                    "The JSON holds a number thousands of digits long: no request needs one "
+                    f"(numbers are plain digits 0-9, at most {MAX_DIGITS} of them)."
+                ) from None
+            raise
         if too_deep(data):
             raise ParseError(f"The JSON is nested too deeply (at most {MAX_DEPTH} levels).")
         return data

@@ -23,7 +23,9 @@ from rest_framework.views import APIView
 
 from tournaments import access
 from tournaments.api.director import DirectorEventApi
+from tournaments.api.serializers import TextField
 from tournaments.models import Club, Event, PrintJob
+from tournaments.numbers import WholeNumberField
 from tournaments.services import printing as print_services
 from tournaments.views.director.tablet_links import base_url
 from tournaments.views.pdf import pdf_response
@@ -35,14 +37,14 @@ JobOut = inline_serializer(
         "status": serializers.ChoiceField(choices=PrintJob.Status.values),
         "done": serializers.IntegerField(),
         "total": serializers.IntegerField(),
-        "step": serializers.CharField(),
+        "step": TextField(),
         "paper": serializers.ChoiceField(choices=Club.Paper.values),
-        "error": serializers.CharField(allow_null=True),
+        "error": TextField(allow_null=True),
         "created_at": serializers.DateTimeField(),
         "finished_at": serializers.DateTimeField(allow_null=True),
         "out_of_date": serializers.BooleanField(allow_null=True),
-        "status_url": serializers.CharField(),
-        "pdf_url": serializers.CharField(allow_null=True),
+        "status_url": TextField(),
+        "pdf_url": TextField(allow_null=True),
     },
 )
 
@@ -103,7 +105,11 @@ class DocumentsApi(DirectorEventApi):
 
 #: `?paper=`: a document on other paper than the club's (the event's and the drive's PDFs).
 PAPER_PARAMETER = OpenApiParameter(
-    "paper", str, enum=Club.Paper.values, description="Override the club's paper for this download."
+    "paper",
+    str,
+    # Empty, as a form's "the club's" choice sends it: the club's paper, as when left out.
+    enum=["", *Club.Paper.values],
+    description="Override the club's paper for this download (empty: the club's).",
 )
 
 
@@ -169,7 +175,7 @@ class ClubSettingsApi(APIView):
 
     class SettingsIn(serializers.Serializer[Any]):
         paper = serializers.ChoiceField(choices=Club.Paper.values, required=False)
-        minutes_per_board = serializers.IntegerField(
+        minutes_per_board = WholeNumberField(
             min_value=1, max_value=print_services.MAX_MINUTES_PER_BOARD, required=False
         )
 

@@ -13,22 +13,26 @@ from rest_framework.response import Response
 
 from tournaments.api.director import DirectorEventApi
 from tournaments.api.entry_schema import EntryJsonField
-from tournaments.api.serializers import ResultOut
+from tournaments.api.serializers import ResultOut, TextField
 from tournaments.models import Event, Result
+from tournaments.numbers import WholeNumberField
 from tournaments.services import corrections
 from tournaments.services import results as result_services
 from tournaments.services.results import NOTE_MAX
 
 
 class ResultsApi(DirectorEventApi):
+    #: Another result stored for the meeting (`api.schema`).
+    error_statuses = (409,)
+
     class ResultsIn(serializers.Serializer[Any]):
-        round = serializers.IntegerField(min_value=1)
-        table = serializers.IntegerField(min_value=1)
-        board = serializers.IntegerField(min_value=1)
+        round = WholeNumberField(min_value=1)
+        table = WholeNumberField(min_value=1)
+        board = WholeNumberField(min_value=1)
         entry = EntryJsonField()
-        idempotency_key = serializers.CharField(max_length=80, required=False)
+        idempotency_key = TextField(max_length=80, required=False)
         confirm = serializers.BooleanField(default=False)
-        device = serializers.CharField(max_length=80, required=False, default="api")
+        device = TextField(max_length=80, required=False, default="api")
 
     @extend_schema(responses=ResultOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -85,9 +89,7 @@ class ResultDisputeApi(DirectorEventApi):
 
     class DisputeIn(serializers.Serializer[Any]):
         # As the table's own dispute allows (`NOTE_MAX`: room for the call's prefix).
-        note = serializers.CharField(
-            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
-        )
+        note = TextField(required=False, allow_blank=True, max_length=NOTE_MAX, default="")
 
     @extend_schema(request=DisputeIn, responses=ResultOut)
     def post(self, request: Request, pk: int, result_id: int) -> Response:
@@ -102,10 +104,13 @@ class ResultDisputeApi(DirectorEventApi):
 class ResultCorrectApi(DirectorEventApi):
     """The director replaces a result's entry, saying why (kept in the audit trail)."""
 
+    #: The result changed since the `seen` revision (`api.schema`).
+    error_statuses = (409,)
+
     class CorrectIn(serializers.Serializer[Any]):
         entry = EntryJsonField()
-        reason = serializers.CharField(required=False, allow_blank=True, default="")
-        seen = serializers.CharField(
+        reason = TextField(required=False, allow_blank=True, default="")
+        seen = TextField(
             required=False,
             max_length=40,
             help_text="The result's `revision` this correction was decided from: if the "
@@ -131,11 +136,11 @@ class ResultCorrectApi(DirectorEventApi):
 
 class ArtificialApi(DirectorEventApi):
     class ArtificialIn(serializers.Serializer[Any]):
-        round = serializers.IntegerField(min_value=1)
-        table = serializers.IntegerField(min_value=1)
-        board = serializers.IntegerField(min_value=1)
-        code = serializers.CharField(max_length=8)
-        reason = serializers.CharField()
+        round = WholeNumberField(min_value=1)
+        table = WholeNumberField(min_value=1)
+        board = WholeNumberField(min_value=1)
+        code = TextField(max_length=8)
+        reason = TextField()
 
     @extend_schema(request=ArtificialIn, responses=ResultOut)
     def post(self, request: Request, pk: int) -> Response:

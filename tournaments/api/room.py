@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,6 +17,7 @@ from tournaments import access, selectors
 from tournaments.api.director import DirectorEventApi, events_query
 from tournaments.api.documents import AdviceOut, LiveStandingsOut, RoomOut
 from tournaments.models import Event
+from tournaments.numbers import WholeNumberField
 from tournaments.selectors.documents import advice
 from tournaments.selectors.room import room_document
 from tournaments.selectors.standings import standings_compute
@@ -26,18 +27,11 @@ class AdviceApi(APIView):
     """The movements that fit a number of pairs and about a number of boards, best first."""
 
     class AdviceIn(serializers.Serializer[Any]):
-        pairs = serializers.IntegerField(min_value=2, max_value=400)
-        boards = serializers.IntegerField(min_value=1, max_value=200)
+        pairs = WholeNumberField(min_value=3, max_value=400)  # the advisor's least
+        boards = WholeNumberField(min_value=1, max_value=200)
 
-    @extend_schema(
-        parameters=[
-            inline_serializer(
-                "AdviceQuery",
-                {"pairs": serializers.IntegerField(), "boards": serializers.IntegerField()},
-            )
-        ],
-        responses=AdviceOut,
-    )
+    # The query as `AdviceIn` reads it, ranges included: a schema-valid query is one it takes.
+    @extend_schema(parameters=[AdviceIn], responses=AdviceOut)
     def get(self, request: Request) -> Response:
         query = self.AdviceIn(data=request.query_params)
         query.is_valid(raise_exception=True)

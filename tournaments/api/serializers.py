@@ -11,7 +11,27 @@ from tournaments.models import Event, Pair, Result
 from tournaments.services import results as result_services
 
 
-class NameField(serializers.CharField):
+class TextField(serializers.CharField):
+    """Text in a request is text: a number, true or a list where the schema says string is
+    refused (DRF's own CharField would turn 6.1e-05 into "6.1e-05" and store it), so what the
+    API takes is what its schema documents. Every string field of the API is one of these."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class SlugText(serializers.SlugField):
+    """A slug (a club's web address) under the same rule as `TextField`: text only."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class NameField(TextField):
     """A name under the one rule for names (`engine.names`): a control character or a name
     longer than `max_length` is a 400 naming the field and saying what is wrong; the value is
     trimmed by the rule, not before it, so "Ann\\n" is refused rather than quietly cut."""
@@ -28,9 +48,20 @@ class NameField(serializers.CharField):
         return value.strip()
 
 
+class BoundedListField(serializers.ListField):
+    """A list refused by its length before any item is read. DRF's ListField checks
+    `max_length` only after validating every item, and 5 MB of JSON holds a million short
+    names; a list serializer (`many=True`) checks it first already."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, list) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)
+
+
 class PairOut(serializers.ModelSerializer[Pair]):
-    pair_label = serializers.CharField(source="label", read_only=True)
-    names = serializers.CharField(read_only=True)
+    pair_label = TextField(source="label", read_only=True)
+    names = TextField(read_only=True)
 
     class Meta:
         model = Pair
@@ -47,7 +78,7 @@ class PairOut(serializers.ModelSerializer[Pair]):
 
 
 class EventOut(serializers.ModelSerializer[Event]):
-    club = serializers.CharField(source="club.name")
+    club = TextField(source="club.name")
     tables = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
     movement = serializers.SerializerMethodField()

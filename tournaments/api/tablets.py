@@ -4,7 +4,7 @@ Each view checks the token, calls one service and returns; answers a tablet can 
 201 a new result, 200 the same submission again, 400 an entry the rules refuse (the engine's
 message), 403 a board this table does not play now (or a replaced link), 404 an unknown link,
 409 a different result already stored (with the stored one, only if it is this table's own;
-a key of another table's result, or a call once the event is over, says so without details),
+a key of another table's result, or any write once the event is over, says so without details),
 429 too many requests (with Retry-After).
 
 A request asks Redis once, before its work: its count against the link's limit, the link, the
@@ -31,12 +31,15 @@ from rest_framework.views import APIView
 
 from tournaments.api.documents import TabletAnswerOut
 from tournaments.api.entry_schema import EntryJsonField
+from tournaments.api.serializers import TextField
 from tournaments.models import DirectorCall, Result, TableAccess
+from tournaments.numbers import WholeNumberField
 from tournaments.selectors import tablet_cache
 from tournaments.selectors.tablet_cache import Visit
 from tournaments.selectors.tablet_scripts import PREBUMPED, Prebumped, receipt_or_none
 from tournaments.services import tablets
 from tournaments.services.results import NOTE_MAX
+from tournaments.services.table_gate import TableWritesClosed
 
 #: A write's receipt, in its answer and in the tablet's next request (`tablet_scripts`).
 RECEIPT_HEADER = "Clubwhist-Receipt"
@@ -90,6 +93,9 @@ class TabletView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes = [TableTokenThrottle]
+    #: Beyond the schema's general rule (`api.schema`): a replaced link or a board this table
+    #: does not play now (403), a different result stored or the event over (409).
+    error_statuses = (403, 409)
 
     table: TableAccess
     visit: Visit | None = None  # set by the throttle when it counted this request
@@ -141,7 +147,7 @@ class TabletView(APIView):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, tablets.TableForbidden):
             return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
-        if isinstance(exc, (tablets.TableClosed, tablets.KeyOfAnotherTable)):
+        if isinstance(exc, (tablets.TableClosed, tablets.KeyOfAnotherTable, TableWritesClosed)):
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 
@@ -184,7 +190,7 @@ class TablePreviewApi(TabletView):
     submission, once the result is the table's own."""
 
     class PreviewIn(serializers.Serializer[Any]):
-        board = serializers.IntegerField(min_value=1)
+        board = WholeNumberField(min_value=1)
         entry = EntryJsonField()
 
     @extend_schema(
@@ -194,7 +200,7 @@ class TablePreviewApi(TabletView):
             {
                 "ns_score": serializers.IntegerField(),
                 "ew_score": serializers.IntegerField(),
-                "describe": serializers.CharField(),
+                "describe": TextField(),
             },
         ),
     )
@@ -216,9 +222,9 @@ class TableResultsApi(TabletView):
     writes = "entered"
 
     class SubmitIn(serializers.Serializer[Any]):
-        board = serializers.IntegerField(min_value=1)
+        board = WholeNumberField(min_value=1)
         entry = EntryJsonField()
-        idempotency_key = serializers.CharField(min_length=8, max_length=80)
+        idempotency_key = TextField(min_length=8, max_length=80)
 
     @extend_schema(request=SubmitIn, responses={201: TableResultOut, 200: TableResultOut})
     def post(self, request: Request, token: str) -> Response:
@@ -253,9 +259,7 @@ class TableDisputeApi(TabletView):
     """The other pair does not accept the result: the director is called."""
 
     class TableDisputeIn(serializers.Serializer[Any]):
-        note = serializers.CharField(
-            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
-        )
+        note = TextField(required=False, allow_blank=True, max_length=NOTE_MAX, default="")
 
     @extend_schema(request=TableDisputeIn, responses=TableResultOut)
     def post(self, request: Request, token: str, result_id: int) -> Response:
@@ -274,15 +278,14 @@ class TableCallApi(TabletView):
     """Call the director to the table (at any time)."""
 
     class CallIn(serializers.Serializer[Any]):
-        note = serializers.CharField(
-            required=False, allow_blank=True, max_length=NOTE_MAX, default=""
-        )
+        note = TextField(required=False, allow_blank=True, max_length=NOTE_MAX, default="")
         reason = serializers.ChoiceField(
             choices=DirectorCall.Reason.choices, default=DirectorCall.Reason.OTHER
         )
 
     @extend_schema(
-        request=CallIn, responses=inline_serializer("Called", {"call": serializers.IntegerField()})
+        request=CallIn,
+        responses={201: inline_serializer("Called", {"call": serializers.IntegerField()})},
     )
     def post(self, request: Request, token: str) -> Response:
         data = self.CallIn(data=request.data)
@@ -299,7 +302,9 @@ class TableCallApi(TabletView):
 
     @extend_schema(
         request=None,
-        responses=inline_serializer("CallCancelled", {"cancelled": serializers.BooleanField()}),
+        responses={
+            200: inline_serializer("CallCancelled", {"cancelled": serializers.BooleanField()})
+        },
     )
     def delete(self, request: Request, token: str) -> Response:
         """Take back the table's open call (not a dispute's: that waits for the director)."""

@@ -19,19 +19,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.teams.model import MAX_TEAMS
 from tournaments import access
+from tournaments.api.serializers import NameField, TextField
+from tournaments.numbers import WholeNumberField
 from tournaments.selectors.team_room import playoff_view
 from tournaments.selectors.teams import TournamentState, tournament_state
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
 from tournaments.services.events import club_for_new_event
+from tournaments.services.team_input import TOO_MANY_TEAMS
 from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
 from tournaments.views.director.teams import tournament_json_response
 
 
 class TournamentOut(serializers.ModelSerializer[Tournament]):
-    club = serializers.CharField(source="club.name", read_only=True)
+    club = TextField(source="club.name", read_only=True)
 
     class Meta:
         model = Tournament
@@ -142,17 +146,25 @@ def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> d
 
 
 class TeamIn(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=120)
-    city = serializers.CharField(max_length=80, required=False, allow_blank=True)
-    player_one = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    player_two = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    """A team's names, each under the one rule for names (`NameField`): refused with the
+    reason, never quietly trimmed of a new line or a control character."""
+
+    name = NameField(max_length=120)
+    city = NameField(max_length=80, required=False, allow_blank=True)
+    player_one = NameField(max_length=120, required=False, allow_blank=True)
+    player_two = NameField(max_length=120, required=False, allow_blank=True)
 
 
 class TournamentIn(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=160)
+    name = NameField(max_length=160)
     date = serializers.DateField(required=False)
     settings = serializers.DictField(required=False, help_text="docs/reference/api.md")
-    teams = TeamIn(many=True, required=False)
+    teams: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=TeamIn(),
+        required=False,
+        max_length=MAX_TEAMS,  # checked before any team is read
+        error_messages={"max_length": TOO_MANY_TEAMS},
+    )
 
 
 class TournamentListApi(APIView):
@@ -202,7 +214,7 @@ class TeamsApi(DirectorTournamentApi):
 
 class ArriveIn(serializers.Serializer[Any]):
     present = serializers.BooleanField(default=True)
-    paid_cents = serializers.IntegerField(min_value=0, max_value=10_000_000, required=False)
+    paid_cents = WholeNumberField(min_value=0, max_value=10_000_000, required=False)
     in_pot = serializers.BooleanField(required=False)
 
 
@@ -211,6 +223,9 @@ class ArriveApi(DirectorTournamentApi):
 
     @extend_schema(request=ArriveIn, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int, number: int) -> Response:
+        if not self.tournament.teams.filter(number=number).exists():
+            # The address names a team that is not there: not found, as for any other path.
+            raise NotFound(f"There is no team {number} in this tournament.")
         data = _valid(ArriveIn, request)
         team_services.team_arrive(
             tournament=self.tournament,
@@ -224,7 +239,7 @@ class ArriveApi(DirectorTournamentApi):
 
 
 class SeedIn(serializers.Serializer[Any]):
-    seed = serializers.IntegerField(min_value=0, required=False)
+    seed = WholeNumberField(min_value=0, required=False)
 
 
 class StartApi(DirectorTournamentApi):
@@ -249,11 +264,11 @@ class NextRoundApi(DirectorTournamentApi):
 
 
 class GameIn(serializers.Serializer[Any]):
-    table = serializers.IntegerField(min_value=1, max_value=999)
-    round = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    table = WholeNumberField(min_value=1, max_value=999)
+    round = WholeNumberField(min_value=1, max_value=99, required=False)
     score = serializers.DictField(required=False)
     hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    reason = TextField(required=False, allow_blank=True, max_length=500)
 
 
 class GameApi(DirectorTournamentApi):
@@ -275,8 +290,8 @@ class GameApi(DirectorTournamentApi):
 
 
 class ForfeitIn(serializers.Serializer[Any]):
-    table = serializers.IntegerField(min_value=1, max_value=999)
-    late = serializers.IntegerField(min_value=1, max_value=9999)
+    table = WholeNumberField(min_value=1, max_value=999)
+    late = WholeNumberField(min_value=1, max_value=9999)
 
 
 class ForfeitApi(DirectorTournamentApi):
@@ -292,8 +307,8 @@ class ForfeitApi(DirectorTournamentApi):
 
 
 class WithdrawIn(serializers.Serializer[Any]):
-    number = serializers.IntegerField(min_value=1, max_value=9999)
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    number = WholeNumberField(min_value=1, max_value=9999)
+    reason = TextField(required=False, allow_blank=True, max_length=500)
 
 
 class WithdrawApi(DirectorTournamentApi):
@@ -312,7 +327,7 @@ class WithdrawApi(DirectorTournamentApi):
 
 
 class PlayoffIn(serializers.Serializer[Any]):
-    match = serializers.IntegerField(min_value=1, max_value=999, required=False)
+    match = WholeNumberField(min_value=1, max_value=999, required=False)
     score = serializers.DictField(required=False)
     hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
 

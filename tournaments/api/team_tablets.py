@@ -3,7 +3,8 @@
 Answers a tablet can act on: 200 the table's state (after a write, the state with it), 201 a
 game entered, 400 a game the rules refuse or a request the tournament cannot take (its
 message), 403 a replaced link, 404 an unknown link, 409 the other team entered different
-figures (with both, and the state), 429 too many requests (Retry-After).
+figures (with both, and the state) or the tournament is over (with the state: every write,
+and the preview, is refused then), 429 too many requests (Retry-After).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -22,17 +24,18 @@ from rest_framework.views import APIView
 
 from engine.teams import TeamsError
 from tournaments.api.drive_tablets import DriveTableThrottle
+from tournaments.api.serializers import TextField
 from tournaments.api.team_api import DirectorTournamentApi
 from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.team_room import (
     TeamLinkReplaced,
     TeamLinkUnknown,
-    game_preview,
     table_state,
     team_link,
     team_links,
 )
 from tournaments.services import team_tablets
+from tournaments.services.table_gate import TableWritesClosed
 from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
 
@@ -51,6 +54,9 @@ class TeamTabletView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes = [TeamTableThrottle]
+    #: Beyond the schema's general rule (`api.schema`): a replaced link (403), the other team's
+    #: different figures (409).
+    error_statuses = (403, 409)
 
     tournament: Tournament
     table: int
@@ -70,7 +76,7 @@ class TeamTabletView(APIView):
         return Response(table_state(self.tournament, self.table), status=code)
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, team_tablets.TeamsDiffer):
+        if isinstance(exc, (team_tablets.TeamsDiffer, TableWritesClosed)):
             self.tournament.refresh_from_db()
             body = {"detail": str(exc), "state": table_state(self.tournament, self.table)}
             return Response(body, status=status.HTTP_409_CONFLICT)
@@ -97,7 +103,7 @@ class TableGameIn(serializers.Serializer[Any]):
 
 class SideIn(serializers.Serializer[Any]):
     side = serializers.ChoiceField(choices=["home", "away"])
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    note = TextField(required=False, allow_blank=True, max_length=200)
 
 
 _STATE = inline_serializer(
@@ -110,7 +116,7 @@ _STATE = inline_serializer(
         "game": serializers.DictField(allow_null=True),
     },
 )
-_REFUSED = inline_serializer("TeamTableRefused", {"detail": serializers.CharField()})
+_REFUSED = inline_serializer("TeamTableRefused", {"detail": TextField()})
 
 
 def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -158,7 +164,9 @@ class TeamTablePreviewApi(TeamTabletView):
     def post(self, request: Request, token: str) -> Response:
         data = _valid(HandsIn, request)
         try:
-            return Response(game_preview(self.tournament, data["hands"]))
+            return Response(
+                team_tablets.tablet_preview(tournament=self.tournament, hands=data["hands"])
+            )
         except TeamsError as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
 
@@ -190,7 +198,7 @@ class TeamTableDisputeApi(TeamTabletView):
 
 class TeamLinkOut(serializers.Serializer[Any]):
     table = serializers.IntegerField()
-    url = serializers.CharField()
+    url = TextField()
 
 
 class TeamLinksApi(DirectorTournamentApi):
@@ -200,4 +208,6 @@ class TeamLinksApi(DirectorTournamentApi):
     def get(self, request: Request, pk: int) -> Response:
         base = settings.BASE_URL or request.build_absolute_uri("/").rstrip("/")
         links = team_links(self.tournament, base)
-        return Response([{"table": link.table, "url": link.url} for link in links])
+        response = Response([{"table": link.table, "url": link.url} for link in links])
+        add_never_cache_headers(response)  # the links are credentials: never kept
+        return response

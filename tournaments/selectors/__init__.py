@@ -4,7 +4,8 @@ One module per subject: `events` (standings, travellers, lists, links), `room` (
 room and the card-secrecy rule), `tablets` (a table's state), `tablet_cache` (that state kept in
 the shared cache until something it shows changes), `audit` (the audit trail as read),
 `standings` (the standings computed from the results: whole, as stored, or over the finished
-boards only, as the public sees a running event) and `public` (the published results). The names most pages use are here too.
+boards only, as the public sees a running event) and `public` (the published results). The
+names most pages use are here too.
 """
 
 from tournaments.selectors.audit import AuditLine, audit_lines

@@ -11,12 +11,13 @@ results and score cards refuse each other, with the reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
 
+from engine.reading import exact_number, quoted
 from tournaments.drive_models import Drive, DriveResult
 from tournaments.selectors.drives import drive_settings, player_names
 from tournaments.services.audit import User
@@ -37,10 +38,11 @@ def _figure(raw: Any, what: str, *, whole: bool = False) -> str | None:
     text = "" if raw is None else str(raw).strip()
     if not text:
         return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise DriveRefused(f"{what}: a number, not {text!r}") from None
+    # The engine's rule for numbers first: `Decimal` takes "١٢" and fails on thousands of
+    # digits inside `quantize` (an error no one wrote a message for).
+    if exact_number(text) is None or "/" in text:
+        raise DriveRefused(f"{what}: a number, not {quoted(text)}")
+    value = Decimal(text)
     if not value.is_finite() or value < 0 or value != value.quantize(PLACES):
         raise DriveRefused(f"{what}: a number from 0, to two decimal places at most, not {text!r}")
     if whole and value != value.to_integral_value():

@@ -8,7 +8,8 @@ the next seating is worked out at once, under the drive's lock, so the room and 
 hear of the move the moment it commits (`tablet_confirm` says how the confirmations arriving
 together settle who moves it). A result sent again (a tablet retrying after a lost
 answer) is taken once; a confirmation of a result that has since changed is refused, so a
-side never confirms what it did not see.
+side never confirms what it did not see. Once the drive has finished (or is published) every
+write here is refused before anything else (`table_gate`): the director puts it right.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from tournaments.services.drive_base import (
     new_link_token,
 )
 from tournaments.services.drives import CARDS_ENTERED, move_on
+from tournaments.services.table_gate import table_writes_open
 
 
 def forget_link(token: str) -> None:
@@ -97,6 +99,7 @@ def tablet_enter(
     the drive cannot move on while this table has no confirmed result, and the one-result-
     per-table constraint settles two sends of one table at once (the second is a retry)."""
     drive = Drive.objects.get(pk=drive_id)
+    table_writes_open(drive)
     settings = drive_settings(drive)
     if hand != drive.hand:
         stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
@@ -137,6 +140,7 @@ def tablet_confirm(
     sees every table confirmed, however many arrive together; a confirmation sent again asks
     again, so a move lost to a crash between the two steps is made by the retry."""
     drive = Drive.objects.get(pk=drive_id)
+    table_writes_open(drive)
     settings = drive_settings(drive)
     data = checked_entry(settings, hand, table, entry)
     with transaction.atomic():
@@ -209,6 +213,7 @@ def tablet_reject(*, drive_id: int, table: int, hand: int) -> None:
     again (the audit trail keeps what it was). Under the drive's lock, so the director's bell
     never moves on with a result being taken off."""
     drive = locked(Drive(pk=drive_id))
+    table_writes_open(drive)
     _running(drive, hand)
     stored = DriveResult.objects.filter(drive=drive, hand=hand, table=table).first()
     if stored is None:

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings, Seating
+from engine.drives.settings import MAX_PLAYERS
 from tournaments.drive_models import (
     Drive,
     DrivePlayer,
@@ -51,7 +52,7 @@ from tournaments.services.drive_base import (
     links_ensure,
     locked,
 )
-from tournaments.services.events import EventError, name_checked
+from tournaments.services.events import EventError, date_checked, name_checked
 
 #: Why a hand's result is refused once the totals came from the score cards.
 CARDS_ENTERED = (
@@ -61,6 +62,13 @@ CARDS_ENTERED = (
 
 #: A seed is stored in a signed 64-bit column.
 SEED_LIMIT = 2**62
+
+#: The refusal of a players list longer than the engine's MAX_PLAYERS (the one limit on a
+#: drive's size, so on its tables: a quarter of it), for the service, the API and the page.
+TOO_MANY_PLAYERS = (
+    f"The list has more than {MAX_PLAYERS} players; a drive takes at most {MAX_PLAYERS} "
+    f"({MAX_PLAYERS // 4} tables). Split the players into two drives. Nothing was changed."
+)
 
 
 def _name(value: str, what: str) -> str:
@@ -100,14 +108,22 @@ def drive_create(
 ) -> Drive:
     """A draft drive with its settings (every one checked by the engine) and its players, if
     they are known already (more can be added at the door until the start)."""
-    name = name_checked(name, model=Drive, column="name", what="the drive's name", required=True)
+    try:
+        name = name_checked(
+            name, model=Drive, column="name", what="the drive's name", required=True
+        )
+        date = date_checked(date, what="the drive's date")
+    except EventError as exc:
+        raise DriveRefused(str(exc)) from None
+    if len(players) > MAX_PLAYERS:  # before any name is read
+        raise DriveRefused(TOO_MANY_PLAYERS)
     names = [_name(player, f"player {n}'s name") for n, player in enumerate(players, start=1)]
     _no_twins(names)
     checked = _checked_settings(settings, len(names))
     drive = Drive.objects.create(
         club=club,
         name=name,
-        date=date or dt.date.today(),
+        date=date,
         game=checked.game,
         settings=_stored(checked),
         created_by=actor(user),
@@ -146,6 +162,11 @@ def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
     drive = _draft(drive, "adding a player")
     name = _name(name, "the player's name")
     names = list(DrivePlayer.objects.filter(drive=drive).values_list("name", flat=True))
+    if len(names) >= MAX_PLAYERS:
+        raise DriveRefused(
+            f"The drive has {MAX_PLAYERS} players, the most one takes ({MAX_PLAYERS // 4} "
+            "tables). Start a second drive for the others."
+        )
     _no_twins([*names, name])
     player = DrivePlayer.objects.create(drive=drive, number=len(names) + 1, name=name)
     audit(drive, user, "add player", f"player {player.number}", after=name)
@@ -226,6 +247,10 @@ def drive_start(
     if seed is not None and not 0 <= seed < SEED_LIMIT:
         raise DriveRefused(f"seed: a whole number from 0 to {SEED_LIMIT - 1}, not {seed}")
     drive.seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+    if placed is not None and len(placed) > settings.tables:  # before any table is read
+        raise DriveRefused(
+            f"The seating places {len(placed)} tables; {count} players fill {settings.tables}."
+        )
     engine = EngineDrive(settings)
     try:
         seating = (

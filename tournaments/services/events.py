@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from engine import pbn
@@ -34,6 +35,51 @@ def name_checked(value: str, *, model: Any, column: str, what: str, required: bo
         return clean_name(value, field=what, max_length=limit, required=required)
     except NameRefused as exc:
         raise EventError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+
+
+#: The earliest day an event, drive or tournament may be on: well before any club's records
+#: that are typed in or imported from a results file, and far from year 1, which a slip of the
+#: keyboard or a hostile request would otherwise store.
+EARLIEST_DATE = dt.date(1950, 1, 1)
+#: How many years ahead of today one may be set up: a season's fixtures, never year 9999,
+#: which would sort first in every "newest first" list for ever.
+YEARS_AHEAD = 2
+
+
+def latest_date(today: dt.date | None = None) -> dt.date:
+    """The last day a new event, drive or tournament may be on: `YEARS_AHEAD` years after
+    today (the club's own day, `TIME_ZONE`), 28 February when today is 29 February."""
+    today = today or timezone.localdate()
+    try:
+        return today.replace(year=today.year + YEARS_AHEAD)
+    except ValueError:  # 29 February, and the year two on is not a leap year
+        return today.replace(year=today.year + YEARS_AHEAD, day=28)
+
+
+def date_checked(value: dt.date | None, *, what: str) -> dt.date:
+    """The one rule for the date of every format (events, drives, team tournaments), wherever
+    it comes from (the pages, the API, a command's file, a results file's import): today when
+    none is given, else a day from `EARLIEST_DATE` to `latest_date()`; outside that window an
+    EventError naming `what` ("the drive's date") and the window. A clubwhist document's
+    restore keeps its own, wider bounds (`backup.rows`): it brings back what was stored."""
+    today = timezone.localdate()
+    if value is None:
+        return today
+    if isinstance(value, dt.datetime):  # a date and time: its day
+        value = value.date()
+    if not isinstance(value, dt.date):
+        raise EventError(f"{what[:1].upper()}{what[1:]} is a date (YYYY-MM-DD).")
+    latest = latest_date(today)
+    if not EARLIEST_DATE <= value <= latest:
+        raise EventError(
+            f"{what[:1].upper()}{what[1:]} must be between {_day(EARLIEST_DATE)} and "
+            f"{_day(latest)} ({YEARS_AHEAD} years from today), not {_day(value)}."
+        )
+    return value
+
+
+def _day(day: dt.date) -> str:
+    return f"{day.day} {day:%B} {day.year}"
 
 
 def club_for_new_event(*, user: User, name: str | None = None) -> Club:
@@ -85,6 +131,7 @@ def event_create(
     if not str(name).strip():
         raise EventError("Give the event a name.")
     name = name_checked(name, model=Event, column="name", what="the event's name")
+    date = date_checked(date, what="the event's date")
     rules = find_variant(game)(dict(options or {}))
     refusal = rules.not_for_pairs()
     if refusal:
@@ -104,7 +151,7 @@ def event_create(
     event = Event.objects.create(
         club=club,
         name=name,
-        date=date or dt.date.today(),
+        date=date,
         game=game,
         options=dict(rules.options),
         method=method,
@@ -280,7 +327,11 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
     results_changed(event=event)
 
 
-#: A board file bigger than this is refused before it is read (counted by its Board tags).
+#: The most boards one file may bring in, whatever its kind (a PBN board file, a results
+#: file, an event's clubwhist JSON): a club evening plays 24 to 36 boards and the longest
+#: movements here 120, so 200 leaves room for any real event. Counted before any board is
+#: read (a PBN file's Deal tags, a USEBIO file's BOARD elements, a JSON list's length), and
+#: the PBN reader stops past it too: reading 40,000 boards took a minute and a half.
 MAX_IMPORT_BOARDS = 200
 #: The largest file a director imports (a board file, a results file), refused unread above
 #: it: a 200-board PBN file is under 100 KB, a 30-table evening's USEBIO under 0.5 MB.
@@ -297,6 +348,16 @@ def file_size_check(*, text: str, what: str) -> None:
         )
 
 
+def too_many_boards(found: int) -> str:
+    """The refusal of a file with `found` boards, over MAX_IMPORT_BOARDS: what is wrong and
+    what to do, in one place for every import."""
+    return (
+        f"The file has {found} boards; an event plays at most {MAX_IMPORT_BOARDS}. Split the "
+        "file, or export only this evening's boards from the dealing program. Nothing was "
+        "imported."
+    )
+
+
 def boards_import(*, event: Event, pbn_text: str, user: User = None) -> list[Board]:
     """Replace the event's boards with pre-dealt ones from a PBN file (draft events only)."""
     return boards_import_counted(event=event, pbn_text=pbn_text, user=user)[0]
@@ -310,15 +371,13 @@ def boards_import_counted(
     (they are not stored; the director is told, not left to wonder)."""
     _require_status(event, "draft", doing="replace the boards")
     file_size_check(text=pbn_text, what="board file")
-    games = pbn_text.count("[Board ")
+    games = pbn.deal_count(pbn_text)
     if games > MAX_IMPORT_BOARDS:
-        raise EventError(
-            f"The file has {games} boards; an event uses at most {MAX_IMPORT_BOARDS}. "
-            "Export only this evening's boards from the dealing program."
-        )
+        raise EventError(too_many_boards(games))
     rules = rules_for(event)
-    # The event's game reads untagged boards (a dealing program's plain bridge deals).
-    imported = pbn.loads_for_game(pbn_text, rules)
+    # The event's game reads untagged boards (a dealing program's plain bridge deals); the
+    # reader stops past the limit, for a board the count above could not see.
+    imported = pbn.loads_for_game(pbn_text, rules, most=MAX_IMPORT_BOARDS)
     section = event.section
     needed = movement_for(section).board_count()
     numbers = sorted(b.number for b in imported)

@@ -41,6 +41,7 @@ from tournaments.services import backup
 from tournaments.services.audit import User, audit_record
 from tournaments.services.corrections import board_mark_fouled, result_set_artificial
 from tournaments.services.events import (
+    MAX_IMPORT_BOARDS,
     boards_import,
     event_create,
     event_finish,
@@ -220,9 +221,9 @@ def read_record(text: str) -> EventRecord:
     """A USEBIO or PBN file's event (told apart by its first characters)."""
     start = text.removeprefix("\ufeff").lstrip()[:200]
     if start.startswith("<"):
-        return loads_usebio(text)
+        return loads_usebio(text, most_boards=MAX_IMPORT_BOARDS)
     if "[" in start or start.startswith("%"):
-        return loads_with_results(text)
+        return loads_with_results(text, most_boards=MAX_IMPORT_BOARDS)
     raise ImportRefused(
         "This is neither a USEBIO (XML) file nor a PBN file: export the event from its "
         "scoring program as USEBIO 1.2 or as PBN with results."

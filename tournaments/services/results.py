@@ -451,8 +451,16 @@ NOTE_MAX = 150
 
 @transaction.atomic
 def result_dispute(*, result: Result, note: str = "", device: str = "") -> Result:
-    """The opponents do not agree: the result waits for the director and does not count."""
-    result = Result.objects.select_for_update().get(pk=result.pk)
+    """The opponents do not agree: the result waits for the director and does not count.
+    Only while the event runs, as a confirmation: a dispute after the close would take a
+    result out of the final standings (the director corrects it instead)."""
+    # The row locked (only it), its event read with it: the status as it is now.
+    result = (
+        Result.objects.select_for_update(of=("self",))
+        .select_related("section__event")
+        .get(pk=result.pk)
+    )
+    _require_running(result.section.event)
     if result.status not in {Result.Status.ENTERED, Result.Status.CONFIRMED}:
         raise ResultError("Only an entered or confirmed result can be disputed.")
     was_counting = result.counts

@@ -8,7 +8,9 @@ sends. The director can replace a table's link; the old token then says so
 
 Results from a tablet go through the same services as every other result (`result_submit`,
 `result_confirm`, `result_dispute`), so idempotency keys, the one-result-per-meeting rule and
-results processing are the same wherever a result comes from.
+results processing are the same wherever a result comes from. Every write a link can make
+asks `table_gate.table_writes_open` first: once the event has finished or is published, the
+table changes nothing (HTTP 409), and the director puts late mistakes right.
 
 A tablet's request brings what the shared cache holds for its link (`tablet_cache.Visit`: the
 link, the round the table plays now, its state), read in one round trip with its request count;
@@ -41,6 +43,7 @@ from tournaments.services.results import (
     result_dispute,
     result_submit,
 )
+from tournaments.services.table_gate import table_writes_open
 
 TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
 
@@ -187,9 +190,11 @@ def tablet_preview(
     No comparison here: before the table's result is its own, a comparison with the board's
     other results or with double dummy would tell the players something about a board they are
     still playing ("at the other tables NS took 6 to 8"). The "are you sure?" check runs when
-    the result is submitted (`tablet_submit`); the table is told only that it looks unusual."""
-    _check_board(access, board_number, visit)
+    the result is submitted (`tablet_submit`); the table is told only that it looks unusual.
+    Refused once the event is over, as the submission it leads to would be."""
     event = access.section.event
+    table_writes_open(event)
+    _check_board(access, board_number, visit)
     rules = rules_for(event)
     snapshot = tablet_cache.section_snapshot_for(visit, access)
     board = (
@@ -248,7 +253,9 @@ def tablet_submit(
 
     The same key with the same entry gives the stored result back; a different entry for a
     board that has a result is a ResultConflict, shown to the players, for the director.
+    Once the event is over even a retry is refused: the tablet then shows why.
     """
+    table_writes_open(access.section.event)
     current = _check_board(access, board_number, visit)
     try:
         return result_submit(
@@ -281,6 +288,7 @@ def tablet_confirm(*, access: TableAccess, result_id: int, visit: Visit | None =
     The usual case, a result of this table's round waiting for its confirmation, is confirmed
     in one statement; anything else (confirmed already, another table's, another round's, or
     gone) is looked at first, and answered as `result_confirm` does."""
+    table_writes_open(access.section.event)
     now = current_round(access, visit)
     if now.current is not None and _may_be_waiting(visit, result_id):
         confirmed = result_confirm_entered(
@@ -312,7 +320,9 @@ def _may_be_waiting(visit: Visit | None, result_id: int) -> bool:
 def tablet_dispute(
     *, access: TableAccess, result_id: int, note: str = "", visit: Visit | None = None
 ) -> Result:
-    """The other pair does not accept it: the director is called to the table."""
+    """The other pair does not accept it: the director is called to the table. Not once the
+    event is over: a dispute then would take a result out of the final standings."""
+    table_writes_open(access.section.event)
     return result_dispute(
         result=_result_of_table(access, result_id, current_round(access, visit)),
         note=note[:NOTE_MAX],
@@ -329,9 +339,11 @@ def director_call(
     reason: str = DirectorCall.Reason.OTHER,
 ) -> DirectorCall:
     """A table asks for the director, saying why; one open call per table is enough (a second
-    tap adds nothing). Only while the event runs, as results entry: once it is finished the
-    director has closed the room and no longer watches the calls (TableClosed)."""
+    tap adds nothing). Only while the event runs, as results entry: once it is over the
+    director has closed the room and no longer watches the calls (TableWritesClosed; before
+    the start, TableClosed)."""
     event = section.event
+    table_writes_open(event)
     if event.status != Event.Status.RUNNING:
         raise TableClosed(
             f"The event is {event.get_status_display().lower()}: calls from the table are "
@@ -354,7 +366,10 @@ def director_call(
 def director_call_cancel(*, section: Section, table: int) -> DirectorCall | None:
     """The table takes back its open call (tapped by mistake, or settled among the players)
     before the director has handled it; the call stays in the audit trail, marked cancelled.
-    A dispute's call is not the table's to take back: the result waits for the director."""
+    A dispute's call is not the table's to take back: the result waits for the director.
+    Once the event is over the calls are the director's record of the evening: none is taken
+    back from a table then."""
+    table_writes_open(section.event)
     call = (
         DirectorCall.objects.select_for_update()
         .filter(section=section, table=table, handled_at__isnull=True, board_number__isnull=True)

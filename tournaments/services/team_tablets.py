@@ -7,6 +7,8 @@ constraint, and the second reads the first's. The round's last confirmation coun
 again after its commit, under the tournament's lock, and draws the next round where the
 director asked for that (`_draw_after_commit`), so two last confirmations at once draw it once.
 The rules of the entry itself are `team_games.checked_game`'s (docs/directors/teams.md).
+Once the tournament has finished (or is published) every write here, and the preview that
+leads to one, is refused before anything else (`table_gate`): the director puts it right.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.teams import GameResult, Pairing
+from tournaments.selectors.team_room import game_preview
+from tournaments.services.table_gate import table_writes_open
 from tournaments.services.team_games import (
     after_confirm,
     checked_game,
@@ -58,6 +62,7 @@ def tablet_enter(
     the game on its own instead and the two agree, the game counts at once; if they differ,
     the second entry is refused with the first's figures (nothing changes)."""
     tournament = _fresh(tournament)
+    table_writes_open(tournament)
     running(tournament, "entering a game")
     side = _side(side)
     pairing = pairing_of(tournament, tournament.round, table)
@@ -161,6 +166,7 @@ def _waiting(tournament: Tournament, table: int, side: str, other_does: str) -> 
 def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
     """The other team agrees: the game counts."""
     tournament = _fresh(tournament)
+    table_writes_open(tournament)
     running(tournament, "confirming a game")
     game = _waiting(tournament, table, side, "confirms what you entered")
     game.status = TournamentGame.Status.CONFIRMED
@@ -177,6 +183,7 @@ def tablet_dispute(
 ) -> TournamentGame:
     """The other team does not agree: the director is called; the game does not count."""
     tournament = _fresh(tournament)
+    table_writes_open(tournament)
     running(tournament, "disputing a game")
     game = _waiting(tournament, table, side, "says whether it agrees")
     game.status = TournamentGame.Status.DISPUTED
@@ -191,6 +198,14 @@ def tablet_dispute(
         bump=False,
     )
     return game
+
+
+def tablet_preview(*, tournament: Tournament, hands: Any) -> dict[str, Any]:
+    """The score sheet of the hands a table has typed so far (nothing is stored); refused once
+    the tournament is over, as the entry it leads to would be."""
+    tournament = _fresh(tournament)
+    table_writes_open(tournament)
+    return game_preview(tournament, hands)
 
 
 def _fresh(tournament: Tournament) -> Tournament:

@@ -27,7 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from engine.teams import Round, TeamsError
-from engine.teams.settings import TournamentSettings
+from engine.teams.model import MAX_TEAMS
 from tournaments.models import Club
 from tournaments.selectors.teams import (
     counted_results,
@@ -36,7 +36,17 @@ from tournaments.selectors.teams import (
     rounds_of,
 )
 from tournaments.services.audit import User, actor
-from tournaments.services.events import EventError, name_checked
+from tournaments.services.events import EventError, date_checked, name_checked
+from tournaments.services.team_input import (
+    FEWEST_TEAMS,
+    TEAM_FIELDS,
+    TOO_MANY_TEAMS,
+    checked_settings,
+    name_or_refusal,
+    team_fields,
+    teams_distinct,
+)
+from tournaments.services.team_input import TeamsRefused as TeamsRefused
 from tournaments.team_models import (
     League,
     Tournament,
@@ -49,15 +59,6 @@ from tournaments.team_models import (
 
 #: A seed is stored in a signed 64-bit column.
 SEED_LIMIT = 2**62
-
-#: The fewest teams a tournament can draw: two make one table.
-FEWEST_TEAMS = 2
-
-TEAM_FIELDS = ("name", "city", "player_one", "player_two")
-
-
-class TeamsRefused(ValueError):
-    """A director's request the tournament cannot take; the message says why and what to do."""
 
 
 def audit(
@@ -95,56 +96,7 @@ def locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def checked_settings(data: Mapping[str, Any]) -> TournamentSettings:
-    try:
-        return TournamentSettings.from_dict(data)
-    except TeamsError as exc:
-        raise TeamsRefused(str(exc)) from None
-
-
 # ---- set-up -------------------------------------------------------------------------------
-
-
-def _text(value: object, what: str, limit: int, *, required: bool = False) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise TeamsRefused(f"Give {what}.")
-    if len(text) > limit:
-        raise TeamsRefused(
-            f"{what[0].upper()}{what[1:]} is {len(text)} characters; {limit} at most."
-        )
-    if any(ord(c) < 32 for c in text):
-        raise TeamsRefused(f"{what[0].upper()}{what[1:]} has a control character: type it again.")
-    return text
-
-
-def _team_fields(data: Mapping[str, Any], number: int) -> dict[str, str]:
-    if not isinstance(data, Mapping):
-        raise TeamsRefused(
-            f"Team {number}: give its name (and, if known, its city and two players)."
-        )
-    unknown = sorted(set(data) - {*TEAM_FIELDS, "paid_cents", "in_pot", "present"})
-    if unknown:
-        raise TeamsRefused(
-            f"Team {number}: unknown {', '.join(unknown)} (known: {', '.join(TEAM_FIELDS)})."
-        )
-    return {
-        "name": _text(data.get("name"), f"team {number}'s name", 120, required=True),
-        "city": _text(data.get("city"), f"team {number}'s city", 80),
-        "player_one": _text(data.get("player_one"), f"team {number}'s first player", 120),
-        "player_two": _text(data.get("player_two"), f"team {number}'s second player", 120),
-    }
-
-
-def _no_twins(names: Sequence[str]) -> None:
-    seen: dict[str, str] = {}
-    for name in names:
-        first = seen.setdefault(name.casefold(), name)
-        if first is not name:
-            raise TeamsRefused(
-                f"Two teams are called {first}: add a word (a city, a number) so the "
-                "standings tell them apart."
-            )
 
 
 @transaction.atomic
@@ -165,10 +117,13 @@ def tournament_create(
         name = name_checked(
             name, model=Tournament, column="name", what="the tournament's name", required=True
         )
+        date = date_checked(date, what="the tournament's date")
     except EventError as exc:
         raise TeamsRefused(str(exc)) from None
+    if len(teams) > MAX_TEAMS:
+        raise TeamsRefused(TOO_MANY_TEAMS)
     checked = checked_settings(settings)
-    rows = [_team_fields(team, n) for n, team in enumerate(teams, start=1)]
+    rows = [team_fields(team, n) for n, team in enumerate(teams, start=1)]
     week = 1
     if league is not None:
         if league.club_id != club.pk:
@@ -183,13 +138,13 @@ def tournament_create(
                     "(the teams are copied), or start a new league."
                 )
             rows = list(league_teams(league))
-    _no_twins([row["name"] for row in rows])
+    teams_distinct([row["name"] for row in rows])
     tournament = Tournament.objects.create(
         club=club,
         league=league,
         week=week,
         name=name,
-        date=date or dt.date.today(),
+        date=date,
         settings=checked.to_dict(),
         created_by=actor(user),
     )
@@ -214,7 +169,7 @@ def league_teams(league: League) -> list[dict[str, str]]:
 
 @transaction.atomic
 def league_create(*, club: Club, name: str, user: User = None) -> League:
-    name = _text(name, "the league's name", 160, required=True)
+    name = name_or_refusal(name, "the league's name", model=League, column="name", required=True)
     return League.objects.create(club=club, name=name, created_by=actor(user))
 
 
@@ -238,8 +193,10 @@ def team_add(
             "A league keeps its teams from week 1: add the team to week 1, or start a new league."
         )
     number = tournament.teams.count() + 1
-    fields = _team_fields(data, number)
-    _no_twins([*tournament.teams.values_list("name", flat=True), fields["name"]])
+    if number > MAX_TEAMS:
+        raise TeamsRefused(f"The tournament has {MAX_TEAMS} teams, the most it takes.")
+    fields = team_fields(data, number)
+    teams_distinct([*tournament.teams.values_list("name", flat=True), fields["name"]])
     team = TournamentTeam.objects.create(tournament=tournament, number=number, **fields)
     audit(tournament, user, "team-add", f"team {number}", after=fields)
     return team
@@ -253,11 +210,11 @@ def team_change(
     draw kept teams of one city apart by it)."""
     tournament = locked(tournament)
     team = _team(tournament, number)
-    fields = _team_fields({**{f: getattr(team, f) for f in TEAM_FIELDS}, **data}, number)
+    fields = team_fields({**{f: getattr(team, f) for f in TEAM_FIELDS}, **data}, number)
     if tournament.status != Tournament.Status.DRAFT and fields["city"] != team.city:
         raise TeamsRefused("The draw is made: a team's city can no longer change.")
     others = tournament.teams.exclude(pk=team.pk).values_list("name", flat=True)
-    _no_twins([*others, fields["name"]])
+    teams_distinct([*others, fields["name"]])
     before = {f: getattr(team, f) for f in TEAM_FIELDS}
     for key, value in fields.items():
         setattr(team, key, value)

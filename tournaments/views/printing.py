@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Event, PrintJob
+from tournaments.numbers import NumberRefused, whole
 from tournaments.services import printing as print_services
 from tournaments.views.director._common import act, event_for_director
 from tournaments.views.director.tablet_links import base_url, links_warning
@@ -122,9 +123,9 @@ def event_print_paper(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for_director(request, pk)
     if "minutes_per_board" in request.POST:
         try:
-            minutes = int(request.POST["minutes_per_board"])
-        except ValueError:
-            messages.error(request, "Give the minutes a board takes as a whole number.")
+            minutes = whole(request.POST["minutes_per_board"], "The minutes a board takes")
+        except NumberRefused as refused:
+            messages.error(request, str(refused))
             return redirect("event-print", pk=event.pk)
         act(
             request,

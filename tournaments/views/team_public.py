@@ -19,6 +19,7 @@ from engine.exports.csv import safe_row
 from engine.teams import GameResult
 from engine.teams.ranking import tie_break_text
 from tournaments import access
+from tournaments.numbers import NumberRefused, optional_whole, refused_page
 from tournaments.selectors.team_room import champion_of, playoff_view
 from tournaments.selectors.teams import (
     counted_results,
@@ -87,8 +88,11 @@ def league_public(request: HttpRequest, pk: int) -> HttpResponse:
         weeks = public
     if not weeks and not directs:
         raise Http404("No week of this league is public yet.")
-    raw = request.GET.get("week", "")
-    through = int(raw) if raw.isdigit() else (weeks[-1].week if weeks else None)
+    try:
+        asked = optional_whole(request.GET.get("week"), "Week", low=1)
+    except NumberRefused as refused:
+        return refused_page(refused)
+    through = asked if asked is not None else (weeks[-1].week if weeks else None)
     if through is not None and weeks and through > weeks[-1].week:
         through = weeks[-1].week
     rows = league_standings(league, through) if weeks else []

@@ -156,3 +156,38 @@ def test_the_advisor_answers_for_an_odd_number_of_pairs(director_client: Client)
     assert body["suggestions"]
     assert any(s["sit_out"] for s in body["suggestions"])
     assert director_client.get("/api/advice/?pairs=x&boards=24").status_code == 400
+
+
+@pytest.mark.parametrize("field", ["name", "seed", "game", "club"])
+@pytest.mark.parametrize("value", [6.1e-05, 7, True, ["A"], {"a": 1}])
+def test_text_where_the_schema_says_string_is_text(
+    director_client: Client, field: str, value: object
+) -> None:
+    """A number, true or a list where the schema says string is refused with the field named,
+    not turned into text and stored (schemathesis found "note": 6.1e-05 accepted)."""
+    response = director_client.post(
+        "/api/events/", {**CREATE, field: value}, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert field in response.json()
+    assert not Event.objects.exists()
+
+
+def test_a_dispute_note_that_is_a_number_is_refused(director_client: Client) -> None:
+    pk = create_and_start(director_client)
+    entry = {"declarer": "N", "bid": 8, "strain": "H", "tricks": 10}
+    result = {"board": 1, "round": 1, "table": 1, "entry": entry}
+    made = director_client.post(
+        f"/api/events/{pk}/results", result, content_type="application/json"
+    )
+    assert made.status_code == 201, made.content
+    rid = made.json()["id"]
+    before = list(Result.objects.values_list("status", "flag"))
+    answer = director_client.post(
+        f"/api/events/{pk}/results/{rid}/dispute",
+        {"note": 6.1e-05},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert "note" in answer.json()
+    assert list(Result.objects.values_list("status", "flag")) == before

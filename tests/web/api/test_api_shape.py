@@ -142,3 +142,50 @@ def test_the_schema_generates_and_validates_without_a_warning(tmp_path) -> None:
     ]
     assert len(ids) == len(set(ids)) > 30
     assert all(op.replace("_", "").isalnum() for op in ids), ids
+
+
+def test_every_operation_documents_the_errors_it_can_answer(director_client) -> None:
+    """The error statuses come from one rule (`tournaments/api/schema.py`), so no operation
+    can leave them out: a write or a query can be refused (400), a path names something that
+    may not exist (404), a body may be too large (413), a director's operation needs the
+    session (403), a tablet's link is throttled (429); each with the API's error document."""
+    schema = _schema(director_client)
+    checked = 0
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            codes = set(operation["responses"])
+            places = {p["in"] for p in operation.get("parameters", [])}
+            label = f"{method.upper()} {path}"
+            if method != "get" or "query" in places:
+                assert "400" in codes, label
+            if "requestBody" in operation:
+                assert {"400", "413"} <= codes, label
+                assert list(operation["requestBody"]["content"]) == ["application/json"], label
+            if "path" in places:
+                assert "404" in codes, label
+            if {"cookieAuth": []} in operation.get("security", []) and {} not in operation.get(
+                "security", []
+            ):
+                assert "403" in codes, label
+            if path.startswith(("/api/t/", "/api/d/", "/api/tt/")):
+                assert {"403", "404", "409", "429"} <= codes, label
+                assert "Retry-After" in operation["responses"]["429"]["headers"], label
+            for code in codes & {"400", "403", "404", "413", "429"}:
+                body = operation["responses"][code]["content"]["application/json"]["schema"]
+                assert body.get("$ref", "").rsplit("/", 1)[-1] in {"Error", "BadRequest"} or (
+                    "detail" in str(body) or "Refused" in str(body)
+                ), (label, code, body)
+            checked += 1
+    assert checked > 80
+    errors = schema["components"]["schemas"]
+    assert errors["Error"]["required"] == ["detail"]
+    assert {branch["type"] for branch in errors["BadRequest"]["anyOf"]} == {"object", "array"}
+
+
+def test_a_url_under_the_api_that_matches_no_route_is_a_json_404(client) -> None:
+    """The schema's 404 is JSON; Django's own page for an unrouted URL was HTML."""
+    answer = client.get("/api/events/-1/")
+    assert answer.status_code == 404
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json() == {"detail": "Not found."}
+    assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")

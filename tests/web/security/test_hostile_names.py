@@ -7,20 +7,32 @@ from __future__ import annotations
 
 import copy
 import csv
+import html
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from tests.web.conftest import make_event
+from tournaments.drive_models import Drive, DriveAudit, DrivePlayer
 from tournaments.models import AuditEntry, Club, Event, Pair, Result
 from tournaments.services import backup
+from tournaments.services import drives as drive_services
 from tournaments.services import exports as export_services
+from tournaments.services import teams as team_services
 from tournaments.services.closing import event_close
-from tournaments.services.events import EventError, event_publish, pairs_register
+from tournaments.services.events import (
+    EventError,
+    club_get_or_create,
+    event_create,
+    event_publish,
+    pairs_register,
+)
 from tournaments.services.simulation import event_simulate
+from tournaments.team_models import League, Tournament, TournamentAudit, TournamentTeam
 
 pytestmark = pytest.mark.django_db
 
@@ -275,3 +287,293 @@ def test_no_csv_cell_starts_a_formula_and_numbers_stay_numbers(
     targets = [row[3] for row in rows[1:]]
     reasons = [row[5] for row in rows[1:]]
     assert "'=1+2" in targets and "'-cmd|' /C calc'!A0" in reasons
+
+
+# -- every name of every format: one rule ----------------------------------------------------
+#
+# Events, drives and team tournaments take their names through the one rule (`engine.names`,
+# `services.events.name_checked`): the team forms once let a bidirectional override, DEL and
+# C1 controls through, and every format took a name with nothing visible in it. Each way a
+# name comes in is tried below with each of these, through the services, the API and the
+# director's pages: refused with the reason, and nothing stored.
+
+#: Names no format may store, with the words its refusal must give.
+HOSTILE = [
+    ("Aces\u202eseca", "U+202E"),
+    ("Ac\x7fes", "U+007F"),
+    ("Aces\x9b", "U+009B"),
+    ("\u200b", "at least one visible character"),
+    ("\u200c\u200d", "at least one visible character"),
+    ("\u2060", "at least one visible character"),
+    ("\ufeff", "at least one visible character"),
+    ("\u00ad", "at least one visible character"),
+    (" \u200b\u3164\u2800 ", "at least one visible character"),
+]
+#: Names a required name refuses as no name at all (spaces of several kinds only).
+BLANK = [" ", "\u00a0\u3000", "\u2003 \u205f"]
+MOVEMENT = {"tables": 3, "boards_per_round": 2}
+DRIVE_SETTINGS: dict[str, Any] = {"hands": 2, "scoring": "tricks"}
+TEAM_FIELD_NAMES = ("name", "city", "player_one", "player_two")
+
+
+def _everything() -> tuple[Any, ...]:
+    """Every stored name of every format, and every audit trail's length."""
+    return (
+        sorted(Club.objects.values_list("name", flat=True)),
+        sorted(Event.objects.values_list("name", flat=True)),
+        sorted(Pair.objects.values_list("pk", "player1", "player2")),
+        sorted(Drive.objects.values_list("name", flat=True)),
+        sorted(DrivePlayer.objects.values_list("drive_id", "number", "name")),
+        sorted(Tournament.objects.values_list("name", flat=True)),
+        sorted(League.objects.values_list("name", flat=True)),
+        sorted(
+            TournamentTeam.objects.values_list(
+                "tournament_id", "number", "name", "city", "player_one", "player_two"
+            )
+        ),
+        AuditEntry.objects.count(),
+        DriveAudit.objects.count(),
+        TournamentAudit.objects.count(),
+    )
+
+
+@pytest.fixture
+def formats(club: Club, director: Any) -> dict[str, Any]:
+    """A draft event, drive and team tournament of the director's club, to name things in."""
+    event = make_event(club, user=director)
+    drive = drive_services.drive_create(
+        club=club, name="Tuesday drive", settings=DRIVE_SETTINGS, players=["Ann", "Bob"]
+    )
+    tournament = team_services.tournament_create(
+        club=club, name="Friday teams", settings={}, teams=[{"name": "Aces"}, {"name": "Kings"}]
+    )
+    return {"club": club, "event": event, "drive": drive, "tournament": tournament}
+
+
+def _team(field: str, value: str) -> dict[str, str]:
+    return {"name": "Jacks", field: value}
+
+
+def _service_ways(f: dict[str, Any]) -> dict[str, Callable[[str], object]]:
+    """Each service a name comes in by: the name given, what it calls."""
+    club, event, drive, tournament = f["club"], f["event"], f["drive"], f["tournament"]
+    pair = _pairs(event)[0]
+    ways: dict[str, Callable[[str], object]] = {
+        "the event's name": lambda v: event_create(
+            club=club, name=v, game="classic", movement_kind="mitchell", movement_params=MOVEMENT
+        ),
+        "a pair's player": lambda v: pairs_register(event=event, names={pair.pk: ("Ann", v)}),
+        "the club's name": lambda v: club_get_or_create(name=v),
+        "the drive's name": lambda v: drive_services.drive_create(
+            club=club, name=v, settings=DRIVE_SETTINGS
+        ),
+        "a drive's player at the start": lambda v: drive_services.drive_create(
+            club=club, name="Drive", settings=DRIVE_SETTINGS, players=["Ann", v]
+        ),
+        "a drive's player added": lambda v: drive_services.player_add(drive=drive, name=v),
+        "a drive's player renamed": lambda v: drive_services.player_rename(
+            drive=drive, number=1, name=v
+        ),
+        "the tournament's name": lambda v: team_services.tournament_create(
+            club=club, name=v, settings={}
+        ),
+        "the league's name": lambda v: team_services.league_create(club=club, name=v),
+    }
+    for field in TEAM_FIELD_NAMES:
+        ways[f"a team's {field} at the start"] = lambda v, field=field: (
+            team_services.tournament_create(
+                club=club, name="Teams", settings={}, teams=[_team(field, v)]
+            )
+        )
+        ways[f"a team's {field} added"] = lambda v, field=field: team_services.team_add(
+            tournament=tournament, data=_team(field, v)
+        )
+        ways[f"a team's {field} changed"] = lambda v, field=field: team_services.team_change(
+            tournament=tournament, number=1, data={field: v}
+        )
+    return ways
+
+
+def test_every_service_refuses_a_hostile_name_with_the_reason_and_stores_nothing(
+    formats: dict[str, Any],
+) -> None:
+    ways = _service_ways(formats)
+    before = _everything()
+    wrong = []
+    for way, call in ways.items():
+        for value, reason in HOSTILE:
+            try:
+                call(value)
+            except ValueError as exc:
+                if reason not in str(exc):
+                    wrong.append(f"{way}, {value!r}: {exc}")
+            else:
+                wrong.append(f"{way}, {value!r}: taken")
+            if _everything() != before:
+                wrong.append(f"{way}, {value!r}: something was stored")
+                break
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_required_name_of_spaces_only_is_refused_by_every_service(
+    formats: dict[str, Any],
+) -> None:
+    ways = _service_ways(formats)
+    required = [way for way in ways if "player" not in way and "city" not in way]
+    before = _everything()
+    for way in required:
+        for value in BLANK:
+            with pytest.raises(ValueError, match=r"(?i)give"):
+                ways[way](value)
+    assert _everything() == before
+
+
+def test_the_rule_keeps_names_with_something_visible_exactly(formats: dict[str, Any]) -> None:
+    """The zero-width joiners and the soft hyphen stay inside a name that can be seen, as in
+    every other format; so do accents, quotes and "&"."""
+    tournament = formats["tournament"]
+    team = team_services.team_add(
+        tournament=tournament,
+        data={"name": "نرگس\u200cزاده", "city": "Zoë\u00adville", "player_one": "A & B"},
+    )
+    assert (team.name, team.city, team.player_one) == ("نرگس\u200cزاده", "Zoë\u00adville", "A & B")
+    player = drive_services.player_add(drive=formats["drive"], name='Pat "Ace" O\'Brien')
+    assert player.name == 'Pat "Ace" O\'Brien'
+
+
+@pytest.fixture
+def admin_client(db: Any, django_user_model: Any) -> Client:
+    """An administrator: names a club that does not exist yet, so the club's name is read."""
+    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-root-1")
+    client = Client()
+    client.force_login(admin)
+    return client
+
+
+def _api_ways(f: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """Each API call a name comes in by: (what, address, body with the name as NAME)."""
+    event, drive, tournament = f["event"], f["drive"], f["tournament"]
+    pair = _pairs(event)[0]
+    new_event = {"name": "Fine", "game": "classic", "movement_kind": "mitchell"}
+    new_event["movement_params"] = MOVEMENT
+    new_drive = {"name": "Fine", "settings": DRIVE_SETTINGS}
+    ways: list[tuple[str, str, Any]] = [
+        ("the event's name", "/api/events/", {**new_event, "name": NAME}),
+        ("the event's club", "/api/events/", {**new_event, "club": NAME}),
+        ("a pair's player", f"/api/events/{event.pk}/pairs", [{"id": pair.pk, "player2": NAME}]),
+        ("the drive's name", "/api/drives/", {**new_drive, "name": NAME}),
+        ("the drive's club", "/api/drives/", {**new_drive, "club": NAME}),
+        ("a drive's player at the start", "/api/drives/", {**new_drive, "players": ["A", NAME]}),
+        ("a drive's player added", f"/api/drives/{drive.pk}/players/", {"name": NAME}),
+        (
+            "a drive's player renamed",
+            f"/api/drives/{drive.pk}/players/",
+            {"name": NAME, "number": 1},
+        ),
+        ("the tournament's name", "/api/tournaments/", {"name": NAME}),
+        ("the tournament's club", "/api/tournaments/", {"name": "Fine", "club": NAME}),
+    ]
+    for field in TEAM_FIELD_NAMES:
+        team = _team(field, NAME)
+        ways.append((f"a team's {field}", "/api/tournaments/", {"name": "T", "teams": [team]}))
+        ways.append((f"a team's {field} added", f"/api/tournaments/{tournament.pk}/teams/", team))
+    return ways
+
+
+#: Where the hostile name goes in an API body.
+NAME = "<the name>"
+
+
+def _with_name(body: Any, value: str) -> Any:
+    """`body` with `value` where it says NAME."""
+    return json.loads(json.dumps(body).replace(json.dumps(NAME), json.dumps(value)))
+
+
+@pytest.mark.parametrize("who", ["director", "administrator"])
+def test_every_api_call_refuses_a_hostile_name_with_the_reason_and_stores_nothing(
+    formats: dict[str, Any], director_client: Client, admin_client: Client, who: str
+) -> None:
+    client = director_client if who == "director" else admin_client
+    before = _everything()
+    wrong = []
+    for way, address, body in _api_ways(formats):
+        if "club" in way and who == "director":
+            continue  # a director names one of their clubs: the administrator makes new ones
+        for value, reason in HOSTILE:
+            response = client.post(address, _with_name(body, value), "application/json")
+            said = response.content.decode()
+            if response.status_code != 400 or reason not in said:
+                wrong.append(f"{way}, {value!r}: {response.status_code} {said[:200]}")
+            if _everything() != before:
+                wrong.append(f"{way}, {value!r}: something was stored")
+                break
+    assert not wrong, "\n".join(wrong)
+
+
+def _page_ways(f: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
+    """Each director's page a name comes in by: (what, address, form with the name as NAME)."""
+    event, drive, tournament = f["event"], f["drive"], f["tournament"]
+    pairs = _pairs(event)
+    new_event = {"name": NAME, "date": "2025-01-01", "game": "classic", "pairs": "12"}
+    all_pairs = {f"pair-{p.pk}-{n}": "Fine" for p in pairs for n in (1, 2)}
+    first_pair = f"pair-{pairs[0].pk}-2"
+    manage = f"/drives/{drive.pk}/manage/players/"
+    teams = f"/tournaments/{tournament.pk}/manage/teams/"
+    new_teams = "/tournaments/new/"
+    ways = [
+        ("the event's name", "/events/new/", {**new_event, "boards": "24", "method": "mp"}),
+        ("a pair's player", f"/events/{event.pk}/pairs/", {**all_pairs, first_pair: NAME}),
+        ("the drive's name", "/drives/new/", {**DRIVE_FORM, "name": NAME}),
+        ("a drive's player at the start", "/drives/new/", {**DRIVE_FORM, "players": f"A\n{NAME}"}),
+        ("a drive's player added", manage, {"action": "add", "name": NAME}),
+        ("a drive's player renamed", manage, {"action": "rename", "number": "1", "name": NAME}),
+        ("the tournament's name", new_teams, {**TEAMS_FORM, "name": NAME}),
+        ("the league's name", new_teams, {**TEAMS_FORM, "new_league": NAME}),
+        ("a team's name at the start", new_teams, {**TEAMS_FORM, "teams": f"Aces\n{NAME}"}),
+    ]
+    for n, field in enumerate(TEAM_FIELD_NAMES[1:], start=1):
+        line = "; ".join([*["Jacks", "", "", ""][:n], NAME])  # the field's place in a line
+        ways.append((f"a team's {field} at the start", new_teams, {**TEAMS_FORM, "teams": line}))
+    for field in TEAM_FIELD_NAMES:
+        ways.append((f"a team's {field} added", teams, {"action": "add", **_team(field, NAME)}))
+        ways.append(
+            (f"a team's {field} changed", teams, {"action": "change", "number": "1", field: NAME})
+        )
+    return ways
+
+
+#: The director's set-up forms, filled in as a director would (the name goes in per test).
+DRIVE_FORM = {
+    "name": "Tuesday drive", "game": "classic", "hands": "2", "half_time": "1",
+    "scoring": "tricks", "trumps": "HDSC", "move": "progressive", "ends": "wrap",
+    "short_table": "sit_out", "sit_out_score": "fixed", "sit_out_tricks": "7",
+    "role_a": "Lady", "role_b": "Gent", "prizes": "highest", "tie_rule": "countback",
+    "players": "Ann\nBob",
+}  # fmt: skip
+TEAMS_FORM = {
+    "name": "Friday teams", "rotation": "swiss", "rounds": "3", "game_kind": "target",
+    "game_value": "7", "scoring": "fosdick", "bye": "win", "grace_minutes": "10",
+    "keys": "wins, points, hands, bostons, head_to_head", "fee": "0", "house_percent": "0",
+    "prizes": "", "pot_stake": "0", "playoff": "0", "teams": "Aces\nKings",
+}  # fmt: skip
+
+
+def test_every_page_refuses_a_hostile_name_with_the_reason_and_stores_nothing(
+    formats: dict[str, Any], director_client: Client
+) -> None:
+    # The forms are right as they stand: each is taken once the name is a fine one.
+    for address, form in (("/drives/new/", DRIVE_FORM), ("/tournaments/new/", TEAMS_FORM)):
+        assert director_client.post(address, form).status_code == 302, address
+    before = _everything()
+    wrong = []
+    for way, address, form in _page_ways(formats):
+        for value, reason in HOSTILE:
+            sent = {key: text.replace(NAME, value) for key, text in form.items()}
+            response = director_client.post(address, sent, follow=True)
+            said = html.unescape(response.content.decode())
+            if response.status_code != 200 or reason not in said:
+                wrong.append(f"{way}, {value!r}: {response.status_code}, the reason not shown")
+            if _everything() != before:
+                wrong.append(f"{way}, {value!r}: something was stored")
+                break
+    assert not wrong, "\n".join(wrong)

@@ -94,7 +94,7 @@ def test_no_director_call_once_the_event_is_over(running_event: Event, status: s
         f"/api/t/{token}/call-director/", {"note": "help"}, content_type="application/json"
     )
     assert answer.status_code == 409
-    assert "speak to the director in person" in answer.json()["detail"]
+    assert "Ask the director" in answer.json()["detail"]
     assert not DirectorCall.objects.exists()
 
 

@@ -21,6 +21,7 @@ from django.utils.text import slugify
 
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club
+from tournaments.services.events import EventError, name_checked
 
 
 class Command(OneLineCommand):
@@ -66,7 +67,10 @@ class Command(OneLineCommand):
             self.stdout.write(f"{club['slug']}: {club['name']} ({who})")
 
     def _create(self, name: str, slug: str | None) -> None:
-        name = name.strip()
+        try:  # the one rule for names, as a club named on the pages or by the API
+            name = name_checked(name, model=Club, column="name", what="the club's name")
+        except EventError as exc:
+            raise CommandError(str(exc)) from None
         slug = slugify(slug or name)[:60]
         if not name or not slug:
             raise CommandError("Give the club a name with at least one letter or digit.")

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings, Seating, card_lines, check_seating
+from engine.drives.settings import MAX_PLAYERS
 from tournaments.drive_models import (
     Drive,
     DriveAudit,
@@ -262,6 +263,12 @@ def parse_drive(document: Any) -> ParsedDrive:
     club = parse_club(document["club"])
     drive: Drive = load_row(Drive, document["drive"], "The drive", users=refs, fmt=DRIVE_FORMAT)
     check_names(drive, ("name",), "The drive")
+    listed = len(list_in(document, "players", "The drive document"))
+    if listed > MAX_PLAYERS:  # before any player is read or a seating checked
+        raise RestoreRefused(
+            f"The drive has {listed} players; a drive takes at most {MAX_PLAYERS}. It was not "
+            "written by clubwhist: export the drive again."
+        )
     players: list[DrivePlayer] = _rows(document, "players", DrivePlayer, "player", refs)
     _check_players(players)
     settings = _settings(drive, len(players))

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from engine.movements import validate as validate_movement
-from engine.movements.registry import check_params
+from engine.movements.registry import MAX_BOARDS, MAX_TABLES, check_params
 from engine.scoring import method_scope, pair_key, parse_artificial
 from engine.scoring.document import StandingsDocument
 from tournaments.bridge import board_from_record, movement_for, rules_named
@@ -162,7 +162,13 @@ def parse_event(document: Any) -> ParsedEvent:
 
     boards: list[Board] = []
     deals: dict[int, Any] = {}
-    for i, raw in enumerate(list_in(document, "boards", "The document")):
+    listed = list_in(document, "boards", "The document")
+    if len(listed) > MAX_BOARDS:  # before any board is read: each is checked slowly
+        raise RestoreRefused(
+            f"The document has {len(listed)} boards; an event plays at most {MAX_BOARDS} (the "
+            "largest movement's). It is not an event's clubwhist JSON: export the event again."
+        )
+    for i, raw in enumerate(listed):
         board = load_row(Board, raw, f"Board {i + 1} of the list of boards")
         where = f"Board {board.number}"
         check_range(board.number, 1, None, f"Board {i + 1} of the list of boards", "number")
@@ -185,12 +191,17 @@ def parse_event(document: Any) -> ParsedEvent:
             )
         boards.append(board)
 
-    sections = [
-        _parse_section(raw, i, rules, deals, refs, event.method)
-        for i, raw in enumerate(list_in(document, "sections", "The document"))
-    ]
-    if not sections:
+    listed = list_in(document, "sections", "The document")
+    if not listed:
         raise RestoreRefused("The document has no section: an event has at least one.")
+    if len(listed) > 1:  # before any movement is built: a big one takes a quarter second
+        raise RestoreRefused(
+            f"The document has {len(listed)} sections; an event here has one (of at most "
+            f"{MAX_TABLES} tables). Export the event again from clubwhist."
+        )
+    sections = [
+        _parse_section(raw, i, rules, deals, refs, event.method) for i, raw in enumerate(listed)
+    ]
     played = max(s.board_count for s in sections)
     extra = sorted(number for number in deals if number > played)
     if extra:

@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from engine.reading import whole_number
 from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament
 from engine.teams.settings import TournamentSettings
 from tournaments.services.backup.schema import RestoreRefused
@@ -40,8 +41,14 @@ def _differences(stored: dict[str, Any], made: dict[str, Any]) -> str:
     return "; ".join(f"{k} {stored.get(k)!r}, worked out {made.get(k)!r}" for k in keys[:3])
 
 
+def is_playoff(match: str) -> bool:
+    """Whether a game's `match` names a playoff match: its number, in plain digits by the one
+    rule for numbers (`str.isdigit()` passes "²", which `int()` then refuses)."""
+    return whole_number(match) is not None
+
+
 def _where(index: int, game: TournamentGame) -> str:
-    if game.match.isdigit():
+    if is_playoff(game.match):
         place = f"playoff match {game.match}"
     elif game.match.startswith("bye-"):
         place = f"round {game.round}, a bye for team {game.home}"
@@ -140,7 +147,7 @@ def _recomputed(
             made = engine.played(
                 game.round, game.table, game.home, game.away, hands=hands, score=score, week=week
             )
-            if game.match.isdigit():
+            if is_playoff(game.match):
                 made = replace(made, playoff=True)
             return made, "hands" if hands else "final score"
         if game.kind == TournamentGame.Kind.BYE:
@@ -196,7 +203,7 @@ def check_games(
             raise RestoreRefused(
                 f"{where}: a {row.kind} counts at once, yet its status is {row.status}."
             )
-        if not row.match.isdigit():
+        if not is_playoff(row.match):
             round_ = drawn.get(row.round)
             if round_ is None:
                 raise RestoreRefused(
@@ -218,7 +225,7 @@ def check_games(
                 f"{where}: its result is not what its {source} make: "
                 f"{_differences(result.to_dict(), made.to_dict())}."
             )
-        if row.status == Confirmed and not row.match.isdigit():
+        if row.status == Confirmed and not is_playoff(row.match):
             counted.append((key, result))
             if row.match == "":
                 done.setdefault(row.round, set()).add(row.table)
@@ -253,7 +260,7 @@ def check_bracket(
     """The bracket as the engine reads one, seeded with the playoff's number of teams still
     in the tournament, with a game for each match it says was won (between that match's
     teams, won by its winner) and none for any other."""
-    playoff = [(i, g) for i, g in enumerate(games, start=1) if g.match.isdigit()]
+    playoff = [(i, g) for i, g in enumerate(games, start=1) if is_playoff(g.match)]
     if not tournament.bracket:
         if tournament.status == Tournament.Status.PLAYOFF:
             raise RestoreRefused("The tournament is in its playoff, yet it has no bracket.")
@@ -291,7 +298,7 @@ def check_bracket(
     for index, row in playoff:
         where = _where(index, row)
         try:
-            match = bracket.match(int(row.match))
+            match = bracket.match(whole_number(row.match) or 0)
         except TeamsError:
             raise RestoreRefused(f"{where}: the bracket has no match {row.match}.") from None
         if row.match != str(match.id):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.teams import Round, Team, TeamsError, TeamTournament, check_round
+from engine.teams.model import MAX_TEAMS
 from engine.teams.settings import TournamentSettings
 from tournaments.services.backup.checks import TOKEN, check_names, check_range
 from tournaments.services.backup.parse import ClubBlock, parse_club
@@ -49,9 +50,11 @@ from tournaments.services.backup.team_checks import (
     check_bracket,
     check_games,
     check_standings,
+    is_playoff,
     same_json,
 )
-from tournaments.services.teams import FEWEST_TEAMS, SEED_LIMIT
+from tournaments.services.team_input import FEWEST_TEAMS
+from tournaments.services.teams import SEED_LIMIT
 from tournaments.team_models import (
     League,
     Tournament,
@@ -99,7 +102,7 @@ class ParsedTournament:
 
     def counts(self) -> str:
         waiting = sum(g.status != TournamentGame.Status.CONFIRMED for g in self.games)
-        playoff = sum(g.match.isdigit() for g in self.games)
+        playoff = sum(is_playoff(g.match) for g in self.games)
         return (
             f"{len(self.teams)} teams, {len(self.rounds)} rounds drawn, {len(self.games)} games "
             f"({playoff} in the playoff, {waiting} not counting yet), "
@@ -324,6 +327,12 @@ def parse_tournament(document: Any) -> ParsedTournament:
             "own is week 1."
         )
     settings = _settings(tournament)
+    listed = len(list_in(document, "teams", "The tournament document"))
+    if listed > MAX_TEAMS:  # before any team is read, the draw checked or the games replayed
+        raise RestoreRefused(
+            f"The tournament has {listed} teams; a tournament takes at most {MAX_TEAMS}. It was "
+            "not written by clubwhist: export the tournament again."
+        )
     teams: list[TournamentTeam] = _rows(document, "teams", TournamentTeam, "team", refs)
     _check_state(tournament, settings, len(teams))
     _check_teams(tournament, teams)

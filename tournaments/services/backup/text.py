@@ -40,6 +40,11 @@ def loads(text: str) -> Any:
         ) from None
     except RecursionError:
         raise RestoreRefused("The file's JSON is nested far too deeply to be a backup.") from None
+    except ValueError:  # not JSONDecodeError: a number too long for Python to read (4300 digits)
+        raise RestoreRefused(
+            "The file holds a number thousands of digits long: no backup has one, so it is not "
+            "a clubwhist backup, or it was edited or damaged."
+        ) from None
 
 
 def _cut_short(text: str) -> bool:

@@ -6,14 +6,18 @@ setting, is shown above the form. Defaults follow docs/games/drives.md.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 
 from engine.drives import PRIZE_KINDS
+from engine.drives.settings import MAX_PLAYERS
 from engine.games import find_variant, variant_names
+from tournaments.forms import NameField
 from tournaments.models import Club
+from tournaments.numbers import WholeNumberFormField
 
 #: The move forms offered, as the engine's `MoveForm.to_dict()`.
 MOVES: dict[str, tuple[str, dict[str, str]]] = {
@@ -61,12 +65,12 @@ def prizes_from_text(text: str) -> list[dict[str, object]]:
 
 
 class DriveForm(forms.Form):
-    name = forms.CharField(max_length=160, initial="Whist drive")
+    name = NameField(max_length=160, initial="Whist drive")
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
     game = forms.ChoiceField(choices=(), initial="classic")
-    hands = forms.IntegerField(min_value=1, max_value=60, initial=24)
-    half_time = forms.IntegerField(
+    hands = WholeNumberFormField(min_value=1, max_value=60, initial=24)
+    half_time = WholeNumberFormField(
         min_value=0,
         required=False,
         help_text="The break comes after this hand (empty: halfway, 0: none).",
@@ -99,7 +103,7 @@ class DriveForm(forms.Form):
         choices=[("fixed", "A fixed number of tricks"), ("average", "The hand's average")],
         initial="fixed",
     )
-    sit_out_tricks = forms.IntegerField(min_value=0, max_value=13, initial=7)
+    sit_out_tricks = WholeNumberFormField(min_value=0, max_value=13, initial=7)
     role_a = forms.CharField(max_length=20, initial="A", label="Role A's label")
     role_b = forms.CharField(max_length=20, initial="B", label="Role B's label")
     prizes = forms.CharField(
@@ -153,4 +157,7 @@ class DriveForm(forms.Form):
         return settings
 
     def player_names(self) -> list[str]:
-        return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]
+        """One player a line; reading stops one past MAX_PLAYERS, enough for the service to
+        refuse the list, so a pasted page of a million lines is never read whole."""
+        names = (line.strip() for line in self.cleaned_data["players"].splitlines())
+        return list(islice((name for name in names if name), MAX_PLAYERS + 1))

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from clubwhist.lan import loopback_warning
@@ -22,6 +23,7 @@ from engine.exports.csv import safe_row
 from tournaments import access
 from tournaments.drive_models import Drive
 from tournaments.forms import entry_from_post
+from tournaments.numbers import NumberRefused, optional_whole
 from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drives import (
     DriveState,
@@ -74,6 +76,7 @@ def drive_new(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/director/drive_new.html", {"form": form, "error": error})
 
 
+@never_cache  # it shows the tables' links and QR codes, which are credentials: never kept
 @login_required
 @require_GET
 def drive_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -103,8 +106,12 @@ def drive_players(request: HttpRequest, pk: int) -> HttpResponse:
     drive = drive_for_director(request, pk)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        number = _number(request.POST.get("number"))
         name = request.POST.get("name", "")
+        try:
+            number = _number(request.POST.get("number"), "The player's number")
+        except NumberRefused as refused:
+            messages.error(request, str(refused))
+            return redirect("drive-players", drive.pk)
         if action == "add":
             act(
                 request, drive_services.player_add, f"Added {name.strip()}.", drive=drive, name=name
@@ -137,9 +144,11 @@ def drive_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _number(raw: Any) -> int | None:
-    text = str(raw or "").strip()
-    return int(text) if text.isdigit() and len(text) < 6 else None
+def _number(raw: Any, field: str) -> int | None:
+    """A player's, table's or hand's number from the form, None when left empty: every such
+    number counts from 1, and anything else is refused by the one rule for numbers, naming
+    `field`, rather than read as "not given"."""
+    return optional_whole(raw, field, low=1)
 
 
 @login_required
@@ -147,13 +156,14 @@ def _number(raw: Any) -> int | None:
 def drive_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start with the seats drawn (repeatable with a seed, if one is typed)."""
     drive = drive_for_director(request, pk)
-    raw = request.POST.get("seed", "").strip()
-    if raw and not raw.isdigit():
-        messages.error(request, f"The seed is a whole number (or leave it empty), not {raw!r}.")
-    elif request.POST.get("confirm") != "yes":
+    try:
+        seed = optional_whole(request.POST.get("seed"), "The seed")
+    except NumberRefused as refused:
+        messages.error(request, f"{refused} Or leave it empty.")
+        return redirect("drive-detail", drive.pk)
+    if request.POST.get("confirm") != "yes":
         messages.error(request, "Tick the box to start: the players are then fixed.")
     else:
-        seed = int(raw[:18]) if raw else None
         act(
             request,
             drive_services.drive_start,
@@ -169,7 +179,11 @@ def drive_start(request: HttpRequest, pk: int) -> HttpResponse:
 def drive_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """One table's result for the hand being played, from the tally sheet."""
     drive = drive_for_director(request, pk)
-    table = _number(request.POST.get("table"))
+    try:
+        table = _number(request.POST.get("table"), "The table")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("drive-detail", drive.pk)
     entry = _entry(request, drive)
     if table is None:
         messages.error(request, "Say which table the result is for.")
@@ -215,8 +229,12 @@ def drive_next(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def drive_correct(request: HttpRequest, pk: int) -> HttpResponse:
     drive = drive_for_director(request, pk)
-    hand = _number(request.POST.get("hand"))
-    table = _number(request.POST.get("table"))
+    try:
+        hand = _number(request.POST.get("hand"), "The hand")
+        table = _number(request.POST.get("table"), "The table")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("drive-detail", drive.pk)
     entry = _entry(request, drive)
     reason = request.POST.get("reason", "").strip()[:500]
     if hand is None or table is None or entry is None:

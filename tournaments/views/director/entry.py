@@ -15,6 +15,7 @@ from tournaments import selectors
 from tournaments.bridge import engine_board, rules_for
 from tournaments.forms import ArtificialForm, ReasonForm, entry_from_post
 from tournaments.models import Board, Result
+from tournaments.numbers import NumberRefused, optional_whole
 from tournaments.services import corrections
 from tournaments.services import results as result_services
 from tournaments.views.director._common import event_for_director
@@ -24,10 +25,15 @@ from tournaments.views.director._common import event_for_director
 def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick a board to enter from its paper traveller."""
     event = event_for_director(request, pk)
-    number = request.GET.get("board")
-    if number and number.isdigit() and event.boards.filter(number=int(number)).exists():
-        return redirect("event-traveller", pk=event.pk, number=int(number))
-    if number:
+    refused = False
+    try:
+        number = optional_whole(request.GET.get("board"), "The board", low=1)
+    except NumberRefused as exc:
+        messages.error(request, str(exc))
+        number, refused = None, True
+    if number is not None and event.boards.filter(number=number).exists():
+        return redirect("event-traveller", pk=event.pk, number=number)
+    if number is not None:
         messages.error(request, f"There is no board {number} in this event.")
     counts = selectors.traveller_counts(event)
     boards = [
@@ -35,7 +41,10 @@ def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
         for b in event.boards.order_by("number")
     ]
     return render(
-        request, "tournaments/director/event_enter.html", {"event": event, "boards": boards}
+        request,
+        "tournaments/director/event_enter.html",
+        {"event": event, "boards": boards},
+        status=400 if refused else 200,
     )
 
 

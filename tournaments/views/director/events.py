@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.games import find_variant, variant_names
@@ -110,6 +111,7 @@ def _suggestion_id(s: Any) -> str:
     return f"{s.kind}:{params}"
 
 
+@never_cache  # it shows the tables' links and QR codes, which are credentials: never kept
 @login_required
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The event's page: pairs, boards, par, standings, tablet links and the latest changes."""

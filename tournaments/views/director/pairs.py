@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Pair
+from tournaments.numbers import NumberRefused, whole
 from tournaments.services import events as event_services
 from tournaments.views.director._common import act, event_for_director
 
@@ -44,9 +45,9 @@ def event_move_pair(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for_director(request, pk)
     pairs = Pair.objects.filter(section__event=event)
     try:
-        first = pairs.get(pk=int(request.POST.get("first", "0")))
-        second = pairs.get(pk=int(request.POST.get("second", "0")))
-    except (Pair.DoesNotExist, ValueError):
+        first = pairs.get(pk=whole(request.POST.get("first"), "The first pair", low=1))
+        second = pairs.get(pk=whole(request.POST.get("second"), "The second pair", low=1))
+    except (Pair.DoesNotExist, NumberRefused):
         messages.error(request, "Choose two pairs of this event.")
         return redirect(event)
     act(

@@ -6,15 +6,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import selectors
+from tournaments.numbers import NumberRefused, optional_whole, whole
 from tournaments.services import results as result_services
 from tournaments.services import tablets as tablet_services
 from tournaments.views.director._common import act, event_for_director
 from tournaments.views.director.tablet_links import base_url
 
 
+@never_cache  # each table's tablet link and QR code is on it: credentials, never kept
 @login_required
 @require_GET
 def event_room(request: HttpRequest, pk: int) -> HttpResponse:
@@ -40,9 +43,9 @@ def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Move every tablet on to the round the director names."""
     event = event_for_director(request, pk)
     try:
-        number = int(request.POST.get("round", ""))
-    except ValueError:
-        messages.error(request, "Say which round to start.")
+        number = whole(request.POST.get("round"), "The round", low=1)
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
         return redirect("event-room", pk=event.pk)
     act(
         request,
@@ -63,10 +66,11 @@ def event_round_clock(request: HttpRequest, pk: int) -> HttpResponse:
         act(request, tablet_services.round_clock_stop, "The round clock is stopped.", event=event)
         return redirect("event-room", pk=event.pk)
     try:
-        minutes = int(request.POST.get("minutes") or 0) or None
-    except ValueError:
-        messages.error(request, "Give the round's length in whole minutes.")
+        minutes = optional_whole(request.POST.get("minutes"), "The round's length in minutes")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
         return redirect("event-room", pk=event.pk)
+    minutes = minutes or None  # 0 or nothing: the club's pace sets the clock
     act(
         request,
         tablet_services.round_clock_start,

@@ -52,8 +52,9 @@ def event_tablet_replace(request: HttpRequest, pk: int, table: int) -> HttpRespo
         table=table,
     )
     back = request.POST.get("back", "")
-    if not url_has_allowed_host_and_scheme(
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        back = event.get_absolute_url()  # not a page of this site: never sent elsewhere
+        # Not a path of this site: never sent elsewhere, nor read as a view's name ("²").
+        back = event.get_absolute_url()
     return redirect(back)

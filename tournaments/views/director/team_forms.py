@@ -8,15 +8,18 @@ cents. Defaults follow docs/games/teams.md: Swiss, 5 rounds, games to 7 points (
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 
+from engine.reading import exact_number, quoted, whole_number
+from engine.teams.model import MAX_TEAMS
 from engine.teams.ranking import KEYS
-from engine.teams.settings import BYE_RULES, ROTATIONS
+from engine.teams.settings import BYE_RULES, PLAYOFF_SIZES, ROTATIONS
+from tournaments.forms import NameField
 from tournaments.models import Club
+from tournaments.numbers import WholeNumberFormField
 from tournaments.team_models import League
 
 GAME_KINDS = [
@@ -24,27 +27,34 @@ GAME_KINDS = [
     ("best_of", "Best of a number of hands"),
     ("hands", "A fixed number of hands"),
 ]
-PLAYOFFS = [(0, "No playoff"), (4, "Top 4"), (6, "Top 6"), (8, "Top 8"), (12, "Top 12")]
+#: The engine's one list of playoff sizes, in the form's words (the API takes the same list).
+PLAYOFFS = [
+    (size, "No playoff" if size == 0 else "Top 2 (a final)" if size == 2 else f"Top {size}")
+    for size in PLAYOFF_SIZES
+]
 DEFAULT_KEYS = "wins, points, hands, bostons, head_to_head"
 
 
 def cents(value: Any, what: str) -> int:
-    """'12.50' -> 1250; blank -> 0; a ValueError names the field."""
+    """'12.50' -> 1250; blank -> 0; a ValueError names the field. Read by the engine's rule
+    for numbers (plain digits, at most 12 before the point), so "١٢", "NaN", "1e999" or five
+    thousand nines are refused by name rather than failing inside `decimal` or `int()`."""
     text = str(value or "").strip().replace(",", "")
     if not text:
         return 0
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{what}: an amount such as 12.50, not {text!r}") from None
-    if amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        raise ValueError(f"{what}: an amount in whole cents, such as 12.50, not {text!r}")
+    amount = exact_number(text)
+    if amount is None or "/" in text:
+        raise ValueError(f"{what}: an amount such as 12.50, not {quoted(text)}")
+    if amount < 0 or (amount * 100).denominator != 1:
+        raise ValueError(f"{what}: an amount in whole cents, such as 12.50, not {quoted(text)}")
     return int(amount * 100)
 
 
 def teams_from_text(text: str) -> list[dict[str, str]]:
     """One team a line: its name, then (optionally) its city and two players, split by
-    semicolons ("Aces; Detroit; Ann Lee; Bob Lee")."""
+    semicolons ("Aces; Detroit; Ann Lee; Bob Lee"). Reading stops one team past MAX_TEAMS,
+    enough for the service to refuse the list: a pasted page of a million lines is never
+    made into a million teams first."""
     teams = []
     for line in text.splitlines():
         parts = [p.strip() for p in line.split(";")]
@@ -52,11 +62,13 @@ def teams_from_text(text: str) -> list[dict[str, str]]:
             continue
         names = ("name", "city", "player_one", "player_two")
         teams.append(dict(zip(names, parts, strict=False)))
+        if len(teams) > MAX_TEAMS:
+            break
     return teams
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=160)
+    name = NameField(max_length=160)
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
     league = forms.ModelChoiceField(
@@ -65,13 +77,11 @@ class TournamentForm(forms.Form):
         empty_label="Not part of a league",
         help_text="A league's next week: its teams are copied from week 1.",
     )
-    new_league = forms.CharField(
-        max_length=160, required=False, label="Or start a league (its name)"
-    )
+    new_league = NameField(max_length=160, required=False, label="Or start a league (its name)")
     rotation = forms.ChoiceField(choices=list(ROTATIONS.items()), initial="swiss")
-    rounds = forms.IntegerField(min_value=1, max_value=60, initial=5)
+    rounds = WholeNumberFormField(min_value=1, max_value=60, initial=5)
     game_kind = forms.ChoiceField(choices=GAME_KINDS, initial="target", label="A game is played")
-    game_value = forms.IntegerField(
+    game_value = WholeNumberFormField(
         min_value=1, max_value=99, initial=7, label="Target points, or number of hands"
     )
     scoring = forms.ChoiceField(
@@ -82,11 +92,11 @@ class TournamentForm(forms.Form):
     )
     boston_double = forms.BooleanField(required=False, label="A Boston counts double")
     bye = forms.ChoiceField(choices=list(BYE_RULES.items()), initial="win", label="A bye scores")
-    grace_minutes = forms.IntegerField(min_value=0, max_value=240, initial=10)
-    forfeit_winner = forms.IntegerField(
+    grace_minutes = WholeNumberFormField(min_value=0, max_value=240, initial=10)
+    forfeit_winner = WholeNumberFormField(
         min_value=0, max_value=999, required=False, label="A forfeit: the winner's points"
     )
-    forfeit_loser = forms.IntegerField(
+    forfeit_loser = WholeNumberFormField(
         min_value=0, max_value=999, required=False, initial=0, label="and the loser's"
     )
     keys = forms.CharField(
@@ -95,14 +105,14 @@ class TournamentForm(forms.Form):
         help_text=f"Any of {', '.join(KEYS)}, separated by commas.",
     )
     fee = forms.CharField(required=False, label="Entry fee per player", initial="0")
-    house_percent = forms.IntegerField(min_value=0, max_value=100, initial=0, required=False)
+    house_percent = WholeNumberFormField(min_value=0, max_value=100, initial=0, required=False)
     prizes = forms.CharField(
         required=False,
         label="Prize split (% for 1st, 2nd, ...)",
         help_text="Such as 50 30 20; blank for no prize money.",
     )
     pot_stake = forms.CharField(required=False, label="Boston pot stake per player", initial="0")
-    pot_round = forms.IntegerField(min_value=1, max_value=60, required=False)
+    pot_round = WholeNumberFormField(min_value=1, max_value=60, required=False)
     playoff = forms.TypedChoiceField(choices=PLAYOFFS, coerce=int, initial=0)
     teams = forms.CharField(
         required=False,
@@ -151,9 +161,10 @@ class TournamentForm(forms.Form):
 def _prizes(text: str) -> list[int]:
     shares = []
     for word in text.replace(",", " ").replace("%", " ").split():
-        if not word.isdigit():
-            raise ValueError(f"prize split: whole percentages such as 50 30 20, not {word!r}")
-        shares.append(int(word))
+        share = whole_number(word)
+        if share is None:
+            raise ValueError(f"prize split: whole percentages such as 50 30 20, not {quoted(word)}")
+        shares.append(share)
     return shares
 
 

@@ -11,12 +11,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from clubwhist.lan import loopback_warning
 from tournaments import access
+from tournaments.numbers import NumberRefused, optional_whole
 from tournaments.selectors.team_money import money_view
 from tournaments.selectors.team_room import playoff_view, team_links
 from tournaments.selectors.teams import tournament_state
@@ -51,20 +54,23 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         club = data["club"] or clubs.first() or club_get_or_create(name=FIRST_CLUB)
         try:
-            league: League | None = data["league"]
-            if league is None and data["new_league"].strip():
-                league = team_services.league_create(
-                    club=club, name=data["new_league"], user=request.user
+            # One transaction: a new league is kept only with its first week, so a refused
+            # tournament (a date out of range, a team's name) leaves no league behind.
+            with transaction.atomic():
+                league: League | None = data["league"]
+                if league is None and data["new_league"].strip():
+                    league = team_services.league_create(
+                        club=club, name=data["new_league"], user=request.user
+                    )
+                tournament = team_services.tournament_create(
+                    club=club,
+                    name=data["name"],
+                    date=data["date"],
+                    settings=form.settings(),
+                    teams=form.team_list(),
+                    league=league,
+                    user=request.user,
                 )
-            tournament = team_services.tournament_create(
-                club=club,
-                name=data["name"],
-                date=data["date"],
-                settings=form.settings(),
-                teams=form.team_list(),
-                league=league,
-                user=request.user,
-            )
         except ValueError as exc:
             error = str(exc)
         else:
@@ -77,6 +83,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/director/team_new.html", {"form": form, "error": error})
 
 
+@never_cache  # it shows the tables' links and QR codes, which are credentials: never kept
 @login_required
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -97,11 +104,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _number(raw: Any) -> int | None:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        return None
+def _number(raw: Any, field: str) -> int | None:
+    """A team's, table's, round's or match's number from the form, None when left empty:
+    they count from 1, and anything else is refused by the one rule for numbers, naming
+    `field`, rather than read as "not given"."""
+    return optional_whole(raw, field, low=1)
 
 
 def _team_data(request: HttpRequest) -> dict[str, str]:
@@ -118,7 +125,11 @@ def tournament_teams(request: HttpRequest, pk: int) -> HttpResponse:
     """Add, correct and take off teams; tick them in at the door."""
     tournament = tournament_for_director(request, pk)
     action = request.POST.get("action", "")
-    number = _number(request.POST.get("number"))
+    try:
+        number = _number(request.POST.get("number"), "The team's number")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(f"{tournament.get_absolute_url()}#teams")
     if action == "add":
         act(request, team_services.team_add, "Team added.", tournament=tournament,
             data=_team_data(request))  # fmt: skip
@@ -148,11 +159,12 @@ def tournament_teams(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_director(request, pk)
-    raw = request.POST.get("seed", "").strip()
-    seed = _number(raw) if raw else None
-    if raw and seed is None:
-        messages.error(request, f"The seed is a whole number, not {raw!r}.")
-    elif request.POST.get("confirm") != "yes":
+    try:
+        seed = optional_whole(request.POST.get("seed"), "The seed")
+    except NumberRefused as refused:
+        messages.error(request, f"{refused} Or leave it empty.")
+        return redirect(tournament.get_absolute_url())
+    if request.POST.get("confirm") != "yes":
         messages.error(request, "Tick the box to confirm the draw: the teams are then fixed.")
     else:
         act(request, team_services.tournament_start,
@@ -167,12 +179,9 @@ def score_from_post(request: HttpRequest) -> dict[str, Any]:
     score: dict[str, Any] = {}
     for key in ("home_points", "away_points", "home_hands", "away_hands", "home_bostons",
                 "away_bostons"):  # fmt: skip
-        raw = request.POST.get(key, "").strip()
-        if raw:
-            try:
-                score[key] = int(raw)
-            except ValueError:
-                raise ValueError(f"{key.replace('_', ' ')}: a whole number, not {raw!r}") from None
+        figure = optional_whole(request.POST.get(key), key.replace("_", " ").capitalize(), low=None)
+        if figure is not None:
+            score[key] = figure
     return score
 
 
@@ -181,11 +190,11 @@ def score_from_post(request: HttpRequest) -> dict[str, Any]:
 def tournament_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """A table's final score from its score sheet (or a correction, with a reason)."""
     tournament = tournament_for_director(request, pk)
-    table = _number(request.POST.get("table"))
-    round_ = _number(request.POST.get("round"))
     try:
+        table = _number(request.POST.get("table"), "The table")
+        round_ = _number(request.POST.get("round"), "The round")
         score = score_from_post(request)
-    except ValueError as exc:
+    except NumberRefused as exc:
         messages.error(request, str(exc))
         return redirect(tournament.get_absolute_url())
     if table is None:
@@ -201,7 +210,12 @@ def tournament_enter(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tournament_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_director(request, pk)
-    table, late = _number(request.POST.get("table")), _number(request.POST.get("late"))
+    try:
+        table = _number(request.POST.get("table"), "The table")
+        late = _number(request.POST.get("late"), "The late team's number")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(tournament.get_absolute_url())
     if table is None or late is None:
         messages.error(request, "Say which table and which team is late.")
     else:
@@ -214,7 +228,11 @@ def tournament_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tournament_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_director(request, pk)
-    number = _number(request.POST.get("number"))
+    try:
+        number = _number(request.POST.get("number"), "The team's number")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(tournament.get_absolute_url())
     if number is None:
         messages.error(request, "Say which team withdraws.")
     else:
@@ -239,14 +257,18 @@ def tournament_next(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_playoff(request: HttpRequest, pk: int) -> HttpResponse:
     """Seed the playoff from the standings, or enter a playoff match's winner."""
     tournament = tournament_for_director(request, pk)
-    match = request.POST.get("match", "")
-    if not match:
+    try:
+        match = _number(request.POST.get("match"), "The match")
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(f"{tournament.get_absolute_url()}#playoff")
+    if match is None:
         act(request, team_playoff.playoff_start, "The playoff is seeded from the standings.",
             tournament=tournament)  # fmt: skip
     else:
         try:
             score = score_from_post(request)
-        except ValueError as exc:
+        except NumberRefused as exc:
             messages.error(request, str(exc))
         else:
             act(request, team_playoff.playoff_enter, f"Match {match}: saved.",
