@@ -578,7 +578,7 @@ def test_a_finished_event_refuses_writes_from_a_warm_cache(
         submission(1, 7, "rt-finished"),
         content_type="application/json",
     )
-    assert refused.status_code == 400 and "running" in refused.json()["detail"]
+    assert refused.status_code == 409 and "has finished" in refused.json()["detail"]
     assert not Result.objects.exists()
     assert warm(client, tokens[1])["accepting"] is False
 
