@@ -34,7 +34,6 @@ other two combined, who play together to hold the player down.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import EngineError
@@ -184,11 +183,6 @@ class Position:
             return frozenset({seat, (seat + 2) % 4})
         return frozenset({seat})
 
-    def with_leader(self, leader: int) -> Position:
-        return Position(
-            self.hands, self.trump, leader, self.jokers_follow, self.columns, self.tricks
-        )
-
     def core_args(
         self,
     ) -> tuple[list[list[int]], int, bool, list[list[list[int]]] | None, int]:
@@ -202,8 +196,3 @@ class Position:
         )
         trump = -1 if self.trump is None else self.trump
         return hands, trump, self.jokers_follow, cols, self.tricks or 0
-
-
-def hands_from_sets(hands: Iterable[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
-    """Hands as sorted tuples (a convenience for building positions)."""
-    return tuple(tuple(sorted(h)) for h in hands)

@@ -269,6 +269,16 @@ class GameRules(TrickTaking):
         board); None for games whose sessions are just the sum of their boards."""
         return None
 
+    def sweep_side(self, entry: Entry) -> Side | None:
+        """The side that bid every trick and took them all in this result (Bid Whist's Boston),
+        which a team event counts apart; None when nobody did, and in games without such a bid."""
+        return None
+
+    def most_in_a_hand(self) -> int | None:
+        """The most one hand can move a side's score under these options, so that a score
+        sheet's final score can be checked; None where the rules cannot say."""
+        return None
+
     def plausible_entry(self, board: Board, rng: random.Random) -> dict[str, object]:
         """A believable result for rehearsals, demos and load tests: biased by the cards, so
         the side with more high cards tends to take more tricks, declare and bid higher."""

@@ -499,6 +499,17 @@ class BidWhistRules(GameRules):
         points = self.side_points(board, entry)
         return points[Side.NS] - points[Side.EW]
 
+    def sweep_side(self, entry: Entry) -> Side | None:
+        if isinstance(entry, BidWhistEntry) and entry.boston:
+            return entry.declarer.side
+        return None
+
+    def most_in_a_hand(self) -> int:
+        """7 no-trump made with all 13 books or set: 14 points under every scoring."""
+        made = BidWhistEntry(Seat.N, 7, BidKind.NOTRUMP, None, BidKind.UPTOWN, 13)
+        set_ = BidWhistEntry(Seat.N, 7, BidKind.NOTRUMP, None, BidKind.UPTOWN, 1)
+        return max(abs(points) for e in (made, set_) for points in self.declarer_points(e))
+
     def entry_fields(self) -> tuple[EntryField, ...]:
         played = (("passed_out", (False,)),)
         rankings = (Choice("uptown", "Uptown", "up"), Choice("downtown", "Downtown", "down"))

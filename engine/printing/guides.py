@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.movements import PHANTOM, Meeting, Movement
+from engine.printing.common import DASH
 from engine.printing.movement import number_ranges
 from engine.printing.toolkit import (
     GREY,
@@ -53,7 +54,6 @@ PAIR_SIZE = 10.5
 PAIR_ROW = 5.8 * MM
 PAIR_HEAD = 24 * MM
 QR_SIZE = 32 * MM
-DASH = "—"
 
 
 def _boards(movement: Movement, board_set: int) -> str:

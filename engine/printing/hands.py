@@ -15,6 +15,7 @@ from engine.cards import Card, Seat, Suit
 from engine.dd.analysis import par_line
 from engine.dd.bidwhist import CONTRACT_TYPES
 from engine.games import GameRules
+from engine.printing.common import table_block
 from engine.printing.toolkit import (
     EMPTY,
     GREY,
@@ -240,17 +241,6 @@ def board_diagram(board: Board, rules: GameRules, size: float = 9, *, facts: boo
 
 
 # ---- analysis ----------------------------------------------------------------------------
-
-
-def table_block(table: Table) -> Block:
-    """A table at its natural width, as a block."""
-    _, widths = table.layout()
-    width = sum(widths)
-
-    def paint(c: Any, x: float, y_top: float) -> None:
-        table.draw(c, x, y_top, width)
-
-    return Block(width, table.height(), paint)
 
 
 _STRAINS = ("C", "D", "H", "S", "NT")

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.boards import Board
 from engine.games import GameRules
+from engine.printing.common import table_block
 from engine.printing.hands import with_analysis
 from engine.printing.toolkit import (
     GREY,
@@ -114,17 +115,6 @@ def board_table(lines: Sequence[BoardLine], contracts: Mapping[int, str] | None 
     return Table(columns, body, size=SIZE * 0.9, row_height=SIZE * 1.5)
 
 
-def _table_block(table: Table, width: float | None = None) -> Block:
-    _, widths = table.layout()
-    natural = sum(widths)
-    used = natural if width is None else max(natural, width)
-
-    def paint(c: Canvas, x: float, y_top: float) -> None:
-        table.draw(c, x, y_top, used)
-
-    return Block(used, table.height(), paint)
-
-
 def _board_block(
     board: Board | None,
     number: str,
@@ -135,7 +125,7 @@ def _board_block(
     contracts: Mapping[int, str] | None = None,
 ) -> Block:
     """The hand record on the left, the board's results on the right."""
-    results = _table_block(board_table(lines, contracts))
+    results = table_block(board_table(lines, contracts))
     top = next((line.top.display for line in lines if line.top is not None), "")
     label = "Results" if board is not None else f"Board {number}"
     heading = text_block(label + (f" · top {top}" if top else ""), 10, bold=True)

@@ -1,4 +1,4 @@
-"""One Bid Whist game between two teams: from its hands, or from the final score on the sheet.
+"""One game between two teams: from its hands, or from the final score on the sheet.
 
 A team event ranks teams by games won, so the engine has to know when a game is over and who
 won it, under the event's choice of how a game ends (`GameKind`, `GameSettings.value`):
@@ -18,12 +18,15 @@ won it, under the event's choice of how a game ends (`GameKind`, `GameSettings.v
 A hand passed out (all four passed, allowed only with the game option ``all_pass=redeal``) is
 dealt again: it stands on the score sheet, wins for nobody and is not one of a game's n hands.
 
-Each hand is scored by the Bid Whist rules themselves through `DriveGame`, the one-hand scorer
-the drives use; home is North-South, away East-West. A Boston (bid 7, all 13 books) is counted
-for the side that made it. Where the event counts a Boston double (`boston_counts_double`, as
-clubs do that count "a Boston as two games" in a three-of-five-hands game), a Boston hand counts
-as two hands won: it can end a best-of game a hand sooner and weighs twice in hands won, here
-and in the standings; the Bostons column and the Boston pot still count it once.
+The game is found in the games' registry (`GameSettings.variant`, Bid Whist by default) and
+each hand scored by its rules through `DriveGame`, the drives' one-hand scorer; home is
+North-South, away East-West. The rules also bound a hand's score (`most_in_a_hand`, to check a
+final score) and say who made a Boston (`sweep_side`: bid 7, all 13 books in Bid Whist).
+
+Where the event counts a Boston double (`boston_counts_double`, as clubs do that count "a
+Boston as two games" in a three-of-five-hands game), a Boston hand counts as two hands won: it
+can end a best-of game a hand sooner and weighs twice in hands won, here and in the standings;
+the Bostons column and the Boston pot still count it once.
 
 A forfeit (a late or absent team, or a withdrawn team's game) gives the opponents the win and
 a walkover score: the target to 0 in a game to a target, the majority of hands in a best-of
@@ -58,7 +61,6 @@ from typing import Any, Literal
 from engine import EngineError
 from engine.cards import Side
 from engine.drives.game import DriveGame, TableScore
-from engine.games.bidwhist import BidWhistEntry, BidWhistPassedOut
 from engine.reading import quoted
 from engine.teams.model import GameKind, GameResult, ResultKind, TeamsError
 
@@ -105,16 +107,19 @@ class GameSettings:
     """How the event's games end and are scored, checked once (docs/games/teams.md).
 
     `kind` and `value`: a target of points (1..99), the best of an odd number of hands, or a
-    fixed number of hands (1..99). `scoring` is the Bid Whist scoring (``fosdick`` or
-    ``andrews``); `options` are the game's other options (``defenders_score``,
-    ``overtricks``, ``all_pass``...).
+    fixed number of hands (1..99). `variant` names the game (any name or alias the games'
+    registry knows; Bid Whist by default, the game team events are played with) and is kept
+    under its registry name. `scoring` is the game's scoring choice (Bid Whist: ``fosdick`` or
+    ``andrews``; None for a game without one); `options` are the game's other options (Bid
+    Whist: ``defenders_score``, ``overtricks``, ``all_pass``...).
     """
 
     kind: GameKind = GameKind.TARGET
     value: int = 7
-    scoring: str = "fosdick"
+    scoring: str | None = "fosdick"
     options: Mapping[str, object] = field(default_factory=dict)
     boston_counts_double: bool = False
+    variant: str = "bidwhist"
     _game: DriveGame = field(init=False, repr=False, compare=False)
     _swing: int = field(init=False, repr=False, compare=False)
 
@@ -146,20 +151,26 @@ class GameSettings:
             raise TeamsError("options: give the scoring as the scoring setting, not an option")
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         try:
-            game = DriveGame("bidwhist", self.options, self.scoring)
+            game = DriveGame(self.variant, self.options, self.scoring)
         except EngineError as exc:
-            raise TeamsError(str(exc).replace("game_options:", "options:", 1)) from None
+            message = str(exc).replace("game_options:", "options:", 1)
+            if message.startswith("game:"):  # the game itself, named by this setting
+                message = "variant:" + message.removeprefix("game:")
+            raise TeamsError(message) from None
+        swing = game.rules.most_in_a_hand()
+        if swing is None:
+            raise TeamsError(
+                f"variant: {game.title} cannot say the most a hand scores, which a team event "
+                "needs to check a score sheet's final score"
+            )
+        object.__setattr__(self, "variant", game.rules.name)
         object.__setattr__(self, "_game", game)
-        # The most one hand can move a score, asked of the rules: 7 no-trump made or set.
-        made = game.score(_seven_nt(13))
-        set_ = game.score(_seven_nt(1))
-        swing = max(abs(int(made.ns)), abs(int(set_.ns)), abs(int(set_.ew)))
         object.__setattr__(self, "_swing", swing)
 
     @property
     def defenders_score(self) -> bool:
         """Andrews's rule: the defenders score a set bid, so nobody goes below 0."""
-        return bool(self._game.rules.option("defenders_score"))
+        return bool(self._game.rules.options.get("defenders_score"))
 
     @property
     def most_in_a_hand(self) -> int:
@@ -190,6 +201,7 @@ class GameSettings:
             "scoring": self.scoring,
             "options": dict(self.options),
             "boston_counts_double": self.boston_counts_double,
+            "variant": self.variant,
         }
 
     @classmethod
@@ -197,7 +209,7 @@ class GameSettings:
         """Stored settings, checked again; an unknown name is refused."""
         if not isinstance(data, Mapping):
             raise TeamsError(f"game: expected an object, not {quoted(data)}")
-        known = ("kind", "value", "scoring", "options", "boston_counts_double")
+        known = ("kind", "value", "scoring", "options", "boston_counts_double", "variant")
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
             raise TeamsError(f"game: unknown {', '.join(unknown)} (known: {', '.join(known)})")
@@ -212,10 +224,6 @@ class GameSettings:
         if self.kind is GameKind.BEST_OF:
             return ((0, 0), (self.majority, 0))
         return None
-
-
-def _seven_nt(books: int) -> dict[str, object]:
-    return {"declarer": "N", "bid": 7, "kind": "notrump", "ranking": "uptown", "books": books}
 
 
 @dataclass(frozen=True)
@@ -276,9 +284,9 @@ class TeamGame:
     # ---- hand by hand ----------------------------------------------------------------------
 
     def play(self, hands: Iterable[Mapping[str, object]]) -> GameTally:
-        """The game from its hands in play order, each a Bid Whist result as the game takes it
-        (home North-South), or ``{"passed_out": True}``. A hand after the game is over is
-        refused, naming it; a game not over yet reports ``over=False``."""
+        """The game from its hands in play order, each a result as the game's rules take it
+        (home North-South; in Bid Whist ``{"passed_out": True}`` too). A hand after the game is
+        over is refused, naming it; a game not over yet reports ``over=False``."""
         s = self.settings
         lines: list[HandLine] = []
         totals, won, bostons = [0, 0], [0, 0], [0, 0]
@@ -298,11 +306,13 @@ class TeamGame:
             entry = score.entry
             boston: TeamSide | None = None
             won_by: TeamSide | None = None
-            if not isinstance(entry, BidWhistPassedOut):
+            # A result naming no tricks is a hand thrown in unplayed (all passed).
+            if score.ns_tricks is not None and entry is not None:
                 counted += 1
                 won_by = "home" if points[0] > points[1] else "away"
-                if isinstance(entry, BidWhistEntry) and entry.boston:
-                    boston = "home" if entry.declarer.side is Side.NS else "away"
+                swept = s._game.rules.sweep_side(entry)
+                if swept is not None:
+                    boston = "home" if swept is Side.NS else "away"
                     bostons[_SIDES.index(boston)] += 1
                 double = boston is not None and s.boston_counts_double
                 won[_SIDES.index(won_by)] += 2 if double else 1
@@ -315,7 +325,8 @@ class TeamGame:
 
     def _score(self, number: int, hand: Mapping[str, object]) -> TableScore:
         if not isinstance(hand, Mapping):
-            raise TeamsError(f"hand {number}: expected a Bid Whist result, not {quoted(hand)}")
+            title = self.settings._game.title
+            raise TeamsError(f"hand {number}: expected a {title} result, not {quoted(hand)}")
         try:
             return self.settings._game.score(hand)
         except EngineError as exc:

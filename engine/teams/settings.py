@@ -44,9 +44,6 @@ BYE_RULES: dict[str, str] = {
     "average": "the average points and hands of the round's winners (a win)",
 }
 
-#: The rotations drawn one round at a time from the last round's confirmed results.
-BY_RESULT = ("ladder", "halves", "swiss")
-
 MAX_ROUNDS = 60
 
 MAX_CENTS = 10_000_000
@@ -134,11 +131,6 @@ class TournamentSettings:
             _whole("pot_round", self.pot_round, 1, self.rounds)
         if self.playoff != 0:
             _whole("playoff", self.playoff, 2, 64)
-
-    @property
-    def by_result(self) -> bool:
-        """Each round is drawn from the last one's results, so it waits for them."""
-        return self.rotation in BY_RESULT
 
     def to_dict(self) -> dict[str, Any]:
         return {

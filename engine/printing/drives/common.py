@@ -1,43 +1,29 @@
-"""What a drive's three documents share: names, dates, trumps, scoring words, small blocks."""
+"""What a drive's three documents share: players' names, trumps and scoring in words.
+
+What any format's paper could use (dates, names that shrink, write-in lines, tables as blocks)
+is in `engine.printing.common`.
+"""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
-
-from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Seat, Suit
 from engine.drives import DriveSettings
 from engine.drives.prizes import show
-from engine.printing.toolkit import (
-    GREY,
-    MM,
-    Block,
-    Painter,
-    PrintError,
-    Table,
-    draw_text,
-    paragraph,
-    text_width,
-)
+from engine.printing.toolkit import MM, PrintError
 
 __all__ = [
-    "DASH",
     "PAD",
     "SEAT_WORDS",
     "SUIT_WORDS",
     "Names",
-    "date_words",
-    "fitted_name",
     "names_by_number",
     "player_name",
     "scores_tricks",
     "sit_out_points",
     "sit_out_words",
-    "table_block",
     "trumps_words",
-    "write_in",
 ]
 
 Names = Mapping[int, str] | Sequence[str] | None
@@ -45,7 +31,6 @@ Names = Mapping[int, str] | Sequence[str] | None
 A missing or empty name leaves the card's name line blank to write on."""
 
 PAD = 4 * MM
-DASH = "—"
 SUIT_WORDS = {
     Suit.HEARTS: "hearts",
     Suit.DIAMONDS: "diamonds",
@@ -65,12 +50,6 @@ def names_by_number(names: Names) -> dict[int, str]:
     return {number: str(name).strip() for number, name in enumerate(names, 1) if str(name).strip()}
 
 
-def date_words(date: str | datetime.date | None) -> str:
-    if isinstance(date, datetime.date):
-        return f"{date.day} {date:%B %Y}"
-    return (date or "").strip()
-
-
 def trumps_words(settings: DriveSettings, hand: int) -> str:
     """A hand's trumps as a card prints them: symbol and word ('♥ hearts', 'NT no trumps'),
     empty for a game whose trumps are bid for at each table."""
@@ -84,18 +63,6 @@ def trumps_words(settings: DriveSettings, hand: int) -> str:
 
 def player_name(names: Mapping[int, str], player: int) -> str:
     return names.get(player) or f"player {player}"
-
-
-def fitted_name(text: str, size: float, width: float, *, bold: bool = True) -> Block:
-    """A name on at most two lines, the type shrinking until it fits: never cut short."""
-    words = text.split()
-    least = size * 0.45
-    while True:
-        widest = max(text_width(word, size, bold) for word in words)
-        lines = paragraph(text, size, width, bold=bold)
-        if (widest <= width and lines.height <= 2 * size * 1.26) or size <= least:
-            return lines
-        size *= 0.92
 
 
 def scores_tricks(settings: DriveSettings) -> bool:
@@ -119,27 +86,3 @@ def sit_out_words(settings: DriveSettings) -> str:
     if not points:
         return "the average of that hand's players"
     return f"{points} (as {settings.sit_out_tricks} tricks)"
-
-
-def table_block(table: Table, width: float | None = None) -> Block:
-    _, widths = table.layout(width)
-    used = sum(widths)
-
-    def paint(c: Canvas, x: float, y_top: float) -> None:
-        table.draw(c, x, y_top, used)
-
-    return Block(used, table.height(), paint)
-
-
-def write_in(label: str, width: float) -> Painter:
-    """A label and a line to write on, for a name the club does not know yet."""
-
-    def paint(c: Canvas, x: float, y_top: float) -> None:
-        draw_text(c, x, y_top - 12, label, 9, color=GREY)
-        c.saveState()
-        c.setStrokeColor(GREY)
-        c.setLineWidth(0.5)
-        c.line(x + text_width(label, 9) + 2 * MM, y_top - 13, x + width, y_top - 13)
-        c.restoreState()
-
-    return paint

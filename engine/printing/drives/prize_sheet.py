@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from engine.drives import DUMMY, Award, DriveSettings, PlayerTotal, Role
 from engine.drives.prizes import show
-from engine.printing.drives.common import DASH, Names, date_words, names_by_number, player_name
+from engine.printing.common import DASH, date_words
+from engine.printing.drives.common import Names, names_by_number, player_name
 from engine.printing.toolkit import (
     GREY,
     MM,

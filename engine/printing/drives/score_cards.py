@@ -16,18 +16,15 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.drives import DUMMY, DriveSettings, Seating
+from engine.printing.common import DASH, date_words, fitted_name, write_in
 from engine.printing.drives.common import (
-    DASH,
     PAD,
     Names,
-    date_words,
-    fitted_name,
     names_by_number,
     scores_tricks,
     sit_out_points,
     sit_out_words,
     trumps_words,
-    write_in,
 )
 from engine.printing.toolkit import (
     GREY,

@@ -13,13 +13,8 @@ from collections.abc import Iterable
 from engine.cards import Seat, Side
 from engine.drives import DriveSettings, Outcome, Role
 from engine.drives.moves import MoveRow, move_tables
-from engine.printing.drives.common import (
-    PAD,
-    SEAT_WORDS,
-    date_words,
-    sit_out_words,
-    table_block,
-)
+from engine.printing.common import date_words, table_block
+from engine.printing.drives.common import PAD, SEAT_WORDS, sit_out_words
 from engine.printing.toolkit import (
     GREY,
     MM,

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.printing.teams.common import fitted_line, heading
+from engine.printing.common import fitted_line
+from engine.printing.teams.common import heading
 from engine.printing.toolkit import (
     BLACK,
     GREY,

@@ -12,26 +12,14 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reportlab.lib.colors import Color
-
-from engine.printing.drives.common import date_words
-from engine.printing.toolkit import (
-    BLACK,
-    GREY,
-    Block,
-    Flow,
-    PrintError,
-    text_block,
-    text_width,
-    vstack,
-)
+from engine.printing.common import date_words, fitted_line
+from engine.printing.toolkit import GREY, Flow, PrintError, text_block, vstack
 
 __all__ = [
     "RoundLines",
     "TableLine",
     "TeamLine",
     "check_teams",
-    "fitted_line",
     "heading",
     "team_facts",
 ]
@@ -95,16 +83,6 @@ def team_facts(team: TeamLine, *, players: bool = True) -> str:
     if players:
         parts.append(team.pair)
     return " · ".join(part for part in parts if part)
-
-
-def fitted_line(
-    text: str, size: float, width: float, *, bold: bool = False, color: Color = BLACK
-) -> Block:
-    """One line, its type shrunk (down to 45 %) until it fits `width`: never cut short."""
-    measured = text_width(text, size, bold)
-    if measured > width > 0:
-        size = max(size * 0.45, size * width / measured)
-    return text_block(text, size, bold=bold, color=color)
 
 
 def heading(

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.printing.drives.common import date_words, fitted_name, write_in
-from engine.printing.teams.common import TableLine, TeamLine, fitted_line, team_facts
+from engine.printing.common import date_words, fitted_line, fitted_name, write_in
+from engine.printing.teams.common import TableLine, TeamLine, team_facts
 from engine.printing.toolkit import (
     GREY,
     MM,

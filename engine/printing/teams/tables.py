@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.printing.drives.common import date_words, fitted_name
-from engine.printing.teams.common import RoundLines, TeamLine, fitted_line, team_facts
+from engine.printing.common import date_words, fitted_line, fitted_name
+from engine.printing.teams.common import RoundLines, TeamLine, team_facts
 from engine.printing.toolkit import (
     GREY,
     LIGHT,

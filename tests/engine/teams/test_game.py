@@ -311,6 +311,7 @@ def test_settings_stored_and_read_back():
         "scoring": "andrews",
         "options": {"defenders_score": True},
         "boston_counts_double": True,
+        "variant": "bidwhist",
     }
     assert GameSettings.from_dict(data) == settings
     assert GameSettings.from_dict({}) == GameSettings()
@@ -318,3 +319,17 @@ def test_settings_stored_and_read_back():
         GameSettings.from_dict({"target": 11})
     with pytest.raises(TeamsError, match=r"^value: best of 6 hands can end level"):
         GameSettings.from_dict({"kind": "best_of", "value": 6})
+
+
+def test_the_game_is_found_in_the_registry_by_any_of_its_names():
+    assert GameSettings().variant == "bidwhist"
+    assert GameSettings(variant="Bid Whist") == GameSettings()
+    assert GameSettings.from_dict({"variant": "bid-whist"}).variant == "bidwhist"
+    with pytest.raises(TeamsError, match=r"^variant: unknown game 'pinochle' \(known: classic,"):
+        GameSettings(variant="pinochle")
+
+
+def test_a_game_whose_rules_cannot_bound_a_hand_is_refused():
+    # Classic whist's rules do not say the most a hand scores, which checking a final score needs.
+    with pytest.raises(TeamsError, match=r"^variant: Classic Whist cannot say the most a hand"):
+        GameSettings(variant="classic", scoring=None)
