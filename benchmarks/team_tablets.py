@@ -13,19 +13,22 @@ What runs, on loopback only:
   with a fixed seed, with `moves_on` on: the round's last confirmation draws the next round
   in its own request, as the director asks for when the tablets run the room;
 - one thread per table (TEAMS / 2 of them), doing what the table's page
-  (`static/js/team-table.js`) does: ask for its state every 4 s all evening; once its state
-  shows a new round, let the teams play (PLAY seconds at random), POST the home team's final
-  score (a game to 7 the engine accepts: the winners 7 to 13, the losers -6 to 6, Fosdick;
-  5 % sent twice, a retry after a lost answer, which is answered 200 with the entry already
-  stored and must not store a second game), wait 0.5 to 1.5 s, POST the away team's
-  confirmation; then ask every 4 s until the state shows the next round.
+  (`static/js/team-table.js` with `static/js/tablet-core.js`) does: keep the table's stream
+  open (`/tt/<token>/stream/`, read by a second thread per table: the server sends the
+  table's state the moment the tournament's version moves) and ask for its state every 8 s
+  beside it all evening; once its state shows a new round, let the teams play (PLAY seconds
+  at random), POST the home team's final score (a game to 7 the engine accepts: the winners 7
+  to 13, the losers -6 to 6, Fosdick; 5 % sent twice, a retry after a lost answer, which is
+  answered 200 with the entry already stored and must not store a second game), wait 0.5 to
+  1.5 s, POST the away team's confirmation; then wait for the stream (or the poll) to show the
+  next round.
 
 The load model: a game takes 6 to 18 s by default. A real game to 7 takes a quarter of an hour
 or more and a hall's tables finish a round within ten minutes or so of each other; here a
-round's 100 games end within 12 s, some fifty times closer together. With the 4 s polls of 100
-tablets (25 a second) and 200 writes a round, that is some 33 requests a second, a whole
-evening's 8 rounds in about three minutes (each round: up to 4 s for every table to see it,
-the slowest game, the confirmation). The defaults are chosen to fit the 2-core machine's
+round's 100 games end within 12 s, some fifty times closer together. With the 8 s polls of 100
+tablets (12 a second) and 200 writes a round, that is some 20 requests a second, a whole
+evening's 8 rounds in about three minutes (each round: the stream's moment for every table
+to see it, the slowest game, the confirmation). The defaults are chosen to fit the 2-core machine's
 budget: the whole run, with the new database's migrations, takes about three and a quarter
 minutes there (under five). `--play 2 6` is a stress test of the writes (they come three times
 as close together), not an evening.
@@ -34,10 +37,11 @@ It prints p50/p95/p99 of every kind of tablet request (target: p95 under 50 ms),
 games sent against those stored and confirmed (lost, duplicated; targets 0), the answers the
 retries got, and for each next round: the time the last confirmation's request took (the draw
 is made inside it), the draw's own time in the database (from the last game's confirmation to
-the new round's row, one transaction), and the time from the last confirmation leaving its
-tablet to the last tablet's state showing the new round (a poll every 4 s: up to 4 s plus a
-request). Then where the CPU went over the play (the machine's, the web workers', PostgreSQL's,
-the tablets' own and anything else's: other work on the machine shows there), how often a
+the new round's row, one transaction), and the time from the draw (the new round's row) to
+the last tablet's state showing the new round, and how many tablets saw it by their stream
+rather than a poll or their own answer (target: every tablet within 1 s). Then where the CPU
+went over the play (the machine's, the web workers', PostgreSQL's, the tablets' own and
+anything else's: other work on the machine shows there), how often a
 PostgreSQL backend waited on a lock (every write takes the tournament's row in turn), and the
 standings' top 5 as a sanity line. A service that cannot be reached is reported loudly and the
 script exits 0.
@@ -46,10 +50,12 @@ script exits 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
 import random
+import socket
 import sys
 import threading
 import time
@@ -72,7 +78,9 @@ from benchmarks.results_pipeline import (
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 TARGET_P95_MS = 50.0
-POLL_SECONDS = 4.0  # static/js/team-table.js: window.setInterval(poll, 4000)
+POLL_SECONDS = 8.0  # static/js/team-table.js: core.live(poll, adopt, 4000, 8000), a stream open
+#: The stream's target: every tablet shows the next round within a second of its draw.
+TARGET_SEEN_SECONDS = 1.0
 RETRY_SHARE = 0.05
 SEED = 27
 CITIES = (
@@ -124,8 +132,8 @@ def scores_accepted(rng: random.Random, tries: int = 2000) -> str | None:
 
 
 class TeamTablet(threading.Thread):
-    """One table's tablet: the page's 4 s poll all along, the home team's entry, the away
-    team's confirmation, round after round."""
+    """One table's tablet: its stream (`StreamReader`) and the page's 8 s poll beside it all
+    along, the home team's entry, the away team's confirmation, round after round."""
 
     def __init__(
         self, port: int, table: int, token: str, rounds: int, play: tuple[float, float]
@@ -138,6 +146,9 @@ class TeamTablet(threading.Thread):
         self.errors: list[str] = []
         self.state: dict[str, Any] = {}
         self.seen: dict[int, float] = {}  # round -> when an answer first showed it (monotonic)
+        self.seen_at: dict[int, float] = {}  # round -> the same, by the wall clock (time.time)
+        self.seen_by: dict[int, str] = {}  # round -> "stream", or the request that showed it
+        self.changed = threading.Condition()  # the stream's thread tells this one
         self.sent: dict[int, dict[str, int]] = {}  # round -> the final score entered
         self.confirm_sent: dict[int, float] = {}  # round -> when its confirmation left
         self.confirm_moved: dict[int, float] = {}  # round -> the confirmation that drew the next
@@ -174,20 +185,27 @@ class TeamTablet(threading.Thread):
                 self.errors.append(f"{kind}: HTTP {status}")
             return status, data
 
-    def adopt(self, state: Any) -> None:
-        """A state the server sent (a poll's, or a write's answer): the newest is kept."""
+    def adopt(self, state: Any, by: str = "answer") -> None:
+        """A state the server sent (a poll's, a write's answer, the stream's): the newest is
+        kept."""
         if not isinstance(state, dict) or "round" not in state:
             return
-        if state.get("version", 0) < self.state.get("version", 0):
-            return
-        self.state = state
-        self.seen.setdefault(int(state["round"]), time.monotonic())
+        with self.changed:
+            if state.get("version", 0) < self.state.get("version", 0):
+                return
+            self.state = state
+            number = int(state["round"])
+            if number not in self.seen:
+                self.seen[number] = time.monotonic()
+                self.seen_at[number] = time.time()
+                self.seen_by[number] = by
+            self.changed.notify_all()
 
     def poll(self) -> None:
         self.next_poll += POLL_SECONDS
         status, state = self.call("state", "GET", "")
         if status == 200:
-            self.adopt(state)
+            self.adopt(state, "poll")
         elif status < 500:
             self.errors.append(f"state: HTTP {status}")
         if self.next_poll <= time.monotonic():  # a slow answer: the interval fires at once
@@ -203,14 +221,16 @@ class TeamTablet(threading.Thread):
                 time.sleep(min(until, self.next_poll) - now)
 
     def wait_round(self, number: int) -> bool:
-        """Poll on the beat until the state shows round `number`."""
+        """Until the state shows round `number`: woken by the stream, polling on the beat."""
         deadline = time.monotonic() + ROUND_PATIENCE
         while int(self.state.get("round", 0)) < number:
             if time.monotonic() > deadline:
                 self.errors.append(f"round {number}: not drawn after {ROUND_PATIENCE:.0f} s")
                 return False
-            time.sleep(max(0.0, self.next_poll - time.monotonic()))
-            self.poll()
+            with self.changed:
+                self.changed.wait(max(0.0, self.next_poll - time.monotonic()))
+            if self.next_poll <= time.monotonic():
+                self.poll()
         return True
 
     def run(self) -> None:
@@ -252,6 +272,58 @@ class TeamTablet(threading.Thread):
             if isinstance(answer, dict) and int(answer.get("round", 0)) > number:
                 self.confirm_moved[number] = self.times["confirm"][-1]
         self.finished = True
+
+
+class StreamReader(threading.Thread):
+    """A tablet's stream, as the page's EventSource reads it: each `state` event goes to the
+    tablet; a stream that ends or is refused is opened again (after 2 s, the stream's
+    `retry`)."""
+
+    def __init__(self, tablet: TeamTablet) -> None:
+        super().__init__(daemon=True, name=f"team-stream-{tablet.table}")
+        self.tablet = tablet
+        self.conn: http.client.HTTPConnection | None = None
+        self.stopping = False
+        self.refused = 0
+
+    def run(self) -> None:
+        while not self.stopping:
+            try:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.tablet.port, timeout=40)
+                self.conn.request("GET", f"/tt/{self.tablet.token}/stream/")
+                answer = self.conn.getresponse()
+                if answer.status != 200:
+                    self.refused += 1
+                    answer.read()
+                    time.sleep(2.0)
+                    continue
+                event, data = "", []
+                while not self.stopping:
+                    line = answer.readline()
+                    if not line:
+                        break
+                    text = line.decode().rstrip("\r\n")
+                    if text.startswith("event:"):
+                        event = text[6:].strip()
+                    elif text.startswith("data:"):
+                        data.append(text[5:].strip())
+                    elif not text:
+                        if event == "state" and data:
+                            self.tablet.adopt(json.loads("".join(data)), "stream")
+                        event, data = "", []
+            except (OSError, http.client.HTTPException, ValueError):
+                if not self.stopping:
+                    time.sleep(2.0)
+            finally:
+                if self.conn is not None:
+                    self.conn.close()
+
+    def stop(self) -> None:
+        self.stopping = True
+        conn = self.conn
+        if conn is not None and conn.sock is not None:
+            with contextlib.suppress(OSError):
+                conn.sock.shutdown(socket.SHUT_RDWR)
 
 
 # ---- where the time went ---------------------------------------------------------------------
@@ -297,7 +369,7 @@ class LockWatch(threading.Thread):
 def _setup(teams: int, rounds: int) -> tuple[int, dict[int, str], float]:
     """The tournament drawn, its tables' links, and the set-up's seconds."""
     from tournaments.services import team_games
-    from tournaments.services.events import club_get_or_create
+    from tournaments.services.clubs import club_get_or_create
     from tournaments.services.teams import team_arrive, tournament_create, tournament_start
     from tournaments.team_models import TournamentTableAccess
 
@@ -329,6 +401,7 @@ def _ms(seconds: float) -> str:
 def _report(
     tournament_id: int,
     tablets: list[TeamTablet],
+    readers: list[StreamReader],
     played: float,
     teams: int,
     cpu: dict[str, float],
@@ -408,6 +481,7 @@ def _report(
     )
 
     drawn_at = dict(tournament.rounds.values_list("number", "drawn_at"))
+    worst: list[float] = []
     print(f"  the tournament: round {tournament.round} of {rounds}, {tournament.status}")
     for number in range(1, rounds):
         last = max((t.confirm_sent.get(number, 0.0) for t in tablets), default=0.0)
@@ -425,10 +499,24 @@ def _report(
             continue
         in_db = (drawn_at[number + 1] - max(confirmed_at)).total_seconds()
         every = max(s for s in seen if s is not None) - last
+        drawn = drawn_at[number + 1].timestamp()
+        after_draw = [t.seen_at[number + 1] - drawn for t in tablets]
+        slowest = max(after_draw)
+        worst.append(slowest)
+        by = Counter(t.seen_by.get(number + 1, "?") for t in tablets)
+        said = ", ".join(f"{n} by {how}" for how, n in sorted(by.items()))
         print(
             f"  round {number + 1}: the last confirmation's request {_ms(moved[0])} (the draw "
             f"in it: {_ms(in_db)} in the database); every tablet showed it {every:.1f} s after "
-            f"the last confirmation left (polls every {POLL_SECONDS:.0f} s)"
+            f"the last confirmation left, {slowest:.2f} s after the draw (median "
+            f"{percentile(after_draw, 0.5):.2f} s; {said})"
+        )
+    if worst:
+        verdict = "met" if max(worst) <= TARGET_SEEN_SECONDS else "NOT met"
+        refused = sum(r.refused for r in readers)
+        print(
+            f"  the next round on every tablet: at most {max(worst):.2f} s after its draw "
+            f"(target within {TARGET_SEEN_SECONDS:.0f} s: {verdict}); streams refused {refused}"
         )
 
     played_rounds = rounds_of(tournament)
@@ -483,6 +571,9 @@ def run(teams: int, rounds: int, play: tuple[float, float], database_url: str) -
             "web": cpu_seconds(web.pids()),
             "tablets": time.process_time(),
         }
+        readers = [StreamReader(tablet) for tablet in tablets]
+        for reader in readers:
+            reader.start()
         started = time.monotonic()
         for tablet in tablets:
             tablet.start()
@@ -490,6 +581,8 @@ def run(teams: int, rounds: int, play: tuple[float, float], database_url: str) -
         for tablet in tablets:
             tablet.join(timeout=max(0.1, deadline - time.monotonic()))
         played = time.monotonic() - started
+        for reader in readers:
+            reader.stop()
         watch.stop()
         cpu = {
             "machine": machine_busy() - before["machine"],
@@ -499,7 +592,7 @@ def run(teams: int, rounds: int, play: tuple[float, float], database_url: str) -
             # their time is the run's.
             "postgres": cpu_seconds(sorted(watch.backends)),
         }
-    _report(tournament_id, tablets, played, teams, cpu, watch.samples)
+    _report(tournament_id, tablets, readers, played, teams, cpu, watch.samples)
 
 
 def main(argv: list[str] | None = None) -> int:

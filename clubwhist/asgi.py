@@ -1,10 +1,10 @@
 """ASGI entry point, served by gunicorn's uvicorn worker (clubwhist/server.py).
 
 Two ways in, chosen by path:
-- the live-results streams (`/results/<id>/stream`) and the drive tablets' streams
-  (`/d/<token>/stream/`) go to Django's ASGI handler, where a stream is a coroutine of the
-  event loop and holds no thread while it waits (tournaments/views/live.py,
-  tournaments/views/drive_tablets.py);
+- the live-results streams (`/results/<id>/stream`) and the drive and team tablets' streams
+  (`/d/<token>/stream/`, `/tt/<token>/stream/`) go to Django's ASGI handler, where a stream is
+  a coroutine of the event loop and holds no thread while it waits (tournaments/views/live.py,
+  tournaments/views/drive_tablets.py, tournaments/views/team_tablets.py);
 - everything else, the tablets' requests first of all, goes to Django's WSGI handler in a pool
   of threads of its own (a2wsgi), exactly as a threaded WSGI server runs it: the whole
   middleware chain and the view in one thread, one hand-over from the event loop and back.
@@ -28,8 +28,8 @@ from clubwhist import heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
 
-#: The paths served as coroutines: the live-results streams and the drive tablets' streams.
-STREAMS = re.compile(r"^(/results/\d+/stream|/d/[^/]+/stream/)$")
+#: The paths served as coroutines: the live-results streams and the tablets' streams.
+STREAMS = re.compile(r"^(/results/\d+/stream|/(?:d|tt)/[^/]+/stream/)$")
 
 _asgi = get_asgi_application()
 _wsgi = WSGIMiddleware(

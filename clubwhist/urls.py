@@ -15,10 +15,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("t/sw.js", tablets.service_worker, name="table-sw"),
     path("t/<str:token>/", tablets.table_page, name="table-page"),
+    path("d/sw.js", drive_tablets.drive_service_worker, name="drive-table-sw"),
     path("d/<str:token>/", drive_tablets.drive_table_page, name="drive-table-page"),
     path("d/<str:token>/stream/", drive_tablets.drive_table_stream, name="drive-table-stream"),
     path("tt/sw.js", team_tablets.team_service_worker, name="team-table-sw"),
     path("tt/<str:token>/", team_tablets.team_table_page, name="team-table-page"),
+    path("tt/<str:token>/stream/", team_tablets.team_table_stream, name="team-table-stream"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),
 ]

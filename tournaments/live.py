@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 CHANNEL = "clubwhist:scored:"
 #: A drive's version (`Drive.version`): its tablets' streams wake on it (views/drive_tablets.py).
 DRIVE_CHANNEL = "clubwhist:drive:"
+#: A team tournament's version (`Tournament.version`): its tablets' streams wake on it
+#: (views/team_tablets.py).
+TEAM_CHANNEL = "clubwhist:team:"
 
 
 def _channel(url: str, prefix: str = CHANNEL) -> str:
@@ -97,6 +100,15 @@ def announce_drive(drive_id: int, version: int, *, epoch: int, moved: bool = Fal
 def forget_drive(drive_id: int) -> None:
     """A drive restored (or deleted): whatever the cache holds under its id is another's."""
     cache.delete_many([drive_version_key(drive_id), drive_moved_key(drive_id)])
+
+
+def announce_team(tournament_id: int, version: int) -> None:
+    """A team tournament's version moved (a draw, a correction, the director's entry, the
+    end): wake its tablets' streams at once; they read the version from the tournament's row
+    (one small query per process, however many tablets), so nothing is kept in the cache. A
+    table's own game moves no version (the tablets write side by side) and wakes nobody: its
+    tablet has its answer, and the other tables' counts come with the poll."""
+    publish(tournament_id, version, channel=TEAM_CHANNEL)
 
 
 _CLIENTS: dict[str, Any] = {}
@@ -199,7 +211,11 @@ class _Listener:
 
 
 _LISTENER = _Listener()
-_LISTENERS = {CHANNEL: _LISTENER, DRIVE_CHANNEL: _Listener(DRIVE_CHANNEL)}
+_LISTENERS = {
+    CHANNEL: _LISTENER,
+    DRIVE_CHANNEL: _Listener(DRIVE_CHANNEL),
+    TEAM_CHANNEL: _Listener(TEAM_CHANNEL),
+}
 
 
 def wait_for_newer(event_id: int, last: int | None, *, fallback: float, poll: float) -> int | None:
@@ -223,7 +239,8 @@ async def wait_for_newer_async(
     event_id: int, last: int | None, *, fallback: float, poll: float, channel: str = CHANNEL
 ) -> int | None:
     """`wait_for_newer` for a stream served by the event loop: the same answers, no thread
-    held while it waits. On DRIVE_CHANNEL, `event_id` is a drive's and the versions its."""
+    held while it waits. On DRIVE_CHANNEL, `event_id` is a drive's and the versions its; on
+    TEAM_CHANNEL, a team tournament's."""
     url = _redis_url()
     if url is None:
         await asyncio.sleep(fallback)

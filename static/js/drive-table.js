@@ -1,46 +1,20 @@
-/* clubwhist: a drive table's tablet.
-   Plain ES5 (old tablets, no build step). The table's state comes embedded in the page, then
-   from a stream the server sends it on each move of the drive, and from a poll every few
-   seconds (the tables done so far). North-South enter the hand's result, East-West confirm it
-   or say it is wrong. What the table sends waits in localStorage until the server has it, so
-   a dropped connection or a reload loses nothing; the server takes a result sent twice once. */
+/* clubwhist: a drive table's tablet (its screens: where the players go, the seats, North-South's
+   entry, East-West's check, the table waiting for the others). Plain ES5 (old tablets, no
+   build step); static/js/tablet-core.js, loaded first, does the requests, the one retry
+   policy, the offline queue, the banner, the service worker and the live wake-up. The table's
+   state comes embedded in the page, then from a stream the server sends it on each move of the
+   drive, and from a poll every few seconds (the tables done so far). North-South enter the
+   hand's result, East-West confirm it or say it is wrong. What the table sends waits in
+   localStorage until the server has it, so a dropped connection or a reload loses nothing;
+   the server takes a result sent twice once. */
 (function () {
   'use strict';
-  var cfg = document.body.dataset; // api, stream, token
+  var core = window.clubwhistTablet;
   var state = JSON.parse(document.getElementById('drive-table-state').textContent);
   var screen = document.getElementById('screen');
-  var banner = document.getElementById('banner');
-  var QKEY = 'clubwhist-drive-queue-' + cfg.token;
   var values = {};        // the entry being picked
   var problem = '';       // the server's refusal, shown until the next action
-  var failing = false;    // the last request could not reach the server
-  var queue = load([]);   // [{path, body}] not yet taken by the server
-  var sending = false;
-  var SYMBOLS = {hearts: '\u2665', diamonds: '\u2666', spades: '\u2660', clubs: '\u2663'};
-
-  function load(fallback) {
-    try { var v = window.localStorage.getItem(QKEY); return v ? JSON.parse(v) : fallback; }
-    catch (e) { return fallback; }
-  }
-  function save() {
-    try { window.localStorage.setItem(QKEY, JSON.stringify(queue)); } catch (e) { /* full */ }
-  }
-
-  // ---- network ------------------------------------------------------------------------------
-  function request(method, path, body, done) {
-    var xhr = new XMLHttpRequest();
-    xhr.open(method, cfg.api + path, true);
-    xhr.setRequestHeader('Content-Type', 'application/json');
-    xhr.timeout = 15000;
-    xhr.onreadystatechange = function () {
-      if (xhr.readyState !== 4) { return; }
-      var data = null;
-      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
-      done(xhr.status, data);
-    };
-    xhr.ontimeout = function () { done(0, null); };
-    xhr.send(body ? JSON.stringify(body) : null);
-  }
+  var el = core.el, withSuits = core.withSuits, SYMBOLS = core.SYMBOLS;
 
   function adopt(next) {
     if (!next || typeof next.version !== 'number') { return; }
@@ -51,99 +25,37 @@
     render();
   }
 
-  function send(path, body) {
-    queue.push({path: path, body: body});
-    save();
-    flush();
-  }
-
-  function flush() {
-    if (sending || !queue.length) { showBanner(); return; }
-    sending = true;
-    showBanner();
-    var item = queue[0];
-    request('POST', item.path, item.body, function (code, data) {
-      sending = false;
-      if (code === 0 || code >= 500 || code === 429) {
-        failing = true;
-        showBanner();
-        window.setTimeout(flush, 3000);
-        return;
-      }
-      failing = false;
-      queue.shift();
-      save();
-      if (code === 200 || code === 201) { problem = ''; adopt(data); }
-      else {
-        problem = (data && data.detail) || ('The server refused it (' + code + ').');
-        if (data && data.state) { adopt(data.state); } else { render(); }
-      }
-      flush();
-    });
-  }
+  // [{path, body}] not yet taken by the server
+  var outbox = core.queue(core.key('drive-queue'), function (item, done) {
+    core.request('POST', item.path, item.body, done);
+  }, function (item, code, data) {
+    if (code === 200 || code === 201) { problem = ''; adopt(data); }
+    else {
+      problem = (data && data.detail) || ('The server refused it (' + code + ').');
+      if (data && data.state) { adopt(data.state); } else { render(); }
+    }
+  });
+  function send(path, body) { outbox.push({path: path, body: body}); render(); }
 
   function refresh() {
-    if (queue.length || sending) { return; }
-    request('GET', '', null, function (code, data) {
-      if (code === 200) { failing = false; adopt(data); }
-      else if (code === 0 || code >= 500) { failing = true; }
+    if (outbox.items.length) { outbox.flush(); return; }
+    core.request('GET', '', null, function (code, data) {
+      if (code === 200) { adopt(data); }
+      else if (core.retryable(code)) { core.failing = true; }
       else if (code === 403 || code === 404) { problem = (data && data.detail) || 'This link no longer works.'; render(); }
-      showBanner();
+      core.showBanner();
     });
   }
 
-  function listen() {
-    if (!window.EventSource) { return; }
-    var source = new window.EventSource(cfg.stream);
-    source.addEventListener('state', function (e) {
-      try { failing = false; adopt(JSON.parse(e.data)); showBanner(); } catch (err) { /* skip */ }
-    });
-    source.addEventListener('busy', function () { source.close(); });
-  }
-
-  function showBanner() {
-    if (failing && queue.length) {
-      banner.hidden = false;
-      banner.className = 'banner offline';
-      banner.textContent = 'Offline: your result is kept on this tablet and will be sent when the connection is back.';
-    } else if (failing) {
-      banner.hidden = false;
-      banner.className = 'banner offline';
-      banner.textContent = 'Offline: trying to reach the director\u2019s computer\u2026';
-    } else if (queue.length) {
-      banner.hidden = false;
-      banner.className = 'banner sending';
-      banner.textContent = 'Sending\u2026';
-    } else {
-      banner.hidden = true;
-    }
-  }
+  core.banner({
+    offline: function (waiting) {
+      return waiting ? 'Offline: your result is kept on this tablet and will be sent when the connection is back.'
+        : 'Offline: trying to reach the director\u2019s computer\u2026';
+    },
+    sending: function () { return 'Sending\u2026'; }
+  });
 
   // ---- drawing ------------------------------------------------------------------------------
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (!attrs.hasOwnProperty(k)) { continue; }
-      if (k === 'text') { withSuits(node, String(attrs[k])); }
-      else if (k === 'onclick') { node.onclick = attrs[k]; }
-      else if (k === 'class') { node.className = attrs[k]; }
-      else { node.setAttribute(k, attrs[k]); }
-    }
-    (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
-    return node;
-  }
-  function withSuits(node, t) {
-    // Hearts and diamonds in red, as on the cards (and on the events' tablets).
-    t.split(/([\u2665\u2666\u2660\u2663])/).forEach(function (part) {
-      if (!part) { return; }
-      if (part === '\u2665' || part === '\u2666') {
-        var mark = document.createElement('span');
-        mark.className = 'suit red';
-        mark.textContent = part;
-        node.appendChild(mark);
-      } else { node.appendChild(document.createTextNode(part)); }
-    });
-  }
   function trumpsText(t) {
     var key = String(t).toLowerCase();
     return SYMBOLS[key] ? SYMBOLS[key] + ' ' + t : t;
@@ -264,7 +176,7 @@
         return el('li', {}, [el('strong', {text: seatName(s.seat)}), document.createTextNode(' ' + s.name + ' (' + s.role + ')')]);
       }))
     ]));
-    var queued = queue.length > 0;
+    var queued = outbox.items.length > 0;
     if (state.result.state === 'to enter' && !queued) { screen.appendChild(entryScreen()); }
     else if (state.result.state === 'waiting' && !queued) { screen.appendChild(confirmScreen()); }
     else if (state.result.state === 'confirmed') { screen.appendChild(doneScreen()); }
@@ -272,8 +184,8 @@
   }
 
   render();
-  showBanner();
-  flush();
-  listen();
-  window.setInterval(function () { if (queue.length) { flush(); } else { refresh(); } }, 8000);
+  core.showBanner();
+  outbox.flush();
+  core.live(refresh, adopt, 8000, 8000);
+  core.offlineReload('/d/');
 })();

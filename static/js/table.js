@@ -1,33 +1,23 @@
-/* clubwhist: the table's tablet page.
-   Plain ES5 (old tablets, no build step). The server's state comes embedded in the page and is
-   refreshed every 10 s; what the players do goes into a queue kept in localStorage until the
-   server has it, so a dropped connection, a reload or a second device loses and doubles
-   nothing: every submission carries a key made here, and the server answers a repeat with the
-   stored result (200) and a different result for the same board with 409. */
+/* clubwhist: a duplicate event table's tablet page (its screens: the boards, entry, East-West's
+   check, the recap between rounds, the director's call). Plain ES5 (old tablets, no build
+   step); static/js/tablet-core.js, loaded first, does the requests, the one retry policy, the
+   offline queue, the banner and the service worker. The server's state comes embedded in the
+   page and is refreshed every 10 s; what the players do goes into the queue kept in
+   localStorage until the server has it, so a dropped connection, a reload or a second device
+   loses and doubles nothing: every submission carries a key made here, and the server answers
+   a repeat with the stored result (200) and a different result for the same board with 409. */
 (function () {
   'use strict';
-  var cfg = document.body.dataset; // api, token, sw, cache: the page's data- attributes
+  var core = window.clubwhistTablet;
   var state = JSON.parse(document.getElementById('table-state').textContent);
   var screen = document.getElementById('screen');
-  var banner = document.getElementById('banner');
-  var QKEY = 'clubwhist-queue-' + cfg.token;
-  var IDKEY = 'clubwhist-ids-' + cfg.token;
-  var SEENKEY = 'clubwhist-seen-' + cfg.token;
+  var IDKEY = core.key('ids');
+  var SEENKEY = 'clubwhist-seen-' + core.cfg.token;
   var OFFSETKEY = 'clubwhist-clock-offset';
   var view = {name: 'boards', board: null, values: {}, preview: null, note: ''};
   var problems = {};   // board -> message shown on the board (a conflict, a refusal)
-  var failing = false; // the last request could not reach the server
-  var retryIn = 1000, retryTimer = null;
-
-  // ---- storage ------------------------------------------------------------------------------
-  function load(key, fallback) {
-    try { var v = window.localStorage.getItem(key); return v ? JSON.parse(v) : fallback; }
-    catch (e) { return fallback; }
-  }
-  function save(key, value) {
-    try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full */ }
-  }
-  var queue = load(QKEY, []);
+  var load = core.load, save = core.save, request = core.request;
+  var el = core.el, text = core.text, SYMBOLS = core.SYMBOLS;
   var ids = load(IDKEY, {});
   // The server's clock minus this tablet's (ms), learnt from each fresh answer and kept, so the
   // round clock is right on a tablet whose own clock is wrong. Not from the page itself: a
@@ -43,51 +33,25 @@
     return 't' + state.table + '-' + out;
   }
 
-  // ---- network ------------------------------------------------------------------------------
-  // A write's answer carries a receipt, sent back with the next request: it tells the server
-  // the write has committed, so the table's state can be cached again at once (without it the
-  // server waits a few seconds before it does).
-  var receipt = null;
-  function request(method, path, body, done) {
-    var xhr = new XMLHttpRequest();
-    xhr.open(method, cfg.api + path, true);
-    xhr.setRequestHeader('Content-Type', 'application/json');
-    if (receipt) { xhr.setRequestHeader('Clubwhist-Receipt', receipt); receipt = null; }
-    xhr.timeout = 15000;
-    xhr.onreadystatechange = function () {
-      if (xhr.readyState !== 4) { return; }
-      var given = xhr.getResponseHeader('Clubwhist-Receipt');
-      if (given) { receipt = given; }
-      var data = null;
-      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
-      done(xhr.status, data);
-    };
-    xhr.ontimeout = function () { done(0, null); };
-    xhr.send(body ? JSON.stringify(body) : null);
-  }
-
-  // Every change this page makes or learns bumps `epoch`; a state asked for before the
-  // latest change may not know it (it can answer after a submission's 201), so it is dropped
-  // and asked again rather than allowed to put a sent board back to "to enter".
-  var epoch = 0;
+  // ---- the server's state ---------------------------------------------------------------------
+  // A state asked for before the latest change this page made or learnt (`core.epoch`) may
+  // not know it (it can answer after a submission's 201), so it is dropped and asked again
+  // rather than allowed to put a sent board back to "to enter".
   function refresh() {
-    var asked = epoch;
+    var asked = core.epoch;
     request('GET', '', null, function (status, data) {
-      if (status === 200 && data && asked !== epoch) { refresh(); return; }
+      if (status === 200 && data && asked !== core.epoch) { refresh(); return; }
       if (status === 200 && data) {
         var server = Date.parse(data.server_time);
         if (!isNaN(server)) { offset = server - Date.now(); save(OFFSETKEY, offset); }
-        failing = false; state = data; tick(); quietly();
+        state = data; tick(); quietly();
       }
-      else if (status === 0) { failing = true; showBanner(); }
+      else if (core.retryable(status)) { core.failing = true; showBanner(); }
       else if (status === 403 || status === 404) { location.reload(); }
     });
   }
 
   // ---- the queue ----------------------------------------------------------------------------
-  function enqueue(item) { epoch += 1; queue.push(item); save(QKEY, queue); flush(); }
-  function dropFirst() { queue.shift(); save(QKEY, queue); }
-
   function resultIdFor(key) {
     if (ids[key]) { return ids[key]; }
     var boards = state.current.boards;
@@ -97,40 +61,34 @@
     return null;
   }
 
-  var flushing = false;
-  function flush() {
-    if (flushing || !queue.length) { showBanner(); return; }
-    flushing = true;
-    var item = queue[0];
-    var after = function (status, data) {
-      flushing = false;
-      if (status === 0 || status >= 500 || status === 429) {
-        failing = true; showBanner(); scheduleRetry(); return;
-      }
-      failing = false; retryIn = 1000;
-      epoch += 1;
-      if (status === 200 || status === 201) {
-        adopt(data, item);
-        if (item.kind === 'submit') { ids[item.key] = data.id; save(IDKEY, ids); delete problems[item.board]; }
-      } else if (status === 409) {
-        problems[item.board] = (data && data.detail) || 'Another result is stored for this board.';
-        dropAfterConflict(item);
-      } else if (status >= 400) {
-        problems[item.board] = (data && data.detail) || ('Refused (' + status + ')');
-      }
-      if (status !== 409) { dropFirst(); }
-      if (queue.length) { flush(); } else { refresh(); }
-      quietly();
-    };
+  function sendItem(item, done) {
     if (item.kind === 'submit') {
-      request('POST', 'results/', {board: item.board, entry: item.entry, idempotency_key: item.key}, after);
+      request('POST', 'results/', {board: item.board, entry: item.entry, idempotency_key: item.key}, done);
       return;
     }
     var id = resultIdFor(item.key);
-    if (!id) { flushing = false; dropFirst(); flush(); return; } // its submission was refused
-    if (item.kind === 'confirm') { request('POST', 'results/' + id + '/confirm/', {}, after); }
-    else { request('POST', 'results/' + id + '/dispute/', {note: item.note || ''}, after); }
+    if (!id) { done(null); return; } // its submission was refused
+    if (item.kind === 'confirm') { request('POST', 'results/' + id + '/confirm/', {}, done); }
+    else { request('POST', 'results/' + id + '/dispute/', {note: item.note || ''}, done); }
   }
+
+  function answered(item, status, data) {
+    if (status === 200 || status === 201) {
+      adopt(data, item);
+      if (item.kind === 'submit') { ids[item.key] = data.id; save(IDKEY, ids); delete problems[item.board]; }
+    } else if (status === 409) {
+      // the conflicting submission and whatever waited on it (its confirmation) leave the queue
+      problems[item.board] = (data && data.detail) || 'Another result is stored for this board.';
+      outbox.remove(function (q) { return q.key === item.key; });
+    } else {
+      problems[item.board] = (data && data.detail) || ('Refused (' + status + ')');
+    }
+    quietly();
+  }
+
+  var outbox = core.queue(core.key('queue'), sendItem, answered, refresh);
+  function enqueue(item) { outbox.push(item); }
+  function flush() { outbox.flush(); }
 
   var STATES = {entered: 'waiting', confirmed: 'confirmed', corrected: 'confirmed',
                 artificial: 'confirmed', disputed: 'disputed'};
@@ -148,35 +106,24 @@
     });
   }
 
-  function dropAfterConflict(item) {
-    // the conflicting submission and whatever waited on it (its confirmation) leave the queue
-    queue = queue.filter(function (q) { return q.key !== item.key; });
-    save(QKEY, queue);
-  }
-
-  function scheduleRetry() {
-    if (retryTimer) { return; }
-    retryTimer = setTimeout(function () { retryTimer = null; flush(); }, retryIn);
-    retryIn = Math.min(retryIn * 2, 30000);
-  }
-
-  function showBanner() {
-    var boards = {}, waiting = 0;  // results, not requests: a board's entry and confirmation are one
-    queue.forEach(function (q) { if (!boards[q.board]) { boards[q.board] = true; waiting += 1; } });
-    var offline = failing || navigator.onLine === false;
-    if (offline) {
-      banner.hidden = false; banner.className = 'banner offline';
-      banner.textContent = 'Offline: ' + waiting + ' result' + (waiting === 1 ? '' : 's') +
+  // results, not requests: a board's entry and confirmation are one
+  core.banner({
+    offline: function (waiting) {
+      return 'Offline: ' + waiting + ' result' + (waiting === 1 ? '' : 's') +
         ' waiting. Keep playing; they will be sent when the connection is back.';
-    } else if (waiting) {
-      banner.hidden = false; banner.className = 'banner sending';
-      banner.textContent = 'Sending ' + waiting + '…';
-    } else { banner.hidden = true; }
-  }
+    },
+    sending: function (waiting) { return 'Sending ' + waiting + '…'; }
+  }, function () {
+    var boards = {}, waiting = 0;
+    outbox.items.forEach(function (q) { if (!boards[q.board]) { boards[q.board] = true; waiting += 1; } });
+    return waiting;
+  });
+  var showBanner = core.showBanner;
 
   // ---- what a board looks like here (the server's state and our queue together) ----------
   function pending(boardNumber) {
     var out = {submit: null, confirm: false, dispute: false};
+    var queue = outbox.items;
     for (var i = 0; i < queue.length; i++) {
       var q = queue[i];
       if (q.board !== boardNumber) { continue; }
@@ -201,37 +148,11 @@
     return v;
   }
 
-  // ---- small DOM helpers --------------------------------------------------------------------
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (!attrs.hasOwnProperty(k)) { continue; }
-      if (k === 'text') { withSuits(node, String(attrs[k])); }
-      else if (k === 'onclick') { node.onclick = attrs[k]; }
-      else if (k === 'class') { node.className = attrs[k]; }
-      else { node.setAttribute(k, attrs[k]); }
-    }
-    (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
-    return node;
-  }
-  function text(t) { return document.createTextNode(t); }
-  var SYMBOLS = {hearts: '\u2665', diamonds: '\u2666', spades: '\u2660', clubs: '\u2663'};
+  // ---- small helpers ------------------------------------------------------------------------
   function withSymbol(t) {
-    // "hearts" -> "♥ hearts": the symbol players look for, in its colour (withSuits)
+    // "hearts" -> "♥ hearts": the symbol players look for, in its colour (core.withSuits)
     if (/[\u2665\u2666\u2660\u2663]/.test(t)) { return t; }
     return String(t).replace(/\b(hearts|diamonds|spades|clubs)\b/, function (w) { return SYMBOLS[w] + ' ' + w; });
-  }
-  function withSuits(node, t) {
-    // Hearts and diamonds in red, as on the cards: each suit symbol gets a span of its own.
-    t.split(/([\u2665\u2666\u2660\u2663])/).forEach(function (part) {
-      if (!part) { return; }
-      if (part === '\u2665' || part === '\u2666') {
-        var mark = document.createElement('span');
-        mark.className = 'suit red';
-        mark.textContent = part;
-        node.appendChild(mark);
-      } else { node.appendChild(text(part)); }
-    });
   }
   function signed(n) { return n === null || n === undefined ? '' : (n > 0 ? '+' + n : String(n)); }
   function pairLabel(p) { return p ? p.label + (p.names ? ': ' + p.names : '') : 'sit-out'; }
@@ -449,8 +370,8 @@
     var mine = ++checking;
     request('POST', 'preview/', {board: view.board, entry: made.entry}, function (status, data) {
       if (mine !== checking || view.name !== 'entry') { return; }
-      if (status === 200) { view.preview = data; failing = false; }
-      else if (status === 0 || status >= 500) { view.preview = {offline: true}; failing = true; }
+      if (status === 200) { view.preview = data; }
+      else if (core.retryable(status)) { view.preview = {offline: true}; core.failing = true; }
       else { view.preview = {error: (data && data.detail) || 'This result is not possible.'}; }
       render();
     });
@@ -600,7 +521,7 @@
     // A call made or taken back changes the table's state: a state asked for before the answer
     // came may not know it (it would put the button back), so it is dropped (see `epoch`).
     function done(message) {
-      epoch += 1; closePanel(); refresh();
+      core.epoch += 1; closePanel(); refresh();
       if (message) { callButton.textContent = message; }
     }
     if (c) {
@@ -652,24 +573,12 @@
   }
   callButton.onclick = callPanel;
 
-  window.addEventListener('online', function () { failing = false; retryIn = 1000; flush(); refresh(); });
-  window.addEventListener('offline', function () { failing = true; showBanner(); });
   document.addEventListener('visibilitychange', function () { if (!document.hidden) { refresh(); } });
-  setInterval(function () { if (!queue.length) { refresh(); } else { flush(); } }, 10000);
+  core.live(function () { if (!outbox.items.length) { refresh(); } else { flush(); } }, null, 10000, 10000);
   setInterval(tick, 1000);
-  if ('serviceWorker' in navigator) {
-    // The first load did not pass through the worker: put this page in its cache ourselves,
-    // so a reload without a network still finds it.
-    navigator.serviceWorker.register(cfg.sw, {scope: '/t/'}).then(function () {
-      return navigator.serviceWorker.ready;
-    }).then(function () {
-      return window.caches.open(cfg.cache).then(function (cache) { return cache.add(location.href); });
-    }).then(function () {
-      document.body.setAttribute('data-offline-ready', '1');
-    }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
-  }
+  core.offlineReload('/t/');
   render();
   // A fresh state at once (the embedded one may be the service worker's old copy), after
   // sending whatever waits in the queue.
-  if (queue.length) { flush(); } else { refresh(); }
+  if (outbox.items.length) { flush(); } else { refresh(); }
 })();

@@ -1,51 +1,28 @@
-/* clubwhist: a Bid Whist team tournament table's tablet.
-   Plain ES5 (old tablets, no build step). The table's state comes embedded in the page, then
-   from a poll every few seconds. One team enters the game's final score from its score sheet,
-   the other confirms it or says it is wrong (the director is called). Teams with a phone each
-   may both enter it: matching figures count at once. What the table sends waits in
-   localStorage until the server has answered, so a dropped connection or a reload loses
-   nothing. */
+/* clubwhist: a Bid Whist team tournament table's tablet (its screens: the two teams of the
+   round, the entry by final score or hand by hand, the other team's check, the table waiting
+   for the round). Plain ES5 (old tablets, no build step); static/js/tablet-core.js, loaded
+   first, does the requests, the one retry policy, the offline queue, the banner, the service
+   worker and the live wake-up. The table's state comes embedded in the page, then from a
+   stream the server sends it on whenever the tournament moves (a draw, a correction, the
+   end), and from a poll beside it (the other tables' games). One team enters the game's final
+   score from its score sheet, the other confirms it or says it is wrong (the director is
+   called). Teams with a phone each may both enter it: matching figures count at once. What
+   the table sends waits in localStorage until the server has answered, so a dropped
+   connection or a reload loses nothing. */
 (function () {
   'use strict';
-  var cfg = document.body.dataset; // api, token
+  var core = window.clubwhistTablet;
   var state = JSON.parse(document.getElementById('team-table-state').textContent);
   var screen = document.getElementById('screen');
-  var banner = document.getElementById('banner');
-  var QKEY = 'clubwhist-team-queue-' + cfg.token;
-  var SKEY = 'clubwhist-team-side-' + cfg.token;
+  var SKEY = core.key('team-side');
   var problem = '';
-  var failing = false;
-  var queue = load(QKEY, []);
-  var sending = false;
-  var side = load(SKEY, {round: 0, side: ''});   // who entered on this device, this round
-  var typing = null;                              // the entry form's values while open
-
-  function load(key, fallback) {
-    try { var v = window.localStorage.getItem(key); return v ? JSON.parse(v) : fallback; }
-    catch (e) { return fallback; }
-  }
-  function keep(key, value) {
-    try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full */ }
-  }
-
-  function request(method, path, body, done) {
-    var xhr = new XMLHttpRequest();
-    xhr.open(method, cfg.api + path, true);
-    xhr.setRequestHeader('Content-Type', 'application/json');
-    xhr.timeout = 15000;
-    xhr.onreadystatechange = function () {
-      if (xhr.readyState !== 4) { return; }
-      var data = null;
-      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
-      done(xhr.status, data);
-    };
-    xhr.ontimeout = function () { done(0, null); };
-    xhr.send(body ? JSON.stringify(body) : null);
-  }
+  var side = core.load(SKEY, {round: 0, side: ''});   // who entered on this device, this round
+  var typing = null;                                   // the entry form's values while open
+  var keep = core.save, request = core.request, el = core.el;
 
   function adopt(next) {
     if (!next || typeof next.version !== 'number' || next.version < state.version) { return; }
-    // While a team types, a poll that changes nothing at this table only updates the bar.
+    // While a team types, a state that changes nothing at this table only updates the bar.
     var same = typing && next.round === state.round && next.status === state.status &&
       JSON.stringify(next.game) === JSON.stringify(state.game);
     if (next.round !== state.round) { problem = ''; }
@@ -55,71 +32,40 @@
     render();
   }
 
-  function send(path, body) {
-    queue.push({path: path, body: body});
-    keep(QKEY, queue);
-    flush();
-  }
+  var outbox = core.queue(core.key('team-queue'), function (item, done) {
+    request('POST', item.path, item.body, done);
+  }, function (item, code, data) {
+    if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
+    else {
+      problem = (data && data.detail) || ('The server refused it (' + code + ').');
+      if (data && data.state) { adopt(data.state); } else { render(); }
+    }
+  });
+  function send(path, body) { outbox.push({path: path, body: body}); }
 
-  function flush() {
-    if (sending || !queue.length) { showBanner(); return; }
-    sending = true;
-    showBanner();
-    var item = queue[0];
-    request('POST', item.path, item.body, function (code, data) {
-      sending = false;
-      if (code === 0 || code >= 500 || code === 429) {
-        failing = true; showBanner(); window.setTimeout(flush, 3000); return;
-      }
-      failing = false;
-      epoch += 1;
-      queue.shift();
-      keep(QKEY, queue);
-      if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
-      else {
-        problem = (data && data.detail) || ('The server refused it (' + code + ').');
-        if (data && data.state) { adopt(data.state); } else { render(); }
-      }
-      flush();
-    });
-  }
-
-  // Every answer to what this page sent bumps `epoch`: a state asked for before it may not
-  // know it (a tablet's own game moves no version), so it is dropped, not shown.
-  var epoch = 0;
+  // A state asked for before an answer to what this page sent may not know it (a tablet's own
+  // game moves no version), so it is dropped, not shown (`core.epoch`).
   function poll() {
-    if (queue.length) { flush(); return; }
-    var asked = epoch;
+    if (outbox.items.length) { outbox.flush(); return; }
+    var asked = core.epoch;
     request('GET', '', null, function (code, data) {
-      if (code === 200 && asked !== epoch) { return; }
-      if (code === 200) { failing = false; adopt(data); }
-      else if (code === 0 || code >= 500) { failing = true; }
+      if (code === 200 && asked !== core.epoch) { return; }
+      if (code === 200) { adopt(data); }
+      else if (core.retryable(code)) { core.failing = true; }
       else if (code === 403 || code === 404) { window.location.reload(); }
-      showBanner();
+      core.showBanner();
     });
   }
 
-  function showBanner() {
-    if (failing || navigator.onLine === false) {
-      banner.hidden = false; banner.className = 'banner offline';
-      banner.textContent = queue.length ? 'Offline: what you sent waits here and goes when the connection is back.'
-        : 'Offline: trying again…';
-    } else if (queue.length) {
-      banner.hidden = false; banner.className = 'banner sending'; banner.textContent = 'Sending…';
-    } else { banner.hidden = true; }
-  }
+  core.banner({
+    offline: function (waiting) {
+      return waiting ? 'Offline: what you sent waits here and goes when the connection is back.'
+        : 'Offline: trying again\u2026';
+    },
+    sending: function () { return 'Sending\u2026'; }
+  });
 
   // ---- drawing ------------------------------------------------------------------------------
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === 'text') { node.textContent = attrs[k]; }
-      else if (k === 'onclick') { node.onclick = attrs[k]; }
-      else { node.setAttribute(k, attrs[k]); }
-    });
-    (children || []).forEach(function (c) { node.appendChild(c); });
-    return node;
-  }
   function para(text, cls) { return el('p', {text: text, class: cls || ''}); }
   function team(which) { return which === 'home' ? state.home : state.away; }
   function other(which) { return which === 'home' ? 'away' : 'home'; }
@@ -222,7 +168,7 @@
   function preview(hands, after) {
     request('POST', 'preview/', {hands: hands}, function (code, data) {
       if (code === 200) { typing.hands = hands; typing.sheet = data; typing.hand = {}; problem = ''; }
-      else if (code === 0) { failing = true; showBanner(); problem = 'No connection: try again in a moment.'; }
+      else if (code === 0) { core.failing = true; core.showBanner(); problem = 'No connection: try again in a moment.'; }
       else { problem = (data && data.detail) || ('Refused (' + code + ').'); }
       if (after) { after(); }
       render();
@@ -333,20 +279,9 @@
     screen.appendChild(form);
   }
 
-  window.addEventListener('online', function () { failing = false; flush(); poll(); });
-  window.addEventListener('offline', function () { failing = true; showBanner(); });
-  window.setInterval(poll, 4000);
-  if ('serviceWorker' in navigator && cfg.sw) {
-    // The first load did not pass through the worker: put this page in its cache ourselves,
-    // so a reload without a network still finds it.
-    navigator.serviceWorker.register(cfg.sw, {scope: '/tt/'}).then(function () {
-      return navigator.serviceWorker.ready;
-    }).then(function () {
-      return window.caches.open(cfg.cache).then(function (cache) { return cache.add(location.href); });
-    }).then(function () {
-      document.body.setAttribute('data-offline-ready', '1');
-    }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
-  }
   render();
-  flush();
+  outbox.flush();
+  // Woken by the stream when the tournament moves; the poll brings the other tables' games.
+  core.live(poll, adopt, 4000, 8000);
+  core.offlineReload('/tt/');
 }());

@@ -1,7 +1,9 @@
 """A drive table's tablet page, and the stream that tells it the drive moved on.
 
 The page embeds the table's state (it shows at once) and `static/js/drive-table.js` builds
-the screens from it and talks to the tablet API (`tournaments/api/drive_tablets.py`). When
+the screens from it and talks to the tablet API (`tournaments/api/drive_tablets.py`) through
+`static/js/tablet-core.js`; a service worker under /d/ keeps a copy of the page, so a tablet
+reloaded without a network still shows its table and keeps what it has not sent. When
 the last table confirms, every tablet must know its players' next seats within a second,
 with 250 tables in the room: each tablet keeps one stream open, woken by Redis pub/sub the
 moment the move commits (`tournaments.live`, DRIVE_CHANNEL; without Redis, a look at the
@@ -39,7 +41,11 @@ from tournaments.selectors.drive_tablets import (
 )
 from tournaments.selectors.tablet_cache import token_digest
 from tournaments.views.live import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
-from tournaments.views.tablets import cache_name
+from tournaments.views.tablets import CORE_FILES, files_cache_name, worker_response
+
+#: What the drive table page needs to show itself again from the service worker's copy.
+DRIVE_FILES = (*CORE_FILES, "js/drive-table.js")
+SCOPE = "/d/"
 
 #: A drive's tablets follow it all evening: a stream lives ten minutes, give or take a
 #: quarter (so a room that opened together does not reopen together), then reconnects.
@@ -73,10 +79,22 @@ def drive_table_page(request: HttpRequest, token: str) -> HttpResponse:
             "token": token,
             "state": state,
             "api": f"/api/d/{token}/",
-            "stream": f"/d/{token}/stream/",
+            "stream": f"{SCOPE}{token}/stream/",
+            "sw": f"{SCOPE}sw.js",
             "cache_name": cache_name(),
         },
     )
+
+
+def cache_name() -> str:
+    return files_cache_name(DRIVE_FILES, "clubwhist-drive-table")
+
+
+@require_GET
+def drive_service_worker(request: HttpRequest) -> HttpResponse:
+    """The drive tablets' service worker, under /d/: a tablet that reloads without a network
+    still shows its table (and what it has not sent yet)."""
+    return worker_response(request, SCOPE, DRIVE_FILES, cache_name())
 
 
 def _moved(drive_id: int) -> int:

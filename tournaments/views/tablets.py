@@ -3,7 +3,8 @@
 The page is one template with the table's state embedded (so it shows at once, and again from
 the service worker's copy when a reload finds no network); `static/js/table.js` builds the
 screens from that state and from the game's entry fields, and talks to the tablet API
-(`tournaments/api/tablets.py`). The token in the URL is the table's key.
+(`tournaments/api/tablets.py`) through `static/js/tablet-core.js`, which every format's tablet
+page shares. The token in the URL is the table's key.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from django.views.decorators.http import require_GET
 from tournaments.selectors import tablet_cache
 from tournaments.services import tablets
 
-TABLE_FILES = ("js/table.js", "css/table.css")
+#: What every tablet page loads before its format's script (requests, the one retry policy,
+#: the offline queue, the banner, the service worker, the live wake-up) and its style.
+CORE_FILES = ("js/tablet-core.js", "css/table.css")
+TABLE_FILES = (*CORE_FILES, "js/table.js")
 
 
 def cache_name() -> str:
@@ -76,7 +80,7 @@ def worker_response(
     request: HttpRequest, scope: str, files: tuple[str, ...], cache: str
 ) -> HttpResponse:
     """One tablet page's service worker: it keeps the pages under `scope` and their `files`
-    (the same worker serves the team tablets at /tt/)."""
+    (the same worker serves the drives' tablets at /d/ and the team tablets' at /tt/)."""
     response = render(
         request,
         "tournaments/tablets/sw.js",

@@ -1,29 +1,57 @@
-"""A team tournament table's tablet page.
+"""A team tournament table's tablet page, and the stream that tells it the tournament moved.
 
 The page embeds the table's state (it shows at once); `static/js/team-table.js` builds the
-screens from it, polls the tablet API (`tournaments/api/team_tablets.py`) every few seconds
-and sends what the teams enter. The tablet stays on its table all evening; each round it names
-the two teams sitting there.
+screens from it (with `static/js/tablet-core.js`) and sends what the teams enter to the tablet
+API (`tournaments/api/team_tablets.py`). The tablet stays on its table all evening; each round
+it names the two teams sitting there. When the director (or the round's last confirmation)
+draws the next round, every tablet must show it within a second: each keeps one stream open,
+woken by Redis pub/sub once the change commits (`tournaments.live`, TEAM_CHANNEL; without
+Redis, a look at the tournament's version twice a second), and the stream sends the table's
+new state itself. Each table's state is worked out once per version per process (a table's
+tablet and a team's phone share it), the tables' side by side. A table's own game moves no
+version and wakes nobody; the other tables' counts come with the page's poll beside the
+stream.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tournaments import live
+from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.team_room import (
     TeamLinkReplaced,
     TeamLinkUnknown,
     table_state,
     team_link,
 )
-from tournaments.views.tablets import files_cache_name, worker_response
+from tournaments.team_models import Tournament
+from tournaments.views.live import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
+from tournaments.views.tablets import CORE_FILES, files_cache_name, worker_response
 
 #: What the team table page needs to show itself again from the service worker's copy.
-TEAM_FILES = ("js/team-table.js", "css/table.css")
+TEAM_FILES = (*CORE_FILES, "js/team-table.js")
 SCOPE = "/tt/"
+#: As the drives' tablet streams (views/drive_tablets.py): ten minutes, give or take a
+#: quarter, then the tablet reconnects; at most three per link (a reload opens a new one
+#: before the old one closes); counted apart from the results pages' readers.
+STREAM_SECONDS = 600
+STREAM_SPREAD = 0.25
+PER_LINK = 3
+SLOTS = live.StreamSlots()
 
 
 def cache() -> str:
@@ -46,6 +74,7 @@ def team_table_page(request: HttpRequest, token: str) -> HttpResponse:
             "token": token,
             "state": table_state(tournament, table),
             "api": f"/api/tt/{token}/",
+            "stream": f"{SCOPE}{token}/stream/",
             "sw": f"{SCOPE}sw.js",
             "cache_name": cache(),
         },
@@ -57,3 +86,98 @@ def team_service_worker(request: HttpRequest) -> HttpResponse:
     """The team tablets' service worker, under /tt/: a tablet that reloads without a network
     still shows its table (and what it has not sent yet)."""
     return worker_response(request, SCOPE, TEAM_FILES, cache())
+
+
+def _version(tournament_id: int) -> int:
+    """The tournament's version from its row: one small query, shared by a process's streams."""
+    try:
+        found = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True)
+        return int(found.first() or 0)
+    finally:
+        connection.close()
+
+
+def _table_state(tournament_id: int, table: int) -> dict[str, Any]:
+    """One table's state, worked out once per version per process, in a thread of its own:
+    a process's streams of other tables work theirs out side by side (a draw wakes them all
+    at once), and no process works out the state of a table whose tablet it does not serve."""
+    try:
+        return table_state(Tournament.objects.get(pk=tournament_id), table)
+    finally:
+        connection.close()
+
+
+@never_cache
+@require_GET
+def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Server-sent events: `state` (the table's state as JSON) as the stream opens and each
+    time the tournament's version moves. Capped per link and per process like the drives'
+    streams (settings LIVE_STREAMS_*); a tablet turned away polls instead, and asks for a
+    stream again later (`static/js/tablet-core.js`)."""
+    try:
+        tournament, table = team_link(token)
+        opening = table_state(tournament, table)
+    except TeamLinkReplaced as exc:
+        return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
+    except TeamLinkUnknown as exc:
+        return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
+    threaded = not isinstance(request, ASGIRequest)
+    caps = {
+        "per_process": (
+            settings.LIVE_STREAMS_THREADED if threaded else settings.LIVE_STREAMS_PER_PROCESS
+        ),
+        "per_address": PER_LINK,
+    }
+    link = token_digest(token)
+    refusal = SLOTS.refusal(link, **caps)
+    if refusal is not None:
+        busy = HttpResponse(refusal, status=503, content_type="text/plain; charset=utf-8")
+        busy["Retry-After"] = "15"
+        return busy
+    tournament_id = tournament.pk
+    last = int(opening["version"])
+    # Nothing more from the database but the version and a move's states, read in a thread:
+    # give this thread's connection back (never inside a transaction: a test's, say).
+    if not connection.in_atomic_block:
+        connection.close()
+
+    async def events() -> AsyncIterator[str]:
+        nonlocal last
+        if not SLOTS.take(link, **caps):
+            yield "event: busy\ndata: this server is following all the tablets it can\n\n"
+            return
+        try:
+            yield f"retry: 2000\nevent: state\ndata: {json.dumps(opening)}\n\n"
+            ends = time.monotonic() + STREAM_SECONDS * random.uniform(
+                1 - STREAM_SPREAD, 1 + STREAM_SPREAD
+            )
+            beat = time.monotonic()
+            while time.monotonic() < ends:
+                await live.wait_for_newer_async(
+                    tournament_id,
+                    last,
+                    fallback=STREAM_CHECK,
+                    poll=STREAM_POLL,
+                    channel=live.TEAM_CHANNEL,
+                )
+                now = await shared_call(
+                    f"team-version:{tournament_id}", lambda: _version(tournament_id)
+                )
+                if now > last:
+                    last = now
+                    state = await shared_call(
+                        f"team-state:{tournament_id}:{now}:{table}",
+                        lambda: _table_state(tournament_id, table),
+                        keep=True,
+                    )
+                    yield f"event: state\nid: {now}\ndata: {json.dumps(state)}\n\n"
+                elif time.monotonic() - beat > 15:
+                    beat = time.monotonic()
+                    yield ": still here\n\n"
+        finally:
+            SLOTS.give_back(link)
+
+    stream: Iterator[str] | AsyncIterator[str] = events() if not threaded else in_thread(events())
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["X-Accel-Buffering"] = "no"
+    return response

@@ -7,7 +7,7 @@ import pytest
 
 from tests.web.conftest import director_account, make_event
 from tournaments.models import Event, Result
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 from tournaments.services.simulation import event_simulate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.conftest import director_account, make_event
 from tournaments.models import Result
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -258,6 +258,8 @@ def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     # never lost and stored once.)
     page.reload()
     page.wait_for_selector("#screen .pairs")
+    page.locator("#banner.offline").wait_for()
+    assert "Offline" in page.locator("#banner").inner_text()
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_function("() => document.getElementById('banner').hidden === true")

@@ -1,0 +1,263 @@
+/* clubwhist: what every table's tablet shares, whatever the format (duplicate events at /t/,
+   progressive drives at /d/, team tournaments at /tt/). Loaded before the format's own script,
+   which keeps only its screens and calls this one as `window.clubwhistTablet`.
+
+   Plain ES5 (old tablets, no build step). One retry policy for everything a tablet sends or
+   asks: after a failure, wait 1 s, then twice as long each time up to 30 s, with a little
+   jitter so a room of tablets that lost the Wi-Fi together does not come back together; a
+   busy server's Retry-After (a 429, or a stream's 503) is honoured as a floor, and until it
+   has passed the tablet asks nothing at all. Any answer resets the wait to 1 s.
+
+   The rest: the page's settings from its data- attributes, localStorage under a key per table
+   link, the request (with the events' write receipt), the offline queue that keeps what the
+   players sent until the server has answered it, the banner that says the tablet is offline,
+   retrying or turned away, the service worker that lets the page reload without a network,
+   the live wake-up (a server-sent-events stream, with a poll beside it and instead of it),
+   and the DOM helper that draws the red suits. */
+(function () {
+  'use strict';
+  var core = {};
+  var cfg = core.cfg = document.body.dataset; // api, token, sw, cache, stream: per page
+  var banner = document.getElementById('banner');
+
+  // ---- storage (a key per table link: two tables' tabs on one device never mix) ----------
+  core.key = function (name) { return 'clubwhist-' + name + '-' + cfg.token; };
+  core.load = function (key, fallback) {
+    try { var v = window.localStorage.getItem(key); return v ? JSON.parse(v) : fallback; }
+    catch (e) { return fallback; }
+  };
+  core.save = function (key, value) {
+    try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full */ }
+  };
+
+  // ---- the one retry policy ----------------------------------------------------------------
+  var FIRST = 1000, MOST = 30000;
+  core.failing = false;   // the last request could not reach the server, or it was refused
+  core.busy = false;      // the server answered "too many" or "not now" (429, 503)
+  var wait = FIRST;       // the next retry's wait
+  var holdUntil = 0;      // Retry-After: ask nothing before this time (ms)
+
+  /** The wait before the next retry (ms), and the one after it doubled; `after` is a
+      Retry-After in seconds, the least this wait may be. */
+  core.nextWait = function (after) {
+    var ms = wait * (0.85 + Math.random() * 0.3);
+    wait = Math.min(wait * 2, MOST);
+    if (after > 0) {
+      ms = Math.max(ms, after * 1000);
+      holdUntil = Math.max(holdUntil, Date.now() + after * 1000);
+    }
+    return Math.round(ms);
+  };
+  /** Whether a Retry-After still holds: polls are skipped until it has passed. */
+  core.held = function () { return Date.now() < holdUntil; };
+  function answered(status) {
+    if (status !== 0 && status !== 429 && status < 500) {
+      wait = FIRST; core.failing = false; core.busy = false;
+    }
+  }
+  /** Whether an answer means "try the same again later": no answer, the server's error, or
+      a server too busy to take it. */
+  core.retryable = function (status) { return status === 0 || status === 429 || status >= 500; };
+
+  // ---- requests -------------------------------------------------------------------------------
+  // A write's answer may carry a receipt (the events' API), sent back with the next request: it
+  // tells the server the write has committed, so the table's state can be cached again at once.
+  var receipt = null;
+  /** `done(status, data, retryAfter)`: status 0 when there was no answer; `retryAfter` in
+      seconds when the server sent one. */
+  core.request = function (method, path, body, done) {
+    var xhr = new XMLHttpRequest();
+    xhr.open(method, cfg.api + path, true);
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    if (receipt) { xhr.setRequestHeader('Clubwhist-Receipt', receipt); receipt = null; }
+    xhr.timeout = 15000;
+    var finished = false;
+    function finish(status, data, after) {
+      if (finished) { return; }
+      finished = true;
+      answered(status);
+      if (status === 429 || status === 503) { core.busy = true; }
+      done(status, data, after);
+    }
+    xhr.onreadystatechange = function () {
+      if (xhr.readyState !== 4 || xhr.status === 0) { return; } // no answer: ontimeout/onerror
+      var given = xhr.getResponseHeader('Clubwhist-Receipt');
+      if (given) { receipt = given; }
+      var after = parseInt(xhr.getResponseHeader('Retry-After') || '', 10);
+      var data = null;
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
+      finish(xhr.status, data, isNaN(after) ? 0 : after);
+    };
+    xhr.ontimeout = xhr.onerror = xhr.onabort = function () { finish(0, null, 0); };
+    xhr.send(body ? JSON.stringify(body) : null);
+  };
+
+  // ---- every change this page makes or learns ------------------------------------------------
+  // A state asked for before the latest change may not know it (it can answer after a write's
+  // 201), so the formats compare `core.epoch` before and after and drop such a state.
+  core.epoch = 0;
+
+  // ---- the offline queue ---------------------------------------------------------------------
+  /** What the players sent, kept in localStorage under `key` until the server has answered it,
+      sent one at a time in order. `send(item, done)` makes the request (or calls done(null)
+      when the item can no longer be sent: it is dropped); `answer(item, status, data)` is
+      told every answer but a retryable one (the item then leaves the queue, unless it removed
+      itself already); `idle()` runs when the queue has emptied. */
+  core.queue = function (key, send, answer, idle) {
+    var q = {items: core.load(key, []), sending: false};
+    var timer = null;
+    q.save = function () { core.save(key, q.items); };
+    q.push = function (item) { core.epoch += 1; q.items.push(item); q.save(); q.flush(); };
+    q.remove = function (test) {
+      q.items = q.items.filter(function (it) { return !test(it); }); q.save();
+    };
+    /** Send what waits, unless a retry is already timed (`now`: at once all the same, as
+        when the connection comes back). */
+    q.flush = function (now) {
+      if (timer && !now) { core.showBanner(); return; }
+      if (timer) { window.clearTimeout(timer); timer = null; }
+      if (q.sending || !q.items.length) { core.showBanner(); return; }
+      q.sending = true;
+      core.showBanner();
+      var item = q.items[0];
+      send(item, function (status, data, after) {
+        q.sending = false;
+        if (status === null) { q.remove(function (it) { return it === item; }); q.flush(); return; }
+        if (core.retryable(status)) {
+          core.failing = true;
+          timer = window.setTimeout(function () { timer = null; q.flush(); }, core.nextWait(after));
+          core.showBanner();
+          return;
+        }
+        core.epoch += 1;
+        var index = q.items.indexOf(item);
+        answer(item, status, data);
+        if (q.items[index] === item) { q.items.splice(index, 1); q.save(); }
+        if (q.items.length) { q.flush(); } else { core.showBanner(); if (idle) { idle(); } }
+      });
+    };
+    q.retrying = function () { return timer !== null; };
+    core.queued = q;
+    return q;
+  };
+
+  // ---- the banner: offline, retrying, turned away, or sending --------------------------------
+  /** `words.offline(waiting)`, `words.sending(waiting)`: the format's sentences; `count()` how
+      many things wait (results, not requests). */
+  var words = null, count = function () { return core.queued ? core.queued.items.length : 0; };
+  core.banner = function (sentences, counter) { words = sentences; if (counter) { count = counter; } };
+  core.offline = function () { return core.failing || navigator.onLine === false; };
+  core.showBanner = function () {
+    if (!banner || !words) { return; }
+    var waiting = count();
+    var shown = '', cls = 'banner';
+    if (navigator.onLine !== false && core.busy) {
+      cls += ' offline busy';
+      shown = 'The server is busy: this tablet tries again by itself in a moment' +
+        (waiting ? ', and keeps what you sent until then.' : '.');
+    } else if (core.offline()) {
+      cls += ' offline';
+      shown = words.offline(waiting);
+    } else if (waiting) {
+      cls += ' sending';
+      shown = words.sending(waiting);
+    }
+    banner.hidden = !shown;
+    banner.className = cls;
+    if (banner.textContent !== shown) { banner.textContent = shown; }
+  };
+
+  // ---- reloading without a network ----------------------------------------------------------
+  /** The page's service worker (data-sw) for its scope: it keeps a copy of the page and its
+      files. The first load did not pass through the worker, so the page puts itself in the
+      worker's cache; then the body says `data-offline-ready` (the browser tests wait on it). */
+  core.offlineReload = function (scope) {
+    if (!('serviceWorker' in navigator) || !cfg.sw) { return; }
+    navigator.serviceWorker.register(cfg.sw, {scope: scope}).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function () {
+      return window.caches.open(cfg.cache).then(function (cache) { return cache.add(location.href); });
+    }).then(function () {
+      document.body.setAttribute('data-offline-ready', '1');
+    }).catch(function () { /* no offline reloads here (plain HTTP): the queue still works */ });
+  };
+
+  // ---- the live wake-up ----------------------------------------------------------------------
+  /** Follow the server: `poll()` asks for the state (the format's GET), `state(data)` takes
+      what the stream sends. With a stream (data-stream and EventSource), the server sends the
+      table's state the moment it changes and `poll` runs every `slow` ms beside it (what does
+      not wake the stream, such as other tables' counts); without one, or while the stream is
+      refused or gone, `poll` runs every `fast` ms and the stream is tried again after the one
+      retry policy's wait. Polls are skipped while a Retry-After holds. */
+  core.live = function (poll, state, fast, slow) {
+    var source = null, reopen = null;
+    function open() {
+      reopen = null;
+      if (!cfg.stream || !window.EventSource) { return; }
+      source = new window.EventSource(cfg.stream);
+      source.addEventListener('open', function () { core.failing = false; core.showBanner(); });
+      source.addEventListener('state', function (e) {
+        var data = null;
+        try { data = JSON.parse(e.data); } catch (err) { return; }
+        core.failing = false; core.busy = false; core.showBanner();
+        state(data);
+      });
+      // Turned away (over a cap) or closed for good (a 503, a link replaced): poll meanwhile,
+      // and ask for a stream again after the wait. A dropped stream reconnects by itself.
+      source.addEventListener('busy', function () { closed(15); });
+      source.onerror = function () { if (source && source.readyState === 2) { closed(0); } };
+    }
+    function closed(after) {
+      if (source) { source.close(); source = null; }
+      if (!reopen) { reopen = window.setTimeout(open, core.nextWait(after)); }
+    }
+    var last = 0;
+    window.setInterval(function () {
+      var every = source && source.readyState === 1 ? slow : fast;
+      if (Date.now() - last < every - 50 || core.held()) { return; }
+      last = Date.now();
+      poll();
+    }, Math.min(fast, 1000));
+    core.pollNow = function () { last = Date.now(); poll(); };
+    open();
+  };
+
+  window.addEventListener('online', function () {
+    core.failing = false; wait = FIRST;
+    if (core.queued) { core.queued.flush(true); }
+    if (core.pollNow) { core.pollNow(); }
+  });
+  window.addEventListener('offline', function () { core.failing = true; core.showBanner(); });
+
+  // ---- drawing -------------------------------------------------------------------------------
+  /** An element: `text` is drawn with the suits (withSuits), `onclick` set as the handler,
+      other attributes set as they are; null children are skipped. */
+  core.el = function (tag, attrs, children) {
+    var node = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (!attrs.hasOwnProperty(k)) { continue; }
+      if (k === 'text') { core.withSuits(node, String(attrs[k])); }
+      else if (k === 'onclick') { node.onclick = attrs[k]; }
+      else if (k === 'class') { node.className = attrs[k]; }
+      else { node.setAttribute(k, attrs[k]); }
+    }
+    (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
+    return node;
+  };
+  core.text = function (t) { return document.createTextNode(t); };
+  /** Hearts and diamonds in red, as on the cards: each red suit symbol gets a span. */
+  core.withSuits = function (node, t) {
+    t.split(/([\u2665\u2666\u2660\u2663])/).forEach(function (part) {
+      if (!part) { return; }
+      if (part === '\u2665' || part === '\u2666') {
+        var mark = document.createElement('span');
+        mark.className = 'suit red';
+        mark.textContent = part;
+        node.appendChild(mark);
+      } else { node.appendChild(document.createTextNode(part)); }
+    });
+  };
+  core.SYMBOLS = {hearts: '\u2665', diamonds: '\u2666', spades: '\u2660', clubs: '\u2663'};
+
+  window.clubwhistTablet = core;
+}());
