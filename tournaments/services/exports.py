@@ -35,10 +35,12 @@ from engine.exports.pbn_results import dumps_hand_records
 from engine.scoring.document import StandingsDocument
 from tournaments.bridge import engine_board, meeting_rows
 from tournaments.drive_models import Drive
+from tournaments.kernel.audit import User
+from tournaments.kernel.refusals import Refused
 from tournaments.models import Board, Club, Event, Pair, Result, Standings
 from tournaments.selectors.standings import standings_compute
 from tournaments.services import backup
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import audit_record
 from tournaments.services.corrections import board_mark_fouled, result_set_artificial
 from tournaments.services.events import (
     MAX_IMPORT_BOARDS,
@@ -54,7 +56,7 @@ from tournaments.services.results import result_submit
 from tournaments.team_models import Tournament
 
 
-class ImportRefused(ValueError):
+class ImportRefused(Refused):
     """A file that cannot become an event; the message says what is wrong and where."""
 
 
@@ -333,6 +335,22 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
             after={"results": len(record.results), "boards": len(record.boards)},
         )
         return event_finish(event=event, user=user)
+
+
+def file_import(*, text: str, club: Club, user: User = None) -> backup.Imported:
+    """What the director's import page and API take: clubwhist JSON of an event, a drive or a
+    team tournament, restored whole (`backup.document_import_text` tells them apart by their
+    format marker), or a USEBIO or PBN results file, made into a closed event
+    (`event_import`)."""
+    file_size_check(text=text, what="results file")
+    if backup.looks_like_json(text):
+        return backup.document_import_text(text=text, club=club, user=user)
+    event = event_import(text=text, club=club, user=user)
+    said = (
+        f"Imported: {event.name}. The standings are scored again here; compare them with the "
+        "program that wrote the file."
+    )
+    return backup.Imported("event", event, said)
 
 
 def _players(pair: PairRecord) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""Results files on the web: the director's downloads and import page, members' downloads.
+"""Results files on the web: the director's downloads and import page (an event's results
+file, or the clubwhist JSON of an event, a drive or a team tournament), members' downloads.
 
 The members download the files of a published event.
 
@@ -21,7 +22,6 @@ from django.views.decorators.http import require_GET
 from tournaments import access
 from tournaments.forms import LimitedFileField
 from tournaments.models import Club, Event
-from tournaments.services import backup
 from tournaments.services import exports as export_services
 from tournaments.services.events import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, no_club
@@ -60,7 +60,8 @@ class ImportForm(forms.Form):
     file = LimitedFileField(
         label="Results file",
         help_text="USEBIO 1.2 (.xml) or PBN with results (.pbn), as clubwhist exports them, "
-        "or an event's clubwhist JSON (.clubwhist.json), restored whole.",
+        "or the clubwhist JSON (.clubwhist.json) of an event, a whist drive or a team "
+        "tournament (a league's week), restored whole.",
         hint="that is not a results file (a 30-table evening's USEBIO is under 0.5 MB); an "
         "installation's whole backup is restored with `manage.py restore`.",
     )
@@ -83,7 +84,8 @@ class ImportForm(forms.Form):
 
 @login_required
 def event_import(request: HttpRequest) -> HttpResponse:
-    """A results file (USEBIO, PBN, clubwhist JSON) becomes a closed event of the chosen club.
+    """A results file (USEBIO, PBN) becomes a closed event of the chosen club; an event's, a
+    drive's or a tournament's clubwhist JSON comes back whole into it (`file_import`).
 
     An administrator with no club yet is offered the first club by name; it is made when a
     valid file is sent, so opening the page writes nothing."""
@@ -106,22 +108,12 @@ def event_import(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 club = form.cleaned_data["club"] or club_get_or_create(name=FIRST_CLUB)
-                event = export_services.event_import(text=text, club=club, user=request.user)
+                made = export_services.file_import(text=text, club=club, user=request.user)
             except ValueError as exc:
                 error = str(exc)
             else:
-                if backup.looks_like_json(text):
-                    said = (
-                        f"Restored whole: {event.name}. Scored again here, its standings "
-                        "are exactly those stored in the file."
-                    )
-                else:
-                    said = (
-                        f"Imported: {event.name}. The standings are scored again here; "
-                        "compare them with the program that wrote the file."
-                    )
-                messages.success(request, said)
-                return redirect(event)
+                messages.success(request, made.said)
+                return redirect(made.item)
     elif form.has_error("file", "too_big"):
         # Said once, in the alert at the top where the page's other refusals are.
         error = str(form.errors.pop("file")[0])

@@ -536,12 +536,14 @@ def test_bad_drive_documents_are_refused_by_name_and_change_nothing(drives: list
 
 
 @pytest.mark.django_db
-def test_a_drive_json_given_to_the_event_import_is_refused_pointing_to_restore(
+def test_a_drive_json_given_to_the_events_own_reader_is_refused_pointing_to_the_import(
     club: Club, drives: list[Drive]
 ) -> None:
     text = backup.dumps(backup.drive_document(drives[2]))
     before = counts()
-    with pytest.raises(backup.RestoreRefused, match="whist drive's JSON, not an event's"):
+    with pytest.raises(
+        backup.RestoreRefused, match="whist drive's JSON, not an event's: the import page"
+    ):
         event_import(text=text, club=club)
     assert counts() == before
 

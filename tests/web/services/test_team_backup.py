@@ -531,12 +531,14 @@ def test_damaged_tournament_documents_are_refused_by_name_and_change_nothing(
 
 
 @pytest.mark.django_db
-def test_a_tournament_json_given_to_the_event_import_is_refused_pointing_to_restore(
+def test_a_tournament_json_given_to_the_events_own_reader_is_refused_pointing_to_the_import(
     club: Club, tournaments: list[Tournament]
 ) -> None:
     text = backup.dumps(backup.tournament_document(tournaments[0]))
     before = counts()
-    with pytest.raises(backup.RestoreRefused, match="team tournament's JSON, not an event's"):
+    with pytest.raises(
+        backup.RestoreRefused, match="team tournament's JSON, not an event's: the import page"
+    ):
         event_import(text=text, club=club)
     assert counts() == before
 

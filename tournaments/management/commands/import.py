@@ -1,6 +1,8 @@
 """`python manage.py import FILE [--club SLUG] [--json]`: a USEBIO 1.2 or PBN-with-results
-file as a new, closed event, rescored here; prints the new event's id (`{"event": ID}` with
---json). Nothing is created when any part of the file is refused."""
+file as a new, closed event, rescored here, or the clubwhist JSON of an event, a drive or a
+team tournament restored whole, as the import page takes them; prints what was made
+(`{"event": ID}`, `{"drive": ID}` or `{"tournament": ID}` with --json). Nothing is created
+when any part of the file is refused."""
 
 import json
 from pathlib import Path
@@ -11,11 +13,14 @@ from django.core.management.base import CommandError, CommandParser
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club
 from tournaments.services import exports as export_services
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 
 
 class Command(OneLineCommand):
-    help = "Import a USEBIO or PBN-with-results file as a new finished event."
+    help = (
+        "Import a USEBIO or PBN-with-results file as a new finished event, or an event's, a "
+        "drive's or a tournament's clubwhist JSON."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
@@ -41,10 +46,12 @@ class Command(OneLineCommand):
         else:
             club = Club.objects.first() or club_get_or_create(name="My whist club")
         try:
-            event = export_services.event_import(text=text, club=club)
+            made = export_services.file_import(text=text, club=club)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         if options["json"]:
-            self.stdout.write(json.dumps({"event": event.pk}))
+            self.stdout.write(json.dumps({made.kind: made.item.pk}))
         else:
-            self.stdout.write(f"Imported {path.name} as event {event.pk}: {event.name}.")
+            self.stdout.write(
+                f"Imported {path.name} as {made.kind} {made.item.pk}: {made.item.name}."
+            )

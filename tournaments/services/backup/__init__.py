@@ -26,13 +26,16 @@ keeps everything else, tablet tokens included. Users are named by username: a re
 (password hashes included) and a user an event names who exists neither here nor in the
 backup being created inactive, without a usable password. A director's import of an event
 (`event_import_text`) links nobody and creates nobody: a file's names are anybody's words, so
-they are kept as text. A drive or a tournament is restored only by `manage.py restore`
-(`drive_restoring` says why); a tournament's league is matched here by club and name, or made.
+they are kept as text. A director imports a drive's or a tournament's JSON the same way
+(`importing`, which tells the three apart by their format marker): into the club chosen, its
+audit keeping names as text (`user_name`). A tournament's league is matched here by club and
+name, or made.
 
 The package's modules, by job: `schema` (the format), `dump` (documents from the database),
 `text` (JSON text and files), `rows`, `checks`, `parse`, `drive_parse`, `team_parse` and
 `team_checks` (checking a document), `writing`, `restoring`, `drive_restoring`,
-`team_restoring` and `report` (writing it back, and saying what was done). Callers use the
+`team_restoring` and `report` (writing it back, and saying what was done), `importing` (a
+director's import of any of the three). Callers use the
 names below.
 """
 
@@ -46,6 +49,13 @@ from tournaments.services.backup.dump import (
     event_document,
     tournament_document,
     user_block,
+)
+from tournaments.services.backup.importing import (
+    IMPORTABLE,
+    Imported,
+    document_import_text,
+    drive_import,
+    tournament_import,
 )
 from tournaments.services.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
 from tournaments.services.backup.report import (
@@ -93,6 +103,7 @@ __all__ = [
     "EVENT_FORMAT",
     "FIELDS",
     "IMPLIED",
+    "IMPORTABLE",
     "OMITTED",
     "OMITTED_MODELS",
     "READABLE_VERSIONS",
@@ -101,6 +112,7 @@ __all__ = [
     "TOURNAMENT_FORMAT",
     "VERSIONS",
     "ClubBlock",
+    "Imported",
     "ParsedDrive",
     "ParsedEvent",
     "ParsedTournament",
@@ -114,8 +126,10 @@ __all__ = [
     "backup_restore",
     "club_block",
     "consistent_read",
+    "document_import_text",
     "drive_already_here",
     "drive_document",
+    "drive_import",
     "drive_restore",
     "dumps",
     "event_document",
@@ -131,6 +145,7 @@ __all__ = [
     "restore",
     "tournament_already_here",
     "tournament_document",
+    "tournament_import",
     "tournament_restore",
     "user_block",
     "write_file",

@@ -3,9 +3,9 @@
 The same rules as an event's restore (`restoring`): one transaction, ids kept when none is
 taken here (else new ones throughout, tokens and everything else kept), users linked by
 username (made inactive when missing), refused, naming it, when the drive is already here.
-There is no director's import of a drive: a drive's audit has no column to keep a name as
-text (the events' `AuditEntry.user_name`), and a file's names must never be linked to accounts
-on a director's say-so, so only whoever runs the installation restores a drive.
+A director's import of a drive into a club of their choice (`importing`) writes it through
+`restore_parsed_drive` too, linking nobody: its audit keeps each name as text (`user_name`, as
+the events' `AuditEntry` does).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def drive_already_here(parsed: ParsedDrive) -> str | None:
 
 
 def restore_parsed_drive(parsed: ParsedDrive, club: Club) -> RestoredDrive:
-    """Write a checked drive under `club` (its people already linked to accounts); call inside
-    a transaction, which a refusal rolls back."""
+    """Write a checked drive under `club` (its people already linked to accounts, or kept as
+    text); call inside a transaction, which a refusal rolls back."""
     refusal = drive_already_here(parsed)
     if refusal is not None:
         raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")

@@ -48,13 +48,13 @@ def check_marker(data: Any, expected: str, what: str) -> None:
         )
     if data["format"] == DRIVE_FORMAT and expected == EVENT_FORMAT:
         raise RestoreRefused(
-            "This is a whist drive's JSON, not an event's: whoever runs the installation "
-            "restores it with `python manage.py restore FILE`."
+            "This is a whist drive's JSON, not an event's: the import page (or `POST "
+            "/api/events/import`) takes it as a drive."
         )
     if data["format"] == TOURNAMENT_FORMAT and expected == EVENT_FORMAT:
         raise RestoreRefused(
-            "This is a team tournament's JSON, not an event's: whoever runs the installation "
-            "restores it with `python manage.py restore FILE`."
+            "This is a team tournament's JSON, not an event's: the import page (or `POST "
+            "/api/events/import`) takes it as a tournament."
         )
     if data["format"] != expected:
         raise RestoreRefused(

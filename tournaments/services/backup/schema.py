@@ -21,6 +21,7 @@ from tournaments.drive_models import (
     DriveSeating,
     DriveTableAccess,
 )
+from tournaments.kernel.refusals import Refused
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -190,7 +191,7 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "entered_at",
     ),
     DriveTableAccess: ("id", "table", "token", "created_at", "revoked_at"),
-    DriveAudit: ("id", "user", "at", "action", "target", "before", "after", "reason"),
+    DriveAudit: ("id", "user", "user_name", "at", "action", "target", "before", "after", "reason"),
     League: ("id", "name", "created_by", "created_at"),
     Tournament: (
         "id",
@@ -241,7 +242,17 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "confirmed_at",
     ),
     TournamentTableAccess: ("id", "table", "token", "created_at", "revoked_at"),
-    TournamentAudit: ("id", "user", "at", "action", "target", "before", "after", "reason"),
+    TournamentAudit: (
+        "id",
+        "user",
+        "user_name",
+        "at",
+        "action",
+        "target",
+        "before",
+        "after",
+        "reason",
+    ),
 }
 
 #: Fields added after documents were first written: an older document without them is read
@@ -250,6 +261,10 @@ ADDED_LATER: dict[Model, dict[str, Any]] = {
     DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
     # Score cards came after the first drive documents: those drives had none.
     Drive: {"cards": {}},
+    # A drive's and a tournament's audit kept no name in words before migration 0015: their
+    # lines said who only by the account.
+    DriveAudit: {"user_name": ""},
+    TournamentAudit: {"user_name": ""},
 }
 
 #: Relations a row does not carry: where it sits in the document says them.
@@ -330,7 +345,7 @@ SECTION_CHILDREN: tuple[tuple[str, Model], ...] = (
 )
 
 
-class RestoreRefused(ValueError):
+class RestoreRefused(Refused):
     """A document that cannot be restored. The message names what is wrong and where, and
     nothing has been changed."""
 

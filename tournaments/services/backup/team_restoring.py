@@ -6,8 +6,8 @@ taken here (else new ones throughout, tokens and everything else kept), users li
 username (made inactive when missing), refused, naming it, when the tournament is already here.
 A league is matched by its club and its name (the one created at the same moment first, so two
 leagues of one name stay two), else made as the document has it; a week the league here already
-has refuses the tournament. As for drives, there is no director's import of a tournament: only
-whoever runs the installation restores one.
+has refuses the tournament. A director's import of a tournament into a club of their choice
+(`importing`) writes it through `restore_parsed_tournament` too, its people kept as text.
 
 Nothing is cached under a tournament's id or its tablet links, so a restore has nothing to
 forget: the tablets' state and the room (`selectors.team_room`) and the pages
@@ -92,12 +92,14 @@ def _week_taken(league: League, tournament: Tournament) -> str | None:
     )
 
 
-def tournament_already_here(parsed: ParsedTournament) -> str | None:
+def tournament_already_here(parsed: ParsedTournament, club: Club | None = None) -> str | None:
     """Why the database cannot take this tournament, naming what is there; None when it can.
 
     The tournament is here when one with its name, date and creation time is (an id proves
     nothing across databases); a copy of it shows by its tablet tokens, unique in a database;
-    and its league here may have its week already."""
+    and its league here may have its week already: the league of `club` when given (a
+    director's import into a club of their choice), else of the club with the document's
+    web address."""
     t = parsed.tournament
     same = (
         Tournament.objects.filter(name=t.name, date=t.date, created_at=t.created_at)
@@ -122,7 +124,8 @@ def tournament_already_here(parsed: ParsedTournament) -> str | None:
                 f"tournament {clash.tournament_id} ({clash.tournament.name!r}): that "
                 "tournament is this one or a copy of it"
             )
-    club = Club.objects.filter(slug=parsed.club.club.slug).first()
+    if club is None:
+        club = Club.objects.filter(slug=parsed.club.club.slug).first()
     league = None if club is None or parsed.league is None else league_here(club, parsed.league)
     return None if league is None else _week_taken(league, t)
 
@@ -132,7 +135,7 @@ def restore_parsed_tournament(
 ) -> RestoredTournament:
     """Write a checked tournament (and its league, unless here) under `club`, its people
     already linked to accounts; call inside a transaction, which a refusal rolls back."""
-    refusal = tournament_already_here(parsed)
+    refusal = tournament_already_here(parsed, club)
     if refusal is not None:
         raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
     tournament = parsed.tournament
