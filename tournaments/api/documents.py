@@ -2,14 +2,16 @@
 
 Each serializer here is a `DataclassSerializer`: its fields are the dataclass's
 (`tournaments.selectors.documents`, and the engine's standings document), so the schema names
-every key the screens read. Only what the dataclass cannot say is declared: a free-form value
-(a stored entry, the double-dummy analysis, a movement's parameters), a fixed pair of numbers,
-a time, and the nested serializers that carry those. The views send `to_dict()` of the
-documents; these serializers describe it and are never used to write the answers.
+every key the screens read. Only what the dataclass cannot say is declared: a value whose keys
+are another's (a stored entry, the double-dummy analysis, a movement's parameters, typed in
+`entry_schema` and `event_schemas`), a fixed pair of numbers, a time, and the nested
+serializers that carry those. The views send `to_dict()` of the documents; these serializers
+describe it and are never used to write the answers.
 """
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
@@ -19,6 +21,8 @@ from engine.scoring.document import (
     StandingRow,
     StandingsDocument,
 )
+from tournaments.api.entry_schema import StoredEntryField
+from tournaments.api.event_schemas import ANALYSIS, MovementParamsField
 from tournaments.selectors.documents import (
     Advice,
     ClubEvents,
@@ -41,9 +45,9 @@ from tournaments.selectors.documents import (
 
 
 class TabletResultOut(DataclassSerializer[TabletResult]):
-    # A plain object: the entry schema's `oneOf` (`EntryJsonField`) describes what may be sent,
-    # but the shapes of one game's option settings overlap, so a stored entry matches several.
-    entry = serializers.DictField(
+    # `anyOf`, not the request's `oneOf` (`EntryJsonField`): the shapes of one game's option
+    # settings overlap, so a stored entry matches several.
+    entry = StoredEntryField(
         allow_null=True,
         help_text="The result as entered: the game's entry (see `entry` of a submission); "
         "null for an artificial score.",
@@ -74,9 +78,25 @@ class RoundClockOut(DataclassSerializer[RoundClock]):
         dataclass = RoundClock
 
 
+#: A value an entry field may hold: a choice, a number or a flag.
+_ENTRY_VALUE = {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]}
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {"anyOf": [{"type": "string"}, {"type": "array", "items": _ENTRY_VALUE}]},
+    }
+)
+class OnlyWhenField(serializers.ListField):
+    """One condition: [the other field's key, [the values it must hold]]."""
+
+
 class EntryFieldViewOut(DataclassSerializer[EntryFieldView]):
     only_when = serializers.ListField(
-        child=serializers.ListField(child=serializers.JSONField()),
+        child=OnlyWhenField(),
         help_text="Pairs [other field, [values]]: the field is asked only when every named "
         "field holds one of its values.",
     )
@@ -120,7 +140,7 @@ class RoomOut(DataclassSerializer[Room]):
 
 
 class MovementAdviceOut(DataclassSerializer[MovementAdvice]):
-    params = serializers.DictField(help_text="The movement kind's own parameters.")
+    params = MovementParamsField(help_text="The movement kind's own parameters.")
 
     class Meta:
         dataclass = MovementAdvice
@@ -187,8 +207,13 @@ class PublicStandingsOut(DataclassSerializer[PublicStandings]):
         dataclass = PublicStandings
 
 
+@extend_schema_field(ANALYSIS)
+class AnalysisField(serializers.DictField):
+    """A board's stored double-dummy analysis."""
+
+
 class PublicBoardOut(DataclassSerializer[PublicBoard]):
-    analysis = serializers.DictField(
+    analysis = AnalysisField(
         allow_null=True, help_text="The double-dummy analysis; its shape is the game's."
     )
 

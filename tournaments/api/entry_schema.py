@@ -107,6 +107,28 @@ def entry_schema() -> dict[str, Any]:
     }
 
 
+def game_entry_schema(name: str) -> dict[str, Any]:
+    """One game's entry, with every field set its options can give: `anyOf`, since the sets of
+    one game overlap (an entry may match more than one)."""
+    shapes: list[dict[str, Any]] = []
+    for setting, rules in _rule_variants(name):
+        for shape in _shapes(rules, setting):
+            if shape not in shapes:
+                shapes.append(shape)
+    return {"anyOf": shapes}
+
+
 @extend_schema_field(entry_schema())
 class EntryJsonField(serializers.DictField):
     """A result's entry: a JSON object checked by the event's game (`parse_entry`)."""
+
+
+@extend_schema_field(
+    {
+        "anyOf": entry_schema()["oneOf"],
+        "description": "The result as entered: the game's entry (see `entry` of a submission).",
+    }
+)
+class StoredEntryField(serializers.DictField):
+    """A stored entry in an answer: `anyOf` the entry's shapes, since one game's field sets
+    overlap (what is stored may match several)."""

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from tournaments import access
 from tournaments.api.director import DirectorEventApi, director_event, events_query
+from tournaments.api.event_schemas import GameOptionsField, MovementParamsField
 from tournaments.api.serializers import EventOut, NameField, PairOut, TextField
 from tournaments.models import Board, Event, Pair
 from tournaments.services import closing as closing_services
@@ -26,11 +27,11 @@ class EventListApi(APIView):
         name = NameField(max_length=160)
         date = serializers.DateField(required=False)
         game = TextField(max_length=20)
-        options = serializers.DictField(required=False, default=dict)
+        options = GameOptionsField(required=False, default=dict)
         method = serializers.ChoiceField(choices=Event.Method.choices, default="mp")
         scale = serializers.ChoiceField(choices=Event.Scale.choices, default="ebu")
         movement_kind = TextField(max_length=30)
-        movement_params = serializers.DictField()
+        movement_params = MovementParamsField()
         seed = TextField(required=False, allow_blank=False, max_length=64)
         club = NameField(
             required=False,

@@ -77,7 +77,23 @@ class DocumentsApi(DirectorEventApi):
             "PrintDocuments",
             {
                 "paper": serializers.ChoiceField(choices=Club.Paper.values),
-                "documents": serializers.ListField(child=serializers.DictField()),
+                "documents": inline_serializer(
+                    "PrintDocument",
+                    {
+                        "kind": serializers.CharField(),
+                        "title": serializers.CharField(),
+                        "purpose": serializers.CharField(),
+                        "available": serializers.BooleanField(),
+                        "reason": serializers.CharField(
+                            allow_null=True, help_text="Why it cannot be printed yet."
+                        ),
+                        "drawn_in_job": serializers.BooleanField(
+                            help_text="Whether the print pack draws it."
+                        ),
+                        "url": serializers.CharField(help_text="Its PDF."),
+                    },
+                    many=True,
+                ),
             },
         )
     )

@@ -44,6 +44,15 @@ from tournaments.api.serializers import NameField
 ERROR = "Error"
 #: A 400's body: the refusal, the refused fields, or a list body's refusals.
 BAD_REQUEST = "BadRequest"
+#: The refused fields of a body, by name: their messages, or a nested body's refused fields.
+FIELD_ERRORS = "FieldErrors"
+#: A stored JSON value kept as it is (an audit line's before and after, in a backup format).
+JSON_VALUE = "JsonValue"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
 
 _SCHEMAS: dict[str, dict[str, Any]] = {
     ERROR: {
@@ -58,17 +67,53 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
         "required": ["detail"],
     },
     BAD_REQUEST: {
-        "description": "`{\"detail\": ...}` (the rules' or the state's refusal: a message, or "
-        "the refused values by name); or the refused fields of the body, each with its "
+        "description": "`{\"detail\": ...}` (the rules' or the state's refusal: a message, "
+        "messages, or messages by name); or the refused fields of the body, each with its "
         "messages (nested as the body nests); or, for a body that is a list, each item's "
         "refusals in order.",
         "anyOf": [
             {
                 "type": "object",
-                "additionalProperties": {},
-                "properties": {"detail": {"description": "A message, or messages by name."}},
+                "properties": {
+                    "detail": {
+                        "description": "A message, messages, or messages by name.",
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "string"}},
+                            _ref(FIELD_ERRORS),
+                        ],
+                    }
+                },
+                "required": ["detail"],
             },
-            {"type": "array", "items": {}},
+            {"type": "object", "allOf": [_ref(FIELD_ERRORS)]},
+            {"type": "array", "items": _ref(FIELD_ERRORS)},
+        ],
+    },
+    FIELD_ERRORS: {
+        "type": "object",
+        "description": "The refused fields by name (`non_field_errors`: the body as a whole), "
+        "each with its messages (or one message); a nested object's, a map's or a list's "
+        "fields by their names or places, as the body nests them (a list of objects: each "
+        "item's, `{}` for an item taken).",
+        "additionalProperties": {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"anyOf": [{"type": "string"}, _ref(FIELD_ERRORS)]}},
+                _ref(FIELD_ERRORS),
+            ]
+        },
+    },
+    JSON_VALUE: {
+        "description": "A JSON value as it was stored, kept whole: its keys and values are "
+        "those of what wrote it (the description of the field that holds it says whose).",
+        "nullable": True,
+        "anyOf": [
+            {"type": "string"},
+            {"type": "number"},
+            {"type": "boolean"},
+            {"type": "array", "items": _ref(JSON_VALUE)},
+            {"type": "object", "additionalProperties": _ref(JSON_VALUE)},
         ],
     },
 }
@@ -136,6 +181,9 @@ class ErrorsAutoSchema(AutoSchema):
         responses: dict[str, Any] = operation["responses"]
         for code in sorted(self.error_statuses(operation)):
             responses.setdefault(str(code), self._error_response(code))
+        if _ref(JSON_VALUE)["$ref"] in repr(operation):
+            # Referred to by name from a field's own schema (the backup formats' rows).
+            self._component(JSON_VALUE)
         return operation
 
     def _map_serializer_field(
@@ -195,12 +243,18 @@ class ErrorsAutoSchema(AutoSchema):
             codes.add(429)
         return codes
 
-    def _error_response(self, code: int) -> dict[str, Any]:
-        name = BAD_REQUEST if code == 400 else ERROR
+    def _component(self, name: str) -> ResolvedComponent:
         component = ResolvedComponent(  # type: ignore[no-untyped-call]  # untyped library
             name=name, type=ResolvedComponent.SCHEMA, object=name, schema=_SCHEMAS[name]
         )
         self.registry.register_on_missing(component)
+        return component
+
+    def _error_response(self, code: int) -> dict[str, Any]:
+        name = BAD_REQUEST if code == 400 else ERROR
+        component = self._component(name)
+        if code == 400:
+            self._component(FIELD_ERRORS)
         answer: dict[str, Any] = {
             "description": _DESCRIPTIONS.get(code, "Refused."),
             "content": {"application/json": {"schema": component.ref}},

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.names import name_problem
+from tournaments.api.entry_schema import StoredEntryField
+from tournaments.api.event_schemas import GameOptionsField, MovementOut
 from tournaments.models import Event, Pair, Result
 from tournaments.services import results as result_services
 
@@ -79,6 +82,7 @@ class PairOut(serializers.ModelSerializer[Pair]):
 
 class EventOut(serializers.ModelSerializer[Event]):
     club = TextField(source="club.name")
+    options = GameOptionsField(required=False)
     tables = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
     movement = serializers.SerializerMethodField()
@@ -109,6 +113,7 @@ class EventOut(serializers.ModelSerializer[Event]):
     def get_rounds(self, event: Event) -> int:
         return int(event.section.rounds)
 
+    @extend_schema_field(MovementOut)
     def get_movement(self, event: Event) -> dict[str, Any]:
         section = event.section
         return {
@@ -124,6 +129,9 @@ class ResultOut(serializers.ModelSerializer[Result]):
     ew_pair = serializers.IntegerField(source="ew_pair.number")
     revision = serializers.SerializerMethodField(
         help_text="What a correction replaces, fingerprinted: send it back as `seen`."
+    )
+    entry = StoredEntryField(
+        allow_null=True, help_text="The result as entered; null for an artificial score."
     )
 
     def get_revision(self, result: Result) -> str:

@@ -9,14 +9,31 @@ once the next round is drawn, where the teams of this table go. Nothing here wri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils import timezone
 
 from engine.teams import GameResult
 from engine.teams.bracket import Bracket, Slot
-from tournaments.selectors.teams import engine_for, round_of, settings_of
+from tournaments.selectors.team_documents import (
+    GamePreview,
+    PlayoffMatch,
+    PlayoffRound,
+    RoundLine,
+    RoundTable,
+    StandingsHead,
+    TableTeam,
+    TeamLine,
+    TeamPublicStandings,
+    TeamTableState,
+    TournamentDocument,
+    game_preview_document,
+    table_game,
+    team_standings,
+    tournament_head,
+)
+from tournaments.selectors.teams import TournamentState, engine_for, round_of, settings_of
 from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
 
 
@@ -52,32 +69,37 @@ def team_link(token: str) -> tuple[Tournament, int]:
     return row.tournament, row.table
 
 
-def _team(names: dict[int, tuple[str, str]], number: int | None) -> dict[str, Any] | None:
+def _team(names: dict[int, tuple[str, str]], number: int | None) -> TableTeam | None:
     if number is None:
         return None
     name, city = names.get(number, (f"Team {number}", ""))
-    return {"number": number, "name": name, "city": city}
+    return TableTeam(number, name, city)
 
 
 def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
     """What the table's tablet shows now (JSON, as the page embeds it and the API sends)."""
+    return table_document(tournament, table).to_dict()
+
+
+def table_document(tournament: Tournament, table: int) -> TeamTableState:
+    """What the table's tablet shows now, as its typed document."""
     settings = settings_of(tournament)
-    state: dict[str, Any] = {
-        "tournament": tournament.name,
-        "status": tournament.status,
-        "round": tournament.round,
-        "rounds": settings.rounds,
-        "table": table,
-        "version": tournament.version,
-        "game_kind": settings.game.kind.value,
-        "game_value": settings.game.value,
-        "home": None,
-        "away": None,
-        "game": None,
-        "tables": 0,
-        "done": 0,
-        "server_time": timezone.now().isoformat(timespec="seconds"),
-    }
+    state = TeamTableState(
+        tournament=tournament.name,
+        status=tournament.status,
+        round=tournament.round,
+        rounds=settings.rounds,
+        table=table,
+        version=tournament.version,
+        game_kind=settings.game.kind.value,
+        game_value=settings.game.value,
+        home=None,
+        away=None,
+        game=None,
+        tables=0,
+        done=0,
+        server_time=timezone.now().isoformat(timespec="seconds"),
+    )
     drawn = round_of(tournament, tournament.round) if tournament.round else None
     if drawn is None:
         return state
@@ -86,32 +108,25 @@ def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
     games = TournamentGame.objects.filter(
         tournament=tournament, round=drawn.number, match="", table__gte=1
     )
-    state["tables"] = len(drawn.tables)
-    state["done"] = games.filter(status=TournamentGame.Status.CONFIRMED).count()
+    tables = len(drawn.tables)
+    done = games.filter(status=TournamentGame.Status.CONFIRMED).count()
     if pairing is None:
-        state["sitting_out"] = True
-        return state
+        return replace(state, tables=tables, done=done, sitting_out=True)
     names = {
         n: (name, city)
         for n, name, city in tournament.teams.filter(number__in=pairing.teams).values_list(
             "number", "name", "city"
         )
     }
-    state["home"] = _team(names, pairing.home)
-    state["away"] = _team(names, pairing.away)
     game = games.filter(table=table).first()
-    if game is not None:
-        result = GameResult.from_dict(game.result) if game.result else None
-        state["game"] = {
-            "status": game.status,
-            "kind": game.kind,
-            "entered_by": game.entered_by,
-            "points": list(result.points) if result else None,
-            "hands": list(result.hands) if result else None,
-            "bostons": list(result.bostons) if result else None,
-            "winner": result.winner if result else None,
-        }
-    return state
+    return replace(
+        state,
+        tables=tables,
+        done=done,
+        home=_team(names, pairing.home),
+        away=_team(names, pairing.away),
+        game=None if game is None else table_game(game),
+    )
 
 
 @dataclass(frozen=True)
@@ -167,28 +182,64 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
     ]
 
 
-def game_preview(tournament: Tournament, hands: Any) -> dict[str, Any]:
+def game_preview(tournament: Tournament, hands: Any) -> GamePreview:
     """The score sheet of hands entered so far, as the tablet shows it before the game is
     sent: each hand in words with its points and the running totals, and whether (and how)
     the game is over. Raises TeamsError (the tablet shows its text) for a hand the rules
     refuse; nothing is stored."""
-    tally = engine_for(tournament).tally(hands)
-    return {
-        "lines": [
-            {
-                "number": line.number,
-                "text": line.text,
-                "points": list(line.points),
-                "totals": list(line.totals),
-                "won_by": line.won_by,
-                "boston": line.boston,
-            }
-            for line in tally.lines
-        ],
-        "over": tally.over,
-        "winner": tally.winner,
-        "points": list(tally.points),
-        "hands": list(tally.hands),
-        "bostons": list(tally.bostons),
-        "ended": tally.ended,
-    }
+    return game_preview_document(engine_for(tournament).tally(hands))
+
+
+def tournament_document(state: TournamentState) -> TournamentDocument:
+    """The tournament as it stands: teams, this round's tables and games, the standings."""
+    t = state.tournament
+    return TournamentDocument(
+        tournament=tournament_head(t),
+        teams=tuple(
+            TeamLine(
+                team.number,
+                team.name,
+                team.city,
+                (team.player_one, team.player_two),
+                team.present,
+                team.paid_cents,
+                team.in_pot,
+                team.withdrawn_after,
+            )
+            for team in state.teams
+        ),
+        round=None
+        if not state.tables
+        else RoundLine(
+            t.round,
+            tuple(
+                RoundTable(
+                    table.number,
+                    table.home.number,
+                    table.away.number,
+                    table.game.status if table.game else None,
+                    GameResult.from_dict(table.game.result)
+                    if table.game and table.game.result
+                    else None,
+                    table.text,
+                )
+                for table in state.tables
+            ),
+            tuple(team.number for team in state.byes),
+        ),
+        tie_break=state.tie_break,
+        standings=team_standings(state.standings),
+        playoff=tuple(
+            PlayoffRound(name, tuple(PlayoffMatch(m.id, m.home, m.away, m.winner) for m in matches))
+            for name, matches in playoff_view(t)
+        ),
+    )
+
+
+def public_standings(tournament: Tournament, state: TournamentState) -> TeamPublicStandings:
+    """The standings as anyone may read them (the caller decides who may)."""
+    return TeamPublicStandings(
+        StandingsHead(tournament.pk, tournament.name, tournament.status, tournament.round),
+        state.tie_break,
+        team_standings(state.standings),
+    )
