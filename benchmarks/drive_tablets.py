@@ -263,8 +263,8 @@ class DriveTablet(threading.Thread):
 
 def _setup(tables: int, hands: int) -> tuple[int, dict[int, str]]:
     from tournaments.drive_models import DriveTableAccess
+    from tournaments.services.clubs import club_get_or_create
     from tournaments.services.drives import drive_create, drive_start
-    from tournaments.services.events import club_get_or_create
 
     club = club_get_or_create(name="Benchmark drive club")
     drive = drive_create(

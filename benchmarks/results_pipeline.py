@@ -401,7 +401,8 @@ def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> in
     from tournaments.bridge import engine_board
     from tournaments.models import Event, Standings
     from tournaments.selectors.standings import standings_compute
-    from tournaments.services.events import club_get_or_create, event_create, event_start
+    from tournaments.services.clubs import club_get_or_create
+    from tournaments.services.events import event_create, event_start
 
     club = club_get_or_create(name="Benchmark Whist Club")
     event = event_create(

@@ -403,6 +403,8 @@ SPECTACULAR_SETTINGS = {
         "EventStatusEnum": "tournaments.models.Event.Status",
         "ResultStatusEnum": "tournaments.models.Result.Status",
         "PrintJobStatusEnum": "tournaments.models.PrintJob.Status",
+        # A team table's two sides, named once for every field that holds one.
+        "TeamSideEnum": [("home", "home"), ("away", "away")],
     },
 }
 

@@ -47,6 +47,11 @@ def test_the_import_linter_contracts_are_kept() -> None:
         ("tournaments.access", "tournaments.selectors"),
         ("tournaments.bridge", "tournaments.selectors"),
         ("tournaments.models", "tournaments.bridge"),
+        ("tournaments.kernel", "tournaments.models"),
+        ("tournaments.kernel", "tournaments.drive_models"),
+        ("tournaments.kernel", "tournaments.team_models"),
+        ("tournaments.kernel", "tournaments.services"),
+        ("tournaments.kernel", "tournaments.api"),
         ("engine", "django"),
         ("engine", "rest_framework"),
         ("engine", "celery"),
@@ -67,6 +72,7 @@ def test_the_graph_sees_the_imports_that_are_allowed(graph: grimp.ImportGraph) -
     assert graph.chain_exists("tournaments.selectors", "tournaments.access", as_packages=True)
     assert graph.chain_exists("tournaments.bridge", "engine", as_packages=True)
     assert graph.chain_exists("tournaments.models", "django", as_packages=True)
+    assert graph.chain_exists("tournaments.drive_models", "tournaments.kernel", as_packages=True)
 
 
 # ORM calls that write. `update` counts only on a query (`X.objects...update()`, a chain of

@@ -8,9 +8,10 @@ The rules (docs/directors/who-can-do-what.md says the same in words):
 - everyone else, signed in or not, reads only published events, and running ones whose director
   switched live results on.
 
-Another club's event answers 404, not 403: a director has no business learning which event ids
-exist elsewhere. The Django admin is for administrators only (`ClubAdminSite`), so it needs no
-per-club filtering of its own.
+"Owned by a club this user directs" is the kernel's rule (`kernel.directors`), one filter for
+every format's rows. Another club's event answers 404, not 403: a director has no business
+learning which event ids exist elsewhere. The Django admin is for administrators only
+(`ClubAdminSite`), so it needs no per-club filtering of its own.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from tournaments.drive_models import Drive
+from tournaments.kernel.directors import directed, directs_club, signed_in
+from tournaments.kernel.directors import is_admin as is_admin
 from tournaments.models import Club, Event
 from tournaments.team_models import League, Tournament
 
@@ -33,39 +36,22 @@ NO_CLUB = (
 )
 
 
-def is_admin(user: Any) -> bool:
-    return bool(getattr(user, "is_active", False) and getattr(user, "is_superuser", False))
-
-
-def _signed_in(user: Any) -> bool:
-    return bool(getattr(user, "is_authenticated", False) and user.is_active)
-
-
 def clubs_for(user: Any) -> QuerySet[Club]:
     """The clubs this account directs (all of them for an administrator)."""
     if is_admin(user):
         return Club.objects.all()
-    if not _signed_in(user):
+    if not signed_in(user):
         return Club.objects.none()
     return Club.objects.filter(directors=user)
 
 
 def events_for(user: Any, queryset: QuerySet[Event] | None = None) -> QuerySet[Event]:
     """The events this account may direct."""
-    events = Event.objects.all() if queryset is None else queryset
-    if is_admin(user):
-        return events
-    if not _signed_in(user):
-        return events.none()
-    return events.filter(club__directors=user)
+    return directed(user, Event.objects.all() if queryset is None else queryset)
 
 
 def directs(user: Any, event: Event) -> bool:
-    if is_admin(user):
-        return True
-    if not _signed_in(user):
-        return False
-    return Club.directors.through.objects.filter(club_id=event.club_id, user_id=user.pk).exists()
+    return directs_club(user, event.club_id)
 
 
 def event_for(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Event:
@@ -78,12 +64,7 @@ def event_for(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Ev
 
 def drives_for(user: Any, queryset: QuerySet[Drive] | None = None) -> QuerySet[Drive]:
     """The drives this account may direct: the same rule as events (their clubs' drives)."""
-    drives = Drive.objects.all() if queryset is None else queryset
-    if is_admin(user):
-        return drives
-    if not _signed_in(user):
-        return drives.none()
-    return drives.filter(club__directors=user)
+    return directed(user, Drive.objects.all() if queryset is None else queryset)
 
 
 def drive_for(user: Any, pk: int, queryset: QuerySet[Drive] | None = None) -> Drive:
@@ -95,11 +76,7 @@ def drive_for(user: Any, pk: int, queryset: QuerySet[Drive] | None = None) -> Dr
 
 
 def directs_drive(user: Any, drive: Drive) -> bool:
-    if is_admin(user):
-        return True
-    if not _signed_in(user):
-        return False
-    return Club.directors.through.objects.filter(club_id=drive.club_id, user_id=user.pk).exists()
+    return directs_club(user, drive.club_id)
 
 
 def club_for(user: Any, slug: str) -> Club:
@@ -115,7 +92,7 @@ def readable_events(user: Any) -> QuerySet[Event]:
     public = Q(status=Event.Status.PUBLISHED) | Q(status=Event.Status.RUNNING, live_public=True)
     if is_admin(user):
         return Event.objects.all()
-    if _signed_in(user):
+    if signed_in(user):
         return Event.objects.filter(public | Q(club__directors=user)).distinct()
     return Event.objects.filter(public)
 
@@ -132,7 +109,7 @@ def club_for_new_event(user: Any, name: str | None = None) -> Club | NewClub:
 
     A director names one of their clubs (by name or slug) or, directing exactly one, may leave
     it out. An administrator may name a club that does not exist yet (or, directing none, gets
-    "My whist club"): the answer is then a `NewClub`, which `services.events.club_for_new_event`
+    "My whist club"): the answer is then a `NewClub`, which `services.clubs.club_for_new_event`
     makes; this module decides and never writes. Anyone else is refused with what to do.
     """
     clubs = clubs_for(user)
@@ -164,12 +141,7 @@ def tournaments_for(
     user: Any, queryset: QuerySet[Tournament] | None = None
 ) -> QuerySet[Tournament]:
     """The team tournaments this account may direct: the same rule as events."""
-    tournaments = Tournament.objects.all() if queryset is None else queryset
-    if is_admin(user):
-        return tournaments
-    if not _signed_in(user):
-        return tournaments.none()
-    return tournaments.filter(club__directors=user)
+    return directed(user, Tournament.objects.all() if queryset is None else queryset)
 
 
 def tournament_for(user: Any, pk: int, queryset: QuerySet[Tournament] | None = None) -> Tournament:
@@ -182,11 +154,8 @@ def tournament_for(user: Any, pk: int, queryset: QuerySet[Tournament] | None = N
 
 def league_for(user: Any, pk: int) -> League:
     """The league `pk` if this account directs its club; 404 otherwise."""
-    leagues = League.objects.all()
-    if not is_admin(user):
-        leagues = leagues.filter(club__directors=user) if _signed_in(user) else leagues.none()
     try:
-        return leagues.get(pk=pk)
+        return directed(user, League.objects.all()).get(pk=pk)
     except League.DoesNotExist:
         raise Http404("No such league among your clubs' leagues.") from None
 

@@ -8,7 +8,6 @@ board that was dealt.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -96,10 +95,6 @@ def _engine_board(record: str) -> EngineBoard:
     if len(boards) != 1:
         raise ValueError(f"a stored board record holds {len(boards)} boards, not 1")
     return boards[0]
-
-
-def engine_boards(boards: Iterable[Board]) -> dict[int, EngineBoard]:
-    return {b.number: engine_board(b) for b in boards}
 
 
 def as_int_score(value: int | Fraction) -> int:

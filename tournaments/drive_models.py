@@ -1,10 +1,10 @@
 """The rows of a progressive whist drive: the drive, its players, each hand's seating and results.
 
 Kept beside `models.py` (which re-exports them) because that module is at its size limit. These
-rows name the club and the users by string, so this module imports nothing of the app and
-`models.py` may import it without a circle. What a drive means (seatings, moves, scores) is the
-engine's (`engine.drives`); the rows only keep what happened, so every figure can be worked out
-again from them.
+rows name the club and the users by string, so this module imports nothing of the app but the
+kernel (`kernel.links`), and `models.py` may import it without a circle. What a drive means
+(seatings, moves, scores) is the engine's (`engine.drives`); the rows only keep what happened,
+so every figure can be worked out again from them.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+
+from tournaments.kernel.links import TableLink
 
 
 class Drive(models.Model):
@@ -147,16 +149,12 @@ class DriveResult(models.Model):
         return f"Hand {self.hand} table {self.table} of drive {self.drive_id}"
 
 
-class DriveTableAccess(models.Model):
-    """A drive table's tablet link: the tablet stays on its table all evening while the players
-    move, so a link is the drive's table, not anyone's seat. A replaced link stays, revoked, so
-    its holder is told so instead of "not found" (as the events' `TableAccess`)."""
+class DriveTableAccess(TableLink):
+    """A drive table's tablet link (`kernel.links`): the tablet stays on its table all evening
+    while the players move, so a link is the drive's table, not anyone's seat."""
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="table_access")
-    table = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    label = "Drive table"
 
     class Meta:
         ordering = ["drive", "table", "-created_at"]
@@ -169,9 +167,6 @@ class DriveTableAccess(models.Model):
             )
         ]
 
-    def __str__(self) -> str:
-        return f"Drive table {self.table} link{' (revoked)' if self.revoked_at else ''}"
-
 
 class DriveAudit(models.Model):
     """Who changed what in a drive, when and why (the events' `AuditEntry`, for drives)."""
@@ -180,6 +175,10 @@ class DriveAudit(models.Model):
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who, in words: the audit writer keeps the acting account's username, and a director's
+    # import of a drive's JSON keeps the name its file gives without linking any account
+    # (services/backup), so a line still says who once no account is linked.
+    user_name = models.CharField(max_length=150, blank=True)
     at = models.DateTimeField(default=timezone.now)
     action = models.CharField(max_length=40)
     target = models.CharField(max_length=80)
@@ -193,3 +192,11 @@ class DriveAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action} {self.target}"
+
+    @property
+    def who(self) -> str:
+        """The account's name, else the name kept in words ("as recorded": an imported line,
+        or one whose account is gone), else ""."""
+        if self.user is not None:
+            return str(self.user)
+        return f"{self.user_name} (as recorded)" if self.user_name else ""

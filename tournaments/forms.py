@@ -17,9 +17,9 @@ from engine.games import GameRules, find_variant, variant_names
 from engine.games.entry import entry_from_values
 from engine.names import name_problem
 from engine.reading import signed_number
+from tournaments.kernel.names import RuleRefused, date_checked
 from tournaments.models import Club, Event
 from tournaments.numbers import WholeNumberFormField
-from tournaments.services.events import EventError, date_checked
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -97,11 +97,11 @@ class EventSetupForm(forms.Form):
         return self.cleaned_data.get("club") or self._only_club
 
     def clean_date(self) -> dt.date:
-        """The one rule for dates (`services.events.date_checked`), checked here as well so a
+        """The one rule for dates (`kernel.names.date_checked`), checked here as well so a
         date out of range is said with the first answer, not after a movement is picked."""
         try:
             return date_checked(self.cleaned_data.get("date"), what="the event's date")
-        except EventError as exc:
+        except RuleRefused as exc:
             raise forms.ValidationError(str(exc), code="date") from None
 
 
@@ -207,8 +207,3 @@ class ImportBoardsForm(forms.Form):
         label="PBN file",
         hint="that is not a board file (200 boards make under 100 KB): choose the .pbn file.",
     )
-
-
-class MovePairForm(ReasonForm):
-    first = WholeNumberFormField(widget=forms.Select)
-    second = WholeNumberFormField(widget=forms.Select)

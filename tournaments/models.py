@@ -9,7 +9,6 @@ two tablets racing each other cannot get past them.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -27,6 +26,7 @@ from tournaments.drive_models import (  # noqa: F401
     DriveSeating,
     DriveTableAccess,
 )
+from tournaments.kernel.links import TableLink
 
 
 class Club(models.Model):
@@ -130,11 +130,6 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event-detail", args=[self.pk])
-
-    @property
-    def is_locked(self) -> bool:
-        """Once started the movement and boards are fixed; only results change."""
-        return self.status != self.Status.DRAFT
 
     @property
     def is_public(self) -> bool:
@@ -406,16 +401,11 @@ class Standings(models.Model):
         return f"Standings v{self.version} of {self.event_id}"
 
 
-class TableAccess(models.Model):
-    """A table's tablet link. Whoever holds the token may read and write that table's meetings
-    of the current round, nothing else; a replaced token stays, revoked, so its holder is told
-    the link was replaced instead of "not found"."""
+class TableAccess(TableLink):
+    """A table's tablet link (`kernel.links`): whoever holds the token may read and write that
+    table's meetings of the current round, nothing else."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="table_access")
-    table = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["section", "table", "-created_at"]
@@ -427,13 +417,6 @@ class TableAccess(models.Model):
                 name="table_access_one_live_token",
             )
         ]
-
-    def __str__(self) -> str:
-        return f"Table {self.table} link{' (revoked)' if self.revoked_at else ''}"
-
-    @property
-    def is_live(self) -> bool:
-        return self.revoked_at is None
 
 
 class DirectorCall(models.Model):
@@ -507,14 +490,3 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"Print pack {self.pk} of event {self.event_id}: {self.status}"
-
-
-def json_safe(value: Any) -> Any:
-    """Audit snapshots must be JSON: turn model values (dates, decimals) into strings."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)

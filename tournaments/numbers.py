@@ -28,6 +28,7 @@ from django.http import HttpResponse
 from rest_framework import serializers
 
 from engine.reading import MAX_DIGITS, signed_number, whole_number
+from tournaments.kernel.refusals import Refused
 
 __all__ = [
     "MAX_DIGITS",
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-class NumberRefused(ValueError):
+class NumberRefused(Refused):
     """A value sent for a whole number that is not one this field takes."""
 
     def __init__(self, field: str, expected: str) -> None:

@@ -2,9 +2,9 @@
 
 Kept beside `models.py` (which re-exports them), as the drives' rows are, and for the same
 reason: these rows name the club and the users by string, so this module imports nothing of
-the app. What a tournament means (rotations, a game's winner, the ranking, the bracket, the
-pot) is the engine's (`engine.teams`); the rows keep what happened, so every figure can be
-worked out again from them.
+the app but the kernel (`kernel.links`). What a tournament means (rotations, a game's winner,
+the ranking, the bracket, the pot) is the engine's (`engine.teams`); the rows keep what
+happened, so every figure can be worked out again from them.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+
+from tournaments.kernel.links import TableLink
 
 
 class League(models.Model):
@@ -207,16 +209,14 @@ class TournamentGame(models.Model):
         return f"Round {self.round} table {self.table} of tournament {self.tournament_id}"
 
 
-class TournamentTableAccess(models.Model):
-    """A table's tablet link for the whole tournament (teams move, the tablet stays)."""
+class TournamentTableAccess(TableLink):
+    """A table's tablet link for the whole tournament (`kernel.links`: teams move, the tablet
+    stays)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="table_access"
     )
-    table = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    label = "Tournament table"
 
     class Meta:
         ordering = ["tournament", "table", "-created_at"]
@@ -229,9 +229,6 @@ class TournamentTableAccess(models.Model):
             )
         ]
 
-    def __str__(self) -> str:
-        return f"Tournament table {self.table} link{' (revoked)' if self.revoked_at else ''}"
-
 
 class TournamentAudit(models.Model):
     """Who changed what in a tournament, when and why."""
@@ -240,6 +237,10 @@ class TournamentAudit(models.Model):
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who, in words: the audit writer keeps the acting account's username, and a director's
+    # import of a tournament's JSON keeps the name its file gives without linking any account
+    # (services/backup), so a line still says who once no account is linked.
+    user_name = models.CharField(max_length=150, blank=True)
     at = models.DateTimeField(default=timezone.now)
     action = models.CharField(max_length=40)
     target = models.CharField(max_length=80)
@@ -253,3 +254,11 @@ class TournamentAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action} {self.target}"
+
+    @property
+    def who(self) -> str:
+        """The account's name, else the name kept in words ("as recorded": an imported line,
+        or one whose account is gone), else ""."""
+        if self.user is not None:
+            return str(self.user)
+        return f"{self.user_name} (as recorded)" if self.user_name else ""

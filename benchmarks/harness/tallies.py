@@ -27,7 +27,8 @@ TABLES_PER_EVENT = 100
 def club_events(tablets: int, *, rounds: int = 3, boards_per_round: int = 2) -> list[Any]:
     """Started classic whist Mitchells with one table per tablet (several events above
     TABLES_PER_EVENT tables), each with its tablet links made."""
-    from tournaments.services.events import club_get_or_create, event_create, event_start
+    from tournaments.services.clubs import club_get_or_create
+    from tournaments.services.events import event_create, event_start
     from tournaments.services.tablets import table_links_ensure
 
     if not 1 <= tablets <= MAX_TABLETS:

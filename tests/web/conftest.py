@@ -14,7 +14,8 @@ from django.test import Client
 
 from benchmarks.harness import VAR, CeleryWorker, WebServer
 from tournaments.models import Club, Event
-from tournaments.services.events import club_get_or_create, event_create, event_start
+from tournaments.services.clubs import club_get_or_create
+from tournaments.services.events import event_create, event_start
 
 
 @pytest.fixture(autouse=True)

@@ -9,29 +9,25 @@ write is refused then), 429 too many requests (Retry-After).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
-from clubwhist.cache import RedisCache
 from tournaments.api.documents import EntryFieldViewOut
 from tournaments.api.drives import DirectorDriveApi
-from tournaments.api.entry_schema import EntryJsonField
+from tournaments.api.entry_schema import EntryJsonField, StoredEntryField
 from tournaments.api.serializers import TextField
 from tournaments.drive_models import DriveResult
+from tournaments.kernel.refusals import Refused
+from tournaments.kernel.tablet_api import TableLinkThrottle, TabletApiView
 from tournaments.numbers import WholeNumberField
-from tournaments.selectors import tablet_cache
 from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drive_tablets import (
     DriveLinkReplaced,
@@ -41,14 +37,11 @@ from tournaments.selectors.drive_tablets import (
     drive_link,
     table_state,
 )
-from tournaments.selectors.tablet_cache import token_digest
 from tournaments.services import drive_tablets
-from tournaments.services.drive_base import DriveRefused
-from tournaments.services.table_gate import TableWritesClosed
 
 
 class DriveTableResultOut(DataclassSerializer[DriveTableResult]):
-    entry = serializers.DictField(allow_null=True, help_text="The result as entered.")
+    entry = StoredEntryField(allow_null=True, help_text="The result as entered.")
 
     class Meta:
         dataclass = DriveTableResult
@@ -63,56 +56,18 @@ class DriveTabletStateOut(DataclassSerializer[DriveTabletState]):
         dataclass = DriveTabletState
 
 
-class DriveTableThrottle(SimpleRateThrottle):
-    """Requests per table link (a club's tablets share one Wi-Fi address), at the tablets'
-    rate (TABLET_THROTTLE). With Redis, a fixed window counted by one atomic script, one round
-    trip (DRF's own reads a list of times and writes it back: two, and two requests at once
-    may both pass); with the in-process cache (`make run`), DRF's sliding window."""
+class DriveTableThrottle(TableLinkThrottle):
+    """Requests per drive table link, at the tablets' rate (`kernel.tablet_api`)."""
 
-    scope = "table"
-    retry_after: float | None = None
-
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        ident = token_digest(view.kwargs.get("token", ""))
-        return self.cache_format % {"scope": "drive-table", "ident": ident}
-
-    def allow_request(self, request: Request, view: Any) -> bool:
-        limit, seconds = self.parse_rate(self.rate) if self.rate else (None, None)
-        if limit is None or seconds is None or not tablet_cache.scripted():
-            return super().allow_request(request, view)
-        key = f"drive-hits:{token_digest(view.kwargs.get('token', ''))}"
-        redis = cast(RedisCache, cache)  # scripted(): clubwhist's Redis cache
-        counted = redis.run_script(COUNT_HITS, [key], [int(seconds * 1000)], None)
-        if counted is None or int(counted[0]) <= limit:
-            return True  # counted, or Redis away: not counted, as DRF's would not be
-        self.retry_after = max(0.0, int(counted[1]) / 1000)
-        return False
-
-    def wait(self) -> float | None:
-        return self.retry_after if self.retry_after is not None else super().wait()
+    key_scope = "drive-table"
+    hits_prefix = "drive-hits:"
 
 
-#: A link's requests in the current window, and the window's milliseconds left.
-COUNT_HITS = """
-local hits = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  left = tonumber(ARGV[1])
-end
-return {hits, left}
-"""
+class DriveTabletView(TabletApiView):
+    """A drive table link's view (`kernel.tablet_api`): a replaced link answers 403, a
+    different result stored or the drive over 409, with the table's state."""
 
-
-class DriveTabletView(APIView):
-    """No login, no session, no CSRF: the table's token is the credential."""
-
-    authentication_classes: list[type] = []
-    permission_classes = [AllowAny]
     throttle_classes = [DriveTableThrottle]
-    #: Beyond the schema's general rule (`api.schema`): a replaced link (403), a different
-    #: result stored (409).
-    error_statuses = (403, 409)
 
     drive_id: int
     table: int
@@ -130,16 +85,11 @@ class DriveTabletView(APIView):
     def state(self, code: int = status.HTTP_200_OK, row: DriveResult | None = None) -> Response:
         return Response(table_state(self.drive_id, self.table, row=row), status=code)
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, (drive_tablets.DriveTableConflict, TableWritesClosed)):
-            body = {
-                "detail": str(exc),
-                "state": table_state(self.drive_id, self.table),
-            }
-            return Response(body, status=status.HTTP_409_CONFLICT)
-        if isinstance(exc, DriveRefused):
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
+    def refusal_body(self, exc: Refused) -> dict[str, Any]:
+        """A conflict or a closed drive shows the table's state with it."""
+        if exc.status == status.HTTP_409_CONFLICT:
+            return {"state": table_state(self.drive_id, self.table)}
+        return {}
 
 
 class HandEntryIn(serializers.Serializer[Any]):

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,10 +19,14 @@ from rest_framework.views import APIView
 
 from engine.drives.settings import MAX_PLAYERS
 from tournaments import access
+from tournaments.api.backup_documents import drive_json_schema
+from tournaments.api.drive_documents import DriveDocumentOut, DriveSettingsField, DriveTotalsOut
+from tournaments.api.entry_schema import EntryJsonField
 from tournaments.api.printing import PAPER_PARAMETER
 from tournaments.api.serializers import BoundedListField, NameField, TextField
 from tournaments.drive_models import Drive
 from tournaments.numbers import NumberRefused, WholeNumberField, whole
+from tournaments.selectors.drive_documents import drive_document, drive_totals
 from tournaments.selectors.drives import DriveState, drive_state
 from tournaments.services import drive_cards, drive_paper
 from tournaments.services import drives as drive_services
@@ -33,6 +37,7 @@ from tournaments.views.pdf import pdf_response
 
 class DriveOut(serializers.ModelSerializer[Drive]):
     club = TextField(source="club.name", read_only=True)
+    settings = DriveSettingsField(required=False)
 
     class Meta:
         model = Drive
@@ -40,68 +45,13 @@ class DriveOut(serializers.ModelSerializer[Drive]):
 
 
 def state_out(state: DriveState) -> dict[str, Any]:
-    """The drive as it stands: players, the hand being played (seats, results), totals and
-    prizes."""
-    current = state.current
-    return {
-        "drive": DriveOut(state.drive).data,
-        "players": [{"number": n, "name": name} for n, name in state.names.items()],
-        "problem": state.problem,
-        "hand": None
-        if current is None
-        else {
-            "hand": current.hand,
-            "trumps": current.trumps,
-            "tables": [
-                {
-                    "table": t.number,
-                    "seats": [
-                        {"seat": s.seat, "role": s.role, "player": s.player, "name": s.name}
-                        for s in t.seats
-                    ],
-                    "result": t.result.entry if t.result else None,
-                    "text": t.text,
-                }
-                for t in current.tables
-            ],
-            "sitting_out": [{"player": s.player, "name": s.name} for s in current.sitting_out],
-        },
-        "hands_played": state.hands_played,
-        "totals": [
-            {
-                "place": line.place,
-                "player": line.player,
-                "name": line.name,
-                "role": line.role,
-                "total": line.total,
-                "first_half": line.first_half,
-                "second_half": line.second_half,
-            }
-            for line in state.lines
-        ],
-        "prizes": [
-            {"number": a.number, "title": a.title, "winners": list(a.winners), "text": a.text}
-            for a in state.awards
-        ],
-    }
+    """The drive as it stands (`DriveDocument`): players, the hand being played (seats,
+    results), totals and prizes."""
+    return drive_document(state).to_dict()
 
 
-class DriveStateOut(serializers.Serializer[Any]):
-    """See `state_out`: the drive, players, hand, hands_played, totals and prizes."""
-
-    drive = DriveOut()
-    players = serializers.ListField(child=serializers.DictField())
-    hand = serializers.DictField(allow_null=True)
-    totals = serializers.ListField(child=serializers.DictField())
-    prizes = serializers.ListField(child=serializers.DictField())
-
-
-class DriveTotalsOut(serializers.Serializer[Any]):
-    """The totals part of `state_out`: hands played, each player's totals, the prizes."""
-
-    hands_played = serializers.IntegerField()
-    totals = serializers.ListField(child=serializers.DictField())
-    prizes = serializers.ListField(child=serializers.DictField())
+#: The schema of every director's answer about one drive.
+DriveStateOut = DriveDocumentOut
 
 
 class DirectorDriveApi(APIView):
@@ -123,7 +73,7 @@ class DriveListApi(APIView):
     class DriveCreateIn(serializers.Serializer[Any]):
         name = NameField(max_length=160)
         date = serializers.DateField(required=False)
-        settings = serializers.DictField(help_text="The engine's drive settings, without players.")
+        settings = DriveSettingsField(help_text="The engine's drive settings, without players.")
         players = BoundedListField(
             child=NameField(max_length=120),
             required=False,
@@ -175,6 +125,37 @@ class DrivePlayersApi(DirectorDriveApi):
         return self.answer()
 
 
+@extend_schema_field(
+    {
+        "anyOf": [
+            {"type": "integer", "description": "A player, back in the role of their turn."},
+            {
+                "type": "array",
+                "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                "minItems": 2,
+                "maxItems": 2,
+                "description": "[player, role]: a player and the role they come back in.",
+            },
+        ]
+    }
+)
+class BenchPlaceField(serializers.Field):  # type: ignore[type-arg]
+    """A player sitting out as sent: a number, or a [player, role] pair. Anything else is
+    refused here, as the schema says; the engine checks the players and roles themselves."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        def plain(item: Any) -> bool:
+            return isinstance(item, str) or (isinstance(item, int) and not isinstance(item, bool))
+
+        pair = isinstance(data, list) and len(data) == 2 and all(plain(i) for i in data)
+        if not pair and (isinstance(data, str) or not plain(data)):
+            raise serializers.ValidationError("A player's number, or [player, role].")
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class DriveStartApi(DirectorDriveApi):
     """Start: seats drawn (with `seed` if given), or `tables` as placed (player numbers N, E,
     S, W per table) with `bench` (those sitting out)."""
@@ -184,7 +165,7 @@ class DriveStartApi(DirectorDriveApi):
         tables = serializers.ListField(
             child=serializers.ListField(child=WholeNumberField(min_value=1)), required=False
         )
-        bench = serializers.ListField(required=False, default=list)
+        bench = serializers.ListField(child=BenchPlaceField(), required=False, default=list)
 
     @extend_schema(request=DriveStartIn, responses=DriveStateOut)
     def post(self, request: Request, pk: int) -> Response:
@@ -204,7 +185,7 @@ class DriveStartApi(DirectorDriveApi):
 class DriveEntryIn(serializers.Serializer[Any]):
     table = WholeNumberField(min_value=1)
     hand = WholeNumberField(required=False, min_value=1)
-    entry = serializers.DictField(help_text='The game\'s fields, such as {"ns_tricks": 9}.')
+    entry = EntryJsonField(help_text='The game\'s fields, such as {"ns_tricks": 9}.')
     reason = TextField(required=False, allow_blank=True, default="", max_length=500)
 
 
@@ -247,20 +228,28 @@ class DriveCorrectApi(DirectorDriveApi):
         return self.answer()
 
 
+class CardIn(serializers.Serializer[Any]):
+    total = TextField(max_length=12)
+    first_half = TextField(max_length=12, required=False, allow_null=True)
+    ten_plus = WholeNumberField(required=False, allow_null=True, min_value=0)
+
+
+@extend_schema_field(CardIn)
+class CardField(serializers.DictField):
+    """A card as sent: read one by one by `CardIn`, so a refusal names the card's player."""
+
+
 class DriveCardsApi(DirectorDriveApi):
     """A paper drive's totals from the players' score cards: every player's figures at once
     (`{"cards": {"1": {"total": "84", "first_half": "40", "ten_plus": 2}, ...}}`); the first
     half's totals and the hands of 10+ tricks where the prize list needs them. Typing them
     again replaces them, until published; refused for a drive whose hands have results."""
 
-    class CardIn(serializers.Serializer[Any]):
-        total = TextField(max_length=12)
-        first_half = TextField(max_length=12, required=False, allow_null=True)
-        ten_plus = WholeNumberField(required=False, allow_null=True, min_value=0)
+    CardIn = CardIn
 
     class CardsIn(serializers.Serializer[Any]):
         cards = serializers.DictField(
-            child=serializers.DictField(), help_text="Each player's card, by player number."
+            child=CardField(), help_text="Each player's card, by player number."
         )
 
     @extend_schema(request=CardsIn, responses=DriveStateOut)
@@ -309,8 +298,7 @@ class DriveTotalsApi(DirectorDriveApi):
 
     @extend_schema(responses=DriveTotalsOut)
     def get(self, request: Request, pk: int) -> Response:
-        out = state_out(drive_state(self.drive))
-        return Response({key: out[key] for key in ("hands_played", "totals", "prizes")})
+        return Response(drive_totals(drive_state(self.drive)).to_dict())
 
 
 class DrivePaperApi(DirectorDriveApi):
@@ -339,7 +327,7 @@ class DriveExportApi(DirectorDriveApi):
 
     @extend_schema(
         operation_id="drives_export_json_retrieve",
-        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+        responses={(200, "application/json"): drive_json_schema()},
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         return drive_json_response(self.drive)

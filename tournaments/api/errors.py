@@ -1,8 +1,11 @@
 """One place where domain errors become HTTP responses.
 
-The engine raises `ValueError` subclasses with messages written for players and directors;
-the API passes that message through as a 400 instead of a 500, and a submission that
-contradicts a stored result as a 409 that shows the stored one.
+Every refusal of the app derives from the kernel's `Refused`, whose kind alone says its status
+(`kernel.refusals.STATUS`: bad input 400, a table link's forbidden ask 403, not found 404, a
+conflict or a closed play 409); no view maps errors of its own. The answer carries the message,
+what the refusal has to show (the stored result a submission contradicts), and what a tablet
+view adds (`kernel.tablet_api.TabletApiView.refusal_body`: the table's state). The engine's
+`ValueError`s, written for players and directors too, are bad input: a 400, never a 500.
 """
 
 import logging
@@ -17,8 +20,9 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tournaments.kernel.refusals import Refused
+from tournaments.kernel.tablet_api import TabletApiView
 from tournaments.numbers import expected
-from tournaments.services.results import ResultConflict, result_summary
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +40,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DjangoValidationError):
         detail: Any = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         return Response({"detail": detail}, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, ResultConflict):
-        return Response(
-            {"detail": str(exc), "stored": result_summary(exc.stored)},
-            status=status.HTTP_409_CONFLICT,
-        )
+    if isinstance(exc, Refused):
+        view = context.get("view")
+        extra = view.refusal_body(exc) if isinstance(view, TabletApiView) else {}
+        return Response({"detail": own_words(exc), **exc.details(), **extra}, status=exc.status)
     if isinstance(exc, ValueError):
         return Response({"detail": own_words(exc)}, status=status.HTTP_400_BAD_REQUEST)
     return None

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import access
+from tournaments.api.backup_documents import event_json_schema
 from tournaments.api.director import DirectorEventApi
 from tournaments.api.serializers import SlugText, TextField
 from tournaments.services import exports as export_services
@@ -30,7 +31,7 @@ class EventExportApi(DirectorEventApi):
             (200, "application/xml"): OpenApiTypes.STR,
             (200, "application/x-pbn"): OpenApiTypes.STR,
             (200, "text/csv"): OpenApiTypes.STR,
-            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "application/json"): event_json_schema(),
         }
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
@@ -38,9 +39,10 @@ class EventExportApi(DirectorEventApi):
 
 
 class ImportApi(APIView):
-    """A USEBIO or PBN-with-results file as a new, closed event, or an event's clubwhist JSON
-    restored whole into the club (201 with its id); 400 with the reason, and nothing created,
-    when any part is refused."""
+    """A USEBIO or PBN-with-results file as a new, closed event, or the clubwhist JSON of an
+    event, a drive or a team tournament restored whole into the club: 201 with what it made
+    (`kind`, `id`, and the id again under the kind's name, so `{"event": ID}` still answers
+    for an event); 400 with the reason, and nothing created, when any part is refused."""
 
     #: A club named in the body that the caller does not direct (`api.schema`).
     error_statuses = (404,)
@@ -51,13 +53,27 @@ class ImportApi(APIView):
 
     @extend_schema(
         request=ImportIn,
-        responses={201: inline_serializer("EventImported", {"event": serializers.IntegerField()})},
+        responses={
+            201: inline_serializer(
+                "EventImported",
+                {
+                    "kind": serializers.ChoiceField(choices=["event", "drive", "tournament"]),
+                    "id": serializers.IntegerField(),
+                    "event": serializers.IntegerField(required=False),
+                    "drive": serializers.IntegerField(required=False),
+                    "tournament": serializers.IntegerField(required=False),
+                },
+            )
+        },
     )
     def post(self, request: Request) -> Response:
         data = self.ImportIn(data=request.data)
         data.is_valid(raise_exception=True)
         club = access.club_for(request.user, data.validated_data["club"])
-        event = export_services.event_import(
+        made = export_services.file_import(
             text=data.validated_data["text"], club=club, user=request.user
         )
-        return Response({"event": event.pk}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"kind": made.kind, "id": made.item.pk, made.kind: made.item.pk},
+            status=status.HTTP_201_CREATED,
+        )

@@ -23,15 +23,13 @@ from typing import Any
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
 from tournaments.api.documents import TabletAnswerOut
-from tournaments.api.entry_schema import EntryJsonField
+from tournaments.api.entry_schema import EntryJsonField, StoredEntryField
 from tournaments.api.serializers import TextField
+from tournaments.kernel.tablet_api import TableLinkThrottle, TabletApiView
 from tournaments.models import DirectorCall, Result, TableAccess
 from tournaments.numbers import WholeNumberField
 from tournaments.selectors import tablet_cache
@@ -39,26 +37,16 @@ from tournaments.selectors.tablet_cache import Visit
 from tournaments.selectors.tablet_scripts import PREBUMPED, Prebumped, receipt_or_none
 from tournaments.services import tablets
 from tournaments.services.results import NOTE_MAX
-from tournaments.services.table_gate import TableWritesClosed
 
 #: A write's receipt, in its answer and in the tablet's next request (`tablet_scripts`).
 RECEIPT_HEADER = "Clubwhist-Receipt"
 
 
-class TableTokenThrottle(SimpleRateThrottle):
-    """Requests per table link (not per address: a club's tablets share one Wi-Fi address).
-
-    With Redis, a fixed window counted by the link's visit (one atomic script that also reads
-    the link's cached copies: `tablet_cache.table_visit`), which the view then uses. DRF's own
-    reads a list of times and writes it back: two round trips, and two requests at once may
-    both pass. With the in-process cache (`make run`, no Redis), DRF's sliding window."""
-
-    scope = "table"
-    retry_after: float | None = None
-
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        ident = tablet_cache.token_digest(view.kwargs.get("token", ""))
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+class TableTokenThrottle(TableLinkThrottle):
+    """Requests per table link (`kernel.tablet_api`). With Redis, the window is counted by the
+    link's visit (one atomic script that also reads the link's cached copies:
+    `tablet_cache.table_visit`), which the view then uses; with the in-process cache (`make
+    run`, no Redis), DRF's sliding window."""
 
     def allow_request(self, request: Request, view: Any) -> bool:
         if self.rate is None or not tablet_cache.scripted():
@@ -72,11 +60,6 @@ class TableTokenThrottle(SimpleRateThrottle):
         self.retry_after = visit.wait
         return False
 
-    def wait(self) -> float | None:
-        if self.retry_after is not None:
-            return self.retry_after
-        return super().wait()
-
 
 def _access(token: str, visit: Visit) -> TableAccess:
     try:
@@ -87,15 +70,11 @@ def _access(token: str, visit: Visit) -> TableAccess:
         raise NotFound(str(exc)) from None
 
 
-class TabletView(APIView):
-    """No login, no session, no CSRF: the table's token is the credential."""
+class TabletView(TabletApiView):
+    """An events' table link's view (`kernel.tablet_api`): a replaced link or a board this
+    table does not play now answers 403, a different result stored or the event over 409."""
 
-    authentication_classes: list[type] = []
-    permission_classes = [AllowAny]
     throttle_classes = [TableTokenThrottle]
-    #: Beyond the schema's general rule (`api.schema`): a replaced link or a board this table
-    #: does not play now (403), a different result stored or the event over (409).
-    error_statuses = (403, 409)
 
     table: TableAccess
     visit: Visit | None = None  # set by the throttle when it counted this request
@@ -144,15 +123,11 @@ class TabletView(APIView):
             answer[RECEIPT_HEADER] = self.visit.receipt
         return answer
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, tablets.TableForbidden):
-            return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
-        if isinstance(exc, (tablets.TableClosed, tablets.KeyOfAnotherTable, TableWritesClosed)):
-            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
-        return super().handle_exception(exc)
-
 
 class TableResultOut(serializers.ModelSerializer[Result]):
+    entry = StoredEntryField(
+        allow_null=True, help_text="The result as entered; null for an artificial score."
+    )
     unusual = serializers.SerializerMethodField(
         help_text="The result looks like a slip: the players are asked to check it (the "
         "reason, with the other tables' figures, is the director's)."

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -21,21 +20,29 @@ from rest_framework.views import APIView
 
 from engine.teams.model import MAX_TEAMS
 from tournaments import access
+from tournaments.api.backup_documents import tournament_json_schema
 from tournaments.api.serializers import NameField, TextField
+from tournaments.api.team_documents import (
+    BidWhistHandField,
+    TeamPublicStandingsOut,
+    TeamScoreField,
+    TournamentDocumentOut,
+    TournamentSettingsField,
+)
 from tournaments.numbers import WholeNumberField
-from tournaments.selectors.team_room import playoff_view
+from tournaments.selectors.team_room import public_standings, tournament_document
 from tournaments.selectors.teams import TournamentState, tournament_state
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
 from tournaments.services.events import club_for_new_event
 from tournaments.services.team_input import TOO_MANY_TEAMS
-from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
 from tournaments.views.director.teams import tournament_json_response
 
 
 class TournamentOut(serializers.ModelSerializer[Tournament]):
     club = TextField(source="club.name", read_only=True)
+    settings = TournamentSettingsField(required=False)
 
     class Meta:
         model = Tournament
@@ -45,78 +52,10 @@ class TournamentOut(serializers.ModelSerializer[Tournament]):
         ]  # fmt: skip
 
 
-def standings_out(state: TournamentState) -> list[dict[str, Any]]:
-    return [
-        {
-            "rank": row.rank,
-            "tied": row.tied,
-            "team": row.team.number,
-            "name": row.team.name,
-            "city": row.team.city,
-            "played": row.played,
-            "won": row.won,
-            "lost": row.lost,
-            "drawn": row.drawn,
-            "points_for": row.points_for,
-            "points_against": row.points_against,
-            "hands": row.hands,
-            "bostons": row.bostons,
-            "byes": row.byes,
-            "forfeits": row.forfeits,
-            "decided_by": row.decided_by,
-        }
-        for row in state.standings
-    ]
-
-
 def state_out(state: TournamentState) -> dict[str, Any]:
-    """The tournament as it stands: teams, this round's tables and games, the standings."""
-    t = state.tournament
-    return {
-        "tournament": TournamentOut(t).data,
-        "teams": [
-            {
-                "number": team.number,
-                "name": team.name,
-                "city": team.city,
-                "players": [team.player_one, team.player_two],
-                "present": team.present,
-                "paid_cents": team.paid_cents,
-                "in_pot": team.in_pot,
-                "withdrawn_after": team.withdrawn_after,
-            }
-            for team in state.teams
-        ],
-        "round": None
-        if not state.tables
-        else {
-            "round": t.round,
-            "tables": [
-                {
-                    "table": table.number,
-                    "home": table.home.number,
-                    "away": table.away.number,
-                    "status": table.game.status if table.game else None,
-                    "result": table.game.result if table.game else None,
-                    "text": table.text,
-                }
-                for table in state.tables
-            ],
-            "byes": [team.number for team in state.byes],
-        },
-        "tie_break": state.tie_break,
-        "standings": standings_out(state),
-        "playoff": [
-            {
-                "round": name,
-                "matches": [
-                    {"match": m.id, "home": m.home, "away": m.away, "winner": m.winner}
-                    for m in matches
-                ],
-            }
-            for name, matches in playoff_view(t)
-        ],
-    }
+    """The tournament as it stands (`TournamentDocument`): teams, this round's tables and
+    games, the standings, the playoff."""
+    return tournament_document(state).to_dict()
 
 
 class DirectorTournamentApi(APIView):
@@ -132,11 +71,6 @@ class DirectorTournamentApi(APIView):
     def answer(self, code: int = status.HTTP_200_OK) -> Response:
         self.tournament.refresh_from_db()
         return Response(state_out(tournament_state(self.tournament)), status=code)
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, TeamsRefused):
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
 
 
 def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -158,7 +92,7 @@ class TeamIn(serializers.Serializer[Any]):
 class TournamentIn(serializers.Serializer[Any]):
     name = NameField(max_length=160)
     date = serializers.DateField(required=False)
-    settings = serializers.DictField(required=False, help_text="docs/reference/api.md")
+    settings = TournamentSettingsField(required=False, help_text="docs/reference/api.md")
     teams: serializers.ListSerializer[Any] = serializers.ListSerializer(
         child=TeamIn(),
         required=False,
@@ -175,7 +109,7 @@ class TournamentListApi(APIView):
         rows = access.tournaments_for(request.user).select_related("club")[:200]
         return Response(TournamentOut(rows, many=True).data)
 
-    @extend_schema(request=TournamentIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=TournamentIn, responses={201: TournamentDocumentOut})
     def post(self, request: Request) -> Response:
         data = _valid(TournamentIn, request)
         try:
@@ -197,7 +131,7 @@ class TournamentListApi(APIView):
 class TournamentApi(DirectorTournamentApi):
     """The tournament as it stands (its director's view: teams, money, this round)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TournamentDocumentOut)
     def get(self, request: Request, pk: int) -> Response:
         return self.answer()
 
@@ -205,7 +139,7 @@ class TournamentApi(DirectorTournamentApi):
 class TeamsApi(DirectorTournamentApi):
     """Add a team (before the draw)."""
 
-    @extend_schema(request=TeamIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=TeamIn, responses={201: TournamentDocumentOut})
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(TeamIn, request)
         team_services.team_add(tournament=self.tournament, data=data, user=request.user)
@@ -221,7 +155,7 @@ class ArriveIn(serializers.Serializer[Any]):
 class ArriveApi(DirectorTournamentApi):
     """At the door: both players of team `number` are here (and what they paid)."""
 
-    @extend_schema(request=ArriveIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ArriveIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int, number: int) -> Response:
         if not self.tournament.teams.filter(number=number).exists():
             # The address names a team that is not there: not found, as for any other path.
@@ -245,7 +179,7 @@ class SeedIn(serializers.Serializer[Any]):
 class StartApi(DirectorTournamentApi):
     """The draw of round 1."""
 
-    @extend_schema(request=SeedIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SeedIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(SeedIn, request)
         team_services.tournament_start(
@@ -257,7 +191,7 @@ class StartApi(DirectorTournamentApi):
 class NextRoundApi(DirectorTournamentApi):
     """Draw the next round (every table of this one must count)."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         team_services.round_next(tournament=self.tournament, user=request.user)
         return self.answer()
@@ -266,15 +200,15 @@ class NextRoundApi(DirectorTournamentApi):
 class GameIn(serializers.Serializer[Any]):
     table = WholeNumberField(min_value=1, max_value=999)
     round = WholeNumberField(min_value=1, max_value=99, required=False)
-    score = serializers.DictField(required=False)
-    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+    score = TeamScoreField(required=False)
+    hands = serializers.ListField(child=BidWhistHandField(), required=False, max_length=200)
     reason = TextField(required=False, allow_blank=True, max_length=500)
 
 
 class GameApi(DirectorTournamentApi):
     """A table's game from the director: it counts at once (a correction needs a reason)."""
 
-    @extend_schema(request=GameIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=GameIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(GameIn, request)
         team_games.game_enter(
@@ -297,7 +231,7 @@ class ForfeitIn(serializers.Serializer[Any]):
 class ForfeitApi(DirectorTournamentApi):
     """A late team forfeits its game once the grace minutes have run out."""
 
-    @extend_schema(request=ForfeitIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ForfeitIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(ForfeitIn, request)
         team_games.game_forfeit(
@@ -314,7 +248,7 @@ class WithdrawIn(serializers.Serializer[Any]):
 class WithdrawApi(DirectorTournamentApi):
     """A team leaves the tournament for good."""
 
-    @extend_schema(request=WithdrawIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=WithdrawIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(WithdrawIn, request)
         team_games.team_withdraw(
@@ -328,14 +262,14 @@ class WithdrawApi(DirectorTournamentApi):
 
 class PlayoffIn(serializers.Serializer[Any]):
     match = WholeNumberField(min_value=1, max_value=999, required=False)
-    score = serializers.DictField(required=False)
-    hands = serializers.ListField(child=serializers.DictField(), required=False, max_length=200)
+    score = TeamScoreField(required=False)
+    hands = serializers.ListField(child=BidWhistHandField(), required=False, max_length=200)
 
 
 class PlayoffApi(DirectorTournamentApi):
     """Without `match`: seed the playoff from the standings; with it: that match's game."""
 
-    @extend_schema(request=PlayoffIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=PlayoffIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(PlayoffIn, request)
         if "match" not in data:
@@ -352,7 +286,7 @@ class PlayoffApi(DirectorTournamentApi):
 
 
 class FinishApi(DirectorTournamentApi):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         team_games.tournament_finish(tournament=self.tournament, user=request.user)
         return self.answer()
@@ -361,7 +295,7 @@ class FinishApi(DirectorTournamentApi):
 class PublishApi(DirectorTournamentApi):
     """A finished tournament's results for everyone."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         team_games.tournament_publish(tournament=self.tournament, user=request.user)
         return self.answer()
@@ -374,7 +308,7 @@ class SwitchIn(serializers.Serializer[Any]):
 class LiveApi(DirectorTournamentApi):
     """Live standings on the public page while the tournament runs (on), or not (off)."""
 
-    @extend_schema(request=SwitchIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SwitchIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(SwitchIn, request)
         team_games.tournament_live(tournament=self.tournament, live=data["on"], user=request.user)
@@ -385,7 +319,7 @@ class MovesOnApi(DirectorTournamentApi):
     """Draw the next round by itself when the round's last game counts (on), or wait for the
     director (off)."""
 
-    @extend_schema(request=SwitchIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SwitchIn, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(SwitchIn, request)
         team_games.moves_on_set(tournament=self.tournament, on=data["on"], user=request.user)
@@ -396,7 +330,7 @@ class ExportApi(DirectorTournamentApi):
     """The whole tournament as clubwhist JSON (for its directors: it carries the tablets'
     link tokens)."""
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(responses={(200, "application/json"): tournament_json_schema()})
     def get(self, request: Request, pk: int) -> HttpResponse:
         return tournament_json_response(self.tournament)
 
@@ -407,18 +341,10 @@ class PublicStandingsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TeamPublicStandingsOut)
     def get(self, request: Request, pk: int) -> Response:
         try:
             tournament = access.tournament_readable(request.user, pk)
         except Http404 as exc:
             raise NotFound(str(exc)) from None
-        state = tournament_state(tournament)
-        return Response(
-            {
-                "tournament": {"id": tournament.pk, "name": tournament.name,
-                               "status": tournament.status, "round": tournament.round},
-                "tie_break": state.tie_break,
-                "standings": standings_out(state),
-            }
-        )  # fmt: skip
+        return Response(public_standings(tournament, tournament_state(tournament)).to_dict())

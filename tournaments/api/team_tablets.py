@@ -13,50 +13,47 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.cache import add_never_cache_headers
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from engine.teams import TeamsError
-from tournaments.api.drive_tablets import DriveTableThrottle
 from tournaments.api.serializers import TextField
 from tournaments.api.team_api import DirectorTournamentApi
-from tournaments.selectors.tablet_cache import token_digest
+from tournaments.api.team_documents import (
+    BidWhistHandField,
+    GamePreviewOut,
+    TeamScoreField,
+    TeamTableStateOut,
+)
+from tournaments.kernel.refusals import Refused
+from tournaments.kernel.tablet_api import TableLinkThrottle, TabletApiView
 from tournaments.selectors.team_room import (
     TeamLinkReplaced,
     TeamLinkUnknown,
+    table_document,
     table_state,
     team_link,
     team_links,
 )
 from tournaments.services import team_tablets
-from tournaments.services.table_gate import TableWritesClosed
-from tournaments.services.teams import TeamsRefused
 from tournaments.team_models import Tournament
 
 
-class TeamTableThrottle(DriveTableThrottle):
-    """Requests per table link, at the tablets' rate, as a drive table's."""
+class TeamTableThrottle(TableLinkThrottle):
+    """Requests per tournament table link, at the tablets' rate (`kernel.tablet_api`)."""
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        ident = token_digest(view.kwargs.get("token", ""))
-        return self.cache_format % {"scope": "team-table", "ident": ident}
+    key_scope = "team-table"
+    hits_prefix = "team-hits:"
 
 
-class TeamTabletView(APIView):
-    """No login, no session, no CSRF: the table's token is the credential."""
+class TeamTabletView(TabletApiView):
+    """A tournament table link's view (`kernel.tablet_api`): a replaced link answers 403, the
+    other team's different figures or the tournament over 409, with the table's state."""
 
-    authentication_classes: list[type] = []
-    permission_classes = [AllowAny]
     throttle_classes = [TeamTableThrottle]
-    #: Beyond the schema's general rule (`api.schema`): a replaced link (403), the other team's
-    #: different figures (409).
-    error_statuses = (403, 409)
 
     tournament: Tournament
     table: int
@@ -73,27 +70,25 @@ class TeamTabletView(APIView):
 
     def state(self, code: int = status.HTTP_200_OK) -> Response:
         self.tournament.refresh_from_db()
-        return Response(table_state(self.tournament, self.table), status=code)
+        return Response(table_document(self.tournament, self.table).to_dict(), status=code)
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, (team_tablets.TeamsDiffer, TableWritesClosed)):
-            self.tournament.refresh_from_db()
-            body = {"detail": str(exc), "state": table_state(self.tournament, self.table)}
-            return Response(body, status=status.HTTP_409_CONFLICT)
-        if isinstance(exc, TeamsRefused):
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
+    def refusal_body(self, exc: Refused) -> dict[str, Any]:
+        """A conflict or a closed tournament shows the table's state with it."""
+        if exc.status != status.HTTP_409_CONFLICT:
+            return {}
+        self.tournament.refresh_from_db()
+        return {"state": table_state(self.tournament, self.table)}
 
 
 class TableGameIn(serializers.Serializer[Any]):
     side = serializers.ChoiceField(choices=["home", "away"], help_text="Who enters it.")
-    score = serializers.DictField(
+    score = TeamScoreField(
         required=False,
         help_text="The final score: home_points, away_points, and as the game needs "
         "home_hands, away_hands, home_bostons, away_bostons.",
     )
     hands = serializers.ListField(
-        child=serializers.DictField(),
+        child=BidWhistHandField(),
         required=False,
         max_length=200,
         help_text="The game's hands in play order, each a Bid Whist result "
@@ -106,16 +101,7 @@ class SideIn(serializers.Serializer[Any]):
     note = TextField(required=False, allow_blank=True, max_length=200)
 
 
-_STATE = inline_serializer(
-    "TeamTableState",
-    {
-        "round": serializers.IntegerField(),
-        "table": serializers.IntegerField(),
-        "home": serializers.DictField(allow_null=True),
-        "away": serializers.DictField(allow_null=True),
-        "game": serializers.DictField(allow_null=True),
-    },
-)
+_STATE = TeamTableStateOut
 _REFUSED = inline_serializer("TeamTableRefused", {"detail": TextField()})
 
 
@@ -153,19 +139,21 @@ class TeamTableEnterApi(TeamTabletView):
 
 
 class HandsIn(serializers.Serializer[Any]):
-    hands = serializers.ListField(child=serializers.DictField(), max_length=200)
+    hands = serializers.ListField(child=BidWhistHandField(), max_length=200)
 
 
 class TeamTablePreviewApi(TeamTabletView):
     """The score sheet of the hands so far (nothing is stored): each hand's points, the
     running totals, and whether the game is over; 400 names a hand the rules refuse."""
 
-    @extend_schema(request=HandsIn, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(request=HandsIn, responses={200: GamePreviewOut})
     def post(self, request: Request, token: str) -> Response:
         data = _valid(HandsIn, request)
         try:
             return Response(
-                team_tablets.tablet_preview(tournament=self.tournament, hands=data["hands"])
+                team_tablets.tablet_preview(
+                    tournament=self.tournament, hands=data["hands"]
+                ).to_dict()
             )
         except TeamsError as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)

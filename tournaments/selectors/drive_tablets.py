@@ -26,9 +26,9 @@ from engine.drives import Drive as EngineDrive
 from engine.drives.model import Role, role_of_index, seat_of_index
 from tournaments import live
 from tournaments.drive_models import Drive, DrivePlayer, DriveResult, DriveSeating, DriveTableAccess
+from tournaments.kernel.tokens import token_digest
 from tournaments.selectors.documents import Document, EntryFieldView
 from tournaments.selectors.drives import drive_settings, player_names, result_text, settings_for
-from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.tablets import entry_field_document
 
 SEATS = [str(seat_of_index(i)) for i in range(4)]  # N, E, S, W: a table's seats in order

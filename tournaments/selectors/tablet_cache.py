@@ -43,7 +43,6 @@ visit finds nothing and the request reads the database (clubwhist/cache.py).
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import secrets
 import time
@@ -59,6 +58,7 @@ from django.utils import timezone
 
 from clubwhist.cache import RedisCache, retire_after_outage
 from tournaments.bridge import movement_for
+from tournaments.kernel.tokens import token_digest as token_digest  # the tablet pages read it here
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section, TableAccess
 from tournaments.selectors import tablet_scripts as scripts
 from tournaments.selectors.section_snapshot import SectionSnapshot, section_snapshot
@@ -87,12 +87,6 @@ def _redis() -> RedisCache | None:
 def scripted() -> bool:
     """The cache is clubwhist's Redis cache, which runs `table_visit`'s script."""
     return _redis() is not None
-
-
-def token_digest(token: str) -> str:
-    """A token as the cache names it: a URL can hold any character, a cache key should not
-    (memcached refuses spaces and control characters)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _version_key(section_id: int, table: int | None = None, *, rounds: bool = False) -> str:

@@ -27,9 +27,10 @@ from engine.dd.position import DDInputError
 from engine.games.base import GameRules
 from tournaments import jobs
 from tournaments.bridge import engine_board, rules_for
+from tournaments.kernel.audit import User
 from tournaments.models import Board, Event, Section
 from tournaments.selectors.tablet_cache import tables_changed
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import audit_record
 from tournaments.services.scoring import results_changed
 
 log = logging.getLogger(__name__)

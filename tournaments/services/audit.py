@@ -1,23 +1,14 @@
-"""The audit trail: one entry per director action, with the state before and after."""
+"""The events' audit trail: one entry per director action, with the state before and after.
+
+Written by the kernel's one audit writer (`kernel.audit`), as the drives' and tournaments' are.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.contrib.auth.models import User as AuthUser
-
-from tournaments.models import AuditEntry, Event, json_safe
-
-# What views pass in: `request.user`, or None from scripts and tasks.
-User = AbstractBaseUser | AnonymousUser | None
-
-
-def actor(user: User) -> AuthUser | None:
-    """The logged-in user to record as having done something, or None."""
-    if isinstance(user, AuthUser) and user.is_authenticated:
-        return user
-    return None
+from tournaments.kernel.audit import User, actor, audit_write
+from tournaments.models import AuditEntry, Event
 
 
 def audit_record(
@@ -30,13 +21,20 @@ def audit_record(
     after: Any = None,
     reason: str = "",
 ) -> AuditEntry:
-    """Call inside the transaction that makes the change, so the two stand or fall together."""
-    return AuditEntry.objects.create(
+    """Call inside the transaction that makes the change, so the two stand or fall together.
+    An event's line names its account only: `user_name` is the imported trail's (`AuditEntry`)."""
+    return audit_write(
+        AuditEntry,
         event=event,
-        user=actor(user),
+        user=user,
         action=action,
         target=target,
-        before=json_safe(before),
-        after=json_safe(after),
+        before=before,
+        after=after,
         reason=reason,
+        user_name="",
     )
+
+
+# Read from here by the backup's restore, until it imports them from the kernel.
+__all__ = ["User", "actor", "audit_record"]

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from tournaments.bridge import meeting_rows
+from tournaments.kernel.audit import User
 from tournaments.models import DirectorCall, Event, Result
 from tournaments.selectors import sit_outs
-from tournaments.services.audit import User
 from tournaments.services.corrections import result_set_artificial
 from tournaments.services.events import EventError, event_finish
 

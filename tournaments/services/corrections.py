@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from engine.scoring import method_scope, parse_artificial
 from tournaments.bridge import as_int_score, engine_board, rules_for
+from tournaments.kernel.audit import User, actor
 from tournaments.models import AuditEntry, Board, DirectorCall, Event, Result, Section
-from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.audit import audit_record
 from tournaments.services.results import (
     ResultConflict,
     ResultError,

@@ -7,7 +7,6 @@ which both build on it.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,11 +15,13 @@ from django.db import transaction
 from engine.drives import DriveSettings
 from tournaments import live
 from tournaments.drive_models import Drive, DriveAudit, DriveSeating, DriveTableAccess
+from tournaments.kernel.audit import User, audit_write
+from tournaments.kernel.refusals import Refused
+from tournaments.kernel.tokens import new_link_token
 from tournaments.selectors.drive_tablets import drive_epoch
-from tournaments.services.audit import User, actor
 
 
-class DriveRefused(ValueError):
+class DriveRefused(Refused):
     """A director's request the drive cannot take; the message says why and what to do."""
 
 
@@ -43,9 +44,11 @@ def audit(
     every tablet's stream is woken to show it, once the transaction commits."""
     if bump:
         new_version(drive, moved=moved)
-    DriveAudit.objects.create(
+    # The kernel's writer: the line also says who in words (the account's username).
+    audit_write(
+        DriveAudit,
         drive=drive,
-        user=actor(user),
+        user=user,
         action=action,
         target=target,
         before=before,
@@ -59,11 +62,6 @@ def new_version(drive: Drive, *, moved: bool = False) -> None:
     Drive.objects.filter(pk=drive.pk).update(version=drive.version)
     pk, version, epoch = drive.pk, drive.version, drive_epoch(drive)
     transaction.on_commit(lambda: live.announce_drive(pk, version, epoch=epoch, moved=moved))
-
-
-def new_link_token() -> str:
-    """A table link's token: unguessable (192 bits), as the events' table links."""
-    return secrets.token_urlsafe(24)
 
 
 def links_ensure(drive: Drive, tables: int) -> None:

@@ -19,8 +19,8 @@ from django.db import transaction
 
 from engine.reading import exact_number, quoted
 from tournaments.drive_models import Drive, DriveResult
+from tournaments.kernel.audit import User
 from tournaments.selectors.drives import drive_settings, player_names
-from tournaments.services.audit import User
 from tournaments.services.drive_base import DriveRefused, audit, locked
 
 #: A figure is typed to two decimal places at most (a sit-out's average can be 7.25).

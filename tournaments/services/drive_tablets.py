@@ -24,16 +24,17 @@ from django.utils import timezone
 
 from engine.drives import DriveSettings, Seating
 from tournaments.drive_models import Drive, DriveResult, DriveSeating, DriveTableAccess
+from tournaments.kernel.audit import User
+from tournaments.kernel.refusals import Kind
+from tournaments.kernel.tokens import new_link_token
 from tournaments.selectors.drive_tablets import link_key
 from tournaments.selectors.drives import drive_settings, result_text
-from tournaments.services.audit import User
 from tournaments.services.drive_base import (
     DriveRefused,
     audit,
     check_table,
     checked_entry,
     locked,
-    new_link_token,
 )
 from tournaments.services.drives import CARDS_ENTERED, move_on
 from tournaments.services.table_gate import table_writes_open
@@ -47,6 +48,8 @@ def forget_link(token: str) -> None:
 
 class DriveTableConflict(DriveRefused):
     """The table's stored result differs from what the tablet sent (HTTP 409)."""
+
+    kind = Kind.CONFLICT
 
     def __init__(self, message: str, stored: DriveResult | None = None) -> None:
         super().__init__(message)

@@ -32,6 +32,8 @@ from tournaments.drive_models import (
     DriveResult,
     DriveSeating,
 )
+from tournaments.kernel.audit import User, actor
+from tournaments.kernel.names import RuleRefused, date_checked, name_checked
 from tournaments.models import Club
 from tournaments.selectors.drives import (
     FEWEST_PLAYERS,
@@ -41,7 +43,6 @@ from tournaments.selectors.drives import (
     seatings_of,
     settings_for,
 )
-from tournaments.services.audit import User, actor
 from tournaments.services.drive_base import (
     DriveRefused as DriveRefused,  # raised by every action here; callers catch it from here
 )
@@ -52,7 +53,6 @@ from tournaments.services.drive_base import (
     links_ensure,
     locked,
 )
-from tournaments.services.events import EventError, date_checked, name_checked
 
 #: Why a hand's result is refused once the totals came from the score cards.
 CARDS_ENTERED = (
@@ -74,7 +74,7 @@ TOO_MANY_PLAYERS = (
 def _name(value: str, what: str) -> str:
     try:
         return name_checked(value, model=DrivePlayer, column="name", what=what, required=True)
-    except EventError as exc:
+    except RuleRefused as exc:
         raise DriveRefused(str(exc)) from None
 
 
@@ -113,7 +113,7 @@ def drive_create(
             name, model=Drive, column="name", what="the drive's name", required=True
         )
         date = date_checked(date, what="the drive's date")
-    except EventError as exc:
+    except RuleRefused as exc:
         raise DriveRefused(str(exc)) from None
     if len(players) > MAX_PLAYERS:  # before any name is read
         raise DriveRefused(TOO_MANY_PLAYERS)
@@ -207,18 +207,6 @@ def _player(drive: Drive, number: int) -> DrivePlayer:
         count = DrivePlayer.objects.filter(drive=drive).count()
         raise DriveRefused(f"There is no player {number}: the players are numbered 1 to {count}.")
     return player
-
-
-@transaction.atomic
-def drive_settings_change(*, drive: Drive, settings: Mapping[str, Any], user: User = None) -> Drive:
-    """New settings for a draft drive, checked by the engine as at the creation."""
-    drive = _draft(drive, "changing the settings")
-    checked = _checked_settings(settings, DrivePlayer.objects.filter(drive=drive).count())
-    before = drive.settings
-    drive.settings, drive.game = _stored(checked), checked.game
-    drive.save(update_fields=["settings", "game"])
-    audit(drive, user, "settings", "drive", before=before, after=drive.settings)
-    return drive
 
 
 @transaction.atomic

@@ -6,105 +6,29 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.utils import timezone
-from django.utils.text import slugify
+from django.db import transaction
 
 from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import EntryError, find_variant
 from engine.movements import MovementError, check_params, validate
-from engine.names import NameRefused, clean_name
-from tournaments import access
 from tournaments.bridge import board_record, movement_for, rules_for
+from tournaments.kernel.audit import User, actor
+from tournaments.kernel.names import date_checked, name_checked
+from tournaments.kernel.refusals import Refused
 from tournaments.models import Board, Club, Event, MovementRow, Pair, Section
-from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.audit import audit_record
+
+# Read from here by the drives' and teams' API and the exports' page, until they import them
+# from `services.clubs`, where every format's clubs are made.
+from tournaments.services.clubs import club_for_new_event as club_for_new_event
+from tournaments.services.clubs import club_get_or_create as club_get_or_create
 from tournaments.services.scoring import lock_sections, results_changed, standings_refresh
 from tournaments.services.tablets import table_links_ensure
 
 
-class EventError(ValueError):
+class EventError(Refused):
     """A director's request that the event's state does not allow; the message says why."""
-
-
-def name_checked(value: str, *, model: Any, column: str, what: str, required: bool = False) -> str:
-    """`value` under the one rule for names (`engine.names`: no control characters, trimmed, at
-    most the column's `max_length`), or EventError naming `what` ("NS 3's first player")."""
-    limit = model._meta.get_field(column).max_length
-    try:
-        return clean_name(value, field=what, max_length=limit, required=required)
-    except NameRefused as exc:
-        raise EventError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-
-
-#: The earliest day an event, drive or tournament may be on: well before any club's records
-#: that are typed in or imported from a results file, and far from year 1, which a slip of the
-#: keyboard or a hostile request would otherwise store.
-EARLIEST_DATE = dt.date(1950, 1, 1)
-#: How many years ahead of today one may be set up: a season's fixtures, never year 9999,
-#: which would sort first in every "newest first" list for ever.
-YEARS_AHEAD = 2
-
-
-def latest_date(today: dt.date | None = None) -> dt.date:
-    """The last day a new event, drive or tournament may be on: `YEARS_AHEAD` years after
-    today (the club's own day, `TIME_ZONE`), 28 February when today is 29 February."""
-    today = today or timezone.localdate()
-    try:
-        return today.replace(year=today.year + YEARS_AHEAD)
-    except ValueError:  # 29 February, and the year two on is not a leap year
-        return today.replace(year=today.year + YEARS_AHEAD, day=28)
-
-
-def date_checked(value: dt.date | None, *, what: str) -> dt.date:
-    """The one rule for the date of every format (events, drives, team tournaments), wherever
-    it comes from (the pages, the API, a command's file, a results file's import): today when
-    none is given, else a day from `EARLIEST_DATE` to `latest_date()`; outside that window an
-    EventError naming `what` ("the drive's date") and the window. A clubwhist document's
-    restore keeps its own, wider bounds (`backup.rows`): it brings back what was stored."""
-    today = timezone.localdate()
-    if value is None:
-        return today
-    if isinstance(value, dt.datetime):  # a date and time: its day
-        value = value.date()
-    if not isinstance(value, dt.date):
-        raise EventError(f"{what[:1].upper()}{what[1:]} is a date (YYYY-MM-DD).")
-    latest = latest_date(today)
-    if not EARLIEST_DATE <= value <= latest:
-        raise EventError(
-            f"{what[:1].upper()}{what[1:]} must be between {_day(EARLIEST_DATE)} and "
-            f"{_day(latest)} ({YEARS_AHEAD} years from today), not {_day(value)}."
-        )
-    return value
-
-
-def _day(day: dt.date) -> str:
-    return f"{day.day} {day:%B} {day.year}"
-
-
-def club_for_new_event(*, user: User, name: str | None = None) -> Club:
-    """The club a new event (or an imported one) goes to, as `access.club_for_new_event`
-    decides, made here when an administrator names a club that does not exist yet."""
-    choice = access.club_for_new_event(user, name)
-    return club_get_or_create(name=choice.name) if isinstance(choice, access.NewClub) else choice
-
-
-def club_get_or_create(*, name: str) -> Club:
-    """The club called `name`, made if new, with a slug of its own: two names can make the
-    same slug ("Riverside!" and "riverside", or any two without a letter), which once ended
-    in a 500 from the unique constraint (found by the API fuzzing)."""
-    name = name_checked(name, model=Club, column="name", what="the club's name", required=True)
-    club = Club.objects.filter(name=name).first()
-    if club is not None:
-        return club
-    base = slugify(name)[:54] or "club"
-    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    slug = next(s for s in (base, *(f"{base}-{n}" for n in range(2, 10**6))) if s not in taken)
-    try:
-        with transaction.atomic():
-            return Club.objects.create(name=name, slug=slug)
-    except IntegrityError:  # made meanwhile by another request: that one is the club
-        return Club.objects.get(name=name)
 
 
 @transaction.atomic
@@ -130,8 +54,10 @@ def event_create(
     """
     if not str(name).strip():
         raise EventError("Give the event a name.")
-    name = name_checked(name, model=Event, column="name", what="the event's name")
-    date = date_checked(date, what="the event's date")
+    name = name_checked(
+        name, model=Event, column="name", what="the event's name", refused=EventError
+    )
+    date = date_checked(date, what="the event's date", refused=EventError)
     rules = find_variant(game)(dict(options or {}))
     refusal = rules.not_for_pairs()
     if refusal:
@@ -226,7 +152,13 @@ def pairs_register(
         if pair is None:
             raise EventError(f"Pair {pair_id} is not in this event.")
         first, second = (
-            name_checked(value, model=Pair, column=column, what=f"{pair.label}'s {which} player")
+            name_checked(
+                value,
+                model=Pair,
+                column=column,
+                what=f"{pair.label}'s {which} player",
+                refused=EventError,
+            )
             for value, column, which in ((first, "player1", "first"), (second, "player2", "second"))
         )
         if (pair.player1, pair.player2) == (first, second):

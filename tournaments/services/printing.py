@@ -39,10 +39,12 @@ from engine.scoring import pair_key
 from engine.scoring.document import StandingsDocument
 from tournaments import jobs
 from tournaments.bridge import engine_board, movement_for, rules_for
+from tournaments.kernel.audit import User, actor
+from tournaments.kernel.refusals import Refused
 from tournaments.models import Board, Club, Event, Pair, PrintJob, Result, Standings
 from tournaments.selectors import tablet_links
 from tournaments.selectors.standings import standings_compute
-from tournaments.services.audit import User, actor, audit_record
+from tournaments.services.audit import audit_record
 from tournaments.services.print_catalogue import DOCUMENTS as DOCUMENTS
 from tournaments.services.print_catalogue import KINDS as KINDS
 from tournaments.services.print_catalogue import DocumentKind as DocumentKind
@@ -60,7 +62,7 @@ KEEP_DOCUMENTS = 1
 STALE_JOB = timedelta(minutes=10)
 
 
-class PrintRefused(ValueError):
+class PrintRefused(Refused):
     """A document that cannot be printed yet, with what to do about it."""
 
 
@@ -409,10 +411,6 @@ def print_job_build(*, job_id: int) -> bool:
     )
     _prune(event, job.kind)
     return True
-
-
-#: The builder by its first name, from before documents had jobs (scripts and tests use it).
-print_pack_build = print_job_build
 
 
 def _pack(

@@ -23,14 +23,15 @@ from tournaments.bridge import (
     meeting_rows,
     rules_for,
 )
+from tournaments.kernel.audit import User, actor
+from tournaments.kernel.refusals import Kind, Refused
 from tournaments.models import Board, DirectorCall, Event, Pair, Result, Section
 from tournaments.selectors.section_snapshot import SectionSnapshot
 from tournaments.selectors.tablet_cache import result_changed, tables_changed
-from tournaments.services.audit import User, actor
 from tournaments.services.scoring import results_changed
 
 
-class ResultError(ValueError):
+class ResultError(Refused):
     """A result that cannot be accepted; the message tells the player or director what to fix."""
 
 
@@ -38,9 +39,14 @@ class ResultConflict(ResultError):
     """A submission that contradicts a result already stored (HTTP 409): never answered as if it
     had been accepted; the players see it and the director decides (`result_correct`)."""
 
+    kind = Kind.CONFLICT
+
     def __init__(self, message: str, stored: Result) -> None:
         super().__init__(message)
         self.stored = stored
+
+    def details(self) -> dict[str, Any]:
+        return {"stored": result_summary(self.stored)}
 
 
 @dataclass(frozen=True)
@@ -52,15 +58,6 @@ class Seating:
     board: Board
     ns_pair: Pair
     ew_pair: Pair
-
-
-def pair_by_number(section: Section, number: int, seat: str) -> Pair:
-    try:
-        return Pair.objects.get(
-            section=section, number=number, direction=section.direction_of(seat)
-        )
-    except Pair.DoesNotExist:
-        raise ResultError(f"There is no pair {seat} {number} in this section.") from None
 
 
 def seating_for(

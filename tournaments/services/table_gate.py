@@ -17,6 +17,7 @@ than answered as if it had just been taken.
 from __future__ import annotations
 
 from tournaments.drive_models import Drive
+from tournaments.kernel.refusals import Kind, Refused
 from tournaments.models import Event
 from tournaments.team_models import Tournament
 
@@ -31,9 +32,11 @@ _OVER: dict[type[Event | Drive | Tournament], tuple[str, frozenset[str]]] = {
 }
 
 
-class TableWritesClosed(ValueError):
+class TableWritesClosed(Refused):
     """A table link's write after the end of play (HTTP 409): nothing was changed, and the
     message tells the players to ask the director."""
+
+    kind = Kind.CLOSED
 
 
 def table_writes_open(play: Event | Drive | Tournament) -> None:

@@ -19,7 +19,6 @@ these functions read the database only for what the cache did not have, and keep
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -29,11 +28,14 @@ from django.utils import timezone
 
 from engine.games import Entry
 from tournaments.bridge import engine_board, rules_for
+from tournaments.kernel.audit import User
+from tournaments.kernel.refusals import Kind
+from tournaments.kernel.tokens import new_link_token
 from tournaments.models import Board, DirectorCall, Event, Result, Section, TableAccess
 from tournaments.selectors import tablet_cache
 from tournaments.selectors.tablet_cache import Visit
 from tournaments.selectors.tablets import TableRound, table_round_now
-from tournaments.services.audit import User, audit_record
+from tournaments.services.audit import audit_record
 from tournaments.services.results import (
     NOTE_MAX,
     ResultConflict,
@@ -45,32 +47,36 @@ from tournaments.services.results import (
 )
 from tournaments.services.table_gate import table_writes_open
 
-TOKEN_BYTES = 24  # 192 bits, 32 URL-safe characters
-
 
 class TableForbidden(ResultError):
     """What this table's link may not touch (another table's or another round's board)."""
+
+    kind = Kind.FORBIDDEN
 
 
 class TableLinkReplaced(ResultError):
     """The director replaced this table's link: its holder must scan the new code."""
 
+    kind = Kind.FORBIDDEN
+
 
 class TableLinkUnknown(ResultError):
     """No table has this link (mistyped, or its event was deleted)."""
 
+    kind = Kind.NOT_FOUND
+
 
 class TableClosed(ResultError):
     """The event is no longer running: the link may still read, not ask (HTTP 409)."""
+
+    kind = Kind.CLOSED
 
 
 class KeyOfAnotherTable(ResultError):
     """A submission key already names another table's result (HTTP 409, without that result:
     a table sees only its own)."""
 
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    kind = Kind.CONFLICT
 
 
 def table_links_ensure(*, event: Event) -> list[TableAccess]:
@@ -82,7 +88,7 @@ def table_links_ensure(*, event: Event) -> list[TableAccess]:
             try:
                 with transaction.atomic():
                     live[table] = TableAccess.objects.create(
-                        section=section, table=table, token=_new_token()
+                        section=section, table=table, token=new_link_token()
                     )
             except IntegrityError:  # another request made it meanwhile
                 live[table] = TableAccess.objects.get(section=section, table=table, revoked_at=None)
@@ -108,7 +114,7 @@ def table_link_replace(*, event: Event, table: int, user: User = None) -> TableA
     # The update sends no signal: retire the cached copies of the section's links here, so
     # the old token is refused from the moment this commits.
     tablet_cache.tables_changed([section.pk])
-    access = TableAccess.objects.create(section=section, table=table, token=_new_token())
+    access = TableAccess.objects.create(section=section, table=table, token=new_link_token())
     audit_record(event=event, user=user, action="table link replaced", target=f"table {table}")
     return access
 

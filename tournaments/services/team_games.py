@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Pairing, TeamsError
+from tournaments.kernel.audit import User
 from tournaments.selectors.teams import engine_for, round_of, settings_of
-from tournaments.services.audit import User
 from tournaments.services.teams import TeamsRefused, audit, locked, round_complete, round_next
 from tournaments.team_models import Tournament, TournamentGame, TournamentTeam
 

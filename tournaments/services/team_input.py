@@ -14,7 +14,8 @@ from typing import Any
 from engine.teams import TeamsError
 from engine.teams.model import MAX_TEAMS
 from engine.teams.settings import PLAYOFF_SIZES, TournamentSettings, playoff_sizes_text
-from tournaments.services.events import EventError, name_checked
+from tournaments.kernel.names import RuleRefused, name_checked
+from tournaments.kernel.refusals import Refused
 from tournaments.team_models import TournamentTeam
 
 #: The fewest teams a tournament can draw: two make one table.
@@ -28,7 +29,7 @@ TOO_MANY_TEAMS = (
 TEAM_FIELDS = ("name", "city", "player_one", "player_two")
 
 
-class TeamsRefused(ValueError):
+class TeamsRefused(Refused):
     """A director's request the tournament cannot take; the message says why and what to do."""
 
 
@@ -61,7 +62,7 @@ def name_or_refusal(
         )
     try:
         return name_checked(value or "", model=model, column=column, what=what, required=required)
-    except EventError as exc:
+    except RuleRefused as exc:
         raise TeamsRefused(str(exc)) from None
 
 

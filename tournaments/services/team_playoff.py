@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from engine.teams import TeamsError
 from engine.teams.bracket import Bracket
+from tournaments.kernel.audit import User
 from tournaments.selectors.teams import counted_results, engine_for
-from tournaments.services.audit import User
 from tournaments.services.teams import TeamsRefused, audit, locked, round_complete
 from tournaments.team_models import Tournament, TournamentGame
 

@@ -21,6 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.teams import GameResult, Pairing
+from tournaments.kernel.refusals import Kind
+from tournaments.selectors.team_documents import GamePreview
 from tournaments.selectors.team_room import game_preview
 from tournaments.services.table_gate import table_writes_open
 from tournaments.services.team_games import (
@@ -40,6 +42,8 @@ SIDES = ("home", "away")
 
 class TeamsDiffer(TeamsRefused):
     """The other team entered different figures: nothing changed; the table checks its sheet."""
+
+    kind = Kind.CONFLICT
 
 
 def _side(side: str) -> str:
@@ -200,7 +204,7 @@ def tablet_dispute(
     return game
 
 
-def tablet_preview(*, tournament: Tournament, hands: Any) -> dict[str, Any]:
+def tablet_preview(*, tournament: Tournament, hands: Any) -> GamePreview:
     """The score sheet of the hands a table has typed so far (nothing is stored); refused once
     the tournament is over, as the entry it leads to would be."""
     tournament = _fresh(tournament)

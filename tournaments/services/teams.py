@@ -18,6 +18,7 @@ result, in a drawn one it is left out of the draw.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,6 +29,10 @@ from django.utils import timezone
 
 from engine.teams import Round, TeamsError
 from engine.teams.model import MAX_TEAMS
+from tournaments import live
+from tournaments.kernel.audit import User, actor, audit_write
+from tournaments.kernel.names import RuleRefused, date_checked, name_checked
+from tournaments.kernel.tokens import new_link_token
 from tournaments.models import Club
 from tournaments.selectors.teams import (
     counted_results,
@@ -35,8 +40,6 @@ from tournaments.selectors.teams import (
     round_of,
     rounds_of,
 )
-from tournaments.services.audit import User, actor
-from tournaments.services.events import EventError, date_checked, name_checked
 from tournaments.services.team_input import (
     FEWEST_TEAMS,
     TEAM_FIELDS,
@@ -79,15 +82,26 @@ def audit(
     if bump:
         tournament.version += 1  # this copy's idea of it; the row counts every writer's
         Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    TournamentAudit.objects.create(
+        transaction.on_commit(functools.partial(_announce, tournament.pk), robust=True)
+    # The kernel's writer: the line also says who in words (the account's username).
+    audit_write(
+        TournamentAudit,
         tournament=tournament,
-        user=actor(user),
+        user=user,
         action=action,
         target=target,
         before=before,
         after=after,
         reason=reason,
     )
+
+
+def _announce(pk: int) -> None:
+    """Once committed, the row's version (every writer's, not this copy's idea of it) wakes
+    the tablets' streams (`live.announce_team`)."""
+    version = Tournament.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if version is not None:
+        live.announce_team(pk, version)
 
 
 def locked(tournament: Tournament) -> Tournament:
@@ -118,7 +132,7 @@ def tournament_create(
             name, model=Tournament, column="name", what="the tournament's name", required=True
         )
         date = date_checked(date, what="the tournament's date")
-    except EventError as exc:
+    except RuleRefused as exc:
         raise TeamsRefused(str(exc)) from None
     if len(teams) > MAX_TEAMS:
         raise TeamsRefused(TOO_MANY_TEAMS)
@@ -289,11 +303,6 @@ def settings_change(
 
 
 # ---- the draw and the rounds ----------------------------------------------------------------
-
-
-def new_link_token() -> str:
-    """A table link's token: unguessable (192 bits), as the events' table links."""
-    return secrets.token_urlsafe(24)
 
 
 def links_ensure(tournament: Tournament, tables: int) -> None:

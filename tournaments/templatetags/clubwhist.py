@@ -45,11 +45,6 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(code.svg_inline(scale=3, border=2, title=url))
 
 
-@register.filter
-def sorted_keys(mapping: Any) -> list[Any]:
-    return sorted(mapping) if mapping else []
-
-
 def _dd_seats(table: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(seat, row) for seat, row in (table or {}).items() if isinstance(row, dict)]
 

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from tests.web.pages.test_drive_pages import FORM, follow
 from tournaments.drive_models import Drive
 from tournaments.models import Club
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 
 pytestmark = pytest.mark.django_db
 

@@ -157,8 +157,8 @@ def test_the_print_pack_job_reports_progress_and_keeps_the_pdf(
         return real(*args, progress=record, **kwargs)
 
     monkeypatch.setattr(print_services.printing, "print_pack", spy)
-    assert print_services.print_pack_build(job_id=job.pk)
-    assert not print_services.print_pack_build(job_id=job.pk)  # delivered twice: built once
+    assert print_services.print_job_build(job_id=job.pk)
+    assert not print_services.print_job_build(job_id=job.pk)  # delivered twice: built once
     monkeypatch.undo()
     job.refresh_from_db()
     assert job.status == PrintJob.Status.DONE
@@ -185,7 +185,7 @@ def test_the_print_pack_job_reports_progress_and_keeps_the_pdf(
     # Only the newest packs are kept.
     for _ in range(print_services.KEEP_PACKS + 1):
         extra = print_services.print_pack_request(event=running_event, base_url=BASE)
-        print_services.print_pack_build(job_id=extra.pk)
+        print_services.print_job_build(job_id=extra.pk)
     assert PrintJob.objects.filter(event=running_event).count() == print_services.KEEP_PACKS
 
 
@@ -194,7 +194,7 @@ def test_a_pack_that_cannot_be_built_says_why(club) -> None:
     event = make_event(club, start=False)
     event.boards.filter(number=6).delete()
     job = print_services.print_pack_request(event=event, base_url=BASE)
-    print_services.print_pack_build(job_id=job.pk)
+    print_services.print_job_build(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
     assert "plays 6 boards but the event has 5" in job.error
@@ -291,7 +291,7 @@ def test_the_api_lists_serves_and_builds(director_client: Client, running_event)
     assert started.status_code == 202
     job = started.json()
     assert job["status"] in ("queued", "running", "done") and job["total"] == 7  # no results
-    print_services.print_pack_build(job_id=job["id"])  # on_commit does not run in this test
+    print_services.print_job_build(job_id=job["id"])  # on_commit does not run in this test
     state = director_client.get(job["status_url"]).json()
     assert state["status"] == "done" and state["out_of_date"] is False
     pack = director_client.get(state["pdf_url"])

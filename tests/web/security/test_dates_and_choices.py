@@ -2,7 +2,7 @@
 services keep, so the API, the director's forms and a command's file all refuse the same
 values with the same words and store nothing.
 
-Dates: from 1 January 1950 to two years after today (`services.events.date_checked`); year 1
+Dates: from 1 January 1950 to two years after today (`kernel.names.date_checked`); year 1
 and year 9999 were taken once, and 9999-12-31 sorted first in every "newest first" list.
 Playoffs: the sizes the set-up form offers (`engine.teams.settings.PLAYOFF_SIZES`); the API
 once took a playoff of 3."""
@@ -20,10 +20,11 @@ from django.utils import timezone
 
 from engine.teams.settings import PLAYOFF_SIZES
 from tournaments.drive_models import Drive
+from tournaments.kernel.names import EARLIEST_DATE, latest_date
 from tournaments.models import Club, Event
 from tournaments.services import drives as drive_services
 from tournaments.services import teams as team_services
-from tournaments.services.events import EARLIEST_DATE, event_create, latest_date
+from tournaments.services.events import event_create
 from tournaments.team_models import League, Tournament
 from tournaments.views.director.team_forms import PLAYOFFS
 

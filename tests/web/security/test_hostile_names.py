@@ -24,9 +24,9 @@ from tournaments.services import drives as drive_services
 from tournaments.services import exports as export_services
 from tournaments.services import teams as team_services
 from tournaments.services.closing import event_close
+from tournaments.services.clubs import club_get_or_create
 from tournaments.services.events import (
     EventError,
-    club_get_or_create,
     event_create,
     event_publish,
     pairs_register,
@@ -292,7 +292,7 @@ def test_no_csv_cell_starts_a_formula_and_numbers_stay_numbers(
 # -- every name of every format: one rule ----------------------------------------------------
 #
 # Events, drives and team tournaments take their names through the one rule (`engine.names`,
-# `services.events.name_checked`): the team forms once let a bidirectional override, DEL and
+# `kernel.names.name_checked`): the team forms once let a bidirectional override, DEL and
 # C1 controls through, and every format took a name with nothing visible in it. Each way a
 # name comes in is tried below with each of these, through the services, the API and the
 # director's pages: refused with the reason, and nothing stored.

@@ -46,6 +46,7 @@ from tournaments.models import (
     TableAccess,
 )
 from tournaments.selectors import table_round
+from tournaments.services.clubs import club_get_or_create
 from tournaments.services.drives import (
     drive_create,
     drive_finish,
@@ -55,7 +56,6 @@ from tournaments.services.drives import (
     result_enter,
 )
 from tournaments.services.events import (
-    club_get_or_create,
     event_finish,
     event_publish,
 )
@@ -115,7 +115,10 @@ PUBLIC_EVENT_PAGES = {
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
 #: For everyone.
-OPEN_PAGES = {"home", "health", "login", "logout", "table-sw", "team-table-sw", "api-schema"}
+OPEN_PAGES = {
+    "home", "health", "login", "logout", "table-sw", "drive-table-sw", "team-table-sw",
+    "api-schema",
+}  # fmt: skip
 #: A table's own link.
 TABLE_ROUTES = {
     "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
@@ -128,8 +131,8 @@ DRIVE_TABLE_ROUTES = {
 }  # fmt: skip
 #: A team tournament table's own link, likewise.
 TEAM_TABLE_ROUTES = {
-    "team-table-page", "api-team-table", "api-team-table-enter", "api-team-table-confirm",
-    "api-team-table-dispute", "api-team-table-preview",
+    "team-table-page", "team-table-stream", "api-team-table", "api-team-table-enter",
+    "api-team-table-confirm", "api-team-table-dispute", "api-team-table-preview",
 }  # fmt: skip
 TABLE_ROUTES |= DRIVE_TABLE_ROUTES | TEAM_TABLE_ROUTES
 #: The director's API about one event.

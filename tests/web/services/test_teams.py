@@ -198,7 +198,9 @@ def test_the_last_confirmation_draws_the_next_round_when_asked(
         )  # fmt: skip
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             team_tablets.tablet_confirm(tournament=tournament, table=table, side="away")
-        assert len(callbacks) == 1
+        # The round's count after the commit; once the last table's draws round 2, that
+        # draw's own callback wakes the tablets' streams with the new version.
+        assert len(callbacks) == (2 if table == 3 else 1)
         tournament.refresh_from_db()
         assert tournament.round == (2 if table == 3 else 1)
 

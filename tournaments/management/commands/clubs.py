@@ -19,9 +19,9 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tournaments.kernel.names import RuleRefused, name_checked
 from tournaments.management.commands._oneline import OneLineCommand
 from tournaments.models import Club
-from tournaments.services.events import EventError, name_checked
 
 
 class Command(OneLineCommand):
@@ -69,7 +69,7 @@ class Command(OneLineCommand):
     def _create(self, name: str, slug: str | None) -> None:
         try:  # the one rule for names, as a club named on the pages or by the API
             name = name_checked(name, model=Club, column="name", what="the club's name")
-        except EventError as exc:
+        except RuleRefused as exc:
             raise CommandError(str(exc)) from None
         slug = slugify(slug or name)[:60]
         if not name or not slug:

@@ -21,8 +21,8 @@ from tournaments.selectors.drives import drive_state
 from tournaments.services import drives as drive_services
 from tournaments.services import team_games
 from tournaments.services import teams as team_services
+from tournaments.services.clubs import club_get_or_create
 from tournaments.services.events import (
-    club_get_or_create,
     event_create,
     event_start,
     pairs_register,

@@ -28,7 +28,7 @@ from tournaments.selectors.drive_room import drive_links
 from tournaments.selectors.drives import drive_state
 from tournaments.services import drive_cards, drive_paper
 from tournaments.services import drives as drive_services
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 
 
 def _drive(number: int) -> Drive:

@@ -41,7 +41,7 @@ from tournaments.selectors.teams import (
 )
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 from tournaments.team_models import League, Tournament, TournamentGame, TournamentTeam
 
 FILE_FIELDS = ("club", "name", "date", "league", "settings", "teams")

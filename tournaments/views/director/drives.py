@@ -35,7 +35,7 @@ from tournaments.selectors.drives import (
 from tournaments.services import drive_paper
 from tournaments.services import drives as drive_services
 from tournaments.services import exports as export_services
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
 from tournaments.views.director.drive_forms import DriveForm
 from tournaments.views.director.tablet_links import base_url

@@ -22,6 +22,7 @@ from tournaments.models import Event, Pair
 from tournaments.services import analysis as analysis_services
 from tournaments.services import closing as closing_services
 from tournaments.services import events as event_services
+from tournaments.services.clubs import club_get_or_create
 from tournaments.views.director._common import FIRST_CLUB, act, event_for_director, no_club
 from tournaments.views.director.tablet_links import base_url, links_warning
 
@@ -59,7 +60,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             else:
                 try:
                     event = event_services.event_create(
-                        club=data["club"] or event_services.club_get_or_create(name=FIRST_CLUB),
+                        club=data["club"] or club_get_or_create(name=FIRST_CLUB),
                         name=data["name"],
                         date=data["date"],
                         game=game,

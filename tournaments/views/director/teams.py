@@ -26,7 +26,7 @@ from tournaments.selectors.teams import tournament_state
 from tournaments.services import exports as export_services
 from tournaments.services import team_games, team_playoff
 from tournaments.services import teams as team_services
-from tournaments.services.events import club_get_or_create
+from tournaments.services.clubs import club_get_or_create
 from tournaments.team_models import League, Tournament
 from tournaments.views.director._common import FIRST_CLUB, act, no_club
 from tournaments.views.director.tablet_links import base_url

@@ -1,0 +1,84 @@
+"""The one audit writer: every format's trail (events, drives, tournaments) is written here.
+
+Each format keeps its own audit table (an event's, a drive's, a tournament's rows), with the
+same columns: who (an account, or a name in words), when, what, on what, the state before and
+after, and why. This writer is the only place those rows are made, so a rule about the trail
+(values stored as JSON, a name kept as text) holds for all three at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as AuthUser
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+
+# What views pass in: `request.user`, or None from scripts and tasks.
+User = AbstractBaseUser | AnonymousUser | None
+
+Row = TypeVar("Row", bound=models.Model)
+
+
+def actor(user: User) -> AuthUser | None:
+    """The logged-in user to record as having done something, or None."""
+    if isinstance(user, AuthUser) and user.is_authenticated:
+        return user
+    return None
+
+
+def json_safe(value: Any) -> Any:
+    """Audit snapshots must be JSON: model values (dates, decimals, choices) become text."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def _has_column(model: type[models.Model], name: str) -> bool:
+    try:
+        model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return False
+    return True
+
+
+def audit_write(
+    model: type[Row],
+    *,
+    user: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    user_name: str | None = None,
+    **owner: Any,
+) -> Row:
+    """One audit row in `model`, for the play named in `owner` (`event=`, `drive=`,
+    `tournament=`). Call it inside the transaction that makes the change, so the two stand or
+    fall together.
+
+    `user_name` is who did it in words, so a line still says who once no account is linked
+    (an imported trail says who did each thing as its file said): by default the acting
+    account's username. It is kept where the table has the column and left out where it has
+    not, so the writer serves a table before and after it gains one."""
+    who = actor(user)
+    if user_name is None:
+        user_name = "" if who is None else who.get_username()
+    fields: dict[str, Any] = {
+        "user": who,
+        "action": action,
+        "target": target,
+        "before": json_safe(before),
+        "after": json_safe(after),
+        "reason": reason,
+        **owner,
+    }
+    if _has_column(model, "user_name"):
+        fields["user_name"] = user_name
+    return model._default_manager.create(**fields)
