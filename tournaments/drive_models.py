@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.kernel.audit import AuditLineText
 from tournaments.kernel.links import TableLink
 
 
@@ -168,7 +169,7 @@ class DriveTableAccess(TableLink):
         ]
 
 
-class DriveAudit(models.Model):
+class DriveAudit(AuditLineText, models.Model):
     """Who changed what in a drive, when and why (the events' `AuditEntry`, for drives)."""
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="audit")
@@ -191,12 +192,4 @@ class DriveAudit(models.Model):
         verbose_name_plural = "drive audit entries"
 
     def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.action} {self.target}"
-
-    @property
-    def who(self) -> str:
-        """The account's name, else the name kept in words ("as recorded": an imported line,
-        or one whose account is gone), else ""."""
-        if self.user is not None:
-            return str(self.user)
-        return f"{self.user_name} (as recorded)" if self.user_name else ""
+        return self.line_text()

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.kernel.audit import AuditLineText
 from tournaments.kernel.links import TableLink
 
 
@@ -230,7 +231,7 @@ class TournamentTableAccess(TableLink):
         ]
 
 
-class TournamentAudit(models.Model):
+class TournamentAudit(AuditLineText, models.Model):
     """Who changed what in a tournament, when and why."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
@@ -253,12 +254,4 @@ class TournamentAudit(models.Model):
         verbose_name_plural = "tournament audit entries"
 
     def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.action} {self.target}"
-
-    @property
-    def who(self) -> str:
-        """The account's name, else the name kept in words ("as recorded": an imported line,
-        or one whose account is gone), else ""."""
-        if self.user is not None:
-            return str(self.user)
-        return f"{self.user_name} (as recorded)" if self.user_name else ""
+        return self.line_text()

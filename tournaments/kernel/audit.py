@@ -82,3 +82,26 @@ def audit_write(
     if _has_column(model, "user_name"):
         fields["user_name"] = user_name
     return model._default_manager.create(**fields)
+
+
+class AuditLineText:
+    """What an audit line of any format says of itself: its time, action and target, and who
+    did it. Mixed into the audit tables that keep a name in words (`user_name`)."""
+
+    at: Any
+    action: str
+    target: str
+    user: Any
+    user_name: str
+
+    def line_text(self) -> str:
+        """The line in brief, as the admin and the logs show it."""
+        return f"{self.at:%H:%M:%S} {self.action} {self.target}"
+
+    @property
+    def who(self) -> str:
+        """The account's name, else the name kept in words ("as recorded": an imported line,
+        or one whose account is gone), else ""."""
+        if self.user is not None:
+            return str(self.user)
+        return f"{self.user_name} (as recorded)" if self.user_name else ""

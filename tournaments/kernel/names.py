@@ -85,3 +85,20 @@ def date_checked(
 
 def _day(day: dt.date) -> str:
     return f"{day.day} {day:%B} {day.year}"
+
+
+def named_and_dated(
+    name: str,
+    date: dt.date | None,
+    *,
+    model: Any,
+    noun: str,
+    refused: type[Refused] = RuleRefused,
+) -> tuple[str, dt.date]:
+    """A new event's, drive's or tournament's name (required, under the name rule, within
+    `model`'s name column) and date (`date_checked`), or `refused` saying which and why:
+    every format checks its new play's two the same way."""
+    checked = name_checked(
+        name, model=model, column="name", what=f"the {noun}'s name", required=True, refused=refused
+    )
+    return checked, date_checked(date, what=f"the {noun}'s date", refused=refused)

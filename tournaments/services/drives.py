@@ -33,7 +33,7 @@ from tournaments.drive_models import (
     DriveSeating,
 )
 from tournaments.kernel.audit import User, actor
-from tournaments.kernel.names import RuleRefused, date_checked, name_checked
+from tournaments.kernel.names import RuleRefused, name_checked, named_and_dated
 from tournaments.models import Club
 from tournaments.selectors.drives import (
     FEWEST_PLAYERS,
@@ -108,13 +108,7 @@ def drive_create(
 ) -> Drive:
     """A draft drive with its settings (every one checked by the engine) and its players, if
     they are known already (more can be added at the door until the start)."""
-    try:
-        name = name_checked(
-            name, model=Drive, column="name", what="the drive's name", required=True
-        )
-        date = date_checked(date, what="the drive's date")
-    except RuleRefused as exc:
-        raise DriveRefused(str(exc)) from None
+    name, date = named_and_dated(name, date, model=Drive, noun="drive", refused=DriveRefused)
     if len(players) > MAX_PLAYERS:  # before any name is read
         raise DriveRefused(TOO_MANY_PLAYERS)
     names = [_name(player, f"player {n}'s name") for n, player in enumerate(players, start=1)]

@@ -31,7 +31,7 @@ from engine.teams import Round, TeamsError
 from engine.teams.model import MAX_TEAMS
 from tournaments import live
 from tournaments.kernel.audit import User, actor, audit_write
-from tournaments.kernel.names import RuleRefused, date_checked, name_checked
+from tournaments.kernel.names import named_and_dated
 from tournaments.kernel.tokens import new_link_token
 from tournaments.models import Club
 from tournaments.selectors.teams import (
@@ -127,13 +127,9 @@ def tournament_create(
     """A draft tournament with its settings (each checked by the engine) and the teams known
     beforehand (more can be added at the door until the draw). A league's next week starts
     with the league's teams, numbered as before."""
-    try:
-        name = name_checked(
-            name, model=Tournament, column="name", what="the tournament's name", required=True
-        )
-        date = date_checked(date, what="the tournament's date")
-    except RuleRefused as exc:
-        raise TeamsRefused(str(exc)) from None
+    name, date = named_and_dated(
+        name, date, model=Tournament, noun="tournament", refused=TeamsRefused
+    )
     if len(teams) > MAX_TEAMS:
         raise TeamsRefused(TOO_MANY_TEAMS)
     checked = checked_settings(settings)

@@ -15,17 +15,11 @@ and the counts of tables done come with its poll every few seconds.
 
 from __future__ import annotations
 
-import json
-import random
-import time
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
-from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -39,22 +33,16 @@ from tournaments.selectors.drive_tablets import (
     drive_states,
     table_state,
 )
-from tournaments.selectors.tablet_cache import token_digest
-from tournaments.views.live import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
+from tournaments.views.live import STREAM_CHECK, STREAM_POLL, shared_call
+from tournaments.views.tablet_streams import admission, event_stream, plain, state_events
 from tournaments.views.tablets import CORE_FILES, files_cache_name, worker_response
 
 #: What the drive table page needs to show itself again from the service worker's copy.
 DRIVE_FILES = (*CORE_FILES, "js/drive-table.js")
 SCOPE = "/d/"
 
-#: A drive's tablets follow it all evening: a stream lives ten minutes, give or take a
-#: quarter (so a room that opened together does not reopen together), then reconnects.
-STREAM_SECONDS = 600
-STREAM_SPREAD = 0.25
-#: Streams one link may hold (a tablet reloading opens a new one before the old one closes).
-PER_LINK = 3
-#: Tablet streams are counted apart from the results pages' readers (a club's tablets share
-#: one Wi-Fi address, which the readers' per-address cap would turn away).
+#: The drive tablets' streams, counted apart (views/tablet_streams.py says how long each
+#: lives and how many one link may hold).
 SLOTS = live.StreamSlots()
 
 
@@ -113,21 +101,11 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         drive_id, table = drive_link(token)
         opening = table_state(drive_id, table)
     except DriveLinkReplaced as exc:
-        return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
+        return plain(str(exc), 403)
     except DriveLinkUnknown as exc:
-        return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
-    threaded = not isinstance(request, ASGIRequest)
-    caps = {
-        "per_process": (
-            settings.LIVE_STREAMS_THREADED if threaded else settings.LIVE_STREAMS_PER_PROCESS
-        ),
-        "per_address": PER_LINK,
-    }
-    link = token_digest(token)
-    refusal = SLOTS.refusal(link, **caps)
-    if refusal is not None:
-        busy = HttpResponse(refusal, status=503, content_type="text/plain; charset=utf-8")
-        busy["Retry-After"] = "15"
+        return plain(str(exc), 404)
+    link, caps, busy = admission(request, token, SLOTS)
+    if busy is not None:
         return busy
     last = _moved(drive_id)
     # Nothing more from the database but a move's states, read in a thread: give this
@@ -141,41 +119,16 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         finally:
             connection.close()
 
-    async def events() -> AsyncIterator[str]:
-        nonlocal last
-        if not SLOTS.take(link, **caps):
-            yield "event: busy\ndata: this server is following all the tablets it can\n\n"
-            return
-        try:
-            yield f"retry: 2000\nevent: state\ndata: {json.dumps(opening)}\n\n"
-            ends = time.monotonic() + STREAM_SECONDS * random.uniform(
-                1 - STREAM_SPREAD, 1 + STREAM_SPREAD
-            )
-            beat = time.monotonic()
-            while time.monotonic() < ends:
-                heard = await live.wait_for_newer_async(
-                    drive_id,
-                    last,
-                    fallback=STREAM_CHECK,
-                    poll=STREAM_POLL,
-                    channel=live.DRIVE_CHANNEL,
-                )
-                now = await shared_call(f"drive-moved:{drive_id}", lambda: _moved(drive_id))
-                if heard is not None and heard > now:
-                    now = heard
-                if now > last:
-                    last = now
-                    found = await shared_call(f"drive-states:{drive_id}:{now}", states, keep=True)
-                    state = found.get(table)
-                    if state is not None:
-                        yield f"event: state\nid: {now}\ndata: {json.dumps(state)}\n\n"
-                elif time.monotonic() - beat > 15:
-                    beat = time.monotonic()
-                    yield ": still here\n\n"
-        finally:
-            SLOTS.give_back(link)
+    async def newer(last: int) -> int:
+        heard = await live.wait_for_newer_async(
+            drive_id, last, fallback=STREAM_CHECK, poll=STREAM_POLL, channel=live.DRIVE_CHANNEL
+        )
+        now = await shared_call(f"drive-moved:{drive_id}", lambda: _moved(drive_id))
+        return heard if heard is not None and heard > now else now
 
-    stream: Iterator[str] | AsyncIterator[str] = events() if not threaded else in_thread(events())
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
-    response["X-Accel-Buffering"] = "no"
-    return response
+    async def state_at(version: int) -> dict[str, Any] | None:
+        found = await shared_call(f"drive-states:{drive_id}:{version}", states, keep=True)
+        return found.get(table)
+
+    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
+    return event_stream(request, events)

@@ -15,23 +15,16 @@ stream.
 
 from __future__ import annotations
 
-import json
-import random
-import time
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from django.conf import settings
-from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments import live
-from tournaments.selectors.tablet_cache import token_digest
 from tournaments.selectors.team_room import (
     TeamLinkReplaced,
     TeamLinkUnknown,
@@ -39,18 +32,15 @@ from tournaments.selectors.team_room import (
     team_link,
 )
 from tournaments.team_models import Tournament
-from tournaments.views.live import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
+from tournaments.views.live import STREAM_CHECK, STREAM_POLL, shared_call
+from tournaments.views.tablet_streams import admission, event_stream, plain, state_events
 from tournaments.views.tablets import CORE_FILES, files_cache_name, worker_response
 
 #: What the team table page needs to show itself again from the service worker's copy.
 TEAM_FILES = (*CORE_FILES, "js/team-table.js")
 SCOPE = "/tt/"
-#: As the drives' tablet streams (views/drive_tablets.py): ten minutes, give or take a
-#: quarter, then the tablet reconnects; at most three per link (a reload opens a new one
-#: before the old one closes); counted apart from the results pages' readers.
-STREAM_SECONDS = 600
-STREAM_SPREAD = 0.25
-PER_LINK = 3
+#: The team tablets' streams, counted apart (views/tablet_streams.py says how long each
+#: lives and how many one link may hold).
 SLOTS = live.StreamSlots()
 
 
@@ -118,21 +108,11 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         tournament, table = team_link(token)
         opening = table_state(tournament, table)
     except TeamLinkReplaced as exc:
-        return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
+        return plain(str(exc), 403)
     except TeamLinkUnknown as exc:
-        return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
-    threaded = not isinstance(request, ASGIRequest)
-    caps = {
-        "per_process": (
-            settings.LIVE_STREAMS_THREADED if threaded else settings.LIVE_STREAMS_PER_PROCESS
-        ),
-        "per_address": PER_LINK,
-    }
-    link = token_digest(token)
-    refusal = SLOTS.refusal(link, **caps)
-    if refusal is not None:
-        busy = HttpResponse(refusal, status=503, content_type="text/plain; charset=utf-8")
-        busy["Retry-After"] = "15"
+        return plain(str(exc), 404)
+    link, caps, busy = admission(request, token, SLOTS)
+    if busy is not None:
         return busy
     tournament_id = tournament.pk
     last = int(opening["version"])
@@ -141,43 +121,18 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
     if not connection.in_atomic_block:
         connection.close()
 
-    async def events() -> AsyncIterator[str]:
-        nonlocal last
-        if not SLOTS.take(link, **caps):
-            yield "event: busy\ndata: this server is following all the tablets it can\n\n"
-            return
-        try:
-            yield f"retry: 2000\nevent: state\ndata: {json.dumps(opening)}\n\n"
-            ends = time.monotonic() + STREAM_SECONDS * random.uniform(
-                1 - STREAM_SPREAD, 1 + STREAM_SPREAD
-            )
-            beat = time.monotonic()
-            while time.monotonic() < ends:
-                await live.wait_for_newer_async(
-                    tournament_id,
-                    last,
-                    fallback=STREAM_CHECK,
-                    poll=STREAM_POLL,
-                    channel=live.TEAM_CHANNEL,
-                )
-                now = await shared_call(
-                    f"team-version:{tournament_id}", lambda: _version(tournament_id)
-                )
-                if now > last:
-                    last = now
-                    state = await shared_call(
-                        f"team-state:{tournament_id}:{now}:{table}",
-                        lambda: _table_state(tournament_id, table),
-                        keep=True,
-                    )
-                    yield f"event: state\nid: {now}\ndata: {json.dumps(state)}\n\n"
-                elif time.monotonic() - beat > 15:
-                    beat = time.monotonic()
-                    yield ": still here\n\n"
-        finally:
-            SLOTS.give_back(link)
+    async def newer(last: int) -> int:
+        await live.wait_for_newer_async(
+            tournament_id, last, fallback=STREAM_CHECK, poll=STREAM_POLL, channel=live.TEAM_CHANNEL
+        )
+        return await shared_call(f"team-version:{tournament_id}", lambda: _version(tournament_id))
 
-    stream: Iterator[str] | AsyncIterator[str] = events() if not threaded else in_thread(events())
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
-    response["X-Accel-Buffering"] = "no"
-    return response
+    async def state_at(version: int) -> dict[str, Any] | None:
+        return await shared_call(
+            f"team-state:{tournament_id}:{version}:{table}",
+            lambda: _table_state(tournament_id, table),
+            keep=True,
+        )
+
+    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
+    return event_stream(request, events)
