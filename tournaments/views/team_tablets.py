@@ -122,10 +122,17 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         connection.close()
 
     async def newer(last: int) -> int:
-        await live.wait_for_newer_async(
+        heard = await live.wait_for_newer_async(
             tournament_id, last, fallback=STREAM_CHECK, poll=STREAM_POLL, channel=live.TEAM_CHANNEL
         )
-        return await shared_call(f"team-version:{tournament_id}", lambda: _version(tournament_id))
+        if heard is not None and heard > last:
+            return heard  # the announcement carries the committed version: no query
+        # No news (or a message missed): a look at the row, one per process for a moment
+        # however many of its streams ask; a look per stream every few seconds opened a
+        # database connection each and slowed the tablets' writes.
+        return await shared_call(
+            f"team-version:{tournament_id}", lambda: _version(tournament_id), keep=True
+        )
 
     async def state_at(version: int) -> dict[str, Any] | None:
         return await shared_call(
