@@ -57,20 +57,11 @@ CASES = {
 
 def finished_here(section: Section) -> set[int]:
     """The boards every meeting due to play them has a counting result on, from the movement."""
-    absent = set(
-        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
-    )
     due: dict[int, set[tuple[int, int]]] = {}
-    for (rnd, table), row in meeting_rows(section).items():
-        if not (row.ns_pair and row.ew_pair) or not row.board_set:
-            continue
-        if (row.ns_pair, section.direction_of("NS")) in absent or (
-            row.ew_pair,
-            section.direction_of("EW"),
-        ) in absent:
-            continue
-        for number in section.boards_of_set(row.board_set):
-            due.setdefault(number, set()).add((rnd, table))
+    for rnd, meetings in meetings_by_round(section).items():
+        for table, _ns, board_set in meetings:
+            for number in section.boards_of_set(board_set) if board_set else ():
+                due.setdefault(number, set()).add((rnd, table))
     done = {
         (number, rnd, table)
         for number, rnd, table in Result.objects.filter(
