@@ -41,10 +41,10 @@ from benchmarks.results_pipeline import (
 def make_event() -> Any:
     """The 30-table evening with what a backup must also carry: tablet links, a dispute, a
     director's call, then finished."""
-    from tournaments.models import Event, Result
-    from tournaments.services.events import event_finish
-    from tournaments.services.results import result_dispute
-    from tournaments.services.tablets import director_call
+    from tournaments.events.models import Event, Result
+    from tournaments.events.services.events import event_finish
+    from tournaments.events.services.results import result_dispute
+    from tournaments.events.services.tablets import director_call
 
     event = played_event("Backup benchmark", links=True)
     result_dispute(result=Result.objects.filter(section__event=event).first())  # type: ignore[arg-type]
@@ -56,8 +56,9 @@ def measure(folder: Path) -> None:
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
-    from tournaments.models import Club, Event, Result
-    from tournaments.services import backup
+    from tournaments.events.models import Event, Result
+    from tournaments.files import backup
+    from tournaments.kernel.models import Club
 
     event = make_event()
     results = Result.objects.filter(section__event=event).count()

@@ -262,9 +262,9 @@ class DriveTablet(threading.Thread):
 
 
 def _setup(tables: int, hands: int) -> tuple[int, dict[int, str]]:
-    from tournaments.drive_models import DriveTableAccess
-    from tournaments.services.clubs import club_get_or_create
-    from tournaments.services.drives import drive_create, drive_start
+    from tournaments.drives.models import DriveTableAccess
+    from tournaments.drives.services.drives import drive_create, drive_start
+    from tournaments.kernel.clubs import club_get_or_create
 
     club = club_get_or_create(name="Benchmark drive club")
     drive = drive_create(
@@ -279,7 +279,7 @@ def _setup(tables: int, hands: int) -> tuple[int, dict[int, str]]:
 
 
 def _report(drive_id: int, tablets: list[DriveTablet], streams: Streams, played: float) -> None:
-    from tournaments.drive_models import Drive, DriveResult
+    from tournaments.drives.models import Drive, DriveResult
 
     hands = tablets[0].hands
     print(

@@ -63,7 +63,7 @@ def verdict(value: float, target: float) -> str:
 
 
 def make_event() -> Any:
-    from tournaments.services.events import event_finish, event_publish
+    from tournaments.events.services.events import event_finish, event_publish
 
     event = played_event("Publishing benchmark")
     return event_publish(event=event_finish(event=event))
@@ -73,7 +73,7 @@ def part_pages(event: Any) -> None:
     from django.core.cache import cache
     from django.test import Client
 
-    from tournaments.selectors.public import forget_snapshots
+    from tournaments.events.selectors.public import forget_snapshots
 
     client = Client()
     pages = {
@@ -96,7 +96,7 @@ def part_pages(event: Any) -> None:
             f"  {name:<11} warm median {warm:6.1f} ms ({verdict(warm, TARGET_PAGE_MS)}), "
             f"cold (snapshot rebuilt) {first:6.1f} ms"
         )
-    from tournaments.services.exports import FORMATS
+    from tournaments.files.exports import FORMATS
 
     for fmt in (key for key, spec in FORMATS.items() if spec.public):
         url = f"/results/{event.pk}/export.{fmt}"
@@ -189,8 +189,8 @@ class Viewer(threading.Thread):
 
 
 def part_viewers(event: Any, database_url: str) -> None:
-    from tournaments.models import Event
-    from tournaments.services.scoring import standings_refresh
+    from tournaments.events.models import Event
+    from tournaments.events.services.scoring import standings_refresh
 
     log = (ROOT / "var" / "publishing-bench-gunicorn.log").open("w")
     env = {

@@ -179,7 +179,7 @@ class Monitor(threading.Thread):
     def run(self) -> None:
         from django.db import connection
 
-        from tournaments.models import Event
+        from tournaments.events.models import Event
 
         last = -1
         try:
@@ -260,8 +260,8 @@ class Reader(threading.Thread):
 
 def schedule(section: Any, boards: dict[int, Any], rng: random.Random) -> list[Submission]:
     """Every result of the session with the moment its table sends it."""
-    from tournaments.bridge import rules_for
-    from tournaments.models import MovementRow
+    from tournaments.events.bridge import rules_for
+    from tournaments.events.models import MovementRow
 
     rules = rules_for(section.event)
     plan = []
@@ -293,8 +293,8 @@ def run_session(event: Any, plan: list[Submission]) -> tuple[list[Committed], fl
     """
     from django.db import connection, transaction
 
-    from tournaments.models import Event
-    from tournaments.services.results import result_submit
+    from tournaments.events.models import Event
+    from tournaments.events.services.results import result_submit
 
     section = event.sections.get()
     todo: queue.Queue[Submission] = queue.Queue()
@@ -351,7 +351,7 @@ def run_session(event: Any, plan: list[Submission]) -> tuple[list[Committed], fl
 
 
 def wait_caught_up(event_id: int, timeout: float = 30.0) -> None:
-    from tournaments.models import Event
+    from tournaments.events.models import Event
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -398,11 +398,11 @@ def terminate_as_exit() -> Iterator[None]:
 
 def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> int:
     """Runs the session and prints its figures; returns the event's id."""
-    from tournaments.bridge import engine_board
-    from tournaments.models import Event, Standings
-    from tournaments.selectors.standings import standings_compute
-    from tournaments.services.clubs import club_get_or_create
-    from tournaments.services.events import event_create, event_start
+    from tournaments.events.bridge import engine_board
+    from tournaments.events.models import Event, Standings
+    from tournaments.events.selectors.standings import standings_compute
+    from tournaments.events.services.events import event_create, event_start
+    from tournaments.kernel.clubs import club_get_or_create
 
     club = club_get_or_create(name="Benchmark Whist Club")
     event = event_create(
@@ -415,7 +415,7 @@ def benchmark(worker: Any, seed: int, readers: list[Reader] | None = None) -> in
     )
     event = event_start(event=event)
     if readers is not None:
-        from tournaments.services.events import event_set_live_public
+        from tournaments.events.services.events import event_set_live_public
 
         event = event_set_live_public(event=event, live=True)
         for reader in readers:

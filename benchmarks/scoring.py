@@ -166,8 +166,8 @@ def time_standings_compute(database: str) -> bool:
 
     django.setup()
 
-    from tournaments.models import Event, Result
-    from tournaments.selectors.standings import standings_compute
+    from tournaments.events.models import Event, Result
+    from tournaments.events.selectors.standings import standings_compute
 
     migrate_fresh()
     event = Event.objects.get(pk=played_event("Scoring benchmark").pk)

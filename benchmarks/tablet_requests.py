@@ -22,7 +22,7 @@ counts are the same for every request of a kind (the lowest and highest are show
 Targets (issue #25): a warm poll 0 database round trips and 1-2 Redis; a submission or a
 confirmation at most 4 database round trips and Redis once (before the work: its visit moves on
 the copies the write changes, pending until the receipt in its answer comes back with the next
-request; `tournaments/selectors/tablet_cache.py`). The client here sends receipts back as the
+request; `tournaments/events/selectors/tablet_cache.py`). The client here sends receipts back as the
 table's page does. A service that cannot be reached is said loudly; exit 0.
 """
 
@@ -199,8 +199,8 @@ def report(meter: Meter, backend: str) -> None:
 
 def run(tables: int, requests: int, cache_db: int | None, broker_db: int | None) -> Meter:
     from benchmarks.harness import club_events
-    from tournaments.models import TableAccess
-    from tournaments.selectors.tablets import table_round_boards
+    from tournaments.events.models import TableAccess
+    from tournaments.events.selectors.tablets import table_round_boards
 
     begin = time.perf_counter()
     (event,) = club_events(tables)

@@ -90,7 +90,7 @@ def report(
     layout: str,
     cpu: dict[str, float],
 ) -> None:
-    from tournaments.models import Event
+    from tournaments.events.models import Event
 
     last = max(t.confirmed_at for t in tablets)
     # wait_converged returns the moment the standings have caught up: from the last
@@ -170,8 +170,8 @@ def run(
         before = {name: cpu_seconds(pids) for name, pids in watched.items()}
         started = time.perf_counter()
         if readers:
-            from tournaments.models import Event
-            from tournaments.views.live import BUSY_POLL_SECONDS
+            from tournaments.events.models import Event
+            from tournaments.events.views.live import BUSY_POLL_SECONDS
 
             Event.objects.filter(pk__in=[e.pk for e in events]).update(live_public=True)
             tablets, followed = crowd(

@@ -368,10 +368,10 @@ class LockWatch(threading.Thread):
 
 def _setup(teams: int, rounds: int) -> tuple[int, dict[int, str], float]:
     """The tournament drawn, its tables' links, and the set-up's seconds."""
-    from tournaments.services import team_games
-    from tournaments.services.clubs import club_get_or_create
-    from tournaments.services.teams import team_arrive, tournament_create, tournament_start
-    from tournaments.team_models import TournamentTableAccess
+    from tournaments.kernel.clubs import club_get_or_create
+    from tournaments.teams.models import TournamentTableAccess
+    from tournaments.teams.services import games as team_games
+    from tournaments.teams.services.teams import team_arrive, tournament_create, tournament_start
 
     started = time.perf_counter()
     rng = random.Random(SEED)
@@ -408,8 +408,8 @@ def _report(
     locks: list[int],
 ) -> None:
     from engine.teams.schedule import rematches
-    from tournaments.selectors.teams import rounds_of, standings_of
-    from tournaments.team_models import Tournament, TournamentGame
+    from tournaments.teams.models import Tournament, TournamentGame
+    from tournaments.teams.selectors.teams import rounds_of, standings_of
 
     tournament = Tournament.objects.get(pk=tournament_id)
     rounds = tablets[0].rounds
@@ -597,7 +597,7 @@ def run(teams: int, rounds: int, play: tuple[float, float], database_url: str) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    # 256: the most teams a tournament takes (tournaments.services.teams.MAX_TEAMS).
+    # 256: the most teams a tournament takes (tournaments.teams.services.teams.MAX_TEAMS).
     parser.add_argument("--teams", type=int, default=200, help="teams, an even 4 to 256")
     parser.add_argument(
         "--rounds", type=int, default=8, help="rounds, 1 to 12 (fewer than the teams)"

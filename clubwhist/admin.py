@@ -1,7 +1,7 @@
 """The Django admin, for administrators only.
 
 A club's director works on the director's pages, which show only their own clubs' events (see
-`tournaments.access`). The admin shows every club's rows, so only a superuser may open it:
+`tournaments.events.access`). The admin shows every club's rows, so only a superuser may open it:
 a staff flag alone is not enough.
 """
 

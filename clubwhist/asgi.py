@@ -3,8 +3,9 @@
 Two ways in, chosen by path:
 - the live-results streams (`/results/<id>/stream`) and the drive and team tablets' streams
   (`/d/<token>/stream/`, `/tt/<token>/stream/`) go to Django's ASGI handler, where a stream is
-  a coroutine of the event loop and holds no thread while it waits (tournaments/views/live.py,
-  tournaments/views/drive_tablets.py, tournaments/views/team_tablets.py);
+  a coroutine of the event loop and holds no thread while it waits
+  (tournaments/events/views/live.py, tournaments/drives/views/tablets.py,
+  tournaments/teams/views/tablets.py);
 - everything else, the tablets' requests first of all, goes to Django's WSGI handler in a pool
   of threads of its own (a2wsgi), exactly as a threaded WSGI server runs it: the whole
   middleware chain and the view in one thread, one hand-over from the event loop and back.

@@ -8,9 +8,10 @@ between threads (it takes a connection from its pool for each command), so one p
 kept and reused.
 
 Scripts and raw values: a tablet's request asks Redis once for everything it needs (its request
-count, its link, its state and the versions they hang on; `tournaments/selectors/tablet_cache.py`),
-which takes a Lua script, and values the script can read without unpickling. `run_script` and
-`set_raw` give both the same outage handling as every other call.
+count, its link, its state and the versions they hang on;
+`tournaments/events/selectors/tablet_cache.py`), which takes a Lua script, and values the script
+can read without unpickling. `run_script` and `set_raw` give both the same outage handling as every
+other call.
 
 Without Redis: the cache holds only copies (tablets' states, published pages, versions) and
 request counts, never anything that exists nowhere else, so a Redis that is down or

@@ -3,7 +3,7 @@
 Why ASGI: a member following live results keeps a stream open for a minute at a time. Served
 by threads (WSGI), each open stream holds a thread, and a few hundred readers took every
 thread the tablets needed. Under ASGI a stream is a coroutine of the event loop
-(`tournaments/views/live.py`) and holds nothing while it waits, while every other request,
+(`tournaments/events/views/live.py`) and holds nothing while it waits, while every other request,
 the tablets' included, runs as plain WSGI Django in a pool of threads of its own
 (`clubwhist/asgi.py` says which path goes where, and why).
 

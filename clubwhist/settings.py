@@ -218,7 +218,7 @@ def client_ip_address(request: HttpRequest) -> str | None:
 
 AXES_CLIENT_IP_CALLABLE = client_ip_address
 
-# Live results streams (tournaments/views/live.py): the most one process follows at once, and
+# Live results streams (tournaments/events/views/live.py): the most one process follows at once, and
 # the most from one client address (counted as above, behind the proxy). Served by ASGI
 # (production and the club laptop) a stream is a coroutine and costs no thread; served by
 # threads (WSGI: `make run`) each holds one, so LIVE_STREAMS_THREADED is far lower and leaves
@@ -370,13 +370,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "tournaments.api.schema.ErrorsAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tournaments.kernel.api.schema.ErrorsAutoSchema",
     # The client's address (DRF's per-address throttles) from the proxies we trust, as for the
     # login lockout: never a raw X-Forwarded-For a client could write itself.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
-    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "tournaments.kernel.api.errors.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
-        "tournaments.api.parsers.LimitedJSONParser",
+        "tournaments.kernel.api.parsers.LimitedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -397,12 +397,12 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # Request bodies are JSON: the form parsers stay for DRF's own pages, but a form cannot
     # carry the nested objects most bodies hold (an entry, settings, a list of teams).
-    "PARSER_WHITELIST": ["tournaments.api.parsers.LimitedJSONParser"],
+    "PARSER_WHITELIST": ["tournaments.kernel.api.parsers.LimitedJSONParser"],
     # Three models have a `status` with its own choices: each enum is named for its model.
     "ENUM_NAME_OVERRIDES": {
-        "EventStatusEnum": "tournaments.models.Event.Status",
-        "ResultStatusEnum": "tournaments.models.Result.Status",
-        "PrintJobStatusEnum": "tournaments.models.PrintJob.Status",
+        "EventStatusEnum": "tournaments.events.models.Event.Status",
+        "ResultStatusEnum": "tournaments.events.models.Result.Status",
+        "PrintJobStatusEnum": "tournaments.events.models.PrintJob.Status",
         # A team table's two sides, named once for every field that holds one.
         "TeamSideEnum": [("home", "home"), ("away", "away")],
     },
@@ -448,7 +448,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # The sweep that re-queues results processing left behind while the broker was down (run by
-# `celery worker --beat` or a separate `celery beat`); see tournaments/services/scoring.py.
+# `celery worker --beat` or a separate `celery beat`); see tournaments/events/services/scoring.py.
 CELERY_BEAT_SCHEDULE = {
     "rescore-sweep": {"task": "clubwhist.rescore_sweep", "schedule": 15.0},
 }

@@ -5,11 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.views import drive_tablets, public, tablets, team_tablets
+from tournaments.drives.views import tablets as drive_tablets
+from tournaments.events.views import tablets
+from tournaments.home import health, home
+from tournaments.teams.views import tablets as team_tablets
 
 urlpatterns = [
-    path("", public.home, name="home"),
-    path("health", public.health, name="health"),
+    path("", home, name="home"),
+    path("health", health, name="health"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
@@ -26,4 +29,4 @@ urlpatterns = [
 ]
 
 # A URL under /api/ that matches no route is refused in the API's JSON, as an unknown id is.
-handler404 = "tournaments.api.errors.not_found"
+handler404 = "tournaments.kernel.api.errors.not_found"

@@ -2,10 +2,11 @@
 
 from django.contrib import admin
 
-from tournaments import models
+from tournaments.events import models
+from tournaments.kernel.models import Club
 
 
-@admin.register(models.Club)
+@admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}

@@ -11,8 +11,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: Django loads the models before `ready`, and these
         # modules need them. The tablets' state cache listens to the rows a tablet shows; the
-        # tasks register their names, so `tournaments.jobs` can send them.
+        # tasks register their names, so `tournaments.kernel.jobs` can send them.
         from tournaments import tasks  # noqa: F401
-        from tournaments.selectors import tablet_cache
+        from tournaments.events.selectors import tablet_cache
 
         tablet_cache.connect()

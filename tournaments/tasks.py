@@ -1,7 +1,7 @@
 """Celery tasks: thin wrappers that take ids, load nothing themselves and call one service.
 
-The services queue them by name (`tournaments.jobs`) with `transaction.on_commit`, so a worker
-never sees an id before its row is committed. Reruns are harmless (the services are
+The services queue them by name (`tournaments.kernel.jobs`) with `transaction.on_commit`, so a
+worker never sees an id before its row is committed. Reruns are harmless (the services are
 idempotent), which is what makes `acks_late` safe here: a task lost with its worker runs again
 (and the sweep a worker runs when it connects to the broker, `clubwhist.celery.SweepOnConnect`,
 does not wait for it).
@@ -14,11 +14,11 @@ import os
 
 from celery import shared_task
 
-from tournaments import jobs
-from tournaments.services.analysis import boards_analyse
-from tournaments.services.printing import print_job_build
-from tournaments.services.scoring import rescore_sweep as sweep
-from tournaments.services.scoring import standings_refresh
+from tournaments.events.services.analysis import boards_analyse
+from tournaments.events.services.printing import print_job_build
+from tournaments.events.services.scoring import rescore_sweep as sweep
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.kernel import jobs
 
 log = logging.getLogger(__name__)
 

@@ -2,33 +2,30 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments.views import (
-    drive_public,
-    exports,
-    live,
-    printing,
-    public,
-    team_print,
-    team_public,
-)
-from tournaments.views.director import (
+from tournaments.drives.views import cards as drive_cards
+from tournaments.drives.views import director as drives
+from tournaments.drives.views import public as drive_public
+from tournaments.drives.views import room as drive_room
+from tournaments.events.views import live, printing, public
+from tournaments.events.views.director import (
     analysis,
     audit,
     boards,
-    drive_cards,
-    drive_room,
-    drives,
     entry,
     events,
     pairs,
     room,
     tablet_links,
-    teams,
 )
+from tournaments.files import views as exports
+from tournaments.files.views import drive_export_json, tournament_export_json
+from tournaments.teams.views import director as teams
+from tournaments.teams.views import paper as team_print
+from tournaments.teams.views import public as team_public
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # First: the tablets' API routes are most of a club night's requests (api/urls.py).
-    path("api/", include("tournaments.api.urls")),
+    path("api/", include("tournaments.api_urls")),
     path("events/new/", events.event_new, name="event-new"),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
@@ -118,7 +115,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/manage/status/<str:action>/", drives.drive_status, name="drive-status"),
     path("drives/<int:pk>/manage/totals/", drives.drive_totals, name="drive-totals"),
     path("drives/<int:pk>/manage/export/<slug:what>.csv", drives.drive_export, name="drive-export"),
-    path("drives/<int:pk>/manage/export/json/", drives.drive_export_json, name="drive-export-json"),
+    path("drives/<int:pk>/manage/export/json/", drive_export_json, name="drive-export-json"),
     path("drives/<int:pk>/manage/print/<slug:what>.pdf", drives.drive_print, name="drive-print"),
     path("drives/<int:pk>/manage/room/", drive_room.drive_room, name="drive-room"),
     path("drives/<int:pk>/manage/cards/", drive_cards.drive_cards_page, name="drive-cards"),
@@ -171,7 +168,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path(
         "tournaments/<int:pk>/manage/export/json/",
-        teams.tournament_export_json,
+        tournament_export_json,
         name="tournament-export-json",
     ),
     path(

@@ -17,10 +17,10 @@ from typing import Any
 def played_event(name: str, *, links: bool = False) -> Any:
     """The 30-table event, started and every result entered (not finished); `links` makes the
     tables' tablet links first, as a running evening has them."""
-    from tournaments.services.clubs import club_get_or_create
-    from tournaments.services.events import event_create, event_start
-    from tournaments.services.simulation import event_simulate
-    from tournaments.services.tablets import table_links_ensure
+    from tournaments.events.services.events import event_create, event_start
+    from tournaments.events.services.simulation import event_simulate
+    from tournaments.events.services.tablets import table_links_ensure
+    from tournaments.kernel.clubs import club_get_or_create
 
     club = club_get_or_create(name="Benchmark club")
     event = event_create(

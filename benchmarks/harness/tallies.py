@@ -27,9 +27,9 @@ TABLES_PER_EVENT = 100
 def club_events(tablets: int, *, rounds: int = 3, boards_per_round: int = 2) -> list[Any]:
     """Started classic whist Mitchells with one table per tablet (several events above
     TABLES_PER_EVENT tables), each with its tablet links made."""
-    from tournaments.services.clubs import club_get_or_create
-    from tournaments.services.events import event_create, event_start
-    from tournaments.services.tablets import table_links_ensure
+    from tournaments.events.services.events import event_create, event_start
+    from tournaments.events.services.tablets import table_links_ensure
+    from tournaments.kernel.clubs import club_get_or_create
 
     if not 1 <= tablets <= MAX_TABLETS:
         raise ValueError(f"{tablets} tablets: between 1 and {MAX_TABLETS}")
@@ -58,7 +58,7 @@ def club_events(tablets: int, *, rounds: int = 3, boards_per_round: int = 2) -> 
 
 
 def tokens_of(events: Iterable[Any]) -> list[str]:
-    from tournaments.models import TableAccess
+    from tournaments.events.models import TableAccess
 
     return list(
         TableAccess.objects.filter(section__event__in=list(events), revoked_at=None)
@@ -86,7 +86,7 @@ class Tally:
 
 
 def tally(tablets: Iterable[Tablet], events: Iterable[Any]) -> Tally:
-    from tournaments.models import Result
+    from tournaments.events.models import Result
 
     tablets = list(tablets)
     sent = {key: s for t in tablets for key, s in t.sent.items()}
@@ -112,7 +112,7 @@ def tally(tablets: Iterable[Tablet], events: Iterable[Any]) -> Tally:
 
 def converged(event_ids: Iterable[int]) -> bool:
     """Every event's newest standings are of its newest results."""
-    from tournaments.models import Event, Standings
+    from tournaments.events.models import Event, Standings
 
     for event_id in event_ids:
         results, scored = Event.objects.values_list("results_version", "scored_version").get(
@@ -142,8 +142,8 @@ def wait_converged(event_ids: Iterable[int], timeout: float, poll: float = 0.02)
 
 def rescore_mismatch(event_id: int) -> str | None:
     """How the newest stored standings differ from a from-scratch rescore now; None if not."""
-    from tournaments.models import Event, Standings
-    from tournaments.selectors.standings import standings_compute
+    from tournaments.events.models import Event, Standings
+    from tournaments.events.selectors.standings import standings_compute
 
     stored = Standings.objects.filter(event_id=event_id).order_by("-version").first()
     if stored is None:

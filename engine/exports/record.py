@@ -160,7 +160,7 @@ class EventRecord:
 
     `fouled` lists the boards the director marked fouled: their results are kept as played
     (their entries still count for session figures such as Candid Whist bags, as in the app)
-    but score Average to both sides, as `tournaments.services.scoring` scores them.
+    but score Average to both sides, as `tournaments.events.services.scoring` scores them.
     """
 
     title: str

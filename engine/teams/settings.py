@@ -49,7 +49,7 @@ MAX_ROUNDS = 60
 MAX_CENTS = 10_000_000
 
 #: The playoffs a director sets up, by the number of teams in them (0: none): the one list the
-#: set-up form offers and the API and the command's file take (`tournaments.services.teams`
+#: set-up form offers and the API and the command's file take (`tournaments.teams.services.teams`
 #: refuses any other). Each is a bracket a room runs in an evening: a final, semi-finals,
 #: quarter-finals, or (6 and 12) a first round with byes for the top seeds. The engine itself
 #: seeds any number from 2 to 64, so a tournament stored with another size still reads back.

@@ -1,5 +1,7 @@
-"""Fixtures for the Django side: a director, a club, ready-made events, and a club night's
-processes (gunicorn and a Celery worker) for the load and fault tests."""
+"""Fixtures for the Django side: a director, a club, ready-made play of each format (an event,
+a drive, a team tournament), and a club night's processes (gunicorn and a Celery worker) for
+the load and fault tests. A test that needs one of the formats running starts here, not with a
+helper of its own."""
 
 from __future__ import annotations
 
@@ -13,9 +15,14 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from benchmarks.harness import VAR, CeleryWorker, WebServer
-from tournaments.models import Club, Event
-from tournaments.services.clubs import club_get_or_create
-from tournaments.services.events import event_create, event_start
+from tournaments.drives.models import Drive
+from tournaments.drives.services.drives import drive_create, drive_start
+from tournaments.events.models import Event
+from tournaments.events.services.events import event_create, event_start
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.teams.models import League, Tournament
+from tournaments.teams.services.teams import team_arrive, tournament_create, tournament_start
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +31,7 @@ def _fresh_cache() -> None:
     served to another test whose event got the same id."""
     from django.core.cache import cache
 
-    from tournaments.selectors.public import forget_snapshots
+    from tournaments.events.selectors.public import forget_snapshots
 
     cache.clear()
     forget_snapshots()
@@ -103,6 +110,57 @@ def make_event(
         **extra,
     )
     return event_start(event=event, user=user) if start else event
+
+
+def make_drive(
+    club: Club,
+    *,
+    players: int = 8,
+    name: str = "Test drive",
+    start: bool = True,
+    seed: int = 4,
+    user: Any = None,
+    **settings: Any,
+) -> Drive:
+    """A drive of `players` players ("Player 1" ...), two hands unless `settings` say, started
+    (its first seating drawn with `seed`) unless `start` is False."""
+    drive = drive_create(
+        club=club,
+        name=name,
+        settings={"hands": 2} | settings,
+        players=[f"Player {n}" for n in range(1, players + 1)],
+        user=user,
+    )
+    return drive_start(drive=drive, seed=seed, user=user) if start else drive
+
+
+def make_tournament(
+    club: Club,
+    *,
+    teams: int = 4,
+    name: str = "Test teams",
+    start: bool = True,
+    seed: int = 2,
+    league: League | None = None,
+    user: Any = None,
+    **settings: Any,
+) -> Tournament:
+    """A Swiss team tournament of `teams` teams ("Team 1" ...), two rounds unless `settings`
+    say; every team arrived and the first round drawn with `seed` unless `start` is False."""
+    tournament = tournament_create(
+        club=club,
+        name=name,
+        settings={"rotation": "swiss", "rounds": 2} | settings,
+        teams=[{"name": f"Team {n}"} for n in range(1, teams + 1)],
+        league=league,
+        user=user,
+    )
+    if start:
+        for number in range(1, teams + 1):
+            team_arrive(tournament=tournament, number=number, user=user)
+        tournament_start(tournament=tournament, seed=seed, user=user)
+        tournament.refresh_from_db()
+    return tournament
 
 
 @pytest.fixture

@@ -1,19 +1,22 @@
 """The one audit writer: every format's trail (events, drives, tournaments) is written here.
 
-Each format keeps its own audit table (an event's, a drive's, a tournament's rows), with the
-same columns: who (an account, or a name in words), when, what, on what, the state before and
-after, and why. This writer is the only place those rows are made, so a rule about the trail
-(values stored as JSON, a name kept as text) holds for all three at once.
+Each format keeps its own audit table (an event's, a drive's, a tournament's rows), derived
+from `AuditRow`, so all three have the same columns: who (an account, or a name in words), when,
+what, on what, the state before and after, and why. This writer is the only place those rows are
+made, so a rule about the trail (values stored as JSON, a name kept as text) holds for all three at
+once.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.utils import timezone
 
 # What views pass in: `request.user`, or None from scripts and tasks.
 User = AbstractBaseUser | AnonymousUser | None
@@ -105,3 +108,28 @@ class AuditLineText:
         if self.user is not None:
             return str(self.user)
         return f"{self.user_name} (as recorded)" if self.user_name else ""
+
+
+class AuditRow(AuditLineText, models.Model):
+    """An audit line's columns, whatever the format; each format's table adds the row it is
+    about (an event, a drive, a tournament). `user_name` keeps who in words: the writer stores
+    the acting account's username, and a director's import keeps the name its file gives
+    without linking any account, so a line still says who once no account is linked."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    user_name = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=80)  # e.g. "result 17", "pair NS 3"
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return self.line_text()

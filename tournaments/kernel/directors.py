@@ -3,7 +3,7 @@
 An administrator (an active superuser) directs every club; any other signed-in, active account
 directs the clubs whose `directors` include it; nobody else directs anything. Every format's
 plays (events, drives, tournaments, leagues) hang off a club by a `club` column, so one
-queryset filter answers for all of them. `tournaments.access` builds its answers on these.
+queryset filter answers for all of them. `tournaments.events.access` builds its answers on these.
 """
 
 from __future__ import annotations

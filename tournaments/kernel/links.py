@@ -34,3 +34,13 @@ class TableLink(models.Model):
     @property
     def is_live(self) -> bool:
         return self.revoked_at is None
+
+
+class LinkUnknown(LookupError):
+    """No table has this link (mistyped, or its event, drive or tournament was deleted): the
+    tablet page answers 404 with the message."""
+
+
+class LinkReplaced(LookupError):
+    """The director replaced this table's link: its holder is told to scan the new code (the
+    tablet page answers 410, Gone)."""

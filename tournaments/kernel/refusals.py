@@ -2,8 +2,8 @@
 
 A service refuses with a message written for a player or a director; what differs is the kind
 of refusal, and the kind alone decides the HTTP status the API answers with
-(`tournaments.api.errors`): the formats' views no longer map errors of their own. A refusal is
-a `ValueError`, as the engine's are, so the pages and commands that catch `ValueError` go on
+(`tournaments.kernel.api.errors`): the formats' views no longer map errors of their own. A refusal
+is a `ValueError`, as the engine's are, so the pages and commands that catch `ValueError` go on
 catching every one of them.
 """
 

@@ -7,7 +7,7 @@ Redis cache the count is a fixed window kept by one atomic script, one round tri
 throttle reads a list of times and writes it back: two, and two requests at once may both
 pass); with the in-process cache (`make run`) it is DRF's sliding window.
 
-A refusal's status comes from its kind (`tournaments.api.errors`, one mapping for the whole
+A refusal's status comes from its kind (`tournaments.kernel.api.errors`, one mapping for the whole
 API); a format's view may add to the answer (`refusal_body`), such as the table's state with a
 conflict, so the tablet shows what is stored without asking again.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.models import AuditEntry, Event, Result
+from tournaments.events.models import AuditEntry, Event, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +138,7 @@ def test_artificial_scores_and_unknown_codes(director_client: Client) -> None:
 def test_published_standings_are_public(director_client: Client) -> None:
     pk = create_and_start(director_client)
     assert Client().get(f"/api/events/{pk}/standings").status_code == 404
-    from tournaments.services.simulation import event_simulate
+    from tournaments.events.services.simulation import event_simulate
 
     event_simulate(event=Event.objects.get(pk=pk), seed=2)
     for action in ("finish", "publish"):

@@ -14,9 +14,9 @@ from django.test.utils import CaptureQueriesContext
 
 from engine.games import find_variant, variant_names
 from tests.web.conftest import make_event
-from tournaments.models import Standings
-from tournaments.services.results import result_submit
-from tournaments.services.scoring import standings_refresh
+from tournaments.events.models import Standings
+from tournaments.events.services.results import result_submit
+from tournaments.events.services.scoring import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +145,7 @@ def test_the_schema_generates_and_validates_without_a_warning(tmp_path) -> None:
 
 
 def test_every_operation_documents_the_errors_it_can_answer(director_client) -> None:
-    """The error statuses come from one rule (`tournaments/api/schema.py`), so no operation
+    """The error statuses come from one rule (`tournaments/kernel/api/schema.py`), so no operation
     can leave them out: a write or a query can be refused (400), a path names something that
     may not exist (404), a body may be too large (413), a director's operation needs the
     session (403), a tablet's link is throttled (429); each with the API's error document."""

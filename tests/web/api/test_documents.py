@@ -18,12 +18,11 @@ from drf_spectacular.generators import SchemaGenerator
 
 from engine.scoring.document import StandingRow
 from tests.web.conftest import make_event
-from tournaments.models import Event, Pair, TableAccess
-from tournaments.selectors import public as selectors_public
-from tournaments.selectors.documents import (
+from tournaments.events.models import Event, Pair, TableAccess
+from tournaments.events.selectors import public as selectors_public
+from tournaments.events.selectors.documents import (
     Advice,
     ClubEvents,
-    EntryFieldView,
     LiveStandings,
     NextPlaces,
     PublicBoard,
@@ -39,11 +38,12 @@ from tournaments.selectors.documents import (
     TabletRound,
     advice,
 )
-from tournaments.selectors.room import room_document
-from tournaments.selectors.tablets import table_state, tablet_state
-from tournaments.services import tablets
-from tournaments.services.events import event_finish, event_publish
-from tournaments.services.simulation import event_simulate
+from tournaments.events.selectors.room import room_document
+from tournaments.events.selectors.tablets import table_state, tablet_state
+from tournaments.events.services import tablets
+from tournaments.events.services.events import event_finish, event_publish
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.documents import EntryFieldView
 
 TABLE_JS = Path(__file__).resolve().parents[3] / "static" / "js" / "table.js"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.drive_models import Drive
-from tournaments.models import Club
+from tournaments.drives.models import Drive
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

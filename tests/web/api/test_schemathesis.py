@@ -42,17 +42,18 @@ from schemathesis.checks import CHECKS, CheckFunction, load_all_checks
 from engine.names import name_problem
 from tests.fuzzing import ACCEPTED, RUN, examples
 from tests.web.conftest import make_event
-from tournaments.drive_models import DriveTableAccess
-from tournaments.models import Club, Pair, PrintJob
-from tournaments.services import closing, tablets
-from tournaments.services.drive_paper import DOCUMENTS
-from tournaments.services.drives import drive_create, drive_start
-from tournaments.services.events import event_publish
-from tournaments.services.exports import FORMATS
-from tournaments.services.printing import KINDS
-from tournaments.services.results import result_submit
-from tournaments.services.teams import team_arrive, tournament_create, tournament_start
-from tournaments.team_models import TournamentTableAccess
+from tournaments.drives.models import DriveTableAccess
+from tournaments.drives.services.drives import drive_create, drive_start
+from tournaments.drives.services.paper import DOCUMENTS
+from tournaments.events.models import Pair, PrintJob
+from tournaments.events.services import closing, tablets
+from tournaments.events.services.events import event_publish
+from tournaments.events.services.printing import KINDS
+from tournaments.events.services.results import result_submit
+from tournaments.files.exports import FORMATS
+from tournaments.kernel.models import Club
+from tournaments.teams.models import TournamentTableAccess
+from tournaments.teams.services.teams import team_arrive, tournament_create, tournament_start
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ OPERATIONS = {
     f"{op.method.upper()} {op.path}": op
     for op in (result.ok() for result in SCHEMA.get_all_operations())
 }
-#: The schema's `format: name` (tournaments/api/schema.py): a name under the one rule for
+#: The schema's `format: name` (tournaments/kernel/api/schema.py): a name under the one rule for
 #: names, which its `pattern` says only in part (a visible character is beyond a pattern).
 schemathesis.openapi.format(
     "name", st.text(min_size=1, max_size=40).filter(lambda text: _a_name(text))

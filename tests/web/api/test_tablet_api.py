@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from tests.web.conftest import make_event
-from tournaments.models import Board, DirectorCall, Event, Result, TableAccess
-from tournaments.services import tablets
-from tournaments.services.results import result_confirm
+from tournaments.events.models import Board, DirectorCall, Event, Result, TableAccess
+from tournaments.events.services import tablets
+from tournaments.events.services.results import result_confirm
 
 pytestmark = pytest.mark.django_db
 
@@ -216,7 +216,7 @@ def test_an_unlikely_result_is_checked_on_submission_and_its_reason_kept_for_the
 def test_each_link_is_throttled_on_its_own(links, monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.cache import cache
 
-    from tournaments.api.tablets import TableTokenThrottle
+    from tournaments.events.api.tablets import TableTokenThrottle
 
     cache.clear()
     # the rates are read into the class when it is defined: patch them there (restored after)
@@ -271,9 +271,9 @@ def test_a_cached_table_state_never_outlives_a_change(running_event, links, dire
     status) is seen on the next read."""
     from django.core.cache import cache
 
-    from tournaments.selectors import tablet_cache
-    from tournaments.services.events import event_finish, pairs_register
-    from tournaments.services.results import call_mark_handled
+    from tournaments.events.selectors import tablet_cache
+    from tournaments.events.services.events import event_finish, pairs_register
+    from tournaments.events.services.results import call_mark_handled
 
     assert tablet_cache.shared()
     client = Client()
@@ -317,8 +317,8 @@ def test_a_sitting_out_table_moves_on_with_the_room_through_the_cache(
 ) -> None:
     """EW 3 is absent, so table 3 sits out round 1 and waits for the room: its state follows
     the other tables' results although none of them is its own."""
-    from tournaments.services.events import pair_set_absent
-    from tournaments.services.simulation import event_simulate
+    from tournaments.events.services.events import pair_set_absent
+    from tournaments.events.services.simulation import event_simulate
 
     ew3 = running_event.section.pairs.get(number=3, direction="EW")
     pair_set_absent(event=running_event, pair=ew3, absent=True, user=director)
@@ -363,19 +363,21 @@ def test_the_round_clock_reaches_the_tables_with_the_servers_time(running_event,
 def test_the_tablets_cached_files_are_named_after_their_content(monkeypatch, tmp_path) -> None:
     """An upgraded table.js must replace every tablet's copy: the service worker's cache is
     named after the files' content, so new files mean a new worker and a new cache."""
-    from tournaments.views import tablets as table_views
+    from tournaments.events.views import tablets as table_views
+    from tournaments.kernel import tablet_pages
+    from tournaments.kernel.tablet_pages import files_cache_name
 
     script, style = tmp_path / "table.js", tmp_path / "table.css"
     style.write_text(".bar {}")
     monkeypatch.setattr(
-        table_views.finders, "find", lambda name: str(script if name.endswith(".js") else style)
+        tablet_pages.finders, "find", lambda name: str(script if name.endswith(".js") else style)
     )
     names = []
     for version in ("var a = 1;", "var a = 2;"):
         script.write_text(version)
-        table_views.files_cache_name.cache_clear()
+        files_cache_name.cache_clear()
         names.append(table_views.cache_name())
-    table_views.files_cache_name.cache_clear()
+    files_cache_name.cache_clear()
     assert names[0] != names[1]
     assert all(n.startswith("clubwhist-table-") for n in names)
     worker = Client().get("/t/sw.js")

@@ -13,8 +13,8 @@ database while a write was on its way.
 
 The tests run in real transactions (`transaction=True`), as requests do in production (inside
 a test's transaction a write would make savepoints instead). The rescore a confirmation asks
-for after its commit is recorded, not run: its round trips are scoring's (tournaments/services/
-scoring.py), and `benchmarks/tablet_requests.py` shows them.
+for after its commit is recorded, not run: its round trips are scoring's
+(tournaments/events/services/ scoring.py), and `benchmarks/tablet_requests.py` shows them.
 """
 
 from __future__ import annotations
@@ -36,12 +36,13 @@ from django.test.utils import CaptureQueriesContext
 
 from benchmarks.harness import free_port
 from tests.web.conftest import make_event
-from tournaments.api.tablets import TableTokenThrottle
-from tournaments.bridge import movement_for
-from tournaments.models import Board, Club, Event, Pair, Result
-from tournaments.selectors import tablet_cache, tablet_scripts
-from tournaments.services import scoring, tablets
-from tournaments.services.events import event_finish
+from tournaments.events.api.tablets import TableTokenThrottle
+from tournaments.events.bridge import movement_for
+from tournaments.events.models import Board, Event, Pair, Result
+from tournaments.events.selectors import tablet_cache, tablet_scripts
+from tournaments.events.services import scoring, tablets
+from tournaments.events.services.events import event_finish
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

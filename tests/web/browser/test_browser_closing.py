@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.web.conftest import director_account, make_event
-from tournaments.models import Event, Result
-from tournaments.services.clubs import club_get_or_create
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Event, Result
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.clubs import club_get_or_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
     """Tab A saves 7 tricks, tab B (opened before) saves 9 for the same line: B is shown both
     entries, never told "saved" over a silent drop, and can keep either; using B's is an
     audited correction."""
-    from tournaments.models import AuditEntry
+    from tournaments.events.models import AuditEntry
 
     event = make_event(club_get_or_create(name="Two tabs club"))
     director_account()
@@ -85,7 +85,7 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
 
 
 def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
-    from tournaments.services.results import result_submit
+    from tournaments.events.services.results import result_submit
 
     event = make_event(club_get_or_create(name="Room club"))
     director_account()
@@ -123,8 +123,8 @@ def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
 
 
 def test_the_directors_standings_update_themselves(live_server, page) -> None:
-    from tournaments.services.results import result_submit
-    from tournaments.services.scoring import standings_refresh
+    from tournaments.events.services.results import result_submit
+    from tournaments.events.services.scoring import standings_refresh
 
     event = make_event(club_get_or_create(name="Standings club"))
     director_account()

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import director_account, make_event
-from tournaments.models import Event
-from tournaments.services import print_catalogue
-from tournaments.services.events import event_set_live_public
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import table_links_ensure
+from tournaments.events.models import Event
+from tournaments.events.services import print_catalogue
+from tournaments.events.services.events import event_set_live_public
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import table_links_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,9 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Club, Event, Result
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Event, Result
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.drive_models import Drive
-from tournaments.models import Club
-from tournaments.selectors.drives import player_names, seatings_of
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import player_names, seatings_of
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

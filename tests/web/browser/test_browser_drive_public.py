@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from tournaments.drive_models import Drive
-from tournaments.models import Club
-from tournaments.selectors.drives import drive_state, seatings_of
-from tournaments.services.drives import (
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state, seatings_of
+from tournaments.drives.services.drives import (
     drive_create,
     drive_live,
     drive_start,
     hand_next,
     result_enter,
 )
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,10 +14,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.drives import Drive as EngineDrive
-from tournaments.drive_models import Drive, DriveAudit, DriveResult, DriveTableAccess
-from tournaments.models import Club
-from tournaments.selectors.drives import drive_settings, player_names, seatings_of
-from tournaments.services import drives as services
+from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveTableAccess
+from tournaments.drives.selectors.drives import drive_settings, player_names, seatings_of
+from tournaments.drives.services import drives as services
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

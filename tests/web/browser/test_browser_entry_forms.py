@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import director_account, make_event
-from tournaments.models import Result
-from tournaments.services.clubs import club_get_or_create
+from tournaments.events.models import Result
+from tournaments.kernel.clubs import club_get_or_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,10 +7,10 @@ import time
 import pytest
 
 from tests.web.conftest import make_event
-from tournaments.models import Pair, Result
-from tournaments.services.events import event_set_live_public
-from tournaments.services.results import result_confirm, result_submit
-from tournaments.services.scoring import standings_refresh
+from tournaments.events.models import Pair, Result
+from tournaments.events.services.events import event_set_live_public
+from tournaments.events.services.results import result_confirm, result_submit
+from tournaments.events.services.scoring import standings_refresh
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

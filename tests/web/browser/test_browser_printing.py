@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.web.conftest import director_account, make_event
-from tournaments.models import Event, PrintJob
+from tournaments.events.models import Event, PrintJob
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

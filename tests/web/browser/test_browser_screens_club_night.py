@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import make_event
-from tournaments.models import Event
-from tournaments.services import events as ev
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import table_links_ensure
+from tournaments.events.models import Event
+from tournaments.events.services import events as ev
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import table_links_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,7 +69,7 @@ def test_the_sitting_out_pair_is_told_where_it_goes_next(
 ) -> None:
     event = _nine_pair_howell(club)
     state_tables = {a.table: a.token for a in table_links_ensure(event=event)}
-    from tournaments.selectors import room_view
+    from tournaments.events.selectors import room_view
 
     sitting = next(t.table for t in room_view(event)["tables"] if t.sit_out)
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import make_event
-from tournaments.models import Board, DirectorCall, Result
-from tournaments.services.tablets import table_links_ensure
+from tournaments.events.models import Board, DirectorCall, Result
+from tournaments.events.services.tablets import table_links_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

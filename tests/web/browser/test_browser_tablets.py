@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import make_event
-from tournaments.models import Event, Result, Standings, TableAccess
-from tournaments.selectors import table_state
-from tournaments.selectors.standings import standings_compute
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.tablets import table_link_replace, table_links_ensure
+from tournaments.events.models import Event, Result, Standings, TableAccess
+from tournaments.events.selectors import table_state
+from tournaments.events.selectors.standings import standings_compute
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.tablets import table_link_replace, table_links_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -260,9 +260,9 @@ def test_the_table_counts_the_directors_round_clock_down_by_the_servers_time(
 
     from django.utils import timezone
 
-    from tournaments.models import Section
-    from tournaments.selectors import tablet_cache
-    from tournaments.services.tablets import round_clock_start
+    from tournaments.events.models import Section
+    from tournaments.events.selectors import tablet_cache
+    from tournaments.events.services.tablets import round_clock_start
 
     event = make_event(club)
     token = _tables(event)[1]
@@ -296,7 +296,7 @@ def test_the_page_brings_each_writes_receipt_back_at_once(live_server, browser, 
     """With Redis a result's and a confirmation's answers carry a receipt, which the page
     sends back with its next request (the refresh it makes at once): the table's copies are
     cached again straight after each write instead of a few seconds later."""
-    from tournaments.selectors import tablet_cache
+    from tournaments.events.selectors import tablet_cache
 
     event = make_event(club)
     token = _tables(event)[1]

@@ -15,10 +15,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
-from tournaments.models import Club
-from tournaments.selectors.teams import counted_results, round_of
-from tournaments.services import teams as services
-from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
+from tournaments.kernel.models import Club
+from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
+from tournaments.teams.selectors.teams import counted_results, round_of
+from tournaments.teams.services import teams as services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -24,7 +24,7 @@ from benchmarks.harness import (
 )
 from tests.support.figures import record
 from tests.web.conftest import ClubNight
-from tournaments.models import Result
+from tournaments.events.models import Result
 
 pytestmark = [
     pytest.mark.postgres,

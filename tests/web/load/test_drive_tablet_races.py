@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tournaments.drive_models import Drive, DriveAudit, DriveResult, DriveSeating
-from tournaments.models import Club
-from tournaments.services import drive_tablets as tablets
-from tournaments.services import drives as services
+from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveSeating
+from tournaments.drives.services import drives as services
+from tournaments.drives.services import tablets
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -51,9 +51,10 @@ from benchmarks.harness import (
 )
 from tests.support.figures import record
 from tests.web.conftest import ClubNight, club_night_env, make_event
-from tournaments.models import AuditEntry, Club, Event, Result
-from tournaments.services import corrections
-from tournaments.services import results as rs
+from tournaments.events.models import AuditEntry, Event, Result
+from tournaments.events.services import corrections
+from tournaments.events.services import results as rs
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tournaments import live
+from tournaments.kernel import live
 
 pytestmark = pytest.mark.redis
 

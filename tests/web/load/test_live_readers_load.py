@@ -33,8 +33,8 @@ from benchmarks.harness import (
 )
 from tests.support.figures import record
 from tests.web.conftest import club_night_env
-from tournaments.models import Event
-from tournaments.views.live import BUSY_POLL_SECONDS
+from tournaments.events.models import Event
+from tournaments.events.views.live import BUSY_POLL_SECONDS
 
 pytestmark = [
     pytest.mark.postgres,

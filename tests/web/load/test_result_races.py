@@ -20,10 +20,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from tests.web.conftest import make_event
-from tournaments.models import Club, Event, MovementRow, Pair, Result, Section, Standings
-from tournaments.services import events as event_services
-from tournaments.services import results as rs
-from tournaments.services import scoring
+from tournaments.events.models import Event, MovementRow, Pair, Result, Section, Standings
+from tournaments.events.services import events as event_services
+from tournaments.events.services import results as rs
+from tournaments.events.services import scoring
+from tournaments.kernel.models import Club
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

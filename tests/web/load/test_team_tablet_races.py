@@ -13,10 +13,11 @@ from __future__ import annotations
 import pytest
 
 from tests.web.load.test_drive_tablet_races import together
-from tournaments.models import Club
-from tournaments.services import team_games, team_tablets
-from tournaments.services import teams as services
-from tournaments.team_models import Tournament, TournamentGame, TournamentRound
+from tournaments.kernel.models import Club
+from tournaments.teams.models import Tournament, TournamentGame, TournamentRound
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import tablets as team_tablets
+from tournaments.teams.services import teams as services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.models import Event
-from tournaments.services.events import event_set_live_public
+from tournaments.events.models import Event
+from tournaments.events.services.events import event_set_live_public
 
 pytestmark = pytest.mark.django_db
 

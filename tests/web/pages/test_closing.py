@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.models import Event, Result
-from tournaments.services import closing
-from tournaments.services.events import EventError, event_publish
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import director_call
+from tournaments.events.models import Event, Result
+from tournaments.events.services import closing
+from tournaments.events.services.events import EventError, event_publish
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import director_call
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_the_api_says_what_is_missing(director_client: Client, running_event) ->
 def test_the_round_clock_and_the_rounds_progress_on_the_room(
     director_client: Client, running_event: Event
 ) -> None:
-    from tournaments.services.tablets import round_clock_start, round_clock_stop
+    from tournaments.events.services.tablets import round_clock_start, round_clock_stop
 
     url = f"/events/{running_event.pk}/room/"
     page = director_client.get(url).content.decode()
@@ -113,7 +113,7 @@ def test_the_round_clock_and_the_rounds_progress_on_the_room(
 def test_the_directors_standings_mark_pairs_with_few_boards(
     director_client: Client, running_event: Event
 ) -> None:
-    from tournaments.services.scoring import standings_refresh
+    from tournaments.events.services.scoring import standings_refresh
 
     event_simulate(event=running_event, seed=1, batch=True)
     ns1 = running_event.section.pairs.get(number=1, direction="NS")
@@ -152,7 +152,11 @@ def test_publishing_needs_a_deliberate_tick_and_the_pace_is_a_club_setting(
 def test_a_dispute_on_the_room_links_to_its_table_and_boards(
     director_client: Client, running_event: Event
 ) -> None:
-    from tournaments.services.tablets import table_links_ensure, tablet_dispute, tablet_submit
+    from tournaments.events.services.tablets import (
+        table_links_ensure,
+        tablet_dispute,
+        tablet_submit,
+    )
 
     access = {a.table: a for a in table_links_ensure(event=running_event)}[2]
     made, _ = tablet_submit(access=access, board_number=3, entry={"ns_tricks": 4}, key="k-disp-1")

@@ -18,8 +18,8 @@ from pypdf import PdfReader
 
 from clubwhist.lan import _rank, is_loopback_host, lan_addresses, loopback_warning, url_for
 from tests.web.security.test_settings import run
-from tournaments.models import Event
-from tournaments.services.tablets import table_links_ensure
+from tournaments.events.models import Event
+from tournaments.events.services.tablets import table_links_ensure
 
 LAN = "http://192.168.1.50:8000"
 

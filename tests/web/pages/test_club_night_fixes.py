@@ -10,12 +10,12 @@ from django.test import Client
 
 from tests.web.conftest import make_event
 from tests.web.services.test_services import field_rows
-from tournaments.models import Event, Pair
-from tournaments.selectors import room_view
-from tournaments.services import corrections, tablets
-from tournaments.services import events as ev
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Event, Pair
+from tournaments.events.selectors import room_view
+from tournaments.events.services import corrections, tablets
+from tournaments.events.services import events as ev
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_reopening_does_not_make_the_public_page_live_again(
 def test_a_table_calls_the_director_with_a_reason_and_can_take_it_back(
     running_event: Event, director_client: Client
 ) -> None:
-    from tournaments.models import DirectorCall
+    from tournaments.events.models import DirectorCall
 
     token = {a.table: a.token for a in tablets.table_links_ensure(event=running_event)}[2]
     tablet = Client()
@@ -112,8 +112,8 @@ def test_a_table_calls_the_director_with_a_reason_and_can_take_it_back(
 
 
 def test_correcting_a_disputed_result_settles_its_call(running_event: Event, director) -> None:
-    from tournaments.models import DirectorCall
-    from tournaments.services import results as rs
+    from tournaments.events.models import DirectorCall
+    from tournaments.events.services import results as rs
 
     result, _ = rs.result_submit(
         section=running_event.section, round=1, table=1, board_number=1, entry={"ns_tricks": 7}
@@ -137,8 +137,8 @@ def test_a_table_waits_for_the_tables_that_send_it_players_or_boards(
 ) -> None:
     """Mitchell, 3 tables: after round 1, table 1 gets its EW pair from table 3 and its boards
     from table 2. Table 1 finishing first must not start round 2 before they have finished."""
-    from tournaments.models import Result
-    from tournaments.services import results as rs
+    from tournaments.events.models import Result
+    from tournaments.events.services import results as rs
 
     section = running_event.section
     links = {a.table: a.token for a in tablets.table_links_ensure(event=running_event)}

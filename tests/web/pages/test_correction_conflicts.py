@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tournaments.models import AuditEntry, Club, Event, Result
-from tournaments.services import corrections
-from tournaments.services import results as rs
+from tournaments.events.models import AuditEntry, Event, Result
+from tournaments.events.services import corrections
+from tournaments.events.services import results as rs
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tournaments.drive_models import Drive, DriveResult
-from tournaments.models import Club
+from tournaments.drives.models import Drive, DriveResult
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

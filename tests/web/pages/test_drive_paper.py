@@ -12,9 +12,9 @@ from django.test import Client
 from pypdf import PdfReader
 
 from tests.web.pages.test_drive_pages import FORM, follow
-from tournaments.drive_models import Drive
-from tournaments.models import Club
-from tournaments.services.clubs import club_get_or_create
+from tournaments.drives.models import Drive
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

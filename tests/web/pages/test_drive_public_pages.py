@@ -12,16 +12,15 @@ from django.test import Client
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings, Role
 from engine.drives.prizes import show
-from tournaments.drive_models import Drive
-from tournaments.models import Club
-from tournaments.selectors.drive_public import (
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state, seatings_of
+from tournaments.drives.selectors.public import (
     LEADERS,
     NEUTRAL_ROLES,
     player_card,
     public_drive,
 )
-from tournaments.selectors.drives import drive_state, seatings_of
-from tournaments.services.drives import (
+from tournaments.drives.services.drives import (
     drive_create,
     drive_finish,
     drive_live,
@@ -30,6 +29,7 @@ from tournaments.services.drives import (
     hand_next,
     result_enter,
 )
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

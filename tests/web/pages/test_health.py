@@ -1,7 +1,7 @@
 import pytest
 from django.test import Client, override_settings
 
-from tournaments import health
+from tournaments.kernel import health
 
 
 @pytest.mark.django_db

@@ -15,12 +15,12 @@ import pytest
 from django.test import AsyncRequestFactory, Client, override_settings
 
 from tests.web.conftest import make_event
-from tournaments import live
-from tournaments.models import Event
-from tournaments.services.events import event_set_live_public
-from tournaments.services.scoring import announce_version, scored_version, standings_refresh
-from tournaments.services.simulation import event_simulate
-from tournaments.views import live as live_views
+from tournaments.events.models import Event
+from tournaments.events.services.events import event_set_live_public
+from tournaments.events.services.scoring import announce_version, scored_version, standings_refresh
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.views import live as live_views
+from tournaments.kernel import live
 
 pytestmark = pytest.mark.django_db(transaction=True)  # streams read in threads of their own
 

@@ -17,11 +17,11 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.web.conftest import make_event
-from tournaments.models import AuditEntry, Event, Pair, PrintJob
-from tournaments.services import print_catalogue
-from tournaments.services import printing as print_services
-from tournaments.services.events import pairs_register
-from tournaments.services.print_catalogue import EventSize, drawn_in_job
+from tournaments.events.models import AuditEntry, Event, Pair, PrintJob
+from tournaments.events.services import print_catalogue
+from tournaments.events.services import printing as print_services
+from tournaments.events.services.events import pairs_register
+from tournaments.events.services.print_catalogue import EventSize, drawn_in_job
 
 BASE = "http://club.example"
 

@@ -15,11 +15,12 @@ from django.test import Client
 from pypdf import PdfReader
 
 from tests.web.conftest import make_event
-from tournaments.models import AuditEntry, Club, Event, Pair, PrintJob, TableAccess
-from tournaments.services import printing as print_services
-from tournaments.services.events import pair_set_absent, pairs_register
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import table_link_replace
+from tournaments.events.models import AuditEntry, Event, Pair, PrintJob, TableAccess
+from tournaments.events.services import printing as print_services
+from tournaments.events.services.events import pair_set_absent, pairs_register
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import table_link_replace
+from tournaments.kernel.models import Club
 
 BASE = "http://club.example"
 A4 = (595, 842)
@@ -128,7 +129,7 @@ def test_refusals_say_what_to_do_and_change_nothing(club, running_event) -> None
 @pytest.mark.django_db
 def test_the_results_sheet_has_the_standings_of_the_results_in_now(running_event) -> None:
     event_simulate(event=running_event, seed=5, batch=True)
-    from tournaments.selectors.standings import standings_compute
+    from tournaments.events.selectors.standings import standings_compute
 
     document = standings_compute(event=running_event)
     text = text_of(print_services.document_pdf(running_event, "results-sheet", base_url=BASE))

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.models import Board, Event, Pair
-from tournaments.services.events import event_finish, event_publish, event_set_live_public
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Board, Event, Pair
+from tournaments.events.services.events import event_finish, event_publish, event_set_live_public
+from tournaments.events.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -138,8 +138,12 @@ def test_the_version_endpoint_follows_the_scored_results(club, director) -> None
 def test_the_stream_brings_the_new_live_part_itself(club, director, monkeypatch) -> None:
     """A page that names itself (`?page=`) gets each new version's live part in its stream
     (a `part` event, id = the version); other pages get the version only."""
-    from tournaments.services.scoring import announce_version, scored_version, standings_refresh
-    from tournaments.views import live as public_views
+    from tournaments.events.services.scoring import (
+        announce_version,
+        scored_version,
+        standings_refresh,
+    )
+    from tournaments.events.views import live as public_views
 
     monkeypatch.setattr(public_views, "STREAM_CHECK", 0.01)
     event = make_event(club, user=director)
@@ -181,9 +185,9 @@ def test_a_stored_version_wakes_open_streams_at_once(club, director, monkeypatch
     seconds (both intervals 5 s here), yet the new part arrives within moments."""
     import time
 
-    from tournaments import live
-    from tournaments.services.scoring import announce_version, scored_version
-    from tournaments.views import live as public_views
+    from tournaments.events.services.scoring import announce_version, scored_version
+    from tournaments.events.views import live as public_views
+    from tournaments.kernel import live
 
     monkeypatch.setattr(public_views, "STREAM_CHECK", 5.0)
     monkeypatch.setattr(public_views, "STREAM_POLL", 5.0)

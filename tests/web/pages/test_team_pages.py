@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tournaments.models import Club
-from tournaments.services import team_games
-from tournaments.services import teams as services
-from tournaments.team_models import Tournament, TournamentGame, TournamentTableAccess
+from tournaments.kernel.models import Club
+from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import teams as services
 
 pytestmark = pytest.mark.django_db
 

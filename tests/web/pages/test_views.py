@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.models import AuditEntry, Event, Result
+from tournaments.events.models import AuditEntry, Event, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -130,8 +130,8 @@ def test_the_event_page_title_is_plain_text(director_client: Client, running_eve
 def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
     director_client: Client, running_event
 ) -> None:
-    from tournaments.services.corrections import result_correct
-    from tournaments.services.results import result_submit
+    from tournaments.events.services.corrections import result_correct
+    from tournaments.events.services.results import result_submit
 
     result, _ = result_submit(
         section=running_event.section,
@@ -161,8 +161,8 @@ def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
 def test_tablet_entries_confirmations_and_calls_are_in_the_audit_trail(
     director_client: Client, running_event
 ) -> None:
-    from tournaments.services.results import call_mark_handled
-    from tournaments.services.tablets import (
+    from tournaments.events.services.results import call_mark_handled
+    from tournaments.events.services.tablets import (
         director_call,
         table_links_ensure,
         tablet_confirm,

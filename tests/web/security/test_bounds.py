@@ -13,7 +13,8 @@ from django.test import Client
 from engine.dealing import deal_boards
 from engine.pbn import dumps
 from tests.web.conftest import make_event
-from tournaments.models import Board, Club, Event
+from tournaments.events.models import Board, Event
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.web.security import test_permission_matrix as matrix
-from tournaments.models import PrintJob
+from tournaments.events.models import PrintJob
 
 pytestmark = pytest.mark.django_db
 

@@ -19,14 +19,15 @@ from django.test import Client
 from django.utils import timezone
 
 from engine.teams.settings import PLAYOFF_SIZES
-from tournaments.drive_models import Drive
+from tournaments.drives.models import Drive
+from tournaments.drives.services import drives as drive_services
+from tournaments.events.models import Event
+from tournaments.events.services.events import event_create
+from tournaments.kernel.models import Club
 from tournaments.kernel.names import EARLIEST_DATE, latest_date
-from tournaments.models import Club, Event
-from tournaments.services import drives as drive_services
-from tournaments.services import teams as team_services
-from tournaments.services.events import event_create
-from tournaments.team_models import League, Tournament
-from tournaments.views.director.team_forms import PLAYOFFS
+from tournaments.teams.models import League, Tournament
+from tournaments.teams.services import teams as team_services
+from tournaments.teams.views.forms import PLAYOFFS
 
 pytestmark = pytest.mark.django_db
 

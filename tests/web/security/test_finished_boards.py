@@ -31,13 +31,13 @@ from django.test import Client
 from engine.publishing import pair_card
 from engine.scoring.document import StandingsDocument
 from tests.web.conftest import make_event
-from tournaments.bridge import engine_board, meeting_rows, rules_for
-from tournaments.models import Board, Event, Pair, Result, Section
-from tournaments.selectors import public as selectors_public
-from tournaments.selectors.standings import finished_standings, standings_compute
-from tournaments.services.events import event_set_live_public, pair_set_absent
-from tournaments.services.results import result_submit
-from tournaments.services.scoring import standings_refresh
+from tournaments.events.bridge import engine_board, meeting_rows, rules_for
+from tournaments.events.models import Board, Event, Pair, Result, Section
+from tournaments.events.selectors import public as selectors_public
+from tournaments.events.selectors.standings import finished_standings, standings_compute
+from tournaments.events.services.events import event_set_live_public, pair_set_absent
+from tournaments.events.services.results import result_submit
+from tournaments.events.services.scoring import standings_refresh
 
 pytestmark = pytest.mark.django_db
 

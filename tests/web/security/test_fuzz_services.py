@@ -29,10 +29,11 @@ from engine.games import variant_names
 from tests.engine.test_exports import simulate
 from tests.fuzzing import ACCEPTED, RUN, any_text, broken, entries, examples
 from tests.web.conftest import make_event
-from tournaments.bridge import engine_board, rules_for
-from tournaments.models import Board, Club, Event, MovementRow, Result
-from tournaments.services import tablets
-from tournaments.services.events import MAX_FILE_BYTES
+from tournaments.events.bridge import engine_board, rules_for
+from tournaments.events.models import Board, Event, MovementRow, Result
+from tournaments.events.services import tablets
+from tournaments.events.services.events import MAX_FILE_BYTES
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +117,7 @@ def test_a_board_file_over_the_size_limit_is_refused_unread(
     response = _post(director_client, f"/api/events/{event.pk}/boards/import", {"pbn": huge})
     assert response.status_code == 413  # the request body's limit comes first
     assert response.json()["detail"] == "The request is larger than 5 MB."
-    from tournaments.services.events import EventError, boards_import
+    from tournaments.events.services.events import EventError, boards_import
 
     with pytest.raises(EventError, match="The board file is over 5 MB"):
         boards_import(event=event, pbn_text=huge)
@@ -153,7 +154,7 @@ RESULTS_FILES = [dumps_with_results(record) for record in RECORDS] + [
 
 def test_the_results_files_import_as_they_are() -> None:
     """The documents the next test breaks are good ones to start from."""
-    from tournaments.services.exports import event_import
+    from tournaments.files.exports import event_import
 
     club = Club.objects.create(name="Import club", slug="import-club")
     for text in RESULTS_FILES:
@@ -183,8 +184,8 @@ def test_fuzzed_results_files_import_whole_or_not_at_all(
 def test_a_results_file_over_the_size_limit_is_refused_unread(
     director_client: Client, club: Club
 ) -> None:
-    from tournaments.services.events import EventError
-    from tournaments.services.exports import event_import
+    from tournaments.events.services.events import EventError
+    from tournaments.files.exports import event_import
 
     before = snapshot()
     huge = "<" + "x" * MAX_FILE_BYTES

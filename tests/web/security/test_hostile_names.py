@@ -17,22 +17,23 @@ import pytest
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.drive_models import Drive, DriveAudit, DrivePlayer
-from tournaments.models import AuditEntry, Club, Event, Pair, Result
-from tournaments.services import backup
-from tournaments.services import drives as drive_services
-from tournaments.services import exports as export_services
-from tournaments.services import teams as team_services
-from tournaments.services.closing import event_close
-from tournaments.services.clubs import club_get_or_create
-from tournaments.services.events import (
+from tournaments.drives.models import Drive, DriveAudit, DrivePlayer
+from tournaments.drives.services import drives as drive_services
+from tournaments.events.models import AuditEntry, Event, Pair, Result
+from tournaments.events.services.closing import event_close
+from tournaments.events.services.events import (
     EventError,
     event_create,
     event_publish,
     pairs_register,
 )
-from tournaments.services.simulation import event_simulate
-from tournaments.team_models import League, Tournament, TournamentAudit, TournamentTeam
+from tournaments.events.services.simulation import event_simulate
+from tournaments.files import backup
+from tournaments.files import exports as export_services
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.teams.models import League, Tournament, TournamentAudit, TournamentTeam
+from tournaments.teams.services import teams as team_services
 
 pytestmark = pytest.mark.django_db
 

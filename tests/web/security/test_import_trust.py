@@ -24,10 +24,9 @@ from django.db import models
 from django.test import Client
 
 from tests.web.services.test_backup import played_event
-from tournaments.models import (
+from tournaments.events.models import (
     AuditEntry,
     Board,
-    Club,
     DirectorCall,
     Event,
     MovementRow,
@@ -38,9 +37,10 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
-from tournaments.services import backup
-from tournaments.services.analysis import boards_analyse
-from tournaments.services.exports import FORMATS
+from tournaments.events.services.analysis import boards_analyse
+from tournaments.files import backup
+from tournaments.files.exports import FORMATS
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +169,7 @@ def test_a_forged_file_links_no_account_and_makes_none(
     # The audit trail reads the names as the file gave them, and the action as the importer's.
     trail = client.get(f"/events/{event.pk}/audit/").content.decode()
     assert "rival" in trail and "people named admin, ghost, rival" in trail
-    assert "ghost (as imported)" in trail and "admin (as imported)" in trail
+    assert "ghost (as recorded)" in trail and "admin (as recorded)" in trail
 
 
 def test_the_clubs_backup_after_a_forged_import_carries_no_other_account(

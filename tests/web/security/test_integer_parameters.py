@@ -41,10 +41,10 @@ from tests.web.security.test_permission_matrix import (
     audience_of,
     client_for,
 )
-from tournaments.drive_models import Drive
-from tournaments.models import Event
-from tournaments.services.drives import drive_create, drive_start
-from tournaments.team_models import Tournament
+from tournaments.drives.models import Drive
+from tournaments.drives.services.drives import drive_create, drive_start
+from tournaments.events.models import Event
+from tournaments.teams.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,11 @@ _READS = [
 _PREFIXED = r"""(?:POST|data)\.get\(\s*f["']([\w-]*)\{"""
 #: `request.POST.get(key)` in a loop over names: every name-like word the function spells.
 _BY_VARIABLE = r"(?:POST|data)\.get\(\s*[a-z_]\w*\s*[,)]"
-_FOLLOWED = ("tournaments.views", "tournaments.api", "tournaments.forms")
+_FOLLOWED = tuple(
+    f"tournaments.{package}.{layer}"
+    for package in ("events", "drives", "teams", "files", "kernel")
+    for layer in ("views", "api", "forms", "pages")
+)
 #: The world's events and drive play classic whist: the entry fields their forms read.
 _ENTRY = [f.key for f in find_variant("classic")().entry_fields()]
 

@@ -14,20 +14,22 @@ import pytest
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.drive_models import Drive, DriveAudit, DriveResult, DriveSeating, DriveTableAccess
-from tournaments.models import AuditEntry, Club, DirectorCall, Event, Result, Standings
-from tournaments.selectors.drives import drive_state
-from tournaments.selectors.teams import standings_of
-from tournaments.services import drives as drive_services
-from tournaments.services import tablets, team_games
-from tournaments.services import teams as team_services
-from tournaments.services.events import event_finish, event_publish
-from tournaments.team_models import (
+from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveSeating, DriveTableAccess
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.services import drives as drive_services
+from tournaments.events.models import AuditEntry, DirectorCall, Event, Result, Standings
+from tournaments.events.services import tablets
+from tournaments.events.services.events import event_finish, event_publish
+from tournaments.kernel.models import Club
+from tournaments.teams.models import (
     Tournament,
     TournamentAudit,
     TournamentGame,
     TournamentTableAccess,
 )
+from tournaments.teams.selectors.teams import standings_of
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import teams as team_services
 
 # Real commits: the standings are scored, and the tablets' cached copies retired, on commit.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,10 +15,10 @@ from axes.models import AccessAttempt
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.models import DirectorCall, Event, Pair, Result
-from tournaments.services.events import event_finish, event_publish
-from tournaments.services.results import result_submit
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import DirectorCall, Event, Pair, Result
+from tournaments.events.services.events import event_finish, event_publish
+from tournaments.events.services.results import result_submit
+from tournaments.events.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-from tests.web.conftest import make_event
-from tournaments.drive_models import (
+from tests.web.conftest import make_drive, make_event, make_tournament
+from tournaments.drives.models import (
     Drive,
     DriveAudit,
     DrivePlayer,
@@ -31,10 +31,17 @@ from tournaments.drive_models import (
     DriveSeating,
     DriveTableAccess,
 )
-from tournaments.models import (
+from tournaments.drives.services.drives import (
+    drive_create,
+    drive_finish,
+    drive_publish,
+    drive_start,
+    hand_next,
+    result_enter,
+)
+from tournaments.events.models import (
     AuditEntry,
     Board,
-    Club,
     DirectorCall,
     Event,
     MovementRow,
@@ -45,31 +52,17 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
-from tournaments.selectors import table_round
-from tournaments.services.clubs import club_get_or_create
-from tournaments.services.drives import (
-    drive_create,
-    drive_finish,
-    drive_publish,
-    drive_start,
-    hand_next,
-    result_enter,
-)
-from tournaments.services.events import (
+from tournaments.events.selectors import table_round
+from tournaments.events.services.events import (
     event_finish,
     event_publish,
 )
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import director_call, table_links_ensure_for, tablet_submit
-from tournaments.services.team_games import game_enter
-from tournaments.services.teams import (
-    league_create,
-    team_arrive,
-    tournament_create,
-    tournament_start,
-)
-from tournaments.team_models import (
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import director_call, table_links_ensure_for, tablet_submit
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.teams.models import (
     League,
     Tournament,
     TournamentAudit,
@@ -77,6 +70,10 @@ from tournaments.team_models import (
     TournamentRound,
     TournamentTableAccess,
     TournamentTeam,
+)
+from tournaments.teams.services.games import game_enter
+from tournaments.teams.services.teams import (
+    league_create,
 )
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +234,7 @@ def _streams_keep_the_test_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     runs in one transaction that would close the test's own connection."""
     from types import SimpleNamespace
 
-    from tournaments.views import live as public
+    from tournaments.events.views import live as public
 
     monkeypatch.setattr(public, "connection", SimpleNamespace(close=lambda: None))
 
@@ -303,18 +300,9 @@ def world(club: Club, director: Any) -> World:
 
 def _running_tournament(club: Club, director: Any) -> Tournament:
     league = league_create(club=club, name="Matrix league", user=director)
-    tournament = tournament_create(
-        club=club,
-        name="Matrix teams",
-        settings={"rotation": "swiss", "rounds": 3},
-        teams=[{"name": f"Team {n}"} for n in range(1, 6)],
-        league=league,
-        user=director,
+    tournament = make_tournament(
+        club, teams=5, rounds=3, name="Matrix teams", league=league, user=director
     )
-    for number in range(1, 6):
-        team_arrive(tournament=tournament, number=number, user=director)
-    tournament_start(tournament=tournament, seed=2, user=director)
-    tournament.refresh_from_db()
     game_enter(
         tournament=tournament, table=1, score={"home_points": 7, "away_points": 2}, user=director
     )
@@ -322,14 +310,7 @@ def _running_tournament(club: Club, director: Any) -> Tournament:
 
 
 def _running_drive(club: Club, director: Any) -> Drive:
-    drive = drive_create(
-        club=club,
-        name="Matrix drive",
-        settings={"hands": 4},
-        players=[f"Player {n}" for n in range(1, 10)],
-        user=director,
-    )
-    drive_start(drive=drive, seed=4, user=director)
+    drive = make_drive(club, players=9, hands=4, name="Matrix drive", user=director)
     result_enter(drive=drive, table=1, entry={"ns_tricks": 8}, user=director)
     return drive
 

@@ -18,14 +18,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client, RequestFactory
 
 from tests.web.conftest import make_event
-from tournaments.bridge import meeting_rows
-from tournaments.models import Event, Pair, Result
-from tournaments.selectors import boards_finished
-from tournaments.services.events import event_finish, event_publish, event_set_live_public
-from tournaments.services.results import result_submit
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.tablets import table_links_ensure
-from tournaments.views import live as public
+from tournaments.events.bridge import meeting_rows
+from tournaments.events.models import Event, Pair, Result
+from tournaments.events.selectors import boards_finished
+from tournaments.events.services.events import event_finish, event_publish, event_set_live_public
+from tournaments.events.services.results import result_submit
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.tablets import table_links_ensure
+from tournaments.events.views import live as public
 
 pytestmark = pytest.mark.django_db
 

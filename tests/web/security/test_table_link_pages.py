@@ -12,34 +12,11 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from tournaments.models import Club, Event
-from tournaments.services import drives as drive_services
-from tournaments.services import teams as team_services
+from tests.web.conftest import make_drive, make_tournament
+from tournaments.events.models import Event
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
-
-
-def _running_drive(club: Club) -> int:
-    drive = drive_services.drive_create(
-        club=club,
-        name="Link drive",
-        settings={"hands": 2, "scoring": "tricks"},
-        players=[f"Player {n}" for n in range(1, 9)],
-    )
-    return drive_services.drive_start(drive=drive, seed=4).pk
-
-
-def _running_tournament(club: Club) -> int:
-    tournament = team_services.tournament_create(
-        club=club,
-        name="Link teams",
-        settings={"rotation": "swiss", "rounds": 2},
-        teams=[{"name": f"Team {n}"} for n in range(1, 5)],
-    )
-    for number in range(1, 5):
-        team_services.team_arrive(tournament=tournament, number=number)
-    team_services.tournament_start(tournament=tournament, seed=2)
-    return tournament.pk
 
 
 #: Every page and document of a director's with the tables' links: (what, address from the
@@ -59,7 +36,11 @@ LINK_PAGES: list[tuple[str, Callable[[int, int, int], str], str | None]] = [
 
 @pytest.fixture
 def ids(club: Club, running_event: Event) -> tuple[int, int, int]:
-    return running_event.pk, _running_drive(club), _running_tournament(club)
+    return (
+        running_event.pk,
+        make_drive(club, name="Link drive", scoring="tricks").pk,
+        make_tournament(club, name="Link teams").pk,
+    )
 
 
 @pytest.mark.parametrize(("what", "address", "link"), LINK_PAGES, ids=[p[0] for p in LINK_PAGES])

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tournaments.models import DirectorCall, Event, Result
-from tournaments.services import tablets
+from tournaments.events.models import DirectorCall, Event, Result
+from tournaments.events.services import tablets
 
 pytestmark = pytest.mark.django_db
 

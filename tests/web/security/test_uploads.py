@@ -23,10 +23,11 @@ from clubwhist.uploads import TooBigUpload
 from engine.dealing import deal_boards
 from engine.pbn import dumps
 from tests.web.conftest import make_event
-from tournaments.forms import megabytes
-from tournaments.models import Board, Club, Event
-from tournaments.services.events import MAX_FILE_BYTES
-from tournaments.services.exports import event_export
+from tournaments.events.models import Board, Event
+from tournaments.events.services.events import MAX_FILE_BYTES
+from tournaments.files.exports import event_export
+from tournaments.kernel.forms import megabytes
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -26,20 +26,21 @@ from engine.movements import registry
 from engine.pbn import dumps
 from engine.teams.model import MAX_TEAMS
 from tests.web.conftest import make_event
-from tournaments.api import serializers as api_serializers
-from tournaments.api import team_api
-from tournaments.drive_models import Drive
-from tournaments.models import Board, Club, Event
-from tournaments.services import backup, exports
-from tournaments.services import drives as drive_services
-from tournaments.services import events as event_services
-from tournaments.services import teams as team_services
-from tournaments.services.backup import drive_parse, team_parse
-from tournaments.services.backup import parse as event_parse
-from tournaments.services.events import MAX_FILE_BYTES, MAX_IMPORT_BOARDS
-from tournaments.services.team_input import TOO_MANY_TEAMS
-from tournaments.services.teams import TeamsRefused
-from tournaments.team_models import Tournament
+from tournaments.drives.models import Drive
+from tournaments.drives.services import drives as drive_services
+from tournaments.events.models import Board, Event
+from tournaments.events.services import events as event_services
+from tournaments.events.services.events import MAX_FILE_BYTES, MAX_IMPORT_BOARDS
+from tournaments.files import backup, exports
+from tournaments.files.backup import drive_parse, team_parse
+from tournaments.files.backup import parse as event_parse
+from tournaments.kernel.api.fields import NameField
+from tournaments.kernel.models import Club
+from tournaments.teams.api import director as team_api
+from tournaments.teams.models import Tournament
+from tournaments.teams.services import teams as team_services
+from tournaments.teams.services.input import TOO_MANY_TEAMS
+from tournaments.teams.services.teams import TeamsRefused
 
 pytestmark = pytest.mark.django_db
 
@@ -284,13 +285,13 @@ def test_a_drive_of_one_player_too_many_is_refused_through_the_api(
     director_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     names_read: list[int] = []
-    name_field = api_serializers.NameField.to_internal_value
+    name_field = NameField.to_internal_value
 
     def counted(self: Any, data: Any) -> str:
         names_read.append(1)
         return name_field(self, data)
 
-    monkeypatch.setattr(api_serializers.NameField, "to_internal_value", counted)
+    monkeypatch.setattr(NameField, "to_internal_value", counted)
     before = rows()
     answer = post_json(
         director_client,

@@ -9,9 +9,13 @@ from django.test import Client
 
 from engine.dd.analysis import board_tricks
 from tests.web.conftest import make_event
-from tournaments.bridge import engine_board, rules_for
-from tournaments.models import Board, Event
-from tournaments.services.analysis import analysis_progress, boards_analyse, boards_analyse_request
+from tournaments.events.bridge import engine_board, rules_for
+from tournaments.events.models import Board, Event
+from tournaments.events.services.analysis import (
+    analysis_progress,
+    boards_analyse,
+    boards_analyse_request,
+)
 
 
 @pytest.mark.django_db

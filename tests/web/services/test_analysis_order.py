@@ -11,10 +11,10 @@ from engine.boards import Board as EngineBoard
 from engine.dd.analysis import BoardAnalysis, hardest_first
 from engine.games.base import GameRules
 from tests.web.conftest import make_event
-from tournaments import services
-from tournaments.bridge import engine_board, rules_for
-from tournaments.models import Board
-from tournaments.services.analysis import boards_analyse, boards_analyse_request
+from tournaments.events import services
+from tournaments.events.bridge import engine_board, rules_for
+from tournaments.events.models import Board
+from tournaments.events.services.analysis import boards_analyse, boards_analyse_request
 
 
 @pytest.mark.django_db

@@ -24,11 +24,10 @@ from django.test import Client
 
 from engine.games import variant_names
 from tests.web.conftest import make_event
-from tournaments.bridge import engine_board, rules_for
-from tournaments.models import (
+from tournaments.events.bridge import engine_board, rules_for
+from tournaments.events.models import (
     AuditEntry,
     Board,
-    Club,
     DirectorCall,
     Event,
     MovementRow,
@@ -39,24 +38,25 @@ from tournaments.models import (
     Standings,
     TableAccess,
 )
-from tournaments.services import backup
-from tournaments.services.corrections import result_correct, result_set_artificial
-from tournaments.services.events import (
+from tournaments.events.services.corrections import result_correct, result_set_artificial
+from tournaments.events.services.events import (
     event_finish,
     event_publish,
     pair_set_absent,
     pairs_register,
     pairs_swap,
 )
-from tournaments.services.results import call_mark_handled, result_dispute, result_submit
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.simulation import event_simulate
-from tournaments.services.tablets import (
+from tournaments.events.services.results import call_mark_handled, result_dispute, result_submit
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import (
     director_call,
     round_clock_start,
     table_link_replace,
     table_links_ensure,
 )
+from tournaments.files import backup
+from tournaments.kernel.models import Club
 
 #: A movement and a stage for each game of the registry, in turn (a new game gets one too).
 SETUPS = [
@@ -114,7 +114,7 @@ def played_event(club: Club, director: User, game: str, kind: str, status: str) 
     disputed = played[1]
     result_dispute(result=disputed, note="revoke on trick 5")
     board = Board.objects.get(event=event, number=played[2].board_number)
-    from tournaments.services.corrections import board_mark_fouled
+    from tournaments.events.services.corrections import board_mark_fouled
 
     board_mark_fouled(board=board, fouled=True, reason="cards in the wrong pocket", user=director)
     # Round 3: one result entered and waiting, one artificial.
@@ -474,7 +474,7 @@ def test_a_restore_racing_another_is_refused_by_the_database_and_changes_nothing
     doc = json.loads(backup.dumps(backup.event_document(event)))
     doc["event"]["name"] = "Committed meanwhile"
     # The other restore committed after this one looked: the check sees nothing.
-    monkeypatch.setattr("tournaments.services.backup.restoring.already_here", lambda parsed: None)
+    monkeypatch.setattr("tournaments.files.backup.restoring.already_here", lambda parsed: None)
     _refused(doc, "The database refused a row of the document")
 
 

@@ -12,7 +12,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.models import Club, Event
+from tournaments.events.models import Event
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

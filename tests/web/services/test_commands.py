@@ -8,9 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournaments.drive_models import Drive
-from tournaments.models import Event, Result
-from tournaments.selectors.drives import drive_state
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.events.models import Event, Result
 
 pytestmark = pytest.mark.django_db
 

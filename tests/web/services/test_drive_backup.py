@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from tests.web.conftest import make_event
 from tests.web.services.test_backup import played_event, rows_of
-from tournaments.drive_models import (
+from tournaments.drives.models import (
     Drive,
     DriveAudit,
     DrivePlayer,
@@ -34,11 +34,13 @@ from tournaments.drive_models import (
     DriveSeating,
     DriveTableAccess,
 )
-from tournaments.models import Club, Event, Result
-from tournaments.selectors.drives import drive_state
-from tournaments.services import backup, drive_cards
-from tournaments.services import drives as services
-from tournaments.services.exports import event_import
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.services import cards as drive_cards
+from tournaments.drives.services import drives as services
+from tournaments.events.models import Event, Result
+from tournaments.files import backup
+from tournaments.files.exports import event_import
+from tournaments.kernel.models import Club
 
 SETTINGS: dict[str, Any] = {"hands": 4, "half_time": 2, "scoring": "tricks"}
 EIGHT = ["Ann Archer", "Bob Bryce", "Zoë Ångström", "Dan O'Neill", "Eve & Co", "Fay", "Gus", "Hal"]

@@ -12,13 +12,14 @@ from django.test import Client
 from pypdf import PdfReader
 
 from engine.drives import CardTotal, award_prizes, card_lines
-from tournaments.drive_models import Drive, DriveAudit, DriveTableAccess
-from tournaments.models import Club
-from tournaments.selectors.drives import drive_settings, drive_state, seatings_of
-from tournaments.services import drive_cards, drive_paper
-from tournaments.services import drive_tablets as tablets
-from tournaments.services import drives as services
-from tournaments.services.drives import DriveRefused
+from tournaments.drives.models import Drive, DriveAudit, DriveTableAccess
+from tournaments.drives.selectors.drives import drive_settings, drive_state, seatings_of
+from tournaments.drives.services import cards as drive_cards
+from tournaments.drives.services import drives as services
+from tournaments.drives.services import paper as drive_paper
+from tournaments.drives.services import tablets
+from tournaments.drives.services.drives import DriveRefused
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from pypdf import PdfReader
 
-from tournaments.drive_models import Drive, DriveTableAccess
+from tournaments.drives.models import Drive, DriveTableAccess
 
 pytestmark = pytest.mark.django_db
 

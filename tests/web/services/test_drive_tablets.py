@@ -8,19 +8,19 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tournaments.drive_models import Drive, DriveAudit, DriveResult, DriveSeating, DriveTableAccess
-from tournaments.models import Club
-from tournaments.selectors.drive_tablets import (
+from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveSeating, DriveTableAccess
+from tournaments.drives.selectors.drives import drive_state, seatings_of
+from tournaments.drives.selectors.tablets import (
     DriveLinkReplaced,
     DriveLinkUnknown,
     drive_link,
     drive_states,
     table_state,
 )
-from tournaments.selectors.drives import drive_state, seatings_of
-from tournaments.services import drive_tablets as tablets
-from tournaments.services import drives as services
-from tournaments.services.drives import DriveRefused
+from tournaments.drives.services import drives as services
+from tournaments.drives.services import tablets
+from tournaments.drives.services.drives import DriveRefused
+from tournaments.kernel.models import Club
 
 # Real commits: the version announcements and the forgotten links happen on commit.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,11 +11,11 @@ import pytest
 
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings
-from tournaments.drive_models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
-from tournaments.models import Club
-from tournaments.selectors.drives import drive_state, seatings_of
-from tournaments.services import drives as services
-from tournaments.services.drives import DriveRefused
+from tournaments.drives.models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
+from tournaments.drives.selectors.drives import drive_state, seatings_of
+from tournaments.drives.services import drives as services
+from tournaments.drives.services.drives import DriveRefused
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -16,12 +16,12 @@ from django.test import Client
 
 from engine.games import variant_names
 from tests.web.conftest import make_event
-from tournaments.models import Board, Event, Pair, Result
-from tournaments.selectors.standings import standings_compute
-from tournaments.services import exports
-from tournaments.services.corrections import result_set_artificial
-from tournaments.services.events import event_finish, event_publish, pair_set_absent
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Board, Event, Pair, Result
+from tournaments.events.selectors.standings import standings_compute
+from tournaments.events.services.corrections import result_set_artificial
+from tournaments.events.services.events import event_finish, event_publish, pair_set_absent
+from tournaments.events.services.simulation import event_simulate
+from tournaments.files import exports
 
 
 def finished(club: Any, game: str = "classic", **kwargs: Any) -> Event:

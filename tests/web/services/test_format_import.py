@@ -24,13 +24,13 @@ from django.urls import resolve
 
 from tests.web.services import test_drive_backup as drive_backup
 from tests.web.services import test_team_backup as team_backup
-from tournaments.drive_models import Drive, DriveAudit
-from tournaments.models import Club
-from tournaments.services import backup
-from tournaments.services.events import club_get_or_create
-from tournaments.services.exports import file_import
-from tournaments.services.teams import league_create
-from tournaments.team_models import League, Tournament, TournamentAudit
+from tournaments.drives.models import Drive, DriveAudit
+from tournaments.files import backup
+from tournaments.files.exports import file_import
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.teams.models import League, Tournament, TournamentAudit
+from tournaments.teams.services.teams import league_create
 
 CHANNELS = ("service", "api", "page")
 

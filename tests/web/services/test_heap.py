@@ -17,7 +17,7 @@ from benchmarks.harness import ROOT
 ENTRY_POINT = """
 import sys
 import {module}
-loaded = "tournaments.api.tablets" in sys.modules
+loaded = "tournaments.events.api.tablets" in sys.modules
 """
 
 WORKER = """

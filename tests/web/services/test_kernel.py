@@ -10,34 +10,35 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIRequestFactory
 
-from tournaments.api import errors
-from tournaments.drive_models import Drive, DriveAudit, DriveTableAccess
-from tournaments.kernel.audit import audit_write
-from tournaments.kernel.directors import directed, directs_club
-from tournaments.kernel.links import TableLink
-from tournaments.kernel.names import RuleRefused
-from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
-from tournaments.models import AuditEntry, Club, Event, TableAccess
-from tournaments.numbers import NumberRefused
-from tournaments.services.backup.schema import RestoreRefused
-from tournaments.services.corrections import CorrectionConflict
-from tournaments.services.drive_base import DriveRefused
-from tournaments.services.drive_tablets import DriveTableConflict
-from tournaments.services.events import EventError
-from tournaments.services.exports import ImportRefused
-from tournaments.services.printing import PrintRefused
-from tournaments.services.results import ResultConflict, ResultError, TravellerError
-from tournaments.services.table_gate import TableWritesClosed
-from tournaments.services.tablets import (
+from tournaments.drives.models import Drive, DriveAudit, DriveTableAccess
+from tournaments.drives.services.base import DriveRefused
+from tournaments.drives.services.tablets import DriveTableConflict
+from tournaments.events.models import AuditEntry, Event, TableAccess
+from tournaments.events.services.corrections import CorrectionConflict
+from tournaments.events.services.events import EventError
+from tournaments.events.services.printing import PrintRefused
+from tournaments.events.services.results import ResultConflict, ResultError, TravellerError
+from tournaments.events.services.tablets import (
     KeyOfAnotherTable,
     TableClosed,
     TableForbidden,
     TableLinkReplaced,
     TableLinkUnknown,
 )
-from tournaments.services.team_input import TeamsRefused
-from tournaments.services.team_tablets import TeamsDiffer
-from tournaments.team_models import TournamentTableAccess
+from tournaments.files.backup.schema import RestoreRefused
+from tournaments.files.exports import ImportRefused
+from tournaments.kernel.api import errors
+from tournaments.kernel.audit import audit_write
+from tournaments.kernel.directors import directed, directs_club
+from tournaments.kernel.links import TableLink
+from tournaments.kernel.models import Club
+from tournaments.kernel.names import RuleRefused
+from tournaments.kernel.numbers import NumberRefused
+from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
+from tournaments.kernel.table_gate import TableWritesClosed
+from tournaments.teams.models import TournamentTableAccess
+from tournaments.teams.services.input import TeamsRefused
+from tournaments.teams.services.tablets import TeamsDiffer
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -147,9 +148,9 @@ def test_who_directs_what_is_one_rule(club: Club, running_event: Event) -> None:
 
 
 def test_the_tablet_throttles_count_each_format_apart() -> None:
-    from tournaments.api.drive_tablets import DriveTableThrottle
-    from tournaments.api.tablets import TableTokenThrottle
-    from tournaments.api.team_tablets import TeamTableThrottle
+    from tournaments.drives.api.tablets import DriveTableThrottle
+    from tournaments.events.api.tablets import TableTokenThrottle
+    from tournaments.teams.api.tablets import TeamTableThrottle
 
     view = type("View", (), {"kwargs": {"token": "abc"}})()
     request = APIRequestFactory().get("/")

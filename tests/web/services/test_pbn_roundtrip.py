@@ -15,11 +15,12 @@ from engine import pbn
 from engine.dealing import deal_boards
 from tests.web.conftest import make_event
 from tests.web.services.test_exports import standings_rows
-from tournaments.models import Board, Event, Pair
-from tournaments.selectors.standings import standings_compute
-from tournaments.services import exports
-from tournaments.services.events import boards_import, event_finish
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Board, Event, Pair
+from tournaments.events.selectors.records import hand_records_pbn
+from tournaments.events.selectors.standings import standings_compute
+from tournaments.events.services.events import boards_import, event_finish
+from tournaments.events.services.simulation import event_simulate
+from tournaments.files import exports
 
 
 def bags(event: Event) -> dict[tuple[str, int], Any]:
@@ -105,7 +106,7 @@ def test_a_classic_event_reads_plain_boards_with_its_own_rotation(club) -> None:
 @pytest.mark.django_db
 def test_hand_records_carry_the_event_site_and_date(club) -> None:
     event = make_event(club, game="candid")
-    text = exports.hand_records_pbn(event)
+    text = hand_records_pbn(event)
     assert f'[Event "{event.name}"]' in text
     assert f'[Site "{event.club.name}"]' in text
     assert f'[Date "{event.date:%Y.%m.%d}"]' in text

@@ -13,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from clubwhist.queries import Prepared, PreparedQueryError
 from tests.web.conftest import make_event
-from tournaments.models import Club, Pair, Result, Section
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Pair, Result, Section
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """A published snapshot built again in the same process reads again only the results that
-changed (`tournaments.selectors.public._build`), and says what a snapshot built from scratch
+changed (`tournaments.events.selectors.public._build`), and says what a snapshot built from scratch
 says."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import make_event
-from tournaments.models import Club, Event, Result
-from tournaments.selectors import public
-from tournaments.services.corrections import result_correct
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Event, Result
+from tournaments.events.selectors import public
+from tournaments.events.services.corrections import result_correct
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from django.conf import settings
 
 from clubwhist.celery import app
 from tests.web.conftest import make_event
-from tournaments.models import Event, Result, Standings
-from tournaments.services import results as rs
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import Event, Result, Standings
+from tournaments.events.services import results as rs
+from tournaments.events.services.simulation import event_simulate
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

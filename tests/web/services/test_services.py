@@ -12,13 +12,13 @@ from engine import pbn
 from engine.dealing import deal_boards
 from engine.games import variant_names
 from tests.web.conftest import make_event
-from tournaments.models import AuditEntry, Event, Pair, Result, Standings
-from tournaments.selectors import latest_standings, room_view, traveller
-from tournaments.services import corrections
-from tournaments.services import events as ev
-from tournaments.services import results as rs
-from tournaments.services.scoring import standings_refresh
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import AuditEntry, Event, Pair, Result, Standings
+from tournaments.events.selectors import latest_standings, room_view, traveller
+from tournaments.events.services import corrections
+from tournaments.events.services import events as ev
+from tournaments.events.services import results as rs
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -403,7 +403,7 @@ def test_a_disputed_result_waits_for_the_director(running_event) -> None:
 
 def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> None:
     from tournaments import tasks
-    from tournaments.services.scoring import request_rescore, rescore_sweep
+    from tournaments.events.services.scoring import request_rescore, rescore_sweep
 
     sent: list[int] = []
     monkeypatch.setattr(

@@ -17,13 +17,14 @@ from engine.scoring import TravellerLine, pair_key
 from engine.scoring.document import StandingsDocument
 from tests.engine import scoring_reference as reference
 from tests.web.conftest import make_event
-from tournaments.bridge import movement_for
-from tournaments.models import Board, Club, Event, Pair, Result
-from tournaments.selectors.standings import standings_compute
-from tournaments.services.corrections import board_mark_fouled, result_set_artificial
-from tournaments.services.events import pair_set_absent
-from tournaments.services.results import result_dispute
-from tournaments.services.simulation import event_simulate
+from tournaments.events.bridge import movement_for
+from tournaments.events.models import Board, Event, Pair, Result
+from tournaments.events.selectors.standings import standings_compute
+from tournaments.events.services.corrections import board_mark_fouled, result_set_artificial
+from tournaments.events.services.events import pair_set_absent
+from tournaments.events.services.results import result_dispute
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -23,14 +23,12 @@ from django.db import models
 
 from engine.teams import Bracket
 from tests.web.services.test_backup import played_event, rows_of
-from tournaments.drive_models import Drive
-from tournaments.models import Club, Event, Result
-from tournaments.selectors.team_room import playoff_view, table_state
-from tournaments.selectors.teams import league_standings, round_of, standings_of
-from tournaments.services import backup, team_games, team_playoff, team_tablets
-from tournaments.services import teams as services
-from tournaments.services.exports import event_import
-from tournaments.team_models import (
+from tournaments.drives.models import Drive
+from tournaments.events.models import Event, Result
+from tournaments.files import backup
+from tournaments.files.exports import event_import
+from tournaments.kernel.models import Club
+from tournaments.teams.models import (
     League,
     Tournament,
     TournamentAudit,
@@ -39,6 +37,12 @@ from tournaments.team_models import (
     TournamentTableAccess,
     TournamentTeam,
 )
+from tournaments.teams.selectors.room import playoff_view, table_state
+from tournaments.teams.selectors.teams import league_standings, round_of, standings_of
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import playoff as team_playoff
+from tournaments.teams.services import tablets as team_tablets
+from tournaments.teams.services import teams as services
 
 TEAMS = [
     {"name": "Aces", "city": "Detroit", "player_one": "Ann Archer", "player_two": "Bo Bryce"},

@@ -16,14 +16,15 @@ from django.http import Http404, HttpRequest
 from django.test import RequestFactory
 from pypdf import PdfReader
 
-from tournaments.models import Club
-from tournaments.selectors.teams import engine_for, round_of
-from tournaments.services import team_games, team_playoff
-from tournaments.services import teams as services
-from tournaments.services.team_paper import tournament_pdf
-from tournaments.services.teams import TeamsRefused
-from tournaments.team_models import Tournament, TournamentTeam
-from tournaments.views.team_print import tournament_print
+from tournaments.kernel.models import Club
+from tournaments.teams.models import Tournament, TournamentTeam
+from tournaments.teams.selectors.teams import engine_for, round_of
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import playoff as team_playoff
+from tournaments.teams.services import teams as services
+from tournaments.teams.services.paper import tournament_pdf
+from tournaments.teams.services.teams import TeamsRefused
+from tournaments.teams.views.paper import tournament_print
 
 pytestmark = pytest.mark.django_db
 

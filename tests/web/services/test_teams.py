@@ -12,24 +12,26 @@ import pytest
 from django.utils import timezone
 
 from engine.teams import GameResult, Team, TeamTournament, TournamentSettings
-from tournaments.models import Club
-from tournaments.selectors.team_room import table_state, team_link
-from tournaments.selectors.teams import (
-    counted_results,
-    league_standings,
-    round_of,
-    tournament_state,
-)
-from tournaments.services import team_games, team_playoff, team_tablets
-from tournaments.services import teams as services
-from tournaments.services.team_tablets import TeamsDiffer
-from tournaments.services.teams import TeamsRefused
-from tournaments.team_models import (
+from tournaments.kernel.models import Club
+from tournaments.teams.models import (
     Tournament,
     TournamentAudit,
     TournamentGame,
     TournamentTableAccess,
 )
+from tournaments.teams.selectors.room import table_state, team_link
+from tournaments.teams.selectors.teams import (
+    counted_results,
+    league_standings,
+    round_of,
+    tournament_state,
+)
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import playoff as team_playoff
+from tournaments.teams.services import tablets as team_tablets
+from tournaments.teams.services import teams as services
+from tournaments.teams.services.tablets import TeamsDiffer
+from tournaments.teams.services.teams import TeamsRefused
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,12 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from tests.web.conftest import make_event
-from tournaments.models import AuditEntry, Board, Club, Event, MovementRow, Result
-from tournaments.services import backup
-from tournaments.services.corrections import board_mark_fouled, result_set_artificial
-from tournaments.services.results import ResultError
-from tournaments.services.simulation import event_simulate
+from tournaments.events.models import AuditEntry, Board, Event, MovementRow, Result
+from tournaments.events.services.corrections import board_mark_fouled, result_set_artificial
+from tournaments.events.services.results import ResultError
+from tournaments.events.services.simulation import event_simulate
+from tournaments.files import backup
+from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -13,14 +13,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournaments.selectors.teams import round_of, standings_of
-from tournaments.team_models import (
+from tournaments.teams.models import (
     League,
     Tournament,
     TournamentAudit,
     TournamentGame,
     TournamentTableAccess,
 )
+from tournaments.teams.selectors.teams import round_of, standings_of
 
 pytestmark = pytest.mark.django_db
 

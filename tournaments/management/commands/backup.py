@@ -10,11 +10,12 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
-from tournaments.drive_models import Drive
+from tournaments.drives.models import Drive
+from tournaments.events.models import Event
+from tournaments.files import backup
+from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Club, Event
-from tournaments.services import backup
-from tournaments.team_models import Tournament
+from tournaments.teams.models import Tournament
 
 
 def plural(count: int, word: str) -> str:

@@ -19,9 +19,9 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tournaments.kernel.models import Club
 from tournaments.kernel.names import RuleRefused, name_checked
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Club
 
 
 class Command(OneLineCommand):

@@ -14,21 +14,22 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandParser
 from django.db import transaction
 
-from tournaments.drive_models import Drive
-from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Club, Event
-from tournaments.selectors.drives import drive_state
-from tournaments.services import drives as drive_services
-from tournaments.services import team_games
-from tournaments.services import teams as team_services
-from tournaments.services.clubs import club_get_or_create
-from tournaments.services.events import (
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.services import drives as drive_services
+from tournaments.events.models import Event
+from tournaments.events.services.events import (
     event_create,
     event_start,
     pairs_register,
 )
-from tournaments.services.simulation import event_simulate
-from tournaments.team_models import Tournament
+from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.management.commands._oneline import OneLineCommand
+from tournaments.teams.models import Tournament
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import teams as team_services
 
 DEMO_CLUB = "Demo Whist Club"
 DEMO_USERNAME = "director"

@@ -22,13 +22,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
-from tournaments.drive_models import Drive
+from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.selectors.room import drive_links
+from tournaments.drives.services import cards as drive_cards
+from tournaments.drives.services import drives as drive_services
+from tournaments.drives.services import paper as drive_paper
+from tournaments.kernel.clubs import club_get_or_create
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.selectors.drive_room import drive_links
-from tournaments.selectors.drives import drive_state
-from tournaments.services import drive_cards, drive_paper
-from tournaments.services import drives as drive_services
-from tournaments.services.clubs import club_get_or_create
 
 
 def _drive(number: int) -> Drive:

@@ -10,9 +10,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from engine.exports import ExportError
+from tournaments.events.models import Event
+from tournaments.files import exports as export_services
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Event
-from tournaments.services import exports as export_services
 
 
 class Command(OneLineCommand):

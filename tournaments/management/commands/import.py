@@ -10,10 +10,10 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.files import exports as export_services
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Club
-from tournaments.services import exports as export_services
-from tournaments.services.clubs import club_get_or_create
 
 
 class Command(OneLineCommand):

@@ -16,9 +16,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.events.models import Event
+from tournaments.events.services import printing as print_services
+from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Club, Event
-from tournaments.services import printing as print_services
 
 
 class Command(OneLineCommand):

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.files import backup
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.services import backup
 
 
 class Command(OneLineCommand):

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.events.models import Event
+from tournaments.events.services.simulation import event_simulate
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Event
-from tournaments.services.simulation import event_simulate
 
 
 class Command(OneLineCommand):

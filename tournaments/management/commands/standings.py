@@ -6,9 +6,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from engine.scoring.document import StandingsDocument
+from tournaments.events.models import Event
+from tournaments.events.services.scoring import standings_refresh
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Event
-from tournaments.services.scoring import standings_refresh
 
 
 class Command(OneLineCommand):

@@ -8,10 +8,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.events.models import Event
+from tournaments.events.selectors import tablet_links
+from tournaments.events.services.tablets import table_links_ensure_for
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.models import Event
-from tournaments.selectors import tablet_links
-from tournaments.services.tablets import table_links_ensure_for
 
 
 class Command(OneLineCommand):

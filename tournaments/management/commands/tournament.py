@@ -30,19 +30,20 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 from engine.teams.ranking import StandingRow, tie_break_text
+from tournaments.kernel.clubs import club_get_or_create
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.selectors.team_room import playoff_view, team_links
-from tournaments.selectors.teams import (
+from tournaments.teams.models import League, Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.selectors.room import playoff_view, team_links
+from tournaments.teams.selectors.teams import (
     TableView,
     game_text,
     league_standings,
     settings_of,
     tournament_state,
 )
-from tournaments.services import team_games, team_playoff
-from tournaments.services import teams as team_services
-from tournaments.services.clubs import club_get_or_create
-from tournaments.team_models import League, Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.services import games as team_games
+from tournaments.teams.services import playoff as team_playoff
+from tournaments.teams.services import teams as team_services
 
 FILE_FIELDS = ("club", "name", "date", "league", "settings", "teams")
 

@@ -1,0 +1,1 @@
+"""The format's REST API: thin views over its services and selectors."""

@@ -1,0 +1,1 @@
+"""The format's reads for pages, the API and the tablets: they never write."""

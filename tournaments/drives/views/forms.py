@@ -1,0 +1,163 @@
+"""The drive set-up form: the director's choices in plain words, turned into engine settings.
+
+The form only collects; the engine checks (`DriveSettings`), and its refusal, naming the
+setting, is shown above the form. Defaults follow docs/games/drives.md.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+
+from engine.drives import PRIZE_KINDS
+from engine.drives.settings import MAX_PLAYERS
+from engine.games import find_variant, variant_names
+from tournaments.kernel.forms import NameField
+from tournaments.kernel.models import Club
+from tournaments.kernel.numbers import WholeNumberFormField
+
+#: The move forms offered, as the engine's `MoveForm.to_dict()`.
+MOVES: dict[str, tuple[str, dict[str, str]]] = {
+    "progressive": ("Progressive: winners stay but part; losers move, A up, B down", {
+        "form": "progressive", "losers": "split"}),
+    "progressive-up": ("Progressive, both losers move up", {
+        "form": "progressive", "losers": "up"}),
+    "semi-partner": ("Semi-partner: winners stay together; losers move, A up, B down", {
+        "form": "semi-partner", "losers": "split"}),
+    "semi-partner-up": ("Semi-partner, both losers move up together", {
+        "form": "semi-partner", "losers": "up"}),
+    "partner": ("Partner drive: fixed partners, the winners move up", {
+        "form": "partner", "movers": "winners", "direction": "up"}),
+    "partner-losers": ("Partner drive: fixed partners, the losers move up", {
+        "form": "partner", "movers": "losers", "direction": "up"}),
+}  # fmt: skip
+
+DEFAULT_PRIZES = "highest\nhighest\nhighest\nfirst_half\nbooby"
+
+
+def drive_games() -> list[tuple[str, str]]:
+    """Every game, by title; the engine refuses those a drive cannot play, saying why."""
+    return [(name, find_variant(name).title) for name in variant_names()]
+
+
+def prizes_from_text(text: str) -> list[dict[str, object]]:
+    """One prize a line: its kind, then optionally a role (A or B) or, for a raffle,
+    "everyone" ("highest B", "raffle everyone"); a label after a colon ("booby: wooden spoon")."""
+    prizes: list[dict[str, object]] = []
+    for line in text.splitlines():
+        words, _, label = line.partition(":")
+        parts = words.split()
+        if not parts:
+            continue
+        prize: dict[str, object] = {"kind": parts[0].lower()}
+        for extra in parts[1:]:
+            if extra.lower() == "everyone":
+                prize["everyone"] = True
+            else:
+                prize["role"] = extra
+        if label.strip():
+            prize["label"] = label.strip()
+        prizes.append(prize)
+    return prizes
+
+
+class DriveForm(forms.Form):
+    name = NameField(max_length=160, initial="Whist drive")
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
+    game = forms.ChoiceField(choices=(), initial="classic")
+    hands = WholeNumberFormField(min_value=1, max_value=60, initial=24)
+    half_time = WholeNumberFormField(
+        min_value=0,
+        required=False,
+        help_text="The break comes after this hand (empty: halfway, 0: none).",
+    )
+    scoring = forms.ChoiceField(
+        choices=[
+            ("odd_tricks", "Odd tricks (tricks above six)"),
+            ("tricks", "Every trick"),
+            ("", "The game's own scoring"),
+        ],
+        required=False,
+        initial="odd_tricks",
+    )
+    trumps = forms.CharField(
+        max_length=20, initial="HDSC", help_text="Suit letters in turn, N for a no-trump hand."
+    )
+    move = forms.ChoiceField(choices=[(k, v[0]) for k, v in MOVES.items()], initial="progressive")
+    ends = forms.ChoiceField(
+        choices=[("wrap", "Tables in a ring"), ("stay", "Top and bottom tables stay put")],
+        initial="wrap",
+    )
+    short_table = forms.ChoiceField(
+        choices=[
+            ("sit_out", "Players left over sit out"),
+            ("dummy", "Three left over play with a dummy"),
+        ],
+        initial="sit_out",
+    )
+    sit_out_score = forms.ChoiceField(
+        choices=[("fixed", "A fixed number of tricks"), ("average", "The hand's average")],
+        initial="fixed",
+    )
+    sit_out_tricks = WholeNumberFormField(min_value=0, max_value=13, initial=7)
+    role_a = forms.CharField(max_length=20, initial="A", label="Role A's label")
+    role_b = forms.CharField(max_length=20, initial="B", label="Role B's label")
+    prizes = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        initial=DEFAULT_PRIZES,
+        help_text="One a line, in order: "
+        + ", ".join(PRIZE_KINDS)
+        + "; a role after it (highest B).",
+    )
+    tie_rule = forms.ChoiceField(
+        choices=[("countback", "Count-back over the last hands"), ("shared", "Shared")],
+        initial="countback",
+    )
+    one_prize_each = forms.BooleanField(required=False, initial=True)
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        help_text="One name a line; more can be added at the door until the start.",
+    )
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ModelChoiceField)
+        club_field.queryset = clubs
+        club_field.required = clubs.count() > 1
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = drive_games()
+
+    def settings(self) -> dict[str, Any]:
+        """The engine's settings (without the players, who come from the list)."""
+        data = self.cleaned_data
+        settings: dict[str, Any] = {
+            "hands": data["hands"],
+            "half_time": data["half_time"],
+            "game": data["game"],
+            "trumps": data["trumps"],
+            "move": MOVES[data["move"]][1],
+            "ends": data["ends"],
+            "short_table": data["short_table"],
+            "sit_out_score": data["sit_out_score"],
+            "sit_out_tricks": data["sit_out_tricks"],
+            "roles": [data["role_a"], data["role_b"]],
+            "prizes": prizes_from_text(data["prizes"]),
+            "tie_rule": data["tie_rule"],
+            "one_prize_each": data["one_prize_each"],
+        }
+        if data["scoring"]:
+            settings["scoring"] = data["scoring"]
+        return settings
+
+    def player_names(self) -> list[str]:
+        """One player a line; reading stops one past MAX_PLAYERS, enough for the service to
+        refuse the list, so a pasted page of a million lines is never read whole."""
+        names = (line.strip() for line in self.cleaned_data["players"].splitlines())
+        return list(islice((name for name in names if name), MAX_PLAYERS + 1))

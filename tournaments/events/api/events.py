@@ -1,0 +1,181 @@
+"""The director's API for events: list and create, read, start, finish, publish and reopen,
+the pairs' names, and the boards (import, fouled)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.events import access
+from tournaments.events.api.director import DirectorEventApi, director_event, events_query
+from tournaments.events.api.event_schemas import GameOptionsField, MovementParamsField
+from tournaments.events.api.serializers import EventOut, PairOut
+from tournaments.events.models import Board, Event, Pair
+from tournaments.events.services import closing as closing_services
+from tournaments.events.services import corrections
+from tournaments.events.services import events as event_services
+from tournaments.kernel.api.fields import NameField, TextField
+from tournaments.kernel.clubs import club_for_new_event
+
+
+class EventListApi(APIView):
+    class CreateIn(serializers.Serializer[Any]):
+        name = NameField(max_length=160)
+        date = serializers.DateField(required=False)
+        game = TextField(max_length=20)
+        options = GameOptionsField(required=False, default=dict)
+        method = serializers.ChoiceField(choices=Event.Method.choices, default="mp")
+        scale = serializers.ChoiceField(choices=Event.Scale.choices, default="ebu")
+        movement_kind = TextField(max_length=30)
+        movement_params = MovementParamsField()
+        seed = TextField(required=False, allow_blank=False, max_length=64)
+        club = NameField(
+            required=False,
+            max_length=120,
+            help_text="The club's name or slug; may be left out by a director of one club.",
+        )
+        advance = serializers.ChoiceField(choices=Event.Advance.choices, default="table")
+
+    @extend_schema(responses=EventOut(many=True))
+    def get(self, request: Request) -> Response:
+        events = access.events_for(request.user, events_query())[:200]
+        return Response(EventOut(events, many=True).data)
+
+    @extend_schema(request=CreateIn, responses={201: EventOut})
+    def post(self, request: Request) -> Response:
+        data = self.CreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = club_for_new_event(user=request.user, name=values.pop("club", None))
+        event = event_services.event_create(club=club, user=request.user, **values)
+        return Response(EventOut(event).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetailApi(DirectorEventApi):
+    @extend_schema(responses=EventOut)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(EventOut(self.event).data)
+
+
+class ReasonIn(serializers.Serializer[Any]):
+    reason = TextField(required=False, allow_blank=True, default="")
+
+
+class EventStartApi(DirectorEventApi):
+    """Lock the movement and boards and open result entry."""
+
+    @extend_schema(request=None, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_services.event_start(event=self.event, user=request.user)
+        return Response(EventOut(director_event(request, event.pk)).data)
+
+
+class EventFinishApi(DirectorEventApi):
+    """Close result entry; the final standings are computed at once. While boards have no
+    result, results wait for confirmation or are disputed, or calls are open, the answer is
+    400 saying so: send `missing` ("not-played" or "average") for boards with no result and
+    `confirm: true` to close over the rest."""
+
+    class FinishIn(serializers.Serializer[Any]):
+        missing = serializers.ChoiceField(
+            choices=list(closing_services.MISSING_CHOICES), required=False, allow_null=True
+        )
+        confirm = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(request=FinishIn, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.FinishIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = closing_services.event_close(
+            event=self.event,
+            missing=data.validated_data.get("missing"),
+            confirm=data.validated_data["confirm"],
+            user=request.user,
+        )
+        return Response(EventOut(director_event(request, event.pk)).data)
+
+
+class EventPublishApi(DirectorEventApi):
+    """Make the final standings public."""
+
+    @extend_schema(request=None, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_services.event_publish(event=self.event, user=request.user)
+        return Response(EventOut(director_event(request, event.pk)).data)
+
+
+class EventReopenApi(DirectorEventApi):
+    """Open a closed or published event again, with the reason for the audit trail."""
+
+    @extend_schema(request=ReasonIn, responses=EventOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = ReasonIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = event_services.event_reopen(
+            event=self.event, reason=data.validated_data["reason"], user=request.user
+        )
+        return Response(EventOut(director_event(request, event.pk)).data)
+
+
+class PairsApi(DirectorEventApi):
+    class NamesIn(serializers.Serializer[Any]):
+        id = serializers.IntegerField()
+        player1 = NameField(max_length=120, allow_blank=True)
+        player2 = NameField(max_length=120, allow_blank=True)
+
+    @extend_schema(responses=PairOut(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        pairs = Pair.objects.filter(section__event=self.event)
+        return Response(PairOut(pairs, many=True).data)
+
+    @extend_schema(request=NamesIn(many=True), responses=PairOut(many=True))
+    def post(self, request: Request, pk: int) -> Response:
+        event = self.event
+        data = self.NamesIn(data=request.data, many=True)
+        data.is_valid(raise_exception=True)
+        names = {row["id"]: (row["player1"], row["player2"]) for row in data.validated_data}
+        event_services.pairs_register(event=event, names=names, user=request.user)
+        return Response(PairOut(Pair.objects.filter(section__event=event), many=True).data)
+
+
+class BoardsImportApi(DirectorEventApi):
+    class BoardsImportIn(serializers.Serializer[Any]):
+        pbn = TextField()
+
+    @extend_schema(
+        request=BoardsImportIn,
+        responses=inline_serializer(
+            "BoardsImported",
+            {"boards": serializers.IntegerField(), "unused": serializers.IntegerField()},
+        ),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.BoardsImportIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        boards, unused = event_services.boards_import_counted(
+            event=self.event, pbn_text=data.validated_data["pbn"], user=request.user
+        )
+        return Response({"boards": len(boards), "unused": unused})
+
+
+class BoardFouledApi(DirectorEventApi):
+    class BoardFouledIn(serializers.Serializer[Any]):
+        fouled = serializers.BooleanField()
+        reason = TextField()
+
+    @extend_schema(
+        request=BoardFouledIn,
+        responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()}),
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        data = self.BoardFouledIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        board = get_object_or_404(Board, event=self.event, number=number)
+        board = corrections.board_mark_fouled(board=board, user=request.user, **data.validated_data)
+        return Response({"fouled": board.fouled})

@@ -1,0 +1,195 @@
+"""Board analysis: double-dummy tricks and par for every board of an event, in the background.
+
+The director asks once; every board not yet analysed is marked queued and one job works through
+them, saving each board as soon as it is done, so the progress bar moves board by board and a
+job that dies half-way resumes where it stopped (done boards are never solved twice; the engine
+also caches by deal). With Redis the job runs in a Celery worker; without it (`make run`) it runs
+in a thread of the web process, so the page stays responsive either way.
+
+The job solves ANALYSIS_THREADS boards at once, hardest first (`engine.dd.analysis.
+hardest_first`: a guess from the deal, no search), so both cores work and the last board to
+finish is a short one; the threads only compute, this module's own thread reads and saves.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from engine.boards import Board as EngineBoard
+from engine.dd.analysis import BoardAnalysis, analyse_boards, hardest_first, par_summary
+from engine.dd.analysis import table as dd_table
+from engine.dd.position import DDInputError
+from engine.games.base import GameRules
+from tournaments.events.bridge import engine_board, rules_for
+from tournaments.events.models import Board, Event, Section
+from tournaments.events.selectors.tablet_cache import tables_changed
+from tournaments.events.services.audit import audit_record
+from tournaments.events.services.scoring import results_changed
+from tournaments.kernel import jobs
+from tournaments.kernel.audit import User
+
+log = logging.getLogger(__name__)
+
+ANALYSIS_THREADS = 2
+"""Boards solved at once by one job: one per core of the club's 2-core machine. The solver's C
+core lets go of Python's lock while it searches (nearly all of the time), so threads use both
+cores."""
+
+
+def boards_analyse_request(*, event: Event, user: User = None) -> int:
+    """Queue every board without a par for analysis; returns how many were queued."""
+    with transaction.atomic():
+        queued = (
+            Board.objects.filter(event=event)
+            .exclude(par_status=Board.ParStatus.DONE)
+            .update(par_status=Board.ParStatus.QUEUED)
+        )
+        if queued:
+            audit_record(
+                event=event, user=user, action="analysis requested", target=f"{queued} boards"
+            )
+            transaction.on_commit(lambda: _start(event.pk), robust=True)
+    return queued
+
+
+def _start(event_id: int) -> None:
+    if settings.CELERY_EAGER:
+        thread = threading.Thread(
+            target=_run_in_thread, args=(event_id,), name=f"analyse-{event_id}", daemon=True
+        )
+        thread.start()
+        return
+    jobs.send(jobs.ANALYSE_EVENT_BOARDS, event_id)
+
+
+def _run_in_thread(event_id: int) -> None:
+    try:
+        boards_analyse(event_id=event_id)
+    except Exception:
+        log.exception("board analysis of event %s failed", event_id)
+    finally:
+        close_old_connections()
+
+
+def boards_analyse(*, event_id: int) -> int:
+    """Analyse the event's queued boards, ANALYSIS_THREADS at a time, hardest first; returns how
+    many were done now.
+
+    Safe to run again after a crash (only boards still queued are solved) and harmless if two
+    jobs overlap: a board is started only while it is still queued and saved by an UPDATE
+    filtered on "still queued", so the second job's identical answer is simply not written.
+    """
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return 0
+    rules = rules_for(event)
+    # Every board keeps its double-dummy table for the board page and the "are you sure?"
+    # check; a Bid Whist table costs several times its par, so it comes in a second pass
+    # (boards_tables_fill) once every board has its par.
+    later = rules.check_uses_table and not rules.par_uses_table
+    rows = {
+        board.number: board
+        for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED)
+    }
+    todo = iter(hardest_first((engine_board(row) for row in rows.values()), rules))
+    done = 0
+    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=f"par-{event_id}") as pool:
+        running: dict[Future[BoardAnalysis], Board] = {}
+
+        def start_next() -> None:
+            for board in todo:
+                row = rows[board.number]
+                if Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).exists():
+                    running[pool.submit(_analyse, board, rules, not later)] = row
+                    return
+                # else another job finished it meanwhile
+
+        for _ in range(ANALYSIS_THREADS):
+            start_next()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                _save(running.pop(future), future.result())
+                done += 1
+                start_next()
+    if later:
+        boards_tables_fill(event=event)
+    return done
+
+
+def _analyse(board: EngineBoard, rules: GameRules, with_table: bool) -> BoardAnalysis:
+    """One board's analysis, in a worker thread: the engine only, no database."""
+    return analyse_boards([board], rules, with_table=with_table)[0]
+
+
+def _save(row: Board, analysis: BoardAnalysis) -> None:
+    """Store a board's analysis with its one-line summary, unless another job stored it first."""
+    data = analysis.to_dict()
+    failed = analysis.error is not None or analysis.par is None
+    data["summary"] = par_summary(data) if not failed else analysis.error
+    Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).update(
+        par=data,
+        par_status=Board.ParStatus.FAILED if failed else Board.ParStatus.DONE,
+    )
+    boards_analysed(row.event_id)
+
+
+def boards_analysed(event_id: int) -> None:
+    """The tablets' copies of the event's boards are retired (`section_snapshot`): the "are
+    you sure?" check of a result reads the board's par. An update sends no signal.
+    `.order_by()`: Section's default ordering would join the event table, and a statement
+    that locks two tables one after the other can deadlock with one that locks them all (a
+    test's flush, while a worker still stores a par)."""
+    tables_changed(
+        Section.objects.filter(event_id=event_id).order_by().values_list("pk", flat=True)
+    )
+
+
+def boards_tables_fill(*, event: Event) -> int:
+    """Add the double-dummy table to analysed boards that lack it, for the games whose "are
+    you sure?" check reads it (`GameRules.check_uses_table`: Bid Whist, where the contract
+    played differs from table to table). A second pass after par, so the director has every
+    board's par first; a Bid Whist table costs several times its par (the solver's work is
+    shared through the deal cache). Returns how many tables were added; safe to rerun."""
+    rules = rules_for(event)
+    added = 0
+    for board in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).order_by(
+        "number"
+    ):
+        if not isinstance(board.par, dict) or board.par.get("table"):
+            continue
+        try:
+            found = dd_table(engine_board(board), rules)
+        except DDInputError:
+            continue
+        fresh = Board.objects.filter(pk=board.pk).values_list("par", flat=True).first()
+        if not isinstance(fresh, dict) or fresh.get("table"):
+            continue  # another job filled it meanwhile
+        Board.objects.filter(pk=board.pk).update(par={**fresh, "table": found})
+        boards_analysed(event.pk)
+        added += 1
+    if added:
+        # The pages' snapshots are keyed by the results version and the count of analysed
+        # boards, which a table does not change: move the version on, so the boards' double-
+        # dummy tables and the score cards' "v par" appear.
+        results_changed(event=event)
+    return added
+
+
+def analysis_progress(event: Event) -> dict[str, int]:
+    counts = dict.fromkeys(Board.ParStatus.values, 0)
+    for status in Board.objects.filter(event=event).values_list("par_status", flat=True):
+        counts[status] += 1
+    total = sum(counts.values())
+    return {
+        "total": total,
+        "done": counts[Board.ParStatus.DONE],
+        "failed": counts[Board.ParStatus.FAILED],
+        "queued": counts[Board.ParStatus.QUEUED],
+        "not_requested": counts[Board.ParStatus.NONE],
+    }

@@ -1,0 +1,40 @@
+"""The events' audit trail: one entry per director action, with the state before and after.
+
+Written by the kernel's one audit writer (`kernel.audit`), as the drives' and tournaments' are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.events.models import AuditEntry, Event
+from tournaments.kernel.audit import User, actor, audit_write
+
+
+def audit_record(
+    *,
+    event: Event,
+    user: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> AuditEntry:
+    """Call inside the transaction that makes the change, so the two stand or fall together.
+    An event's line names its account only: `user_name` is the imported trail's (`AuditEntry`)."""
+    return audit_write(
+        AuditEntry,
+        event=event,
+        user=user,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+        user_name="",
+    )
+
+
+# Read from here by the backup's restore, until it imports them from the kernel.
+__all__ = ["User", "actor", "audit_record"]

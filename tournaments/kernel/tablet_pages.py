@@ -1,0 +1,89 @@
+"""What every format's tablet page shares for working without the network: the files each page
+loads first (the script core and the style), the service worker that keeps the pages and those
+files, and its cache name, drawn from the files' contents so an upgrade replaces it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+
+from tournaments.kernel.links import LinkReplaced, LinkUnknown
+
+#: What every tablet page loads before its format's script (requests, the one retry policy,
+#: the offline queue, the banner, the service worker, the live wake-up) and its style.
+CORE_FILES = ("js/tablet-core.js", "css/table.css")
+
+
+@lru_cache(maxsize=4)
+def files_cache_name(files: tuple[str, ...], prefix: str = "clubwhist-table") -> str:
+    """A service worker's cache, named after what is in the page's files: an upgraded
+    clubwhist changes the name, so every tablet's worker is replaced and drops its old copies
+    (it serves those files from its cache first, and `make run` serves them unhashed)."""
+    digest = hashlib.sha256()
+    for name in files:
+        found = finders.find(name)
+        path = found[0] if isinstance(found, list) else found
+        if path:
+            with open(path, "rb") as handle:
+                digest.update(handle.read())
+    return f"{prefix}-{digest.hexdigest()[:12]}"
+
+
+def worker_response(
+    request: HttpRequest, scope: str, files: tuple[str, ...], cache: str
+) -> HttpResponse:
+    """One tablet page's service worker: it keeps the pages under `scope` and their `files`
+    (the same worker serves the drives' tablets at /d/ and the team tablets' at /tt/)."""
+    response = render(
+        request,
+        "tournaments/tablets/sw.js",
+        {"cache_name": cache, "files": [static(name) for name in files], "scope": scope},
+        content_type="application/javascript",
+    )
+    response["Service-Worker-Allowed"] = scope
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def link_gone(request: HttpRequest, exc: LookupError) -> HttpResponse:
+    """The page for a link no table has (404) or one the director replaced (410), saying so."""
+    status = 410 if isinstance(exc, LinkReplaced) else 404
+    return render(request, "tournaments/tablets/gone.html", {"message": str(exc)}, status=status)
+
+
+def tablet_page(
+    request: HttpRequest,
+    template: str,
+    context: Callable[[], dict[str, Any]],
+    *,
+    token: str,
+    api: str,
+    scope: str,
+    cache_name: str,
+) -> HttpResponse:
+    """A format's tablet page: its state embedded (`context()`, which looks the link up and
+    raises `LinkUnknown` or `LinkReplaced`), its API, its live stream and its service worker
+    under `scope` (`/t/`, `/d/`, `/tt/`), and the worker's cache name."""
+    try:
+        values = context()
+    except (LinkUnknown, LinkReplaced) as exc:
+        return link_gone(request, exc)
+    return render(
+        request,
+        template,
+        {
+            "token": token,
+            "api": api,
+            "stream": f"{scope}{token}/stream/",
+            "sw": f"{scope}sw.js",
+            "cache_name": cache_name,
+            **values,
+        },
+    )

@@ -1,0 +1,220 @@
+"""Reading a team tournament: its engine, rounds, the games that count, the standings, and
+what the director's page, the room and the public pages show.
+
+Nothing here writes. Every figure comes from the rows through the engine
+(`engine.teams.TeamTournament`), so a page, the API, an export and a recomputation agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from engine.teams import GameResult, Round, Team, TeamTournament
+from engine.teams.ranking import StandingRow, tie_break_text
+from engine.teams.settings import ROTATIONS, TournamentSettings
+from tournaments.teams.access import tournaments_for
+from tournaments.teams.models import League, Tournament, TournamentGame, TournamentTeam
+
+
+def tournaments_visible(user: Any) -> QuerySet[Tournament]:
+    """The tournaments on the home page: the account's clubs', else the public ones."""
+    if getattr(user, "is_authenticated", False):
+        return tournaments_for(user).select_related("club", "league")[:100]
+    public = Tournament.objects.filter(status=Tournament.Status.PUBLISHED)
+    return public.select_related("club", "league")[:100]
+
+
+def settings_of(tournament: Tournament) -> TournamentSettings:
+    return TournamentSettings.from_dict(tournament.settings)
+
+
+def engine_teams(tournament: Tournament) -> list[Team]:
+    return [
+        Team(t.number, t.name, t.city)
+        for t in TournamentTeam.objects.filter(tournament=tournament).order_by("number")
+    ]
+
+
+def engine_for(tournament: Tournament) -> TeamTournament:
+    return TeamTournament(settings_of(tournament), engine_teams(tournament))
+
+
+def rounds_of(tournament: Tournament) -> list[Round]:
+    return [Round.from_dict(r.tables) for r in tournament.rounds.order_by("number")]
+
+
+def round_of(tournament: Tournament, number: int) -> Round | None:
+    row = tournament.rounds.filter(number=number).first()
+    return None if row is None else Round.from_dict(row.tables)
+
+
+def counted_results(tournament: Tournament, *, playoff: bool = False) -> list[GameResult]:
+    """Every game that counts: confirmed at the table or entered by the director, forfeits,
+    byes and withdrawals; the playoff's too when asked."""
+    games = TournamentGame.objects.filter(
+        tournament=tournament, status=TournamentGame.Status.CONFIRMED, result__isnull=False
+    )
+    if not playoff:
+        games = games.filter(Q(match="") | Q(kind=TournamentGame.Kind.BYE))
+    ordered = games.order_by("round", "table", "match")
+    return [GameResult.from_dict(g.result) for g in ordered if g.result is not None]
+
+
+def standings_of(tournament: Tournament) -> list[StandingRow]:
+    return engine_for(tournament).standings(counted_results(tournament))
+
+
+def league_results(league: League, through_week: int | None = None) -> list[GameResult]:
+    weeks = league.weeks.exclude(status=Tournament.Status.DRAFT).order_by("week")
+    if through_week is not None:
+        weeks = weeks.filter(week__lte=through_week)
+    out: list[GameResult] = []
+    for week in weeks:
+        out.extend(counted_results(week))
+    return out
+
+
+def league_standings(league: League, through_week: int | None = None) -> list[StandingRow]:
+    """The league table through week N (all weeks played so far when None): the first week's
+    settings and teams rank every week's games."""
+    first = league.weeks.order_by("week").first()
+    if first is None:
+        return []
+    return engine_for(first).standings(
+        league_results(league, through_week), through_week=through_week
+    )
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table of the round as the pages show it."""
+
+    number: int
+    home: TournamentTeam
+    away: TournamentTeam
+    game: TournamentGame | None
+    text: str
+
+    @property
+    def done(self) -> bool:
+        return self.game is not None and self.game.status == TournamentGame.Status.CONFIRMED
+
+    @property
+    def waiting(self) -> bool:
+        return self.game is not None and self.game.status == TournamentGame.Status.ENTERED
+
+    @property
+    def disputed(self) -> bool:
+        return self.game is not None and self.game.status == TournamentGame.Status.DISPUTED
+
+
+@dataclass
+class TournamentState:
+    """Everything the director's page shows."""
+
+    tournament: Tournament
+    settings: TournamentSettings
+    teams: list[TournamentTeam]
+    tables: list[TableView] = field(default_factory=list)
+    byes: list[TournamentTeam] = field(default_factory=list)
+    standings: list[StandingRow] = field(default_factory=list)
+    done: int = 0
+
+    @property
+    def rotation_text(self) -> str:
+        return ROTATIONS[self.settings.rotation]
+
+    @property
+    def tie_break(self) -> str:
+        return tie_break_text(self.settings.keys)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.tables) and self.done == len(self.tables)
+
+    @property
+    def last_round(self) -> bool:
+        return self.tournament.round >= self.settings.rounds
+
+    @property
+    def absent(self) -> list[TournamentTeam]:
+        return [t for t in self.teams if not t.present]
+
+    def team(self, number: int) -> TournamentTeam:
+        return next(t for t in self.teams if t.number == number)
+
+
+def game_text(game: TournamentGame | None, teams: dict[int, TournamentTeam]) -> str:
+    """A game's outcome in words: "Aces 7, Kings 4 (Aces won)"."""
+    if game is None or not game.result:
+        if game is not None and game.kind == TournamentGame.Kind.WITHDRAWN:
+            return "No game: both teams have withdrawn"
+        if game is not None and game.score:
+            return score_text(game.score, teams, game.home, game.away)
+        return ""
+    result = GameResult.from_dict(game.result)
+    home = teams[result.home].name
+    if result.away is None:
+        return f"{home}: a bye"
+    away = teams[result.away].name
+    text = f"{home} {result.points[0]}, {away} {result.points[1]}"
+    if game.kind == TournamentGame.Kind.FORFEIT:
+        return f"{text} (forfeit: {teams[result.winner].name if result.winner else ''} won)"
+    if game.kind == TournamentGame.Kind.WITHDRAWN:
+        return f"{text} (a withdrawn team's game)"
+    if result.winner is None:
+        return f"{text} (drawn)"
+    return f"{text} ({teams[result.winner].name} won)"
+
+
+def score_text(
+    score: dict[str, Any], teams: dict[int, TournamentTeam], home: int, away: int | None
+) -> str:
+    if away is None:
+        return ""
+    return (
+        f"{teams[home].name} {score.get('home_points', '?')}, "
+        f"{teams[away].name} {score.get('away_points', '?')}"
+    )
+
+
+def tournament_state(tournament: Tournament) -> TournamentState:
+    teams = list(TournamentTeam.objects.filter(tournament=tournament).order_by("number"))
+    by_number = {t.number: t for t in teams}
+    state = TournamentState(tournament, settings_of(tournament), teams)
+    drawn = round_of(tournament, tournament.round) if tournament.round else None
+    if drawn is not None:
+        games = {
+            g.table: g
+            for g in TournamentGame.objects.filter(
+                tournament=tournament, round=drawn.number, match=""
+            )
+        }
+        state.tables = [
+            TableView(
+                p.table,
+                by_number[p.home],
+                by_number[p.away],
+                games.get(p.table),
+                game_text(games.get(p.table), by_number),
+            )
+            for p in drawn.tables
+        ]
+        state.byes = [by_number[b] for b in drawn.byes]
+        state.done = sum(1 for t in state.tables if t.done)
+    if tournament.status != Tournament.Status.DRAFT:
+        state.standings = engine_for(tournament).standings(counted_results(tournament))
+    return state
+
+
+def games_of_team(tournament: Tournament, number: int) -> Sequence[TournamentGame]:
+    """A team's games in round order, byes included (its page)."""
+    return [
+        g
+        for g in TournamentGame.objects.filter(tournament=tournament).order_by("round", "table")
+        if g.home == number or g.away == number
+    ]

@@ -1,0 +1,237 @@
+"""A team tournament's tablets: one team enters its table's game, the other confirms it or says
+it is wrong; matching separate entries count at once.
+
+A tablet's write locks only its table's game, never the tournament: a room of tablets writes
+side by side (`_fresh`). Two devices inserting one game at once meet the one-game-per-table
+constraint, and the second reads the first's. The round's last confirmation counts the round
+again after its commit, under the tournament's lock, and draws the next round where the
+director asked for that (`_draw_after_commit`), so two last confirmations at once draw it once.
+The rules of the entry itself are `team_games.checked_game`'s (docs/directors/teams.md).
+Once the tournament has finished (or is published) every write here, and the preview that
+leads to one, is refused before anything else (`table_gate`): the director puts it right.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from engine.teams import GameResult, Pairing
+from tournaments.kernel.refusals import Kind
+from tournaments.kernel.table_gate import table_writes_open
+from tournaments.teams.models import Tournament, TournamentGame
+from tournaments.teams.selectors.documents import GamePreview
+from tournaments.teams.selectors.room import game_preview
+from tournaments.teams.services.games import (
+    after_confirm,
+    checked_game,
+    game_or_new,
+    pairing_of,
+    running,
+    table_game,
+)
+from tournaments.teams.services.teams import TeamsRefused, audit
+
+#: The sides of a table: the home team sits North-South.
+SIDES = ("home", "away")
+
+
+class TeamsDiffer(TeamsRefused):
+    """The other team entered different figures: nothing changed; the table checks its sheet."""
+
+    kind = Kind.CONFLICT
+
+
+def _side(side: str) -> str:
+    if side not in SIDES:
+        raise TeamsRefused("Say which team you are: home (North-South) or away (East-West).")
+    return side
+
+
+@transaction.atomic
+def tablet_enter(
+    *,
+    tournament: Tournament,
+    table: int,
+    side: str,
+    hands: Sequence[Mapping[str, Any]] | None = None,
+    score: Mapping[str, Any] | None = None,
+) -> tuple[TournamentGame, bool]:
+    """One team enters the game at its table (with True when it is stored now, False when it
+    counted at once or was already stored as sent). The other team then confirms; if it enters
+    the game on its own instead and the two agree, the game counts at once; if they differ,
+    the second entry is refused with the first's figures (nothing changes)."""
+    tournament = _fresh(tournament)
+    table_writes_open(tournament)
+    running(tournament, "entering a game")
+    side = _side(side)
+    pairing = pairing_of(tournament, tournament.round, table)
+    result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
+    try:
+        with transaction.atomic():
+            return _table_entry(tournament, pairing, side, result, hands, score)
+    except IntegrityError:
+        # The other team's device stored this table's game at the same moment: read it and
+        # answer as if it had come first (agree, differ, or already stored).
+        return _table_entry(tournament, pairing, side, result, hands, score)
+
+
+def _table_entry(
+    tournament: Tournament,
+    pairing: Pairing,
+    side: str,
+    result: GameResult,
+    hands: Sequence[Mapping[str, Any]] | None,
+    score: Mapping[str, Any] | None,
+) -> tuple[TournamentGame, bool]:
+    """The entry against what the table has stored, under the game row's own lock."""
+    table = pairing.table
+    game = table_game(tournament, tournament.round, table)
+    if (
+        game is not None
+        and game.status == TournamentGame.Status.ENTERED
+        and game.entered_by == side
+        and _same(game.result, result)
+        and list(hands or []) == game.hands
+        and dict(score or {}) == game.score
+    ):
+        return game, False  # sent again (a retry after a lost answer): stored as sent
+    if game is not None and game.status != TournamentGame.Status.ENTERED:
+        state = "confirmed" if game.status == TournamentGame.Status.CONFIRMED else "disputed"
+        raise TeamsRefused(f"This table's game is {state} already: ask the director to change it.")
+    if game is not None and game.entered_by != side:
+        if _same(game.result, result):
+            game.status = TournamentGame.Status.CONFIRMED
+            game.confirmed_at = timezone.now()
+            game.save(update_fields=["status", "confirmed_at"])
+            audit(
+                tournament,
+                None,
+                "game-agreed",
+                f"round {tournament.round} table {table}",
+                bump=False,
+            )
+            _draw_after_commit(tournament)
+            return game, False
+        teams = _names(tournament, pairing)
+        other = teams[getattr(pairing, game.entered_by)]
+        raise TeamsDiffer(
+            f"{other} entered {_score(game.result, pairing, teams)}; yours says "
+            f"{_score(result.to_dict(), pairing, teams)}. Check the score sheet together: "
+            "confirm theirs, or call the director."
+        )
+    game = game_or_new(tournament, tournament.round, pairing, game)
+    game.kind = TournamentGame.Kind.PLAYED
+    game.hands = list(hands or [])
+    game.score = dict(score or {})
+    game.result = result.to_dict()
+    game.status = TournamentGame.Status.ENTERED
+    game.entered_by = side
+    game.source = "tablet"
+    game.entered_at = timezone.now()
+    game.save()
+    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}", bump=False)
+    return game, True
+
+
+def _same(stored: Any, result: GameResult) -> bool:
+    mine = result.to_dict()
+    keys = ("winner", "points", "hands", "bostons")
+    return isinstance(stored, Mapping) and all(stored.get(k) == mine[k] for k in keys)
+
+
+def _names(tournament: Tournament, pairing: Pairing) -> dict[int, str]:
+    """The table's two teams' names (the only ones a tablet's message needs)."""
+    teams = tournament.teams.filter(number__in=pairing.teams)
+    return dict(teams.values_list("number", "name"))
+
+
+def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
+    points = result.get("points", [0, 0]) if isinstance(result, Mapping) else [0, 0]
+    return f"{teams[pairing.home]} {points[0]}, {teams[pairing.away]} {points[1]}"
+
+
+def _waiting(tournament: Tournament, table: int, side: str, other_does: str) -> TournamentGame:
+    """The table's game waiting for the other team's word, or why there is none to give."""
+    side = _side(side)
+    game = table_game(tournament, tournament.round, table)
+    if game is None or game.status != TournamentGame.Status.ENTERED:
+        raise TeamsRefused("There is no game waiting for confirmation at this table.")
+    if game.entered_by == side:
+        raise TeamsRefused(f"The other team {other_does}: hand them the tablet.")
+    return game
+
+
+@transaction.atomic
+def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> TournamentGame:
+    """The other team agrees: the game counts."""
+    tournament = _fresh(tournament)
+    table_writes_open(tournament)
+    running(tournament, "confirming a game")
+    game = _waiting(tournament, table, side, "confirms what you entered")
+    game.status = TournamentGame.Status.CONFIRMED
+    game.confirmed_at = timezone.now()
+    game.save(update_fields=["status", "confirmed_at"])
+    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}", bump=False)
+    _draw_after_commit(tournament)
+    return game
+
+
+@transaction.atomic
+def tablet_dispute(
+    *, tournament: Tournament, table: int, side: str, note: str = ""
+) -> TournamentGame:
+    """The other team does not agree: the director is called; the game does not count."""
+    tournament = _fresh(tournament)
+    table_writes_open(tournament)
+    running(tournament, "disputing a game")
+    game = _waiting(tournament, table, side, "says whether it agrees")
+    game.status = TournamentGame.Status.DISPUTED
+    game.note = " ".join(note.split())[:200]
+    game.save(update_fields=["status", "note"])
+    audit(
+        tournament,
+        None,
+        "game-dispute",
+        f"round {tournament.round} table {table}",
+        reason=note,
+        bump=False,
+    )
+    return game
+
+
+def tablet_preview(*, tournament: Tournament, hands: Any) -> GamePreview:
+    """The score sheet of the hands a table has typed so far (nothing is stored); refused once
+    the tournament is over, as the entry it leads to would be."""
+    tournament = _fresh(tournament)
+    table_writes_open(tournament)
+    return game_preview(tournament, hands)
+
+
+def _fresh(tournament: Tournament) -> Tournament:
+    """The row again, unlocked. A tablet's write locks only its table's game (and briefly the
+    tournament's version): a room of tablets writes side by side instead of one at a time,
+    which the director's actions, holding the tournament's lock, still never interleave with
+    (they wait for each other row by row)."""
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def _draw_after_commit(tournament: Tournament) -> None:
+    """A tablet's confirmation may be the round's last: once it has committed, count the
+    round again under the tournament's lock (two last confirmations at once each see the
+    other's only then) and draw the next round where the director asked for that."""
+    if not tournament.moves_on:
+        return
+    pk, round_ = tournament.pk, tournament.round
+    transaction.on_commit(functools.partial(_draw_if_done, pk, round_), robust=True)
+
+
+def _draw_if_done(pk: int, round_: int) -> None:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=pk)
+        if tournament.round == round_ and tournament.status == Tournament.Status.RUNNING:
+            after_confirm(tournament)

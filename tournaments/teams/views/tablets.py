@@ -1,0 +1,151 @@
+"""A team tournament table's tablet page, and the stream that tells it the tournament moved.
+
+The page embeds the table's state (it shows at once); `static/js/team-table.js` builds the
+screens from it (with `static/js/tablet-core.js`) and sends what the teams enter to the tablet
+API (`tournaments/teams/api/tablets.py`). The tablet stays on its table all evening; each round
+it names the two teams sitting there. When the director (or the round's last confirmation)
+draws the next round, every tablet must show it within a second: each keeps one stream open,
+woken by Redis pub/sub once the change commits (`tournaments.kernel.live`, TEAM_CHANNEL; without
+Redis, a look at the tournament's version twice a second), and the stream sends the table's
+new state itself. Each table's state is worked out once per version per process (a table's
+tablet and a team's phone share it), the tables' side by side. A table's own game moves no
+version and wakes nobody; the other tables' counts come with the page's poll beside the
+stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournaments.kernel import live
+from tournaments.kernel.streams import (
+    STREAM_CHECK,
+    STREAM_POLL,
+    admission,
+    event_stream,
+    plain,
+    shared_call,
+    state_events,
+)
+from tournaments.kernel.tablet_pages import (
+    CORE_FILES,
+    files_cache_name,
+    tablet_page,
+    worker_response,
+)
+from tournaments.teams.models import Tournament
+from tournaments.teams.selectors.room import (
+    TeamLinkReplaced,
+    TeamLinkUnknown,
+    table_state,
+    team_link,
+)
+
+#: What the team table page needs to show itself again from the service worker's copy.
+TEAM_FILES = (*CORE_FILES, "js/team-table.js")
+SCOPE = "/tt/"
+#: The team tablets' streams, counted apart (`kernel.streams` says how long each
+#: lives and how many one link may hold).
+SLOTS = live.StreamSlots()
+
+
+def cache() -> str:
+    return files_cache_name(TEAM_FILES, "clubwhist-team-table")
+
+
+@never_cache
+@require_GET
+def team_table_page(request: HttpRequest, token: str) -> HttpResponse:
+    def context() -> dict[str, object]:
+        tournament, table = team_link(token)
+        return {"state": table_state(tournament, table)}
+
+    return tablet_page(
+        request,
+        "tournaments/tablets/team_table.html",
+        context,
+        token=token,
+        api=f"/api/tt/{token}/",
+        scope=SCOPE,
+        cache_name=cache(),
+    )
+
+
+@require_GET
+def team_service_worker(request: HttpRequest) -> HttpResponse:
+    """The team tablets' service worker, under /tt/: a tablet that reloads without a network
+    still shows its table (and what it has not sent yet)."""
+    return worker_response(request, SCOPE, TEAM_FILES, cache())
+
+
+def _version(tournament_id: int) -> int:
+    """The tournament's version from its row: one small query, shared by a process's streams."""
+    try:
+        found = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True)
+        return int(found.first() or 0)
+    finally:
+        connection.close()
+
+
+def _table_state(tournament_id: int, table: int) -> dict[str, Any]:
+    """One table's state, worked out once per version per process, in a thread of its own:
+    a process's streams of other tables work theirs out side by side (a draw wakes them all
+    at once), and no process works out the state of a table whose tablet it does not serve."""
+    try:
+        return table_state(Tournament.objects.get(pk=tournament_id), table)
+    finally:
+        connection.close()
+
+
+@never_cache
+@require_GET
+def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Server-sent events: `state` (the table's state as JSON) as the stream opens and each
+    time the tournament's version moves. Capped per link and per process like the drives'
+    streams (settings LIVE_STREAMS_*); a tablet turned away polls instead, and asks for a
+    stream again later (`static/js/tablet-core.js`)."""
+    try:
+        tournament, table = team_link(token)
+        opening = table_state(tournament, table)
+    except TeamLinkReplaced as exc:
+        return plain(str(exc), 403)
+    except TeamLinkUnknown as exc:
+        return plain(str(exc), 404)
+    link, caps, busy = admission(request, token, SLOTS)
+    if busy is not None:
+        return busy
+    tournament_id = tournament.pk
+    last = int(opening["version"])
+    # Nothing more from the database but the version and a move's states, read in a thread:
+    # give this thread's connection back (never inside a transaction: a test's, say).
+    if not connection.in_atomic_block:
+        connection.close()
+
+    async def newer(last: int) -> int:
+        heard = await live.wait_for_newer_async(
+            tournament_id, last, fallback=STREAM_CHECK, poll=STREAM_POLL, channel=live.TEAM_CHANNEL
+        )
+        if heard is not None and heard > last:
+            return heard  # the announcement carries the committed version: no query
+        # No news (or a message missed): a look at the row, one per process for a moment
+        # however many of its streams ask; a look per stream every few seconds opened a
+        # database connection each and slowed the tablets' writes.
+        return await shared_call(
+            f"team-version:{tournament_id}", lambda: _version(tournament_id), keep=True
+        )
+
+    async def state_at(version: int) -> dict[str, Any] | None:
+        return await shared_call(
+            f"team-state:{tournament_id}:{version}:{table}",
+            lambda: _table_state(tournament_id, table),
+            keep=True,
+        )
+
+    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
+    return event_stream(request, events)
