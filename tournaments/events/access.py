@@ -2,7 +2,7 @@
 `kernel.access`) for duplicate pairs events, and who may read an event's public pages.
 
 - a director sees and changes only their clubs' events, on the pages, the API and the exports;
-- a table's link reaches only that table's meetings (see `services.tablets`);
+- a table's link reaches only that table's meetings (see `events.services.tablets`);
 - everyone else, signed in or not, reads only published events, and running ones whose director
   switched live results on.
 """

@@ -51,7 +51,7 @@ class ImportApi(APIView):
     (`kind`, `id`, and the id again under the kind's name, so `{"event": ID}` still answers
     for an event); 400 with the reason, and nothing created, when any part is refused."""
 
-    #: A club named in the body that the caller does not direct (`api.schema`).
+    #: A club named in the body that the caller does not direct (`kernel.api.schema`).
     error_statuses = (404,)
 
     class ImportIn(serializers.Serializer[Any]):

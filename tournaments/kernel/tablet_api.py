@@ -81,7 +81,7 @@ class TabletApiView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes: list[type] = [TableLinkThrottle]
-    #: Beyond the schema's general rule (`api.schema`): a replaced link, or what this table
+    #: Beyond the schema's general rule (`kernel.api.schema`): a replaced link, or what this table
     #: may not do now (403), something stored or closed in the way (409).
     error_statuses = (403, 409)
 

@@ -42,7 +42,7 @@ class League(models.Model):
 
 class Tournament(models.Model):
     """One tournament (or one league week). `settings` is the engine's checked settings as
-    stored by `services.teams` (the game, the rotation, rounds, byes, forfeits, ranking keys,
+    stored by `teams.services.teams` (the game, the rotation, rounds, byes, forfeits, ranking keys,
     fees, prizes, the pot, the playoff); they are fixed once the draw is made."""
 
     class Status(models.TextChoices):

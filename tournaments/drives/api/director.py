@@ -1,8 +1,8 @@
 """The director's API for whist drives: list and create, players, start, a table's result,
 a correction, the next hand, and the totals with the prizes.
 
-The same services as the pages (`services.drives`); a refusal is a 400 with its text. A tablet
-API for drives can call `result_enter` as it is.
+The same services as the pages (`drives.services.drives`); a refusal is a 400 with its text. A
+tablet API for drives can call `result_enter` as it is.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The drive director's API documents, as frozen dataclasses: the drive as it stands (what
 every write answers) and its totals.
 
-As for the events' documents (`selectors.documents`), the JSON sent is `to_dict()`, key for key
-what scripts have always read, and the OpenAPI serializers are generated from these classes
+As for the events' documents (`events.selectors.documents`), the JSON sent is `to_dict()`, key for
+key what scripts have always read, and the OpenAPI serializers are generated from these classes
 (`tournaments.drives.api.documents`), so the schema describes the objects the answers are made
 from.
 """

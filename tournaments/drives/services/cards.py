@@ -4,7 +4,7 @@ Many drives never enter a hand: the players add up their own score cards and han
 and the director needs the prize list. `cards_enter` takes every player's total (and the first
 half's total and the hands of 10 or more tricks where the prize list needs them), checked
 before anything is written; the drive's totals and prizes then come from the cards
-(`selectors.drives.drive_state`). A drive is scored one way or the other, never both: hands'
+(`drives.selectors.drives.drive_state`). A drive is scored one way or the other, never both: hands'
 results and score cards refuse each other, with the reason.
 """
 

@@ -1,7 +1,7 @@
 """A progressive whist drive for its director: set-up, players, each hand, moves, totals, files.
 
-Each view reads with `selectors.drives` or calls one service of `services.drives`, then
-renders or redirects; a refusal's text is shown on the next page and nothing is changed.
+Each view reads with `drives.selectors.drives` or calls one service of `drives.services.drives`,
+then renders or redirects; a refusal's text is shown on the next page and nothing is changed.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from tournaments.kernel.numbers import WholeNumberField
 
 
 class ResultsApi(DirectorEventApi):
-    #: Another result stored for the meeting (`api.schema`).
+    #: Another result stored for the meeting (`kernel.api.schema`).
     error_statuses = (409,)
 
     class ResultsIn(serializers.Serializer[Any]):
@@ -105,7 +105,7 @@ class ResultDisputeApi(DirectorEventApi):
 class ResultCorrectApi(DirectorEventApi):
     """The director replaces a result's entry, saying why (kept in the audit trail)."""
 
-    #: The result changed since the `seen` revision (`api.schema`).
+    #: The result changed since the `seen` revision (`kernel.api.schema`).
     error_statuses = (409,)
 
     class CorrectIn(serializers.Serializer[Any]):

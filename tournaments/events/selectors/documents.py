@@ -18,7 +18,7 @@ from engine.publishing import FrequencyRow
 from engine.scoring.document import Points, StandingRow, StandingsDocument
 from tournaments.kernel.documents import Document, EntryFieldView
 
-# ---- the tablet state (`selectors.tablets.tablet_state`, read by static/js/table.js) -------
+# ---- the tablet state (`events.selectors.tablets.tablet_state`, read by static/js/table.js)
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class TabletAnswer(TabletState):
     server_time: str
 
 
-# ---- the room (`selectors.room.room_document`) ---------------------------------------------
+# ---- the room (`events.selectors.room.room_document`)
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,7 @@ class LiveStandings(StandingsDocument):
         return {**super().to_dict(), "behind": self.behind}
 
 
-# ---- the public documents (`selectors.public`) ---------------------------------------------
+# ---- the public documents (`events.selectors.public`)
 
 
 @dataclass(frozen=True)

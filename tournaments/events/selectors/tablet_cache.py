@@ -321,7 +321,7 @@ def table_state_now(access: TableAccess, visit: Visit | None = None) -> dict[str
 
 
 def table_state_cached(access: TableAccess, visit: Visit | None = None) -> dict[str, Any]:
-    """`selectors.table_state`, from the cache while nothing the table shows has changed."""
+    """`events.selectors.table_state`, from the cache while nothing the table shows has changed."""
     if visit is None:
         visit = table_visit(access.token)
     if visit.state is not None and visit.access is not None:
@@ -379,7 +379,7 @@ def result_changed(
     """Retire what a result of this meeting changes: its table's state, and, unless it is a
     new result waiting for its confirmation (which moves no table on, and no other table
     shows), the rounds of its table and of the tables it sends its pairs and boards to next
-    round (they may be waiting for it: `selectors.tables_holding`), and their states.
+    round (they may be waiting for it: `events.selectors.tables_holding`), and their states.
 
     `confirmed`: the change is a tablet's confirmation of an entered result, which only ever
     settles one more board of the meeting. Then the tables it sends players or boards to

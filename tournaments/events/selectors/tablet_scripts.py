@@ -151,7 +151,7 @@ class Prebumped:
     deadline: float
 
 
-#: What the write running in this context moved in its visit (`api.tablets.TabletView` sets
+#: What the write running in this context moved in its visit (`events.api.tablets.TabletView` sets
 #: and resets it around each request), for `tablet_cache._bump` to leave alone.
 PREBUMPED: ContextVar[Prebumped | None] = ContextVar("tablet_prebumped", default=None)
 

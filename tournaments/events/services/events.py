@@ -17,7 +17,7 @@ from tournaments.events.models import Board, Event, MovementRow, Pair, Section
 from tournaments.events.services.audit import audit_record
 
 # Read from here by the drives' and teams' API and the exports' page, until they import them
-# from `services.clubs`, where every format's clubs are made.
+# from `kernel.clubs`, where every format's clubs are made.
 from tournaments.events.services.scoring import lock_sections, results_changed, standings_refresh
 from tournaments.events.services.tablets import table_links_ensure
 from tournaments.kernel.audit import User, actor

@@ -5,7 +5,7 @@ display.
 
 Anonymous readers see published events and those the director lets everyone follow live;
 directors see every event (`selectors_public.event_for_reader`). What the pages show is built
-in `views.published`, shared with the live stream (`views.live`)."""
+in `events.views.published`, shared with the live stream (`events.views.live`)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 Whose event it is to read, which boards this reader may see, each page's context, and a
 page's live part rendered once and cached for every reader of the same version.
 
-Shared by `views.public` (the pages and the parts they fetch) and `views.live` (the stream
-that pushes those parts), so both render exactly the same thing.
+Shared by `events.views.public` (the pages and the parts they fetch) and `events.views.live` (the
+stream that pushes those parts), so both render exactly the same thing.
 """
 
 from __future__ import annotations

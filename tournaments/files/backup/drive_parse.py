@@ -8,7 +8,7 @@ prizes worked out from the rows exactly as the drive's pages will work them out.
 
 What is not checked, on purpose: that a later hand's seating follows from the results before
 it. A correction made after the players moved changes scores only, never where anyone sat
-(`services.drives.result_correct`), so a faithful drive may hold such seatings.
+(`drives.services.drives.result_correct`), so a faithful drive may hold such seatings.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def _check_play(
 ) -> None:
     """The hands the status says are played, played: every hand before the current one
     complete (the drive moved on from it), all of them once it is finished; and the totals
-    and prizes worked out as the drive's pages work them out (`selectors.drives`)."""
+    and prizes worked out as the drive's pages work them out (`drives.selectors.drives`)."""
     try:
         records = hand_records(settings, seatings, results)
         engine = EngineDrive(settings)

@@ -16,7 +16,7 @@ bracket's checks).
 
 What is not checked, on purpose: that a round drawn from results (king of the hill, Swiss)
 follows from the results before it. A director's correction of an earlier round changes the
-standings, never a round already drawn (`services.team_games.game_enter`), so a faithful
+standings, never a round already drawn (`teams.services.games.game_enter`), so a faithful
 tournament may hold such rounds.
 """
 

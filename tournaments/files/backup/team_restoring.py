@@ -10,9 +10,9 @@ has refuses the tournament. A director's import of a tournament into a club of t
 (`importing`) writes it through `restore_parsed_tournament` too, its people kept as text.
 
 Nothing is cached under a tournament's id or its tablet links, so a restore has nothing to
-forget: the tablets' state and the room (`selectors.team_room`) and the pages
-(`selectors.teams`) read the database on every request, and the only cache entries a team
-table's link has are its request counts (`api.team_tablets.TeamTableThrottle`, keyed by a
+forget: the tablets' state and the room (`teams.selectors.room`) and the pages
+(`teams.selectors.teams`) read the database on every request, and the only cache entries a team
+table's link has are its request counts (`teams.api.tablets.TeamTableThrottle`, keyed by a
 digest of the token), which are no state of the tournament. A cache of a tournament's state
 must be forgotten here, on commit, as `drive_restoring` forgets a drive's.
 """

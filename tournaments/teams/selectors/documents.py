@@ -2,7 +2,7 @@
 it stands (what every director's write answers), the public standings, a table's tablet state
 and the score sheet a tablet previews.
 
-As for the events' documents (`selectors.documents`), the JSON sent is `to_dict()`, key for
+As for the events' documents (`events.selectors.documents`), the JSON sent is `to_dict()`, key for
 key what the tablets and scripts have always read, and the API's OpenAPI serializers are
 generated from these classes (`tournaments.teams.api.documents`): the schema describes the very
 objects the answers are made from.
@@ -19,7 +19,7 @@ from engine.teams.ranking import StandingRow
 from tournaments.kernel.documents import Document
 from tournaments.teams.models import Tournament, TournamentGame
 
-# ---- the director's state (`selectors.teams.tournament_state`) -----------------------------
+# ---- the director's state (`teams.selectors.teams.tournament_state`) -----------------------------
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class TeamPublicStandings(Document):
     standings: tuple[TeamStanding, ...]
 
 
-# ---- a table's tablet (`selectors.team_room.table_state`) ----------------------------------
+# ---- a table's tablet (`teams.selectors.room.table_state`) ----------------------------------
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ class TeamTableState(Document):
         return out
 
 
-# ---- the score sheet a tablet previews (`selectors.team_room.game_preview`) ----------------
+# ---- the score sheet a tablet previews (`teams.selectors.room.game_preview`) ----------------
 
 
 @dataclass(frozen=True)

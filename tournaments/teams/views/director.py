@@ -1,7 +1,7 @@
 """A Bid Whist team tournament for its director: set-up, the door, the draw, each round's
 games, forfeits, withdrawals, the next round, the playoff, the end.
 
-Each view reads with `selectors.teams` or calls one service, then renders or redirects; a
+Each view reads with `teams.selectors.teams` or calls one service, then renders or redirects; a
 refusal's text is shown on the next page and nothing is changed.
 """
 

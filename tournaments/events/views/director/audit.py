@@ -18,7 +18,7 @@ from tournaments.events.views.director._common import event_for_director
 @login_required
 @require_GET
 def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every change as a line of words, newest first (`selectors.audit_lines`); `?q=` keeps
+    """Every change as a line of words, newest first (`events.selectors.audit_lines`); `?q=` keeps
     the lines that mention it (a board, a table, a pair, an action), `?format=csv` downloads
     them."""
     event = event_for_director(request, pk)
