@@ -144,6 +144,10 @@ def loads_asc(text: str, *, boards_per_round: int = 3, one_winner: bool | None =
                     f"the {groups} groups of the header"
                 )
             meetings.append((no, Meeting(r, t + 1, ns, ew, group)))
+    if not meetings:
+        # Every cell "0 0 0": a movement in which nobody plays, which no event can run (and
+        # whose CSV would be a header alone, which the CSV reader refuses the same way).
+        raise MovementFileError("the movement file has no meetings")
     return _assemble("asc", meetings, (), tables, rounds, groups, boards_per_round, one_winner)
 
 

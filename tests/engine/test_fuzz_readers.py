@@ -352,6 +352,12 @@ def _movement_reads_or_refuses(text: str, kind: str, boards_per_round: int) -> N
 @example(text="round,table,ns,ew,set\n1,999999999,1,2,1\n", kind="csv", boards_per_round=3)
 @example(text="round,table,ns,ew,set\n999999999,1,1,2,1\n", kind="csv", boards_per_round=3)
 @example(text="round,table,ns,ew,set\n1,1,1,2,1\n", kind="csv", boards_per_round=10**9)
+# An ASC file whose every cell is "0 0 0" (nobody plays): refused, as its CSV would be.
+@example(
+    text="6 3 3 3 0\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n",
+    kind="asc",
+    boards_per_round=1,
+)
 def test_movement_readers_on_arbitrary_text(text: str, kind: str, boards_per_round: int) -> None:
     count("movement arbitrary")
     _movement_reads_or_refuses(text, kind, boards_per_round)

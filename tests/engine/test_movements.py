@@ -188,6 +188,15 @@ def test_a_movement_file_that_breaks_an_invariant_names_the_line():
         loads_csv("round,table,ns,ew,set\n1,1,x,2,1\n")
 
 
+def test_a_movement_file_in_which_nobody_plays_is_refused_in_either_form():
+    # Found by the readers' fuzzing: an ASC file of empty cells was read as a movement with
+    # no meetings, whose CSV (a header alone) the CSV reader then refused.
+    with pytest.raises(MovementFileError, match="no meetings"):
+        loads_asc("4 2 2 2 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n", boards_per_round=2)
+    with pytest.raises(MovementFileError, match="no meetings"):
+        loads_csv("round,table,ns,ew,set\n1,1,0,0,1\n")
+
+
 def test_advisor_lists_movements_that_fit_best_first():
     suggestions = advise(14, 24)
     assert suggestions, "seven tables must have something to offer"
