@@ -34,12 +34,18 @@
       problem = (data && data.detail) || ('The server refused it (' + code + ').');
       if (data && data.state) { adopt(data.state); } else { render(); }
     }
+  }, function () {
+    // Emptied: an answer is adopted while its item still waits in the queue (the screen says
+    // "Sending"), so the screen is drawn again once nothing waits.
+    render();
   });
   function send(path, body) { outbox.push({path: path, body: body}); render(); }
 
+  // Through `core.askState`: a state older than the answer to a result this page sent (a
+  // tablet's own result moves no version) never puts the entry screen back.
   function refresh() {
     if (outbox.items.length) { outbox.flush(); return; }
-    core.request('GET', '', null, function (code, data) {
+    core.askState(function (code, data) {
       if (code === 200) { adopt(data); }
       else if (core.retryable(code)) { core.failing = true; }
       else if (code === 403 || code === 404) { problem = (data && data.detail) || 'This link no longer works.'; render(); }

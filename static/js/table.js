@@ -34,13 +34,10 @@
   }
 
   // ---- the server's state ---------------------------------------------------------------------
-  // A state asked for before the latest change this page made or learnt (`core.epoch`) may
-  // not know it (it can answer after a submission's 201), so it is dropped and asked again
-  // rather than allowed to put a sent board back to "to enter".
+  // Through `core.askState`: a state older than a submission's 201 never puts a sent board
+  // back to "to enter".
   function refresh() {
-    var asked = core.epoch;
-    request('GET', '', null, function (status, data) {
-      if (status === 200 && data && asked !== core.epoch) { refresh(); return; }
+    core.askState(function (status, data) {
       if (status === 200 && data) {
         var server = Date.parse(data.server_time);
         if (!isNaN(server)) { offset = server - Date.now(); save(OFFSETKEY, offset); }

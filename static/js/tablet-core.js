@@ -96,6 +96,17 @@
   // A state asked for before the latest change may not know it (it can answer after a write's
   // 201), so the formats compare `core.epoch` before and after and drop such a state.
   core.epoch = 0;
+  /** Ask for the table's state (the format's GET): `done(status, data)`. A state asked for
+      before the latest change this page made or learnt may not know it (a write's 201 can
+      come first, and a tablet's own result moves no version the page could compare), so it is
+      asked for again, never shown: every format's page reads its state through this. */
+  core.askState = function (done) {
+    var asked = core.epoch;
+    core.request('GET', '', null, function (status, data, after) {
+      if (status === 200 && asked !== core.epoch) { core.askState(done); return; }
+      done(status, data, after);
+    });
+  };
 
   // ---- the offline queue ---------------------------------------------------------------------
   /** What the players sent, kept in localStorage under `key` until the server has answered it,

@@ -43,13 +43,11 @@
   });
   function send(path, body) { outbox.push({path: path, body: body}); }
 
-  // A state asked for before an answer to what this page sent may not know it (a tablet's own
-  // game moves no version), so it is dropped, not shown (`core.epoch`).
+  // Through `core.askState`: a state older than an answer to what this page sent is never
+  // shown (a tablet's own game moves no version).
   function poll() {
     if (outbox.items.length) { outbox.flush(); return; }
-    var asked = core.epoch;
-    request('GET', '', null, function (code, data) {
-      if (code === 200 && asked !== core.epoch) { return; }
+    core.askState(function (code, data) {
       if (code === 200) { adopt(data); }
       else if (core.retryable(code)) { core.failing = true; }
       else if (code === 403 || code === 404) { window.location.reload(); }

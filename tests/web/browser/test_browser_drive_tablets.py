@@ -258,3 +258,36 @@ def test_a_drive_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     assert stored.entry["ns_tricks"] == 9
     assert DriveResult.objects.filter(drive=drive).count() == 1
     page.context.close()
+
+
+def test_a_drive_tablet_shows_the_answer_to_its_own_entry(live_server: Any, browser: Any) -> None:
+    """The answer to North-South's entry carries the table's state, and the tablet shows it:
+    East-West's confirm screen comes from that answer alone. (It once stayed on "Sending your
+    result" until the next poll, up to 8 s later, because the answer was drawn while the entry
+    still waited in the queue.) The tablet's reads of its state are cut off here, so only the
+    entry's own answer can show the screen; an entry moves no version, so the stream is quiet."""
+    club = Club.objects.create(name="Village Club", slug="village")
+    drive = services.drive_create(
+        club=club,
+        name="Answer drive",
+        settings={"hands": 6, "half_time": 3, "scoring": "tricks", "move": {"form": "progressive"}},
+        players=NAMES,
+    )
+    services.drive_start(drive=drive, seed=2026)
+    token = DriveTableAccess.objects.get(drive=drive, table=1).token
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{live_server.url}/d/{token}/")
+    page.locator("#field-ns_tricks").wait_for(timeout=WAIT_MS)
+    reads: list[str] = []
+
+    def no_reads(route: Any) -> None:
+        if route.request.method == "GET":
+            reads.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(f"{live_server.url}/api/d/{token}/", no_reads)
+    _enter(page, 8)  # waits for the confirm screen
+    assert "NS 8 tricks" in page.locator("#confirm").inner_text()
+    assert DriveResult.objects.get(drive=drive, hand=1, table=1).entry["ns_tricks"] == 8
