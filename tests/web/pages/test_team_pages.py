@@ -374,3 +374,51 @@ def test_the_team_tablets_service_worker_keeps_their_pages(client: Client) -> No
     assert worker["Service-Worker-Allowed"] == "/tt/" and "var SCOPE = '/tt/';" in body
     files = next(line for line in body.splitlines() if line.startswith("var FILES"))
     assert "team\\u002Dtable.js" in files and "clubwhist-team-table-" in body
+
+
+def test_the_boston_pot_from_the_first_tick_at_the_door_to_the_money_box(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    """Teams join the pot at the door; the director's page shows the pot from the first tick
+    (it once answered 500 there: nobody is ranked before the draw), keeps saying who is in it
+    after the draw, and at the end names the team that takes it and how much."""
+    tournament = services.tournament_create(
+        club=club, name="Pot night",
+        settings={"rotation": "round_robin", "rounds": 1, "pot_stake_cents": 250},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    page_url = f"/tournaments/{tournament.pk}/manage/"
+    door = f"/tournaments/{tournament.pk}/manage/teams/"
+    first = {"action": "arrive", "number": "1", "present": "yes", "paid": "", "in_pot": "yes"}
+    director_client.post(door, first)
+    answer = director_client.get(page_url)
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    # One team in: 2 players x 2.50 = 5.00, nobody has made a Boston yet.
+    assert "Boston pot: 5.00 from 1 team." in page and "So far: No Boston yet" in page
+    assert "In the pot: Aces." in page
+    for number in ("2", "3", "4"):
+        ticks = {"action": "arrive", "number": number, "present": "yes", "paid": ""}
+        director_client.post(door, ticks | ({"in_pot": "yes"} if number == "3" else {}))
+    page = director_client.get(page_url).content.decode()
+    assert "Boston pot: 10.00 from 2 teams." in page and "In the pot: Aces, Queens." in page
+    director_client.post(f"/tournaments/{tournament.pk}/manage/start/", {"confirm": "yes"})
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    page = director_client.get(page_url).content.decode()
+    assert "In the pot: Aces, Queens." in page  # the door list is gone; the pot is not
+    # Queens' table: a Boston (all 13 books) for whichever side Queens sit.
+    drawn = [team_games.pairing_of(tournament, 1, table) for table in (1, 2)]
+    queens_table = next(p for p in drawn if 3 in (p.home, p.away))
+    boston_seat = "N" if queens_table.home == 3 else "E"
+    boston = {"declarer": boston_seat, "bid": 7, "kind": "uptown", "trumps": "S", "books": 13}
+    team_games.game_enter(tournament=tournament, table=queens_table.table, hands=[boston])
+    other = 2 if queens_table.table == 1 else 1
+    team_games.game_enter(
+        tournament=tournament, table=other, score={"home_points": 7, "away_points": 4}
+    )
+    team_games.tournament_finish(tournament=tournament)
+    page = director_client.get(page_url).content.decode()
+    pot = page[page.index('id="pot"') :].split("</p>")[0]
+    assert "Boston pot: 10.00 from 2 teams." in pot
+    assert "Queens takes it (10.00) with 1 Boston." in pot

@@ -37,6 +37,8 @@ class MoneyView:
     pot_teams: int
     pot_final: bool
     pot_text: str = ""
+    #: The teams in the pot, by name (ticked at the door; fixed once the draw is made).
+    pot_names: tuple[str, ...] = ()
 
 
 def money_view(tournament: Tournament, rows: list[StandingRow]) -> MoneyView:
@@ -60,7 +62,7 @@ def money_view(tournament: Tournament, rows: list[StandingRow]) -> MoneyView:
             opted,
             settings.pot_stake_cents,
             bostons,
-            ranking=[row.team.number for row in rows],
+            ranking=_ranking(rows, teams),
         )
     names = {t.number: t.name for t in teams}
     return MoneyView(
@@ -73,7 +75,16 @@ def money_view(tournament: Tournament, rows: list[StandingRow]) -> MoneyView:
         pot_final=tournament.round > last
         or tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.RUNNING),
         pot_text="" if pot is None else _pot_text(pot, names),
+        pot_names=tuple(names[number] for number in opted),
     )
+
+
+def _ranking(rows: list[StandingRow], teams: list[TournamentTeam]) -> list[int]:
+    """Every team best first: the standings' order, then any team they do not rank yet (at
+    the door, before the draw, nobody is ranked; the pot already counts the teams in it), by
+    number."""
+    ranked = [row.team.number for row in rows]
+    return ranked + [t.number for t in teams if t.number not in set(ranked)]
 
 
 def _pot_text(pot: PotAward, names: dict[int, str]) -> str:
