@@ -32,9 +32,6 @@ from engine.scoring.model import format_points
 
 __all__ = ["Award", "award_prizes", "show"]
 
-_PLACES = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
 @dataclass(frozen=True)
 class Award:
     """One prize awarded: its place on the list (from 1), its title, its winners (more than one
@@ -78,12 +75,16 @@ def award_prizes(
     prizes_of: dict[int, list[str]] = {}
     won_in: dict[tuple[str, Role | None], set[int]] = {}
     places: dict[tuple[str, Role | None], int] = {}
+    order: dict[tuple[str, Role | None], int] = {}
     awards = []
     for number, prize in enumerate(settings.prizes or (), start=1):
         key = (prize.kind, prize.role)
         taken = won_in.setdefault(key, set())
         place = places.get(key, 0) + 1
-        title = _title(settings, prize, place if prize.kind != "raffle" else 0)
+        # The title counts the prizes of its kind ("2nd highest total"), not the places their
+        # winners took: two tied for the first prize make the next one the 2nd prize still.
+        order[key] = order.get(key, 0) + 1
+        title = _title(settings, prize, order[key] if prize.kind != "raffle" else 0)
         if prize.kind == "raffle":
             pool = sorted(line.player for line in lines if line.player not in prizes_of)
             rng.shuffle(pool)
@@ -109,15 +110,22 @@ def award_prizes(
     return tuple(awards)
 
 
-def _title(settings: DriveSettings, prize: Prize, place: int) -> str:
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st, 22nd, 101st."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{'th' if number % 100 in (11, 12, 13) else suffix}"
+
+
+def _title(settings: DriveSettings, prize: Prize, nth: int) -> str:
+    """The prize's name: its kind ("Highest total"), the nth of that kind and role after the
+    first ("2nd highest total"), and its role ("Lowest total, Gent"); a club's own label as
+    it is."""
     if prize.label:
         return prize.label
     words = PRIZE_KINDS[prize.kind]
-    words = words[0].upper() + words[1:]
+    words = f"{ordinal(nth)} {words}" if nth > 1 else words[0].upper() + words[1:]
     if prize.role is not None:
         words += f", {settings.role_label(prize.role)}"
-    if place > 1:
-        words += f" ({_PLACES.get(place, f'{place}th')})"
     return words
 
 

@@ -17,6 +17,7 @@ from engine.drives import (
     award_prizes,
     partner_drive,
 )
+from engine.drives.prizes import ordinal
 
 
 def settings(*prizes: Prize, **extra: Any) -> DriveSettings:
@@ -97,7 +98,7 @@ def test_one_prize_each_passes_a_winner_over_and_says_so() -> None:
     awards = award_prizes(settings(Prize("highest"), Prize("highest"), Prize("first_half")), FIELD)
     assert winners(awards) == [(1,), (3,), (2,)]
     assert awards[2].text == (
-        "player 2 with 4; passed over, one prize each: player 3 (10, won Highest total (2nd)), "
+        "player 2 with 4; passed over, one prize each: player 3 (10, won 2nd highest total), "
         "player 1 (6, won Highest total)"
     )
 
@@ -107,7 +108,7 @@ def test_without_one_prize_each_a_player_can_win_two_categories() -> None:
     awards = award_prizes(chosen, FIELD)
     # ... but never the same category twice: the second "highest" is the runner-up.
     assert winners(awards) == [(1,), (3,), (3,)]
-    assert awards[1].title == "Highest total (2nd)"
+    assert awards[1].title == "2nd highest total"
 
 
 TIED = [
@@ -168,6 +169,28 @@ def test_shared_rule_shares_and_the_next_prize_moves_down() -> None:
     awards = award_prizes(chosen, TIED)
     assert winners(awards) == [(1, 2, 3), (4,)]
     assert awards[0].text == "shared by player 1, player 2 and player 3, tied on 10"
+
+
+def test_a_prize_is_named_by_its_order_among_its_kind_whatever_the_ties() -> None:
+    # Three share the first prize: the second "highest" prize is still the 2nd highest
+    # total (it once read "Highest total (4th)", a place no prize list names).
+    chosen = settings(Prize("highest"), Prize("highest"), Prize("booby"), tie_rule="shared")
+    awards = award_prizes(chosen, TIED)
+    assert [a.title for a in awards] == ["Highest total", "2nd highest total", "Lowest total"]
+    roles = settings(Prize("booby", role=Role.B), Prize("booby", role=Role.B))
+    assert [a.title for a in award_prizes(roles, FIELD)] == [
+        "Lowest total, B",
+        "2nd lowest total, B",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+     (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"), (112, "112th")],
+)  # fmt: skip
+def test_ordinals_read_as_english(number: int, words: str) -> None:
+    assert ordinal(number) == words
 
 
 def test_countback_that_cannot_part_players_shares() -> None:
@@ -245,7 +268,7 @@ def test_in_a_partner_drive_a_pair_wins_together() -> None:
     ]
     assert [award.title for award in awards] == [
         "Highest total",
-        "Highest total (2nd)",
+        "2nd highest total",
         "Highest total, B",
     ]
 
