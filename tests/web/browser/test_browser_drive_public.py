@@ -66,9 +66,9 @@ def _village_drive() -> Drive:
     )
     drive_start(drive=drive, seed=11)
     drive_live(drive=drive, live=True)
-    for _ in range(7):
+    for hand in range(1, 8):
         _enter_hand(drive)
-        hand_next(drive=drive)
+        hand_next(drive=drive, hand=hand)
     _enter_hand(drive, tables=[1, 2])
     return Drive.objects.get(pk=drive.pk)
 

@@ -709,7 +709,7 @@ def test_a_published_drive_is_open_to_everyone_and_a_running_one_only_to_its_dir
     for hand in (1, 2):
         result_enter(drive=drive, table=1, entry={"ns_tricks": 6 + hand})
         if hand == 1:
-            hand_next(drive=drive)
+            hand_next(drive=drive, hand=1)
     drive_finish(drive=drive)
     drive_publish(drive=drive)
     for role in ROLES:

@@ -106,10 +106,10 @@ def running_drive(club: Club, director: User, scorer: User) -> Drive:
     services.drive_start(drive=drive, seed=7, user=director)
     for table, tricks in ((1, 9), (2, 4)):
         services.result_enter(drive=drive, table=table, entry={"ns_tricks": tricks}, user=director)
-    services.hand_next(drive=drive, user=director)
+    services.hand_next(drive=drive, hand=1, user=director)
     for table, tricks in ((1, 7), (2, 10)):
         services.result_enter(drive=drive, table=table, entry={"ns_tricks": tricks}, user=scorer)
-    services.hand_next(drive=drive, user=director)
+    services.hand_next(drive=drive, hand=2, user=director)
     services.result_correct(
         drive=drive, hand=2, table=1, entry={"ns_tricks": 3}, reason="tally misread", user=scorer
     )
@@ -153,7 +153,7 @@ def finished_drive(club: Club, director: User, *, publish: bool = True) -> Drive
             entry = {"ns_tricks": rng.randint(0, 13)}
             services.result_enter(drive=drive, table=table, entry=entry, user=director)
         if hand < 4:
-            services.hand_next(drive=drive, user=director)
+            services.hand_next(drive=drive, hand=hand, user=director)
     services.drive_finish(drive=drive, user=director)
     if publish:
         services.drive_publish(drive=drive, user=director)

@@ -277,3 +277,48 @@ def test_the_room_display_shows_every_players_seat(club: Club, director_client: 
     page = director_client.get(f"/drives/{drive.pk}/manage/room/")
     assert page.status_code == 200 and b"drive-room.js" in page.content
     assert Client().get(f"/drives/{drive.pk}/manage/room/part/").status_code == 302
+
+
+def test_the_directors_typed_last_result_moves_a_hand_on_the_tablets_on(club: Club) -> None:
+    """Tables 1 and 2 play hand 1 on their tablets; table 3's tablet has died and the director
+    types its result: that was the hand's last, so the drive moves on at once, as table 3's
+    confirmation would have, and the audit says why."""
+    drive = started(club)
+    for table in (1, 2):
+        tablets.tablet_enter(drive_id=drive.pk, table=table, hand=1, entry={"ns_tricks": 7})
+        tablets.tablet_confirm(drive_id=drive.pk, table=table, hand=1, entry={"ns_tricks": 7})
+    drive.refresh_from_db()
+    assert drive.hand == 1
+    services.result_enter(drive=drive, table=3, entry={"ns_tricks": 5})
+    drive.refresh_from_db()
+    assert drive.hand == 2 and sorted(seatings_of(drive)) == [1, 2]
+    moved = DriveAudit.objects.get(drive=drive, action="moved on to")
+    assert "table 3's result, typed by the director, was the last" in moved.reason
+    # The bell rung for hand 1 after that changes nothing (a second click, a slow page).
+    services.hand_next(drive=drive, hand=1)
+    drive.refresh_from_db()
+    assert drive.hand == 2 and DriveAudit.objects.filter(action="moved on to").count() == 1
+
+
+def test_a_hand_played_on_paper_waits_for_the_directors_bell(club: Club) -> None:
+    """Every result of the hand typed by the director (a drive run on paper tallies): nothing
+    moves until the director has checked them and rings the bell."""
+    drive = started(club)
+    for table in (1, 2, 3):
+        services.result_enter(drive=drive, table=table, entry={"ns_tricks": 6})
+    drive.refresh_from_db()
+    assert drive.hand == 1
+    services.hand_next(drive=drive, hand=1)
+    drive.refresh_from_db()
+    assert drive.hand == 2
+
+
+def test_without_moving_on_by_itself_a_typed_last_result_moves_nothing(club: Club) -> None:
+    drive = started(club)
+    tablets.moves_on_set(drive=drive, on=False)
+    for table in (1, 2):
+        tablets.tablet_enter(drive_id=drive.pk, table=table, hand=1, entry={"ns_tricks": 7})
+        tablets.tablet_confirm(drive_id=drive.pk, table=table, hand=1, entry={"ns_tricks": 7})
+    services.result_enter(drive=drive, table=3, entry={"ns_tricks": 5})
+    drive.refresh_from_db()
+    assert drive.hand == 1

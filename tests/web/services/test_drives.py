@@ -135,7 +135,7 @@ def play(drive: Drive, rng: random.Random) -> dict[int, dict[int, dict[str, int]
             services.result_enter(drive=drive, table=table, entry=entry)
             played[hand][table] = entry
         if hand < settings.hands:
-            services.hand_next(drive=drive)
+            services.hand_next(drive=drive, hand=hand)
     return played
 
 
@@ -183,7 +183,7 @@ def test_a_correction_before_the_move_works_the_next_seating_out_again(club: Clu
     services.drive_start(drive=drive, seed=1)
     for table, tricks in ((1, 9), (2, 9), (3, 9)):
         services.result_enter(drive=drive, table=table, entry={"ns_tricks": tricks})
-    moved = services.hand_next(drive=drive)
+    moved = services.hand_next(drive=drive, hand=1)  # moved on by itself: the seating now
     said = services.result_correct(
         drive=drive, hand=1, table=1, entry={"ns_tricks": 2}, reason="tally misread"
     )
@@ -205,7 +205,7 @@ def test_a_correction_after_the_move_changes_scores_never_seats(club: Club) -> N
     services.drive_start(drive=drive, seed=1)
     for table in (1, 2, 3):
         services.result_enter(drive=drive, table=table, entry={"ns_tricks": 9})
-    services.hand_next(drive=drive)
+    services.hand_next(drive=drive, hand=1)
     services.result_enter(drive=drive, table=2, entry={"ns_tricks": 6})  # the players moved
     seatings = seatings_of(drive)
     before = {line.player: line.total for line in drive_state(drive).lines}

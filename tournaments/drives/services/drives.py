@@ -291,6 +291,7 @@ def result_enter(
         stored.save(update_fields=["entry", "entered_by", "status", "confirmed_at"])
         said = "confirmed for the table" if before == data else "replaces the table's entry"
         audit(drive, user, "result", f"hand {hand} table {table}", before, data, said)
+        _typed_last(drive, settings, hand, table, user)
         return stored
     if stored is not None:
         if stored.entry == data:
@@ -308,18 +309,56 @@ def result_enter(
         confirmed_at=timezone.now(),
     )
     audit(drive, user, "result", f"hand {hand} table {table}", after=data)
+    _typed_last(drive, settings, hand, table, user)
     return result
 
 
+def _typed_last(drive: Drive, settings: DriveSettings, hand: int, table: int, user: User) -> None:
+    """On a hand played on the tablets, the director's typed result for the last table moves
+    the drive on, as that table's confirmation would have (a tablet that died, a table that
+    called the director). On a hand played on paper nothing moves: the director checks the
+    tallies and rings the bell (`hand_next`)."""
+    if DriveResult.objects.filter(drive=drive, hand=hand, source="tablet").exists():
+        why = f"table {table}'s result, typed by the director, was the last"
+        move_if_complete(drive, settings, hand, user, why)
+
+
+def move_if_complete(
+    drive: Drive, settings: DriveSettings, hand: int, user: User, why: str
+) -> bool:
+    """With `Drive.moves_on`, the hand's last counted result moves the drive on, whoever gave
+    it: a tablet's confirmation or the director's typing (`docs/directors/drive-tablets.md`).
+    Call under the drive's lock, after storing the result; True when the drive moved."""
+    if not drive.moves_on or drive.status != Drive.Status.RUNNING or drive.hand != hand:
+        return False
+    if hand >= settings.hands:
+        return False  # the last hand: the director finishes the drive
+    rows = {
+        row.table: row
+        for row in DriveResult.objects.filter(
+            drive=drive, hand=hand, status=DriveResult.Status.CONFIRMED
+        )
+    }
+    if len(rows) < settings.tables:
+        return False
+    seating = DriveSeating.objects.get(drive=drive, hand=hand).seating
+    move_on(drive, settings, Seating.from_dict(seating), rows, user, why)
+    return True
+
+
 @transaction.atomic
-def hand_next(*, drive: Drive, user: User = None) -> Seating:
+def hand_next(*, drive: Drive, hand: int | None = None, user: User = None) -> Seating:
     """Move on (the director rings the bell): every table of the hand has its result; any
     still waiting for East-West's confirmation at the tablet is taken as it stands (the
     audit trail says so). The next seating is worked out from them and stored. Returns the
-    new seating."""
+    new seating. `hand`, when given, is the hand the bell is rung for: a drive already past
+    it (moved on by itself on the hand's last result, or a bell rung twice) stays where it is
+    and the seating it plays now is returned."""
     drive = locked(drive)
     if drive.status != Drive.Status.RUNNING:
         raise DriveRefused("Only a running drive moves on to its next hand.")
+    if hand is not None and drive.hand > hand:
+        return seatings_of(drive)[drive.hand]
     settings = drive_settings(drive)
     if drive.hand >= settings.hands:
         raise DriveRefused(

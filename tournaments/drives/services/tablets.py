@@ -22,8 +22,8 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from engine.drives import DriveSettings, Seating
-from tournaments.drives.models import Drive, DriveResult, DriveSeating, DriveTableAccess
+from engine.drives import DriveSettings
+from tournaments.drives.models import Drive, DriveResult, DriveTableAccess
 from tournaments.drives.selectors.drives import drive_settings, result_text
 from tournaments.drives.selectors.tablets import link_key
 from tournaments.drives.services.base import (
@@ -33,7 +33,7 @@ from tournaments.drives.services.base import (
     checked_entry,
     locked,
 )
-from tournaments.drives.services.drives import CARDS_ENTERED, move_on
+from tournaments.drives.services.drives import CARDS_ENTERED, move_if_complete
 from tournaments.kernel.audit import User
 from tournaments.kernel.refusals import Kind
 from tournaments.kernel.table_gate import table_writes_open
@@ -188,26 +188,8 @@ def _move_if_complete(drive_id: int, hand: int, table: int, tables: int) -> bool
 @transaction.atomic
 def _move_locked(drive_id: int, hand: int, table: int) -> bool:
     drive = locked(Drive(pk=drive_id))
-    settings = drive_settings(drive)
-    if (
-        not drive.moves_on
-        or drive.status != Drive.Status.RUNNING
-        or drive.hand != hand
-        or hand >= settings.hands
-    ):
-        return False
-    rows = {
-        row.table: row
-        for row in DriveResult.objects.filter(
-            drive=drive, hand=hand, status=DriveResult.Status.CONFIRMED
-        )
-    }
-    if len(rows) < settings.tables:
-        return False
-    seating = DriveSeating.objects.get(drive=drive, hand=hand).seating
     why = f"table {table}'s confirmation was the last"
-    move_on(drive, settings, Seating.from_dict(seating), rows, None, why)
-    return True
+    return move_if_complete(drive, drive_settings(drive), hand, None, why)
 
 
 @transaction.atomic

@@ -189,7 +189,7 @@ def _demo_drive(club: Club, user: Any) -> Drive:
             for table in hand.tables:
                 entry = {"ns_tricks": tricks.randint(3, 10)}
                 drive_services.result_enter(drive=drive, table=table.number, entry=entry, user=user)
-            drive_services.hand_next(drive=drive, user=user)
+            drive_services.hand_next(drive=drive, hand=hand.hand, user=user)
     return drive
 
 
