@@ -194,3 +194,40 @@ def test_the_api_takes_the_cards_for_scripts(club: Club, director_client: Client
     totals = {line["name"]: line["total"] for line in answer.json()["totals"]}
     assert totals["Fay"] == "85.50" and totals["Cat"] == "90"
     assert Client().post(url, body, content_type="application/json").status_code == 403
+
+
+def test_a_drive_scored_from_the_cards_reads_right_on_every_page(
+    club: Club, director: Any, director_client: Client, client: Client
+) -> None:
+    """No page of a drive scored from the score cards speaks of hands being played: not the
+    director's page (no hand to enter), the totals, the room, the public page and big screen
+    (the half-time leaders from the cards' first halves), nor a player's card."""
+    club.directors.add(director)
+    drive = started(club)
+    drive_cards.cards_enter(drive=drive, cards=cards())
+    wrong = ("has not started", "After 0 of", "Hand 1 of 12", "to go", "no hand complete")
+    pages = {
+        "detail": f"/drives/{drive.pk}/manage/",
+        "totals": f"/drives/{drive.pk}/manage/totals/",
+        "room": f"/drives/{drive.pk}/manage/room/",
+    }
+    shown = {name: director_client.get(path).content.decode() for name, path in pages.items()}
+    assert "Played on paper" in shown["detail"] and "Totals from the score cards" in shown["detail"]
+    assert 'id="enter-1"' not in shown["detail"]  # no hand's Save boxes
+    assert "From the players' score cards: all 12 hands" in shown["totals"]
+    assert "Played on paper" in shown["room"]
+    services.drive_finish(drive=drive)
+    services.drive_publish(drive=drive)
+    public = {
+        "public": client.get(f"/drives/{drive.pk}/").content.decode(),
+        "screen": client.get(f"/drives/{drive.pk}/display/").content.decode(),
+        "card": client.get(f"/drives/{drive.pk}/players/5/").content.decode(),
+    }
+    # Eve's card says 50 for the first half, the best: she leads at half time.
+    half = public["public"][public["public"].index('id="half-time"') :]
+    assert "Eve" in half.split("</tr>")[1] and "50" in half.split("</tr>")[1]
+    assert "Played on paper" in public["card"] and "with <strong>90</strong>" in public["card"]
+    assert "half-time 50" in public["card"]
+    for name, page in (shown | public).items():
+        for words in wrong:
+            assert words not in page, (name, words)

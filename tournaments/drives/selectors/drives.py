@@ -244,10 +244,34 @@ class DriveState:
     records: tuple[HandRecord, ...]
     lines: tuple[TotalLine, ...]
     awards: tuple[Award, ...]
+    #: The engine's totals the lines were made from (from the hands, or the score cards).
+    standings: tuple[PlayerTotal, ...] = ()
 
     @property
     def hands_played(self) -> int:
         return len(self.records)
+
+    @property
+    def on_paper(self) -> bool:
+        """Scored from the players' own score cards: no hand was entered, every hand counts."""
+        return bool(self.drive.cards)
+
+    @property
+    def hands_counted(self) -> int:
+        """The hands the totals cover: every hand on paper, else the complete ones."""
+        if self.on_paper and self.settings is not None:
+            return self.settings.hands
+        return self.hands_played
+
+    @property
+    def first_halves_known(self) -> bool:
+        """Whether the first half's figures are known: from the hands once the first half is
+        complete, or typed from every score card."""
+        if self.settings is None or not self.settings.break_after:
+            return False
+        if self.on_paper:
+            return all(card.get("first_half") is not None for card in self.drive.cards.values())
+        return self.hands_played >= self.settings.break_after
 
     @property
     def can_advance(self) -> bool:
@@ -320,8 +344,9 @@ def drive_state(drive: Drive) -> DriveState:
         awards = award_prizes(settings, standings, seed=drive.seed, names=names)
         lines = total_lines(settings, standings, names)
         return DriveState(
-            drive, settings, problem, names, current, tuple(views[:-1]), (), lines, awards
-        )
+            drive, settings, problem, names, current, tuple(views[:-1]), (), lines, awards,
+            standings,
+        )  # fmt: skip
     standings = engine.standings(records)
     # Provisional prizes from half-time on: before it a first-half prize has no ranking yet
     # (and the engine's count-back expects every first-half hand to be played).
@@ -329,8 +354,9 @@ def drive_state(drive: Drive) -> DriveState:
     awards = engine.prizes(records, seed=drive.seed, names=names) if ready else ()
     lines = total_lines(settings, standings, names)
     return DriveState(
-        drive, settings, problem, names, current, tuple(views[:-1]), records, lines, awards
-    )
+        drive, settings, problem, names, current, tuple(views[:-1]), records, lines, awards,
+        tuple(standings),
+    )  # fmt: skip
 
 
 def score_cards(data: Mapping[str, Any]) -> dict[int, CardTotal]:

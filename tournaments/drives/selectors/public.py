@@ -103,7 +103,7 @@ class PublicDrive:
     def playing(self) -> HandView | None:
         """The hand at the tables now: seated while the drive runs and not yet complete."""
         current = self.state.current
-        if not self.running or current is None or current.complete:
+        if not self.running or current is None or current.complete or self.state.on_paper:
             return None
         return current
 
@@ -218,10 +218,13 @@ def public_drive(drive: Drive) -> PublicDrive:
     settings = state.settings
     if settings is None:
         return PublicDrive(state, None, ())
-    standings = EngineDrive(settings).standings(state.records) if state.records else ()
+    standings = state.standings if (state.records or state.on_paper) else ()
+    shown_half = half_time(settings, standings, state.hands_counted, state.names)
+    if state.on_paper and not state.first_halves_known:
+        shown_half = None  # the score cards were typed without their first halves
     return PublicDrive(
         state,
-        half_time(settings, standings, len(state.records), state.names),
+        shown_half,
         role_tables(settings, standings, state.names) if standings else (),
     )
 
@@ -337,10 +340,15 @@ def player_card(state: DriveState, number: int) -> PlayerCard | None:
     name = state.names[number]
     line = next((line for line in state.lines if line.player == number), None)
     settings = state.settings
-    if settings is None or state.current is None:
+    if settings is None or state.current is None or state.on_paper:
+        # Not started: nothing yet. On paper the card is the player's own: their figures as
+        # typed from it, and no hand (none was entered).
         hands = settings.hands if settings else 0
         break_after = settings.break_after if settings else 0
-        return PlayerCard(number, name, "", (), None, break_after, hands, "")
+        role = line.role if line and state.on_paper else ""
+        return PlayerCard(
+            number, name, role, (), line if state.on_paper else None, break_after, hands, ""
+        )
     seatings = seatings_of(state.drive)
     rows = []
     running: Score = 0
