@@ -17,9 +17,10 @@ from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink
+from tournaments.kernel.models import Play
 
 
-class Drive(models.Model):
+class Drive(Play):
     """One evening's drive. `settings` is the engine's `DriveSettings.to_dict()` without the
     number of players, which always comes from the players list (so it cannot disagree)."""
 
@@ -30,8 +31,6 @@ class Drive(models.Model):
         PUBLISHED = "published", "Published"
 
     club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="drives")
-    name = models.CharField(max_length=160)
-    date = models.DateField(default=timezone.localdate)
     game = models.CharField(max_length=20)
     settings = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
@@ -40,7 +39,6 @@ class Drive(models.Model):
     hand = models.PositiveSmallIntegerField(default=0)
     # The draw of the first seating and of any raffle prize: stored so both can be repeated.
     seed = models.BigIntegerField(null=True, blank=True)
-    live_public = models.BooleanField(default=False)
     # Move on to the next hand by itself the moment a table's tablet confirms the hand's last
     # result (the director may still move on, "ring the bell", whenever every table is in).
     moves_on = models.BooleanField(default=True)
@@ -52,22 +50,14 @@ class Drive(models.Model):
     # "ten_plus": 2 or null}} (numbers as text: a sit-out's average can be a fraction). The
     # totals and prizes then come from these (`engine.drives.card_lines`).
     cards = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        ordering = ["-date", "-id"]
+    class Meta(Play.Meta):
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "running", "finished", "published"]),
                 name="drive_status_valid",
             )
         ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.date:%d %b %Y})"
 
     def get_absolute_url(self) -> str:
         return reverse("drive-detail", args=[self.pk])

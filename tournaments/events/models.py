@@ -19,7 +19,7 @@ from django.utils import timezone
 from engine.scoring import pair_key
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Play
 
 
 class Player(models.Model):
@@ -36,7 +36,7 @@ class Player(models.Model):
         return self.name
 
 
-class Event(models.Model):
+class Event(Play):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         RUNNING = "running", "Running"
@@ -54,8 +54,6 @@ class Event(models.Model):
         ACBL = "acbl", "ACBL (1 per result beaten)"
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
-    name = models.CharField(max_length=160)
-    date = models.DateField(default=timezone.localdate)
     game = models.CharField(max_length=20)  # an engine variant name: classic, bidwhist, ...
     options = models.JSONField(default=dict, blank=True)  # validated by the engine's rules class
     method = models.CharField(max_length=12, choices=Method.choices, default=Method.MATCHPOINTS)
@@ -68,20 +66,13 @@ class Event(models.Model):
 
     # When the tablets move a table on to its next round.
     advance = models.CharField(max_length=8, choices=Advance.choices, default=Advance.TABLE)
-    # Anyone may follow the results while the event runs (otherwise only once published).
-    live_public = models.BooleanField(default=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(default=timezone.now)
     # Results processing outbox: every accepted change bumps results_version; the scorer records
     # the version it has scored. A gap means work to do, whatever happened to the queue.
     results_version = models.PositiveIntegerField(default=0)
     scored_version = models.PositiveIntegerField(default=0)
     rescore_queued_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-date", "-id"]
+    class Meta(Play.Meta):
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "running", "finished", "published"]),
@@ -92,9 +83,6 @@ class Event(models.Model):
                 name="event_scored_not_ahead",
             ),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.date:%d %b %Y})"
 
     def get_absolute_url(self) -> str:
         return reverse("event-detail", args=[self.pk])

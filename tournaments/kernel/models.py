@@ -1,5 +1,7 @@
-"""The kernel's one table: the club. Every format's rows belong to a club, and the club's
-directors are the people who may change them (`tournaments.kernel.directors`).
+"""The kernel's one table, the club, and what every format's evening shares. Every format's
+rows belong to a club, and the club's directors are the people who may change them
+(`tournaments.kernel.directors`). An event, a drive and a team tournament are each a `Play`:
+named and dated, created by someone, public while live by the director's choice.
 
 The app label stays `tournaments` for every model in the app, kernel and formats alike
 (`tournaments/models.py` gathers them), so no table was renamed when the packages were drawn.
@@ -35,3 +37,25 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Play(models.Model):
+    """An evening's play in any format (an event, a drive, a tournament): the columns all three
+    have, under the names they always had (so no migration), and how each names itself. Each
+    format adds its club (with its own related name), its status and what it plays."""
+
+    name = models.CharField(max_length=160)
+    date = models.DateField(default=timezone.localdate)
+    # Anyone may follow it while it runs (otherwise only once published).
+    live_public = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        abstract = True
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d %b %Y})"

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink
+from tournaments.kernel.models import Play
 
 
 class League(models.Model):
@@ -40,7 +41,7 @@ class League(models.Model):
         return reverse("league-detail", args=[self.pk])
 
 
-class Tournament(models.Model):
+class Tournament(Play):
     """One tournament (or one league week). `settings` is the engine's checked settings as
     stored by `teams.services.teams` (the game, the rotation, rounds, byes, forfeits, ranking keys,
     fees, prizes, the pot, the playoff); they are fixed once the draw is made."""
@@ -59,8 +60,6 @@ class Tournament(models.Model):
         League, null=True, blank=True, on_delete=models.PROTECT, related_name="weeks"
     )
     week = models.PositiveSmallIntegerField(default=1)
-    name = models.CharField(max_length=160)
-    date = models.DateField(default=timezone.localdate)
     settings = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     # The round being played (0 before the draw). Its tables are stored; its games come in
@@ -68,20 +67,14 @@ class Tournament(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     round_started_at = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField(null=True, blank=True)
-    live_public = models.BooleanField(default=False)
     # Draw the next round by itself the moment the round's last game is confirmed.
     moves_on = models.BooleanField(default=False)
     # Counts every change a tablet or the room display shows.
     version = models.PositiveIntegerField(default=0)
     # The playoff: the engine's `Bracket.to_dict()`, {} until the director seeds it.
     bracket = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        ordering = ["-date", "-id"]
+    class Meta(Play.Meta):
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "running", "playoff", "finished", "published"]),
@@ -93,9 +86,6 @@ class Tournament(models.Model):
                 name="tournament_one_league_week",
             ),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.date:%d %b %Y})"
 
     def get_absolute_url(self) -> str:
         return reverse("tournament-detail", args=[self.pk])
