@@ -134,6 +134,19 @@ def test_the_prize_list_says_which_figures_it_needs(club: Club) -> None:
     drive_cards.cards_enter(drive=drive, cards=typed)  # no first half needed here
 
 
+def test_the_totals_count_hands_of_ten_only_for_a_prize_that_needs_them(
+    club: Club, director_client: Client
+) -> None:
+    needs = started(club, prizes=[{"kind": "highest"}, {"kind": "ten_plus"}])
+    typed = {p: {"total": TOTALS[p], "ten_plus": p % 3} for p in TOTALS}
+    drive_cards.cards_enter(drive=needs, cards=typed)
+    page = director_client.get(f"/drives/{needs.pk}/manage/totals/").content.decode()
+    assert "10+ tricks" in page
+    plain = started(club, prizes=[{"kind": "highest"}])
+    page = director_client.get(f"/drives/{plain.pk}/manage/").content.decode()
+    assert "Totals after 0 hands" in page and "10+ tricks" not in page
+
+
 def test_cards_and_hands_refuse_each_other(club: Club) -> None:
     drive = started(club)
     token = DriveTableAccess.objects.filter(drive=drive).first()
@@ -205,7 +218,9 @@ def test_a_drive_scored_from_the_cards_reads_right_on_every_page(
     club.directors.add(director)
     drive = started(club)
     drive_cards.cards_enter(drive=drive, cards=cards())
+    # ... and no prize counts hands of 10+ tricks here: no column of them either.
     wrong = ("has not started", "After 0 of", "Hand 1 of 12", "to go", "no hand complete")
+    wrong += ("10+ tricks",)
     pages = {
         "detail": f"/drives/{drive.pk}/manage/",
         "totals": f"/drives/{drive.pk}/manage/totals/",

@@ -264,6 +264,14 @@ class DriveState:
         return self.hands_played
 
     @property
+    def shows_ten_plus(self) -> bool:
+        """Whether the totals show the hands of 10 or more tricks: only for a prize that
+        counts them (a column of noughts, or of figures never typed from a card, says
+        nothing)."""
+        prizes = self.settings.prizes if self.settings is not None else None
+        return any(prize.kind == "ten_plus" for prize in prizes or ())
+
+    @property
     def first_halves_known(self) -> bool:
         """Whether the first half's figures are known: from the hands once the first half is
         complete, or typed from every score card."""
