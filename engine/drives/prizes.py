@@ -32,6 +32,7 @@ from engine.scoring.model import format_points
 
 __all__ = ["Award", "award_prizes", "show"]
 
+
 @dataclass(frozen=True)
 class Award:
     """One prize awarded: its place on the list (from 1), its title, its winners (more than one

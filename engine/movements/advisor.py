@@ -41,6 +41,9 @@ class Suggestion:
     sit_out: bool
     description: str
     complete: bool = True
+    #: The tables at which boards are played: all but one where the sit-out stays at one
+    #: table all evening (`Movement.idle_tables`).
+    tables_in_play: int = 0
 
     def movement(self) -> Movement:
         return build(self.kind, **self.params)
@@ -115,6 +118,7 @@ def advise(pairs_present: int, target_boards: int) -> list[Suggestion]:
                         sit_out=phantom,
                         description=movement.description,
                         complete=complete,
+                        tables_in_play=len(movement.tables_in_play),
                     )
                     # Best first: not a shortened Howell (its boards are played unequally
                     # often; a Mitchell cut to fewer rounds is the usual club evening); then

@@ -152,6 +152,22 @@ class Movement:
             raise MovementError(f"there is no board {board} (boards are 1..{self.board_count()})")
         return (board - 1) // self.boards_per_round + 1
 
+    # -- tables -----------------------------------------------------------------------------
+
+    @cached_property
+    def idle_tables(self) -> frozenset[int]:
+        """The tables at which nobody ever plays: every meeting there, round after round, is
+        a sit-out (a stationary phantom pair: the Howell for an odd number of pairs keeps its
+        sit-out at one table, as does a Mitchell whose phantom sits North-South). The pair
+        that goes there sits out that round: no boards are played there."""
+        played = {m.table for m in self.meetings if not m.sit_out}
+        return frozenset(t for t in range(1, self.tables + 1) if t not in played)
+
+    @property
+    def tables_in_play(self) -> tuple[int, ...]:
+        """The tables at which boards are played, in order: every table but the idle ones."""
+        return tuple(t for t in range(1, self.tables + 1) if t not in self.idle_tables)
+
     # -- lookups --------------------------------------------------------------------------
 
     @cached_property

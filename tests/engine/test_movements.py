@@ -280,3 +280,17 @@ def test_feeders_are_the_tables_whose_pairs_or_boards_go_to_a_table(kind, params
     guide = movement.guide_for_pair(pair, None if movement.one_winner else "NS")
     assert [row.round for row in guide] == sorted({row.round for row in guide})
     assert all(movement.meeting(row.round, row.table).set == row.set for row in guide)
+
+
+def test_a_sit_out_kept_at_one_table_all_evening_makes_that_table_idle():
+    # 7 pairs in a Howell: the phantom stays at table 1, whose pair sits out every round.
+    assert howell(4, phantom=True).idle_tables == frozenset({1})
+    assert howell(4, phantom=True).tables_in_play == (2, 3, 4)
+    assert howell(4).idle_tables == frozenset()
+    # A Mitchell's phantom sitting North-South stays at its table too; sitting East-West
+    # it moves, and every table is played at.
+    assert build("mitchell", tables=5, phantom=True).idle_tables == frozenset({5})
+    moving = build("mitchell", tables=5, phantom=True, phantom_seat="EW")
+    assert moving.idle_tables == frozenset() and len(moving.tables_in_play) == 5
+    advised = {(s.kind, s.tables, s.sit_out): s.tables_in_play for s in advise(7, 24)}
+    assert advised[("howell", 4, True)] == 3

@@ -191,3 +191,24 @@ def test_a_sit_out_table_waits_for_the_room_then_for_the_directors_next_round(
     page = director_client.get(f"/events/{event.pk}/room/").content.decode()
     assert "Round over: waiting for the next round" in page
     assert "Waiting for the room to finish" not in page
+
+
+def test_a_howell_whose_sit_out_stays_at_one_table_says_how_many_tables_are_played_at(
+    club: Any, director_client: Client
+) -> None:
+    """7 pairs in a 4-table Howell: the phantom pair keeps table 1 all evening, so boards are
+    played at three tables; the event's pages say which (it read "4 tables"), and the
+    movement advice for 7 pairs says so before the event is made."""
+    event = make_event(
+        club, kind="howell", params={"tables": 4, "phantom": True, "boards_per_round": 2}
+    )
+    words = "3 tables to play at (2, 3, 4); table 1 is the sit-out: nobody plays there"
+    for path in (f"/events/{event.pk}/", f"/events/{event.pk}/print/"):
+        page = director_client.get(path).content.decode()
+        assert words in page and "4 tables" not in page, path
+    plain = make_event(club, kind="howell", params={"tables": 4, "boards_per_round": 2})
+    assert "· 4 tables, 7 rounds" in director_client.get(f"/events/{plain.pk}/").content.decode()
+    form = {"name": "Seven pairs", "date": "2026-12-04", "game": "classic", "pairs": 7}
+    form |= {"boards": 24, "method": "mp", "advance": "table", "scale": "ebu"}
+    advice = director_client.post("/events/new/", form).content.decode()
+    assert "3 tables to play at, and one where the sit-out waits" in advice

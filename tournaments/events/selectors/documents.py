@@ -179,6 +179,9 @@ class MovementAdvice(Document):
     winners: int
     sit_out: bool
     description: str
+    #: The tables at which boards are played: one fewer than `tables` where the sit-out
+    #: keeps one table all evening.
+    tables_in_play: int
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count
 
 from tournaments.events import access
+from tournaments.events.bridge import movement_for
 from tournaments.events.models import (
     Event,
     MovementRow,
@@ -106,4 +107,22 @@ def flagged_results(event: Event) -> list[Result]:
         .exclude(flag="")
         .select_related("ns_pair", "ew_pair")
         .order_by("round", "table", "board_number")
+    )
+
+
+def tables_words(section: Section) -> str:
+    """How many tables the room sets up, as the event's pages say it: "4 tables", or, where
+    the sit-out keeps one table all evening, "3 tables to play at (2, 3, 4); table 1 is the
+    sit-out: nobody plays there". The tables keep their numbers (the guide cards and the
+    movement name them), so the words say which ones. The sit-out table keeps its tablet and
+    its table card: the pair sitting out waits there and reads where it goes next."""
+    movement = movement_for(section)
+    playing = movement.tables_in_play
+    if not movement.idle_tables:
+        return f"{len(playing)} table{'s' if len(playing) != 1 else ''}"
+    idle = ", ".join(str(t) for t in sorted(movement.idle_tables))
+    listed = ", ".join(str(t) for t in playing)
+    return (
+        f"{len(playing)} table{'s' if len(playing) != 1 else ''} to play at ({listed}); "
+        f"table {idle} is the sit-out: nobody plays there"
     )

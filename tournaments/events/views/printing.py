@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.events.models import Event, PrintJob
+from tournaments.events.selectors import events as selectors_events
 from tournaments.events.services import printing as print_services
 from tournaments.events.views.director._common import event_for_director
 from tournaments.events.views.director.tablet_links import links_warning
@@ -84,6 +85,7 @@ def event_print(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "section": event.section,
+            "tables_words": selectors_events.tables_words(event.section),
             "documents": documents,
             "job": _job_json(request, event, job, fingerprints) if job is not None else None,
             "pack": job,

@@ -24,6 +24,7 @@ from tournaments.events.forms import (
     options_from_post,
 )
 from tournaments.events.models import Event, Pair
+from tournaments.events.selectors import events as selectors_events
 from tournaments.events.services import analysis as analysis_services
 from tournaments.events.services import closing as closing_services
 from tournaments.events.services import events as event_services
@@ -135,6 +136,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "section": section,
+            "tables_words": selectors_events.tables_words(section),
             "pairs": pairs,
             "rules": rules_for(event),
             "boards": event.boards.count(),
