@@ -99,9 +99,10 @@ class Tournament(Play):
 
 
 class TournamentTeam(models.Model):
-    """A team of two. Numbers run from 1 without gaps, as the engine counts them; a league's
-    weeks keep the same numbers. `present` is ticked at the door: the draw needs both players
-    of every team there. A withdrawn team plays no round after `withdrawn_after`."""
+    """A team of two. Numbers run from 1 without gaps, as the engine counts them; in a league
+    `league_team` keeps the team the same from week to week. `present` is ticked at the door:
+    the draw needs both players of every team there. A withdrawn team plays no round after
+    `withdrawn_after`."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
     number = models.PositiveSmallIntegerField()
@@ -114,6 +115,10 @@ class TournamentTeam(models.Model):
     in_pot = models.BooleanField(default=False)
     present = models.BooleanField(default=False)
     withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # In a league: the team's number in the league, the same every week whatever its number
+    # on the night (a team taken off one week moves the others up a number for that week
+    # only). The league table is kept by it. None outside a league.
+    league_team = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -25,6 +25,7 @@ from tournaments.teams.selectors.teams import (
     league_standings,
     round_of,
     tournament_state,
+    week_notes,
 )
 from tournaments.teams.services import games as team_games
 from tournaments.teams.services import playoff as team_playoff
@@ -424,3 +425,85 @@ def test_withdrawn_teams_in_a_fixed_schedule_get_no_bye_and_no_win(club: Club) -
     first = [r for r in counted_results(tournament) if r.round == 1]
     for team in pair.teams:
         assert rows[team].won == sum(1 for r in first if r.winner == team)
+
+
+def test_a_league_with_an_absence_a_substitute_and_a_withdrawal_counts_each_game_for_its_team(
+    club: Club,
+) -> None:
+    """Three weeks of six teams. Week 2: Kings do not come (taken off: the teams after them
+    play under the next number up that night) and Jacks field a substitute; week 3: Tens
+    withdraw after round 1. The league table equals a recount made here from the stored games,
+    each side named by the team's name on its night: every game is credited to the team that
+    played it (taking Kings off once credited week 2's games to the wrong teams)."""
+    names = ["Aces", "Kings", "Queens", "Jacks", "Tens", "Nines"]
+    league = services.league_create(club=club, name="Spring league")
+    settings = {"rotation": "round_robin", "rounds": 3}
+    weeks = []
+    for week in (1, 2, 3):
+        roster = [{"name": n, "player_one": f"{n} A", "player_two": f"{n} B"} for n in names]
+        tournament = services.tournament_create(
+            club=club, name=f"Week {week}", settings=settings,
+            teams=roster if week == 1 else (), league=league,
+        )  # fmt: skip
+        if week == 2:
+            services.team_remove(tournament=tournament, number=2)  # Kings: absent
+            jacks = tournament.teams.get(name="Jacks")
+            substitute = {"name": "Jacks", "player_one": "Sam Sub", "player_two": "Jacks B"}
+            services.team_change(tournament=tournament, number=jacks.number, data=substitute)
+        for number in tournament.teams.values_list("number", flat=True):
+            services.team_arrive(tournament=tournament, number=number)
+        services.tournament_start(tournament=tournament, seed=week)
+        tournament.refresh_from_db()
+        for round_ in (1, 2, 3):
+            play_round(tournament, home_wins=(week + round_) % 2 == 0)
+            if week == 3 and round_ == 1:
+                tens = tournament.teams.get(name="Tens").number
+                team_games.team_withdraw(tournament=tournament, number=tens, reason="gone home")
+            if round_ < 3:
+                services.round_next(tournament=tournament)
+                tournament.refresh_from_db()
+        team_games.tournament_finish(tournament=tournament)
+        weeks.append(tournament)
+    # The week 2 rows say who was absent and who stood in, and keep every league number.
+    second = {t.name: t for t in weeks[1].teams.all()}
+    assert "Kings" not in second and second["Jacks"].player_one == "Sam Sub"
+    assert weeks[2].teams.get(name="Jacks").player_one == "Jacks A"  # back to the regular
+    assert {t.name: t.league_team for t in second.values()} == {
+        n: names.index(n) + 1 for n in names if n != "Kings"
+    }
+
+    # The recount: each week's stored games, sides renamed to the league's week-1 numbers
+    # by name (not by any stored league number), ranked by the engine on its own.
+    by_name = {n: i for i, n in enumerate(names, start=1)}
+    results = []
+    for week in weeks:
+        name_of = dict(week.teams.values_list("number", "name"))
+        for game in TournamentGame.objects.filter(tournament=week, status="confirmed"):
+            result = GameResult.from_dict(game.result)
+
+            def renamed(number: int | None, name_of: dict[int, str] = name_of) -> int | None:
+                return None if number is None else by_name[name_of[number]]
+
+            results.append(
+                GameResult.from_dict(
+                    result.to_dict()
+                    | {"home": renamed(result.home), "away": renamed(result.away)}
+                    | {"winner": renamed(result.winner)}
+                )
+            )
+    engine = TeamTournament(
+        TournamentSettings.from_dict(weeks[0].settings), [Team(i, n) for n, i in by_name.items()]
+    )
+    recount = engine.standings(results)
+    table = league_standings(league)
+
+    def lines(rows: Any) -> list[tuple[Any, ...]]:
+        figures = ("played", "won", "lost", "points_for", "points_against", "byes", "forfeits")
+        return [(r.rank, r.team.name, *(getattr(r, f) for f in figures)) for r in rows]
+
+    assert lines(table) == lines(recount)
+    kings = next(r for r in table if r.team.name == "Kings")
+    assert kings.played == 6  # weeks 1 and 3 only (6 teams, 3 rounds each)
+    notes = week_notes(league, weeks)
+    assert notes[weeks[0].pk] == "" and notes[weeks[2].pk] == ""
+    assert notes[weeks[1].pk] == "absent: Kings; Jacks with Sam Sub standing in"

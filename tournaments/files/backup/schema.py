@@ -221,6 +221,7 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "in_pot",
         "present",
         "withdrawn_after",
+        "league_team",
     ),
     TournamentRound: ("id", "number", "tables", "drawn_at"),
     TournamentGame: (
@@ -265,6 +266,9 @@ ADDED_LATER: dict[Model, dict[str, Any]] = {
     # lines said who only by the account.
     DriveAudit: {"user_name": ""},
     TournamentAudit: {"user_name": ""},
+    # A league kept its teams by each week's numbers before migration 0016: None reads a
+    # team by its number on the night, as the league table then did.
+    TournamentTeam: {"league_team": None},
 }
 
 #: Relations a row does not carry: where it sits in the document says them.

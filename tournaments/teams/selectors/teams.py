@@ -7,8 +7,8 @@ Nothing here writes. Every figure comes from the rows through the engine
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -69,24 +69,82 @@ def standings_of(tournament: Tournament) -> list[StandingRow]:
 
 
 def league_results(league: League, through_week: int | None = None) -> list[GameResult]:
+    """Every week's games that count, each team named by its league number (a week's own
+    numbers move when a team is absent that week), week by week."""
     weeks = league.weeks.exclude(status=Tournament.Status.DRAFT).order_by("week")
     if through_week is not None:
         weeks = weeks.filter(week__lte=through_week)
     out: list[GameResult] = []
     for week in weeks:
-        out.extend(counted_results(week))
+        keys = {
+            number: league_team or number
+            for number, league_team in week.teams.values_list("number", "league_team")
+        }
+        out.extend(_as_league(result, keys) for result in counted_results(week))
     return out
+
+
+def _as_league(result: GameResult, keys: Mapping[int, int]) -> GameResult:
+    def key(number: int | None) -> int | None:
+        return None if number is None else keys.get(number, number)
+
+    home, away, winner = key(result.home), key(result.away), key(result.winner)
+    assert home is not None
+    return replace(result, home=home, away=away, winner=winner)
+
+
+def league_teams_now(league: League) -> list[Team]:
+    """The league's teams by their league numbers, as week 1 entered them."""
+    first = league.weeks.order_by("week").first()
+    if first is None:
+        return []
+    return [
+        Team(t.league_team or t.number, t.name, t.city)
+        for t in TournamentTeam.objects.filter(tournament=first).order_by("number")
+    ]
+
+
+def week_notes(league: League, weeks: Sequence[Tournament]) -> dict[int, str]:
+    """What each week's page of the league says of its teams, by the week's id: who was absent
+    (a league team taken off that week) and who stood in (a player other than the team's
+    own, as week 1 entered them); "" for a week as entered."""
+    first = league.weeks.order_by("week").first()
+    if first is None:
+        return {}
+    regular = {
+        team.league_team or team.number: team
+        for team in TournamentTeam.objects.filter(tournament=first)
+    }
+    notes: dict[int, str] = {}
+    for week in weeks:
+        there = {t.league_team or t.number: t for t in week.teams.all()}
+        said = []
+        absent = [regular[k].name for k in sorted(regular) if k not in there]
+        if absent:
+            said.append("absent: " + ", ".join(absent))
+        for key in sorted(there):
+            team, usual = there[key], regular.get(key)
+            if usual is None:
+                continue
+            stood_in = [
+                name
+                for name in (team.player_one, team.player_two)
+                if name and name not in (usual.player_one, usual.player_two)
+            ]
+            if stood_in:
+                said.append(f"{team.name} with {' and '.join(stood_in)} standing in")
+        notes[week.pk] = "; ".join(said)
+    return notes
 
 
 def league_standings(league: League, through_week: int | None = None) -> list[StandingRow]:
     """The league table through week N (all weeks played so far when None): the first week's
-    settings and teams rank every week's games."""
+    settings rank every week's games, team by team whatever their numbers on each night."""
     first = league.weeks.order_by("week").first()
     if first is None:
         return []
-    return engine_for(first).standings(
-        league_results(league, through_week), through_week=through_week
-    )
+    engine = TeamTournament(settings_of(first), league_teams_now(league))
+    return engine.standings(league_results(league, through_week), through_week=through_week)
 
 
 @dataclass(frozen=True)

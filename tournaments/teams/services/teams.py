@@ -133,7 +133,7 @@ def tournament_create(
     if len(teams) > MAX_TEAMS:
         raise TeamsRefused(TOO_MANY_TEAMS)
     checked = checked_settings(settings)
-    rows = [team_fields(team, n) for n, team in enumerate(teams, start=1)]
+    rows: list[dict[str, Any]] = [team_fields(team, n) for n, team in enumerate(teams, start=1)]
     week = 1
     if league is not None:
         if league.club_id != club.pk:
@@ -148,6 +148,9 @@ def tournament_create(
                     "(the teams are copied), or start a new league."
                 )
             rows = list(league_teams(league))
+        else:
+            # Week 1 gives the league its teams: each keeps its number as its league number.
+            rows = [row | {"league_team": n} for n, row in enumerate(rows, start=1)]
     teams_distinct([row["name"] for row in rows])
     tournament = Tournament.objects.create(
         club=club,
@@ -166,13 +169,16 @@ def tournament_create(
     return tournament
 
 
-def league_teams(league: League) -> list[dict[str, str]]:
-    """The league's teams as its first week entered them (later weeks copy them)."""
+def league_teams(league: League) -> list[dict[str, Any]]:
+    """The league's teams as its first week entered them, each with its league number (later
+    weeks copy them; a team that does not come one week is taken off that week only, and a
+    substitute is that week's own: the next week starts from these again)."""
     first = league.weeks.order_by("week").first()
     if first is None:
         return []
     return [
         {field: getattr(team, field) for field in TEAM_FIELDS}
+        | {"league_team": team.league_team or team.number}
         for team in first.teams.order_by("number")
     ]
 
@@ -207,7 +213,10 @@ def team_add(
         raise TeamsRefused(f"The tournament has {MAX_TEAMS} teams, the most it takes.")
     fields = team_fields(data, number)
     teams_distinct([*tournament.teams.values_list("name", flat=True), fields["name"]])
-    team = TournamentTeam.objects.create(tournament=tournament, number=number, **fields)
+    league_team = number if tournament.league_id is not None else None
+    team = TournamentTeam.objects.create(
+        tournament=tournament, number=number, league_team=league_team, **fields
+    )
     audit(tournament, user, "team-add", f"team {number}", after=fields)
     return team
 
@@ -235,15 +244,25 @@ def team_change(
 
 @transaction.atomic
 def team_remove(*, tournament: Tournament, number: int, user: User = None) -> None:
-    """Off the list before the draw; the teams after it move up a number."""
+    """Off the list before the draw; the teams after it move up a number. In a league's later
+    week the team is absent that week only: every team keeps its league number, which the
+    league table goes by (week 1 gives the league its teams, so there the league numbers
+    move up too)."""
     tournament = _draft(tournament, "taking a team off")
     team = _team(tournament, number)
     name = team.name
     team.delete()
+    founding = tournament.league_id is not None and tournament.week == 1
     for later in tournament.teams.filter(number__gt=number).order_by("number"):
         later.number -= 1
-        later.save(update_fields=["number"])
-    audit(tournament, user, "team-remove", f"team {number}", before={"name": name})
+        if founding and later.league_team is not None:
+            later.league_team -= 1
+        later.save(update_fields=["number", "league_team"])
+    absent = tournament.league_id is not None and not founding
+    audit(
+        tournament, user, "team-remove", f"team {number}",
+        before={"name": name}, reason="absent this week" if absent else "",
+    )  # fmt: skip
 
 
 @transaction.atomic

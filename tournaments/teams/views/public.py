@@ -29,6 +29,7 @@ from tournaments.teams.selectors.teams import (
     league_standings,
     settings_of,
     tournament_state,
+    week_notes,
 )
 
 #: How often a running tournament's public page looks for new games (a round takes 15-30
@@ -109,6 +110,7 @@ def league_public(request: HttpRequest, pk: int) -> HttpResponse:
                     for w in weeks),
             "rows": rows,
             "tie_break": tie_break_text(keys) if keys else "",
+            "notes": week_notes(league, weeks),
         },
     )  # fmt: skip
 
