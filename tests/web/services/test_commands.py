@@ -11,6 +11,8 @@ from django.core.management import CommandError, call_command
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import drive_state
 from tournaments.events.models import Event, Result
+from tournaments.teams.models import League
+from tournaments.teams.selectors.teams import league_standings, week_notes
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +37,14 @@ def test_demo_is_idempotent_and_prints_json() -> None:
     assert drive.status == "running" and len(state.names) == 12
     assert state.hands_played == 3 and state.current is not None and state.current.hand == 4
     assert state.current.done == 0 and len(state.lines) == 12
+    # The league: week 1 published, week 2 running with one team absent and a substitute.
+    (league,) = League.objects.all()
+    assert first["leagues"] == [{"id": league.pk, "name": league.name}]
+    one, two = league.weeks.order_by("week")
+    assert (one.status, two.status) == ("published", "running")
+    notes = week_notes(league, [one, two])
+    assert notes[two.pk] == "absent: Kitty Cats; Book Keepers with Sally (sub) standing in"
+    assert sum(row.played for row in league_standings(league)) > 0
 
 
 def test_simulate_plays_the_rest_and_standings_prints_them() -> None:

@@ -27,7 +27,8 @@ from tournaments.events.services.simulation import event_simulate
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.teams.models import Tournament
+from tournaments.teams.models import League, Tournament
+from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services import games as team_games
 from tournaments.teams.services import teams as team_services
 
@@ -102,16 +103,18 @@ class Command(OneLineCommand):
         drive = _demo_drive(club, user)
         drives = [{"id": drive.pk, "name": drive.name}]
         tournament = _demo_tournament(club, user)
+        league = _demo_league(club, user)
         if options["json"]:
             teams = [{"id": tournament.pk, "name": tournament.name}]
-            self.stdout.write(
-                json.dumps({"events": events, "drives": drives, "tournaments": teams})
-            )
+            leagues = [{"id": league.pk, "name": league.name}]
+            shown = {"events": events, "drives": drives, "tournaments": teams, "leagues": leagues}
+            self.stdout.write(json.dumps(shown))
             return
         for e in events:
             self.stdout.write(f"Demo event {e['id']}: {e['name']} ({e['game']})")
         self.stdout.write(f"Demo drive {drive.pk}: {drive.name}")
         self.stdout.write(f"Demo Bid Whist tournament {tournament.pk}: {tournament.name}")
+        self.stdout.write(f"Demo Bid Whist league {league.pk}: {league.name}")
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
 
 
@@ -235,3 +238,61 @@ def _demo_tournament(club: Club, user: Any) -> Tournament:
         team_games.tournament_live(tournament=tournament, live=True, user=user)
     tournament.refresh_from_db()
     return tournament
+
+
+DEMO_LEAGUE = "Tuesday Bid Whist league (demo)"
+
+
+def _demo_league(club: Club, user: Any) -> League:
+    """The demo league, made once: six teams; week 1 played and published; week 2 running,
+    its round 1 played, with Kitty Cats absent (taken off that night, kept by the league) and
+    a substitute standing in for Book Keepers, so the league page shows both."""
+    league = League.objects.filter(club=club, name=DEMO_LEAGUE).first()
+    if league is not None:
+        return league
+    scores = random.Random(44)
+    teams = [
+        {"name": name, "city": city, "player_one": FIRST[2 * i], "player_two": FIRST[2 * i + 1]}
+        for i, (name, city) in enumerate(DEMO_TEAMS[:6])
+    ]
+    with transaction.atomic():
+        league = team_services.league_create(club=club, name=DEMO_LEAGUE, user=user)
+        for week in (1, 2):
+            night = team_services.tournament_create(
+                club=club, name=f"League week {week}",
+                settings={"rotation": "round_robin", "rounds": 3},
+                teams=teams if week == 1 else (), league=league, user=user,
+            )  # fmt: skip
+            if week == 2:
+                absent = night.teams.get(name="Kitty Cats").number
+                team_services.team_remove(tournament=night, number=absent, user=user)
+                keepers = night.teams.get(name="Book Keepers")
+                stand_in = {"name": keepers.name, "city": keepers.city}
+                stand_in |= {"player_one": keepers.player_one, "player_two": "Sally (sub)"}
+                team_services.team_change(
+                    tournament=night, number=keepers.number, data=stand_in, user=user
+                )
+            for number in night.teams.values_list("number", flat=True):
+                team_services.team_arrive(tournament=night, number=number, user=user)
+            team_services.tournament_start(tournament=night, seed=44 + week, user=user)
+            night.refresh_from_db()
+            for round_ in range(1, 4 if week == 1 else 2):
+                drawn = round_of(night, round_)
+                assert drawn is not None
+                for table in (pairing.table for pairing in drawn.tables):  # a bye has none
+                    loser = scores.randint(-2, 6)
+                    score = (
+                        {"home_points": 7, "away_points": loser}
+                        if scores.random() < 0.5
+                        else {"home_points": loser, "away_points": 7}
+                    )
+                    team_games.game_enter(tournament=night, table=table, score=score, user=user)
+                if round_ < 3 and week == 1:
+                    team_services.round_next(tournament=night, user=user)
+                    night.refresh_from_db()
+            if week == 1:
+                team_games.tournament_finish(tournament=night, user=user)
+                team_games.tournament_publish(tournament=night, user=user)
+            else:
+                team_games.tournament_live(tournament=night, live=True, user=user)
+    return league
