@@ -1,5 +1,5 @@
 """A Bid Whist team tournament's paper: the team list, each round's tables, score sheets for
-games played on paper, and the playoff bracket.
+games played on paper, the playoff bracket, and the standings with the prize sheet.
 
 The door works from the team list (a box to tick when a team is here, one when it has paid),
 the room from the tables pinned on the wall (a round to a page; the whole night at once for a
@@ -24,16 +24,20 @@ b'%PDF-'
 from engine.printing.teams.bracket import bracket_pdf
 from engine.printing.teams.common import RoundLines, TableLine, TeamLine
 from engine.printing.teams.score_sheets import HAND_ROWS, score_sheets_pdf
+from engine.printing.teams.standings import PrizeLine, StandingLine, standings_pdf
 from engine.printing.teams.tables import round_tables_pdf
 from engine.printing.teams.team_list import team_list_pdf
 
 __all__ = [
     "HAND_ROWS",
+    "PrizeLine",
     "RoundLines",
+    "StandingLine",
     "TableLine",
     "TeamLine",
     "bracket_pdf",
     "round_tables_pdf",
     "score_sheets_pdf",
+    "standings_pdf",
     "team_list_pdf",
 ]

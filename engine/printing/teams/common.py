@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.printing.common import date_words, fitted_line
-from engine.printing.toolkit import GREY, Flow, PrintError, text_block, vstack
+from engine.printing.toolkit import GREY, Column, Flow, PrintError, Table, text_block, vstack
 
 __all__ = [
     "RoundLines",
@@ -105,3 +105,21 @@ def heading(
             ]
         )
     )
+
+
+#: A team table's type size, and the least it shrinks to so that every cell fits.
+TABLE_SIZE = 10.0
+TABLE_SMALLEST = 7.0
+
+
+def fitting_table(columns: Sequence[Column], rows: Sequence[Sequence[str]], width: float) -> Table:
+    """The table in the largest type (down to TABLE_SMALLEST) at which every cell fits at its
+    natural width: a long team name makes the whole list a little smaller rather than
+    squeezing one column, whose names would shrink line by line."""
+    size = TABLE_SIZE
+    while size > TABLE_SMALLEST:
+        table = Table(columns, rows, size=size, row_height=TABLE_SIZE * 1.9)
+        if sum(table.layout()[1]) <= width:
+            return table
+        size -= 0.25
+    return Table(columns, rows, size=size, row_height=TABLE_SIZE * 1.9)

@@ -7,32 +7,17 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from engine.printing.teams.common import TeamLine, check_teams, heading
-from engine.printing.toolkit import GREY, MM, Column, Flow, Sheet, Table, paragraph
+from engine.printing.teams.common import TeamLine, check_teams, fitting_table, heading
+from engine.printing.toolkit import GREY, MM, Column, Flow, Sheet, paragraph
 
 __all__ = ["team_list_pdf"]
 
-SIZE = 10.0
-SMALLEST = 7.0
 EMPTY_BOX = "☐"
 TICKED_BOX = "☑"
 
 
 def _box(ticked: bool) -> str:
     return TICKED_BOX if ticked else EMPTY_BOX
-
-
-def _fitting(columns: Sequence[Column], rows: Sequence[Sequence[str]], width: float) -> Table:
-    """The table in the largest type (down to SMALLEST) at which every cell fits at its
-    natural width: a long team name makes the whole list a little smaller rather than
-    squeezing one column, whose names would shrink line by line."""
-    size = SIZE
-    while size > SMALLEST:
-        table = Table(columns, rows, size=size, row_height=SIZE * 1.9)
-        if sum(table.layout()[1]) <= width:
-            return table
-        size -= 0.25
-    return Table(columns, rows, size=size, row_height=SIZE * 1.9)
 
 
 def team_list_pdf(
@@ -72,7 +57,7 @@ def team_list_pdf(
         ]
         for team in ordered
     ]
-    flow.table(_fitting(columns, rows, flow.width))
+    flow.table(fitting_table(columns, rows, flow.width))
     here = sum(1 for team in ordered if team.here)
     paid = sum(1 for team in ordered if team.paid)
     count_line = f"{count} teams on the list. Here: {here or '____'} of {count}. "

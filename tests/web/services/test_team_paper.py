@@ -18,7 +18,8 @@ from pypdf import PdfReader
 
 from tournaments.kernel.models import Club
 from tournaments.teams.models import Tournament, TournamentTeam
-from tournaments.teams.selectors.teams import engine_for, round_of
+from tournaments.teams.selectors.money import cents_text, money_view
+from tournaments.teams.selectors.teams import engine_for, round_of, tournament_state
 from tournaments.teams.services import games as team_games
 from tournaments.teams.services import playoff as team_playoff
 from tournaments.teams.services import teams as services
@@ -225,3 +226,33 @@ def test_the_page_serves_the_pdf_or_goes_back_with_the_reason(club: Club, direct
     stranger = get_user_model().objects.create_user("other", password="pw", is_staff=True)
     with pytest.raises(Http404):
         tournament_print(request_for(stranger), tournament.pk, "team-list")
+
+
+def test_the_standings_and_prize_sheet_print_as_the_page_shows_them(club: Club) -> None:
+    """Before the draw there is nothing to print; after a round the standings as they stand;
+    at the end the final standings in the page's order, the prizes each place pays and who
+    takes the Boston pot (it was a 404 before)."""
+    tournament = made(
+        club, rotation="round_robin", rounds=1, playoff=0, fee_cents=1000, prizes=[60, 40],
+        pot_stake_cents=500,
+    )  # fmt: skip
+    with pytest.raises(TeamsRefused, match="make the draw, then print the standings"):
+        tournament_pdf(tournament=tournament, what="standings")
+    for number in range(1, len(TEAMS) + 1):
+        services.team_arrive(tournament=tournament, number=number, paid_cents=2000, in_pot=True)
+    services.tournament_start(tournament=tournament, seed=7)
+    tournament.refresh_from_db()
+    (running,) = pages(tournament_pdf(tournament=tournament, what="standings"))
+    assert "after round 1" in running and "No game counts yet" in running
+    play_round(tournament)
+    team_games.tournament_finish(tournament=tournament)
+    tournament.refresh_from_db()
+    (final,) = pages(tournament_pdf(tournament=tournament, what="standings"))
+    assert "final standings" in final and "6 teams" in final
+    state = tournament_state(tournament)
+    order = [final.index(row.team.name) for row in state.standings]
+    assert order == sorted(order)  # the page's order
+    money = money_view(tournament, state.standings)
+    for prize in money.prizes:
+        assert f"{prize.team} {cents_text(prize.cents)}" in final
+    assert "Boston pot: 60.00." in final and money.pot_text in final

@@ -96,12 +96,13 @@ def _pot_text(pot: PotAward, names: dict[int, str]) -> str:
     boston = f"{pot.most_bostons} Boston{'s' if pot.most_bostons != 1 else ''}"
     if len(pot.shares) == 1:
         team, cents = pot.shares[0]
-        return f"{names.get(team, team)} takes it ({_money(cents)}) with {boston}."
-    shares = ", ".join(f"{names.get(team, team)} {_money(cents)}" for team, cents in pot.shares)
+        return f"{names.get(team, team)} takes it ({cents_text(cents)}) with {boston}."
+    shares = ", ".join(f"{names.get(team, team)} {cents_text(cents)}" for team, cents in pot.shares)
     return f"Shared, {boston} each: {shares}."
 
 
-def _money(cents: int) -> str:
+def cents_text(cents: int) -> str:
+    """An amount as the pages and the paper print it: 12.50."""
     return f"{cents // 100}.{cents % 100:02d}"
 
 

@@ -1,28 +1,34 @@
-"""A team tournament's paper as PDF: the team list, the tables, score sheets and the bracket.
+"""A team tournament's paper as PDF: the team list, the tables, score sheets, the bracket and
+the standings with the prize sheet.
 
 The layouts are the engine's (`engine.printing.teams`); this reads what the tournament has
 stored and lays it out on the club's paper. Nothing is written, so a director may print as
 often as they like: the team list at any time (for the door: a box for "here" and one for
 "paid"), the tables and score sheets once a round is drawn (the round being played; the whole
 night at once for a schedule fixed before play, round robin or moving team), the bracket once
-the playoff is seeded. A refusal is a `TeamsRefused` saying what to do first.
+the playoff is seeded, the standings (with the prizes and the Boston pot, as they stand or
+final) at any time after the draw. A refusal is a `TeamsRefused` saying what to do first.
 """
 
 from __future__ import annotations
 
 from engine.printing.teams import (
     HAND_ROWS,
+    PrizeLine,
     RoundLines,
+    StandingLine,
     TableLine,
     TeamLine,
     bracket_pdf,
     round_tables_pdf,
     score_sheets_pdf,
+    standings_pdf,
     team_list_pdf,
 )
 from engine.teams import GameKind, Round, TeamsError
 from engine.teams.bracket import Bracket
 from tournaments.teams.models import Tournament, TournamentTeam
+from tournaments.teams.selectors.money import cents_text, money_view
 from tournaments.teams.selectors.teams import (
     TournamentState,
     engine_for,
@@ -32,7 +38,7 @@ from tournaments.teams.selectors.teams import (
 from tournaments.teams.services.teams import TeamsRefused
 
 #: The documents, by the name in their address.
-DOCUMENTS = ("team-list", "tables", "score-sheets", "bracket")
+DOCUMENTS = ("team-list", "tables", "score-sheets", "bracket", "standings")
 
 #: Rotations whose rounds are all fixed at the draw: their tables print for the whole night.
 FIXED_ROTATIONS = ("round_robin", "moving")
@@ -79,6 +85,8 @@ def tournament_pdf(*, tournament: Tournament, what: str, paper: str | None = Non
         return team_list_pdf(title, date, list(teams.values()), paper=paper)
     if what == "bracket":
         return _bracket(tournament, state, paper)
+    if what == "standings":
+        return _standings(tournament, state, paper)
     drawn = round_of(tournament, tournament.round) if tournament.round else None
     if drawn is None:
         raise TeamsRefused(
@@ -123,3 +131,34 @@ def _bracket(tournament: Tournament, state: TournamentState, paper: str) -> byte
     return bracket_pdf(
         tournament.name, tournament.date, bracket.rounds, names, seeds=bracket.seeds, paper=paper
     )
+
+
+def _standings(tournament: Tournament, state: TournamentState, paper: str) -> bytes:
+    """The standings as they stand (final once the tournament is over), the prizes the places
+    pay and the Boston pot: what the prize-giving reads out."""
+    if tournament.status == Tournament.Status.DRAFT:
+        raise TeamsRefused(
+            "Nothing is played before the draw: make the draw, then print the standings."
+        )
+    over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED)
+    # Until a game counts every team is level on nothing: no table, no prize "as it stands".
+    rows = state.standings if any(row.played for row in state.standings) else []
+    lines = [
+        StandingLine(
+            f"{row.rank}=" if row.tied else str(row.rank), row.team.name, row.team.city,
+            row.played, row.won, row.lost, row.drawn, row.points_for, row.points_against,
+            row.bostons,
+        )
+        for row in rows
+    ]  # fmt: skip
+    money = money_view(tournament, rows)
+    prizes = [PrizeLine(p.place, p.team, cents_text(p.cents)) for p in money.prizes if rows]
+    pot = ""
+    if money.pot is not None:
+        so_far = "" if money.pot_final else "So far: "
+        pot = f"Boston pot: {cents_text(money.pot.pot_cents)}. {so_far}{money.pot_text}"
+    status = "final standings" if over else f"after round {tournament.round}"
+    return standings_pdf(
+        tournament.name, tournament.date, lines, status=status, tie_break=state.tie_break,
+        prizes=prizes, pot=pot, paper=paper,
+    )  # fmt: skip
