@@ -13,7 +13,13 @@ import pytest
 from django.test import Client
 
 from tournaments.kernel.models import Club
-from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
+from tournaments.teams.models import (
+    Tournament,
+    TournamentAudit,
+    TournamentGame,
+    TournamentTableAccess,
+)
+from tournaments.teams.selectors.teams import tournament_state
 from tournaments.teams.services import games as team_games
 from tournaments.teams.services import teams as services
 
@@ -422,3 +428,45 @@ def test_the_boston_pot_from_the_first_tick_at_the_door_to_the_money_box(
     pot = page[page.index('id="pot"') :].split("</p>")[0]
     assert "Boston pot: 10.00 from 2 teams." in pot
     assert "Queens takes it (10.00) with 1 Boston." in pot
+
+
+def test_a_game_of_an_earlier_round_is_corrected_from_the_page_with_a_reason(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    """Round 2 is being played; the director finds round 1's table 1 was mis-scored. The page
+    lists round 1's games with a form each; without a reason nothing changes and the page says
+    why; with one the standings change, round 2 stays as drawn and the audit keeps both."""
+    tournament = _running(club, director)
+    for table in (1, 2):
+        team_games.game_enter(
+            tournament=tournament, table=table, score={"home_points": 7, "away_points": 3}
+        )
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    url = f"/tournaments/{tournament.pk}/manage/"
+    page = director_client.get(url).content.decode()
+    assert 'id="earlier-rounds"' in page and 'id="earlier-1-1"' in page
+    assert "Correct round 1, table 1" in page
+    first = TournamentGame.objects.get(tournament=tournament, round=1, table=1)
+    drawn = list(tournament.rounds.get(number=2).tables["tables"])
+    before = {r.team.name: r.won for r in tournament_state(tournament).standings}
+    swapped = {"table": "1", "round": "1", "home_points": "2", "away_points": "7"}
+    refused = director_client.post(f"{url}enter/", swapped, follow=True).content.decode()
+    assert "reason" in refused.lower()
+    first.refresh_from_db()
+    assert first.score == {"home_points": 7, "away_points": 3}
+    done = director_client.post(
+        f"{url}enter/", swapped | {"reason": "sheet misread"}, follow=True
+    ).content.decode()
+    assert "Round 1, table 1: corrected." in done
+    first.refresh_from_db()
+    assert first.score == {"home_points": 2, "away_points": 7}
+    after = {r.team.name: r.won for r in tournament_state(tournament).standings}
+    home, away = first.home, first.away
+    names = dict(tournament.teams.values_list("number", "name"))
+    assert after[names[home]] == before[names[home]] - 1
+    assert after[names[away]] == before[names[away]] + 1
+    assert list(tournament.rounds.get(number=2).tables["tables"]) == drawn
+    (audit,) = TournamentAudit.objects.filter(tournament=tournament, action="game-correct")
+    assert audit.reason.startswith("sheet misread") and "it stays as drawn" in audit.reason
+    assert audit.before is not None and audit.after is not None

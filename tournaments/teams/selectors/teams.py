@@ -148,6 +148,14 @@ def league_standings(league: League, through_week: int | None = None) -> list[St
 
 
 @dataclass(frozen=True)
+class EarlierRound:
+    """A round already played, as the director's page lists it for corrections."""
+
+    number: int
+    tables: list[TableView]
+
+
+@dataclass(frozen=True)
 class TableView:
     """One table of the round as the pages show it."""
 
@@ -181,6 +189,8 @@ class TournamentState:
     byes: list[TournamentTeam] = field(default_factory=list)
     standings: list[StandingRow] = field(default_factory=list)
     done: int = 0
+    #: The rounds before the current one, each with its tables, for corrections.
+    earlier: list[EarlierRound] = field(default_factory=list)
 
     @property
     def rotation_text(self) -> str:
@@ -264,9 +274,37 @@ def tournament_state(tournament: Tournament) -> TournamentState:
         ]
         state.byes = [by_number[b] for b in drawn.byes]
         state.done = sum(1 for t in state.tables if t.done)
+    if tournament.round > 1:
+        state.earlier = _earlier_rounds(tournament, by_number)
     if tournament.status != Tournament.Status.DRAFT:
         state.standings = engine_for(tournament).standings(counted_results(tournament))
     return state
+
+
+def _earlier_rounds(
+    tournament: Tournament, by_number: dict[int, TournamentTeam]
+) -> list[EarlierRound]:
+    """Every round before the current one with its tables' games (two queries in all)."""
+    games = {
+        (g.round, g.table): g
+        for g in TournamentGame.objects.filter(
+            tournament=tournament, round__lt=tournament.round, match=""
+        )
+    }
+    out = []
+    for drawn in rounds_of(tournament)[: tournament.round - 1]:
+        tables = [
+            TableView(
+                p.table,
+                by_number[p.home],
+                by_number[p.away],
+                games.get((drawn.number, p.table)),
+                game_text(games.get((drawn.number, p.table)), by_number),
+            )
+            for p in drawn.tables
+        ]
+        out.append(EarlierRound(drawn.number, tables))
+    return out
 
 
 def games_of_team(tournament: Tournament, number: int) -> Sequence[TournamentGame]:

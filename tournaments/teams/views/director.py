@@ -197,13 +197,16 @@ def tournament_enter(request: HttpRequest, pk: int) -> HttpResponse:
     except NumberRefused as exc:
         messages.error(request, str(exc))
         return redirect(tournament.get_absolute_url())
+    earlier = round_ is not None and round_ < tournament.round
     if table is None:
         messages.error(request, "Say which table.")
     else:
-        act(request, team_games.game_enter, f"Table {table}: saved.", tournament=tournament,
+        said = f"Round {round_}, table {table}: corrected." if earlier else f"Table {table}: saved."
+        act(request, team_games.game_enter, said, tournament=tournament,
             table=table, round=round_, score=score,
             reason=request.POST.get("reason", ""))  # fmt: skip
-    return redirect(f"{tournament.get_absolute_url()}#table-{table or ''}")
+    where = f"earlier-{round_}" if earlier else f"table-{table or ''}"
+    return redirect(f"{tournament.get_absolute_url()}#{where}")
 
 
 @login_required
