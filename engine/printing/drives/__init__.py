@@ -18,10 +18,11 @@ b'%PDF-'
 
 from engine.printing.drives.common import trumps_words
 from engine.printing.drives.prize_sheet import prize_sheet_pdf
-from engine.printing.drives.score_cards import score_cards_layout, score_cards_pdf
+from engine.printing.drives.score_cards import CardFigures, score_cards_layout, score_cards_pdf
 from engine.printing.drives.table_cards import drive_table_cards_pdf
 
 __all__ = [
+    "CardFigures",
     "drive_table_cards_pdf",
     "prize_sheet_pdf",
     "score_cards_layout",

@@ -4,13 +4,15 @@ Each card carries the drive's name and date, the player's number and name (or a 
 it on), the role, and a row per hand: its trumps printed, then table, partner, the side's
 tricks, the score and the running total in pencil. A boxed half-time total follows the break,
 a boxed final total the last hand. Where the seating of a hand is known (the first hand's,
-drawn before the evening) its table, seat and partner are printed too.
+drawn before the evening) its table, seat and partner are printed too; where its result is
+known (`figures`: after play, a card to take home) its tricks, score and running total, and the
+half-time and final totals.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -45,7 +47,7 @@ from engine.printing.toolkit import (
     vstack,
 )
 
-__all__ = ["score_cards_layout", "score_cards_pdf"]
+__all__ = ["CardFigures", "score_cards_layout", "score_cards_pdf"]
 
 #: The least room a hand's row leaves for a pencil; below it a card takes more paper.
 ROW_MIN = 4.6 * MM
@@ -53,6 +55,18 @@ ROW_MAX = 6.5 * MM
 CARD_HEAD = 27 * MM
 #: Cards per page, each with its page turned sideways or not and its columns and rows.
 _LAYOUTS = ((4, False, 2, 2), (2, True, 2, 1), (1, False, 1, 1))
+
+
+@dataclass(frozen=True)
+class CardFigures:
+    """A player's figures as the card prints them, for the hands whose results are known:
+    by hand, (the side's tricks, the score, the running total) as text ("" where the game
+    counts none), then the half-time and final totals ("" while not known)."""
+
+    hands: dict[int, tuple[str, str, str]]
+    half_time: str = ""
+    final: str = ""
+
 
 # ---- score cards -----------------------------------------------------------------------------
 
@@ -78,11 +92,13 @@ def score_cards_pdf(
     date: str | datetime.date | None = None,
     seatings: Sequence[Seating] = (),
     players: Iterable[int] | None = None,
+    figures: Mapping[int, CardFigures] | None = None,
     paper: str = "a4",
 ) -> bytes:
     """Score cards as PDF bytes, one per player in number order (`players` picks some, for a
     card lost or spoilt). `names` pre-prints names; `seatings` (hand 1's, then hand 2's ...)
-    pre-prints the table, seat and partner of the hands already seated."""
+    pre-prints the table, seat and partner of the hands already seated; `figures` (by player)
+    fills in the hands already played and the totals."""
     names_of = names_by_number(names)
     chosen = sorted(set(players)) if players is not None else range(1, settings.players + 1)
     for player in chosen:
@@ -102,7 +118,7 @@ def score_cards_pdf(
     sheet = Sheet(paper, title=title or "Score cards")
     sheet.begin_part("Score cards", landscape=grid.landscape)
     width, height = grid.cell_width - 2 * PAD, grid.cell_height - 2 * PAD
-    card = _Card(settings, title.strip(), date_words(date), seatings, width, height)
+    card = _Card(settings, title.strip(), date_words(date), seatings, width, height, figures or {})
     fill_grid(sheet, grid, [card.block(p, names_of.get(p, "")) for p in chosen], pad=PAD)
     return sheet.finish()
 
@@ -117,6 +133,7 @@ class _Card:
     seatings: Sequence[Seating]
     width: float
     height: float
+    figures: Mapping[int, CardFigures]
 
     def block(self, player: int, name: str) -> Block:
         head = self.header(player, name)
@@ -196,13 +213,14 @@ class _Card:
         columns.append(Column("Total", "center", min_width=13 * MM, bold=True))
         rows: list[list[str]] = []
         shaded = set()
+        known = self.figures.get(player, CardFigures({}))
         for hand in range(1, settings.hands + 1):
             rows.append(self.hand_row(player, hand, one_column))
             if hand == settings.break_after:
                 shaded.add(len(rows))
-                rows.append(["", "Half-time", *[""] * (len(columns) - 2)])
+                rows.append(["", "Half-time", *[""] * (len(columns) - 3), known.half_time])
         shaded.add(len(rows))
-        rows.append(["", "Final", *[""] * (len(columns) - 2)])
+        rows.append(["", "Final", *[""] * (len(columns) - 3), known.final])
         row_height = max(ROW_MIN, min(ROW_MAX, room / (len(rows) + 1)))
         return Table(
             columns,
@@ -226,5 +244,9 @@ class _Card:
                 mate = seating.partner(player)
                 table = f"{place.table} {place.seat}"
                 partner = "dummy" if mate == DUMMY else str(mate)
+        total = ""
+        played = self.figures.get(player, CardFigures({})).hands.get(hand)
+        if played is not None:
+            tricks, score, total = played
         cells = [table, partner, score or tricks] if one_column else [table, partner, tricks, score]
-        return [str(hand), trumps_words(self.settings, hand), *cells, ""]
+        return [str(hand), trumps_words(self.settings, hand), *cells, total]

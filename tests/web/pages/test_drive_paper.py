@@ -13,6 +13,8 @@ from pypdf import PdfReader
 
 from tests.web.pages.test_drive_pages import FORM, follow
 from tournaments.drives.models import Drive
+from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.selectors.public import player_card
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club
 
@@ -118,3 +120,34 @@ def test_scripts_get_the_same_paper_from_the_api(director_client: Client) -> Non
     assert "enter the first hand's results" in refused.content.decode()
     assert director_client.get(api + "menu.pdf").status_code == 404
     assert Client().get(api + "score-cards.pdf").status_code in (401, 403)
+
+
+def test_after_play_each_score_card_is_filled_in_to_take_home(director_client: Client) -> None:
+    """Printed after the hands are played, each player's card has every hand's tricks, score
+    and running total and the final total, as the drive's pages have them; before play the
+    same cards are blank for the pencil."""
+    drive = new_drive(director_client)
+    base = f"/drives/{drive.pk}/manage/"
+    follow(director_client, base + "start/", {"seed": "5", "confirm": "yes"})
+    blank = pdf_text(printed(director_client, drive, "score-cards"))
+    for hand, tricks in ((1, ("9", "5")), (2, ("7", "7"))):
+        for table, ns in enumerate(tricks, start=1):
+            follow(director_client, base + "enter/", {"table": str(table), "ns_tricks": ns})
+        if hand == 1:
+            follow(director_client, base + "next/", {"confirm": "yes"})
+    follow(director_client, base + "status/finish/", {})
+    drive.refresh_from_db()
+    state = drive_state(drive)
+    filled = printed(director_client, drive, "score-cards")
+    text = pdf_text(filled)
+    assert text != blank
+    for line in state.lines:
+        card = player_card(state, line.player)
+        assert card is not None and card.line is not None
+        rows = [(row.tricks, row.points, row.running) for row in card.rows]
+        assert len(rows) == 2 and rows[-1][2] == card.line.total
+    # Player 1's card: hand by hand, then the boxed final total.
+    first = PdfReader(io.BytesIO(filled)).pages[0].extract_text()
+    card = player_card(state, 1)
+    assert card is not None and card.line is not None
+    assert f"Final {card.line.total}" in " ".join(first.split())

@@ -11,9 +11,15 @@ finished). A refusal is a `DriveRefused` saying what to do first.
 from __future__ import annotations
 
 from engine.drives import card_lines, standings
-from engine.printing.drives import drive_table_cards_pdf, prize_sheet_pdf, score_cards_pdf
+from engine.printing.drives import (
+    CardFigures,
+    drive_table_cards_pdf,
+    prize_sheet_pdf,
+    score_cards_pdf,
+)
 from tournaments.drives.models import Drive
-from tournaments.drives.selectors.drives import drive_state, score_cards, seatings_of
+from tournaments.drives.selectors.drives import DriveState, drive_state, score_cards, seatings_of
+from tournaments.drives.selectors.public import player_card
 from tournaments.drives.services.drives import DriveRefused
 
 #: The documents, by the name in their address, with what the pages call them.
@@ -44,6 +50,7 @@ def drive_pdf(*, drive: Drive, what: str, paper: str | None = None) -> bytes:
             title=drive.name,
             date=drive.date,
             seatings=[seatings[hand] for hand in sorted(seatings)],
+            figures=card_figures(state),
             paper=paper,
         )
     if what == "table-cards":
@@ -68,3 +75,23 @@ def drive_pdf(*, drive: Drive, what: str, paper: str | None = None) -> bytes:
         date=drive.date,
         paper=paper,
     )
+
+
+def card_figures(state: DriveState) -> dict[int, CardFigures]:
+    """Each player's figures for the hands played so far, as their own card on the drive's
+    pages shows them (`player_card`): printed after play, the score cards are the players' to
+    take home, every hand filled in; before play they are blank to fill in by pencil."""
+    if not state.records:
+        return {}
+    out = {}
+    for number in state.names:
+        card = player_card(state, number)
+        if card is None:
+            continue
+        hands = {
+            row.hand: (row.tricks, row.points, row.running) for row in card.rows if not row.playing
+        }
+        final = card.line.total if card.line and len(hands) == card.hands else ""
+        half = card.half_time if card.break_after and len(hands) >= card.break_after else ""
+        out[number] = CardFigures(hands, half, final)
+    return out
