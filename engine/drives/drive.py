@@ -79,8 +79,12 @@ class Drive:
             totals = totals.add(record)
         return totals
 
-    def standings(self, records: Sequence[HandRecord]) -> tuple[PlayerTotal, ...]:
-        return standings(self.settings, records)
+    def standings(
+        self, records: Sequence[HandRecord], *, first: Seating | None = None
+    ) -> tuple[PlayerTotal, ...]:
+        """The lines after `records`; `first` (hand 1's seating) gives the roles before any
+        hand is complete."""
+        return standings(self.settings, records, first=first)
 
     def prizes(
         self,

@@ -188,14 +188,17 @@ def _fixed_partner(seating: Seating | None, player: int) -> int | None:
     return seating.bench[index ^ 1]
 
 
-def standings(settings: DriveSettings, records: Sequence[HandRecord]) -> tuple[PlayerTotal, ...]:
+def standings(
+    settings: DriveSettings, records: Sequence[HandRecord], *, first: Seating | None = None
+) -> tuple[PlayerTotal, ...]:
     """Every player's line after the hands in `records` (in order), highest total first (ties
-    by player number: prizes break ties, the table only lists)."""
+    by player number: prizes break ties, the table only lists). Each player's role is the one
+    the first hand's seating gives them: `first`, where no hand is complete yet, else A."""
     totals = Totals.start(settings)
     for record in records:
         totals = totals.add(record)
     game = settings.game_rules
-    first_seating = records[0].seating if records else None
+    first_seating = records[0].seating if records else first
     lines = []
     for player in range(1, settings.players + 1):
         played: list[tuple[Entry, Side]] = []

@@ -230,3 +230,18 @@ def test_players_are_numbered_without_gaps_after_one_is_taken_off(club: Club) ->
     services.drive_start(drive=drive, seed=9)
     services.player_rename(drive=drive, number=1, name="Anne")  # a spelling, after the start
     assert drive_state(drive).names == {1: "Anne", 2: "Cy", 3: "Diana", 4: "Ed"}
+
+
+def test_before_the_first_hand_is_complete_each_player_has_the_role_they_were_seated_in(
+    club: Club,
+) -> None:
+    # It read role A for everyone until hand 1 was complete.
+    drive = make_drive(club)
+    services.drive_start(drive=drive, seed=3)
+    state = drive_state(drive)
+    first = seatings_of(drive)[1]
+    assert state.hands_played == 0
+    assert {line.player: line.role for line in state.lines} == {
+        player: state.settings.role_label(first.role(player)) for player in range(1, 13)
+    }
+    assert {line.role for line in state.lines} == {"A", "B"}

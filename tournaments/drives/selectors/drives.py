@@ -355,7 +355,7 @@ def drive_state(drive: Drive) -> DriveState:
             drive, settings, problem, names, current, tuple(views[:-1]), (), lines, awards,
             standings,
         )  # fmt: skip
-    standings = engine.standings(records)
+    standings = engine.standings(records, first=seatings[min(seatings)])
     # Provisional prizes from half-time on: before it a first-half prize has no ranking yet
     # (and the engine's count-back expects every first-half hand to be played).
     ready = records and len(records) >= settings.break_after
