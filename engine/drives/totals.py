@@ -213,14 +213,14 @@ def standings(
         adjustment = game.adjustment(played) if played else 0
         first_adjustment = game.adjustment(first_played) if first_played else 0
         total = totals.total[player] + adjustment
-        first = totals.first_half[player] + first_adjustment
+        half = totals.first_half[player] + first_adjustment
         lines.append(
             PlayerTotal(
                 player,
                 first_seating.role(player) if first_seating else Role.A,
                 total,
-                first,
-                total - first if settings.break_after else total,
+                half,
+                total - half if settings.break_after else total,
                 totals.ten_plus[player],
                 totals.played[player],
                 totals.hands - totals.played[player],
