@@ -41,31 +41,6 @@ def pytest_configure(config: pytest.Config) -> None:
     override_settings(PASSWORD_HASHERS=password_hashers(fast=True)).enable()
 
 
-#: The files whose tests take longest (a minute or so each on the 2-core machine, by
-#: `pytest --durations`). `make test` hands whole files to its three processes in the order
-#: they are collected; started last, one of these kept a process busy long after the others had
-#: finished, so they are collected first and the short files fill in around them.
-LONGEST_FIRST = (
-    "tests/engine/dd/test_against_dds.py",
-    "tests/web/load/test_faults.py",
-    "tests/web/api/test_schemathesis.py",
-    "tests/web/security/test_integer_parameters.py",
-    "tests/web/browser/test_browser_tablets.py",
-    "tests/engine/dd/test_bidwhist_speed.py",
-    "tests/web/security/test_permission_matrix.py",
-    "tests/web/security/test_import_trust.py",
-    "tests/web/services/test_analysis.py",
-    "tests/web/browser/test_browser_drive_tablets.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest files first, the rest in their usual order (a stable sort: within a file,
-    and among the others, nothing moves)."""
-    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
-
-
 @pytest.fixture(autouse=True)
 def _services_gate(request: pytest.FixtureRequest) -> None:
     for marker in SERVICE_MARKERS:
