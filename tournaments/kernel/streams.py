@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import random
 import threading
 import time
@@ -24,10 +25,13 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from tournaments.kernel import live
 from tournaments.kernel.tokens import token_digest
+
+logger = logging.getLogger(__name__)
 
 #: A stream lives ten minutes, give or take a quarter (so a room that opened together does
 #: not reopen together), then the tablet reconnects.
@@ -112,6 +116,11 @@ async def state_events(
             elif time.monotonic() - beat > 15:
                 beat = time.monotonic()
                 yield ": still here\n\n"
+    except DatabaseError:
+        # The database went away under an open stream (restarted, or gone with its test):
+        # the stream ends quietly and the tablet asks again after the one retry policy's
+        # wait, polling meanwhile, rather than the server logging a broken stream.
+        logger.info("a tablet's stream ended: the database did not answer", exc_info=True)
     finally:
         slots.give_back(link)
 

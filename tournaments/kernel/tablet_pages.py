@@ -1,6 +1,7 @@
-"""What every format's tablet page shares for working without the network: the files each page
-loads first (the script core and the style), the service worker that keeps the pages and those
-files, and its cache name, drawn from the files' contents so an upgrade replaces it."""
+"""What every format's tablet page shares: the page itself (its state embedded, or the page for a
+link no table has or the director replaced), the files each page loads first (the script core
+and the style), the service worker that keeps the pages and those files for a reload without
+the network, and its cache name, drawn from the files' contents so an upgrade replaces it."""
 
 from __future__ import annotations
 

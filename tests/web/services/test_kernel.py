@@ -4,10 +4,12 @@ base, one audit writer, one rule for who directs what (docs/development/architec
 from __future__ import annotations
 
 import ast
+import asyncio
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import OperationalError
 from rest_framework.test import APIRequestFactory
 
 from tournaments.drives.models import Drive, DriveAudit, DriveTableAccess
@@ -27,6 +29,7 @@ from tournaments.events.services.tablets import (
 )
 from tournaments.files.backup.schema import RestoreRefused
 from tournaments.files.exports import ImportRefused
+from tournaments.kernel import live
 from tournaments.kernel.api import errors
 from tournaments.kernel.audit import audit_write
 from tournaments.kernel.directors import directed, directs_club
@@ -35,6 +38,7 @@ from tournaments.kernel.models import Club
 from tournaments.kernel.names import RuleRefused
 from tournaments.kernel.numbers import NumberRefused
 from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
+from tournaments.kernel.streams import state_events
 from tournaments.kernel.table_gate import TableWritesClosed
 from tournaments.teams.models import TournamentTableAccess
 from tournaments.teams.services.input import TeamsRefused
@@ -159,3 +163,26 @@ def test_the_tablet_throttles_count_each_format_apart() -> None:
         for throttle in (TableTokenThrottle, DriveTableThrottle, TeamTableThrottle)
     }
     assert len(keys) == 3
+
+
+def test_a_tablets_stream_ends_quietly_when_the_database_goes_away() -> None:
+    """A stream open when the database stops answering (restarted; gone with a test's live
+    server) sends what it had and ends, giving its slot back, instead of the server logging
+    a broken response: the tablet asks again after its retry wait and polls meanwhile."""
+    slots = live.StreamSlots()
+
+    async def newer(last: int) -> int:
+        raise OperationalError("the database went away")
+
+    async def state_at(version: int) -> dict[str, object] | None:
+        return None
+
+    async def read() -> list[str]:
+        events = state_events(
+            slots, "link", {"per_process": 5, "per_address": 2}, {"round": 1}, 0, newer, state_at
+        )
+        return [part async for part in events]
+
+    sent = asyncio.run(read())
+    assert len(sent) == 1 and sent[0].startswith("retry: 2000\nevent: state")
+    assert slots.counts()[0] == 0  # the slot was given back
