@@ -360,8 +360,8 @@ def player_card(state: DriveState, number: int) -> PlayerCard | None:
             running += record.points[number]
         rows.append(card_row(settings, seatings[hand], number, state.names, record, running))
     adjustment = ""
-    if state.records:
-        totals = {total.player: total for total in EngineDrive(settings).standings(state.records)}
+    if state.records:  # the standings the state worked out once
+        totals = {total.player: total for total in state.standings}
         if totals[number].adjustment:
             adjustment = show(totals[number].adjustment)
     role = line.role if line else settings.role_label(seatings[min(seatings)].role(number))
