@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -88,3 +89,42 @@ def tablet_page(
             **values,
         },
     )
+
+
+@dataclass(frozen=True)
+class TabletSite:
+    """One format's tablet pages under one `scope` (`/t/`, `/d/`, `/tt/`): the page template,
+    the format's screens script loaded after the core, and the service worker's cache name
+    (`prefix` and the files' contents). Its API sits at `/api` + scope + token."""
+
+    scope: str
+    template: str
+    script: str
+    prefix: str = "clubwhist-table"
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """What the page needs to show itself again from the service worker's copy."""
+        return (*CORE_FILES, self.script)
+
+    def cache_name(self) -> str:
+        return files_cache_name(self.files, self.prefix)
+
+    def page(
+        self, request: HttpRequest, token: str, context: Callable[[], dict[str, Any]]
+    ) -> HttpResponse:
+        """The table's page for `token` (`tablet_page`)."""
+        return tablet_page(
+            request,
+            self.template,
+            context,
+            token=token,
+            api=f"/api{self.scope}{token}/",
+            scope=self.scope,
+            cache_name=self.cache_name(),
+        )
+
+    def worker(self, request: HttpRequest) -> HttpResponse:
+        """The service worker, under the scope: a tablet that reloads without a network still
+        shows its table (and what it has not sent yet)."""
+        return worker_response(request, self.scope, self.files, self.cache_name())

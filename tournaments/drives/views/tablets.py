@@ -25,32 +25,27 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments.drives.selectors.tablets import (
-    DriveLinkReplaced,
-    DriveLinkUnknown,
     drive_link,
     drive_states,
     table_state,
 )
 from tournaments.kernel import live
+from tournaments.kernel.links import LinkReplaced, LinkUnknown
 from tournaments.kernel.streams import (
     STREAM_CHECK,
     STREAM_POLL,
-    admission,
-    event_stream,
-    plain,
+    link_refusal,
     shared_call,
-    state_events,
+    table_stream,
 )
-from tournaments.kernel.tablet_pages import (
-    CORE_FILES,
-    files_cache_name,
-    tablet_page,
-    worker_response,
-)
+from tournaments.kernel.tablet_pages import TabletSite
 
-#: What the drive table page needs to show itself again from the service worker's copy.
-DRIVE_FILES = (*CORE_FILES, "js/drive-table.js")
-SCOPE = "/d/"
+SITE = TabletSite(
+    scope="/d/",
+    template="tournaments/tablets/drive_table.html",
+    script="js/drive-table.js",
+    prefix="clubwhist-drive-table",
+)
 
 #: The drive tablets' streams, counted apart (`kernel.streams` says how long each
 #: lives and how many one link may hold).
@@ -64,26 +59,12 @@ def drive_table_page(request: HttpRequest, token: str) -> HttpResponse:
         drive_id, table = drive_link(token)
         return {"state": table_state(drive_id, table)}
 
-    return tablet_page(
-        request,
-        "tournaments/tablets/drive_table.html",
-        context,
-        token=token,
-        api=f"/api/d/{token}/",
-        scope=SCOPE,
-        cache_name=cache_name(),
-    )
-
-
-def cache_name() -> str:
-    return files_cache_name(DRIVE_FILES, "clubwhist-drive-table")
+    return SITE.page(request, token, context)
 
 
 @require_GET
 def drive_service_worker(request: HttpRequest) -> HttpResponse:
-    """The drive tablets' service worker, under /d/: a tablet that reloads without a network
-    still shows its table (and what it has not sent yet)."""
-    return worker_response(request, SCOPE, DRIVE_FILES, cache_name())
+    return SITE.worker(request)
 
 
 def _moved(drive_id: int) -> int:
@@ -101,18 +82,9 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
     try:
         drive_id, table = drive_link(token)
         opening = table_state(drive_id, table)
-    except DriveLinkReplaced as exc:
-        return plain(str(exc), 403)
-    except DriveLinkUnknown as exc:
-        return plain(str(exc), 404)
-    link, caps, busy = admission(request, token, SLOTS)
-    if busy is not None:
-        return busy
+    except (LinkReplaced, LinkUnknown) as exc:
+        return link_refusal(exc)
     last = _moved(drive_id)
-    # Nothing more from the database but a move's states, read in a thread: give this
-    # thread's connection back (never inside a transaction: a test's, say).
-    if not connection.in_atomic_block:
-        connection.close()
 
     def states() -> dict[int, dict[str, Any]]:
         try:
@@ -131,5 +103,4 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         found = await shared_call(f"drive-states:{drive_id}:{version}", states, keep=True)
         return found.get(table)
 
-    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
-    return event_stream(request, events)
+    return table_stream(request, token, SLOTS, opening, last, newer, state_at)
