@@ -15,6 +15,8 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
 
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
 
@@ -123,6 +125,23 @@ class TabletSite:
             scope=self.scope,
             cache_name=self.cache_name(),
         )
+
+    def views(
+        self, state: Callable[[str], dict[str, Any]]
+    ) -> tuple[Callable[[HttpRequest, str], HttpResponse], Callable[[HttpRequest], HttpResponse]]:
+        """The page's view and the service worker's, for the URL maps; `state(token)` is the
+        table's state (it raises `LinkUnknown` or `LinkReplaced`)."""
+
+        @never_cache
+        @require_GET
+        def page(request: HttpRequest, token: str) -> HttpResponse:
+            return self.page(request, token, lambda: {"state": state(token)})
+
+        @require_GET
+        def worker(request: HttpRequest) -> HttpResponse:
+            return self.worker(request)
+
+        return page, worker
 
     def worker(self, request: HttpRequest) -> HttpResponse:
         """The service worker, under the scope: a tablet that reloads without a network still

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -52,19 +52,7 @@ SITE = TabletSite(
 SLOTS = live.StreamSlots()
 
 
-@never_cache
-@require_GET
-def drive_table_page(request: HttpRequest, token: str) -> HttpResponse:
-    def context() -> dict[str, object]:
-        drive_id, table = drive_link(token)
-        return {"state": table_state(drive_id, table)}
-
-    return SITE.page(request, token, context)
-
-
-@require_GET
-def drive_service_worker(request: HttpRequest) -> HttpResponse:
-    return SITE.worker(request)
+drive_table_page, drive_service_worker = SITE.views(lambda token: table_state(*drive_link(token)))
 
 
 def _moved(drive_id: int) -> int:

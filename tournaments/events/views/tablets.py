@@ -9,10 +9,6 @@ tablet page shares. The token in the URL is the table's key.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
-
 from tournaments.events.selectors import tablet_cache
 from tournaments.events.services import tablets
 from tournaments.kernel.tablet_pages import TabletSite
@@ -20,17 +16,8 @@ from tournaments.kernel.tablet_pages import TabletSite
 SITE = TabletSite(scope="/t/", template="tournaments/tablets/table.html", script="js/table.js")
 
 
-@never_cache
-@require_GET
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    def context() -> dict[str, object]:
-        return {"state": tablet_cache.table_state_now(tablets.table_access(token))}
-
-    return SITE.page(request, token, context)
-
-
-@require_GET
-def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker lives under /t/ so that it may serve every table page from its copy
-    when a tablet reloads without a network (browsers allow this on HTTPS and localhost)."""
-    return SITE.worker(request)
+#: The page and its service worker (under /t/, so that it may serve every table page from its
+#: copy when a tablet reloads without a network: browsers allow this on HTTPS and localhost).
+table_page, service_worker = SITE.views(
+    lambda token: tablet_cache.table_state_now(tablets.table_access(token))
+)

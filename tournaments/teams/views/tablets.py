@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -47,19 +47,7 @@ SITE = TabletSite(
 SLOTS = live.StreamSlots()
 
 
-@never_cache
-@require_GET
-def team_table_page(request: HttpRequest, token: str) -> HttpResponse:
-    def context() -> dict[str, object]:
-        tournament, table = team_link(token)
-        return {"state": table_state(tournament, table)}
-
-    return SITE.page(request, token, context)
-
-
-@require_GET
-def team_service_worker(request: HttpRequest) -> HttpResponse:
-    return SITE.worker(request)
+team_table_page, team_service_worker = SITE.views(lambda token: table_state(*team_link(token)))
 
 
 def _version(tournament_id: int) -> int:
