@@ -31,26 +31,10 @@ from tournaments.drives.selectors.tablets import (
 )
 from tournaments.kernel import live
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
-from tournaments.kernel.streams import (
-    STREAM_CHECK,
-    STREAM_POLL,
-    link_refusal,
-    shared_call,
-    table_stream,
-)
+from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, link_refusal, shared_call
 from tournaments.kernel.tablet_pages import TabletSite
 
-SITE = TabletSite(
-    scope="/d/",
-    template="tournaments/tablets/drive_table.html",
-    script="js/drive-table.js",
-    prefix="clubwhist-drive-table",
-)
-
-#: The drive tablets' streams, counted apart (`kernel.streams` says how long each
-#: lives and how many one link may hold).
-SLOTS = live.StreamSlots()
-
+SITE = TabletSite("/d/", "tournaments/tablets/drive_table.html", "js/drive-table.js")
 
 drive_table_page, drive_service_worker = SITE.views(lambda token: table_state(*drive_link(token)))
 
@@ -91,4 +75,4 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         found = await shared_call(f"drive-states:{drive_id}:{version}", states, keep=True)
         return found.get(table)
 
-    return table_stream(request, token, SLOTS, opening, last, newer, state_at)
+    return SITE.stream(request, token, opening, last, newer, state_at)

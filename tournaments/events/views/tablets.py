@@ -13,7 +13,7 @@ from tournaments.events.selectors import tablet_cache
 from tournaments.events.services import tablets
 from tournaments.kernel.tablet_pages import TabletSite
 
-SITE = TabletSite(scope="/t/", template="tournaments/tablets/table.html", script="js/table.js")
+SITE = TabletSite("/t/", "tournaments/tablets/table.html", "js/table.js")
 
 
 #: The page and its service worker (under /t/, so that it may serve every table page from its

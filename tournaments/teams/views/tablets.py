@@ -25,27 +25,12 @@ from django.views.decorators.http import require_GET
 
 from tournaments.kernel import live
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
-from tournaments.kernel.streams import (
-    STREAM_CHECK,
-    STREAM_POLL,
-    link_refusal,
-    shared_call,
-    table_stream,
-)
+from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, link_refusal, shared_call
 from tournaments.kernel.tablet_pages import TabletSite
 from tournaments.teams.models import Tournament
 from tournaments.teams.selectors.room import table_state, team_link
 
-SITE = TabletSite(
-    scope="/tt/",
-    template="tournaments/tablets/team_table.html",
-    script="js/team-table.js",
-    prefix="clubwhist-team-table",
-)
-#: The team tablets' streams, counted apart (`kernel.streams` says how long each
-#: lives and how many one link may hold).
-SLOTS = live.StreamSlots()
-
+SITE = TabletSite("/tt/", "tournaments/tablets/team_table.html", "js/team-table.js")
 
 team_table_page, team_service_worker = SITE.views(lambda token: table_state(*team_link(token)))
 
@@ -104,4 +89,4 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
             keep=True,
         )
 
-    return table_stream(request, token, SLOTS, opening, last, newer, state_at)
+    return SITE.stream(request, token, opening, last, newer, state_at)
