@@ -211,7 +211,7 @@ class DriveSettings:
                 f"({starters + 1} to {self.players}), in the order they came"
             )
         for player, last in left.items():
-            if last < self.joined(player):
+            if player in joined and last < joined[player]:
                 raise DriveError(
                     f"departures: player {player} came at hand {self.joined(player)} and "
                     f"cannot have left after hand {last}"
