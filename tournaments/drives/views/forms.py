@@ -125,6 +125,7 @@ class DriveForm(forms.Form):
             ("average", "The average score of each hand they missed"),
         ],
         initial="nothing",
+        required=False,
     )
     leavers_in_prizes = forms.BooleanField(required=False, initial=False)
     players = forms.CharField(
@@ -160,7 +161,7 @@ class DriveForm(forms.Form):
             "prizes": prizes_from_text(data["prizes"]),
             "tie_rule": data["tie_rule"],
             "one_prize_each": data["one_prize_each"],
-            "late_score": data["late_score"],
+            "late_score": data["late_score"] or "nothing",
             "leavers_in_prizes": data["leavers_in_prizes"],
         }
         if data["scoring"]:
