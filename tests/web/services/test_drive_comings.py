@@ -65,7 +65,8 @@ def _recount(drive: Drive, late_score: str) -> dict[int, Fraction]:
     scores every trick it took (scoring=tricks), a player sitting out 7, a late arrival the
     rule's points for each hand before they came, a leaver nothing after they went."""
     seatings = {row.hand: row.seating for row in DriveSeating.objects.filter(drive=drive)}
-    results = {(r.hand, r.table): r.entry["ns_tricks"] for r in DriveResult.objects.filter(drive=drive)}
+    rows = DriveResult.objects.filter(drive=drive)
+    results = {(r.hand, r.table): r.entry["ns_tricks"] for r in rows}
     numbers = list(DrivePlayer.objects.filter(drive=drive).values_list("number", flat=True))
     totals = {n: Fraction(0) for n in numbers}
     for hand, seating in sorted(seatings.items()):
@@ -82,12 +83,11 @@ def _recount(drive: Drive, late_score: str) -> dict[int, Fraction]:
         for player in numbers:
             if player in there:
                 totals[player] += scored[player]
-            elif drive.settings.get("arrivals") and player in dict(drive.settings["arrivals"]):
-                if dict(drive.settings["arrivals"])[player] > hand:
-                    if late_score == "lowest":
-                        totals[player] += min(at_tables)
-                    elif late_score == "average":
-                        totals[player] += Fraction(sum(at_tables), len(at_tables))
+            elif dict(drive.settings.get("arrivals", [])).get(player, 1) > hand:
+                if late_score == "lowest":
+                    totals[player] += min(at_tables)
+                elif late_score == "average":
+                    totals[player] += Fraction(sum(at_tables), len(at_tables))
     return totals
 
 
@@ -124,9 +124,10 @@ def test_an_arrival_and_a_leaver_in_a_drive_of_eleven(club: Club, late_score: st
     assert "left after hand 3" in said
     now = seatings_of(drive)[4]
     assert 5 not in now
-    assert now.tables[seat_of_five.table - 1][
-        {"N": 0, "E": 1, "S": 2, "W": 3}[str(seat_of_five.seat)]
-    ] == 0
+    assert (
+        now.tables[seat_of_five.table - 1][{"N": 0, "E": 1, "S": 2, "W": 3}[str(seat_of_five.seat)]]
+        == 0
+    )
     _refused(comings.player_leave, "left after hand 3 already", drive=drive, number=5)
     for _ in range(3):
         _play_hand(drive, rng)
