@@ -291,7 +291,15 @@ def result_enter(
         stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
         stored.save(update_fields=["entry", "entered_by", "status", "confirmed_at"])
         said = "confirmed for the table" if before == data else "replaces the table's entry"
-        audit(drive, user, "result", f"hand {hand} table {table}", before, data, said)
+        audit(
+            drive,
+            user,
+            "result",
+            f"hand {hand} table {table}",
+            before=before,
+            after=data,
+            reason=said,
+        )
         _typed_last(drive, settings, hand, table, user)
         return stored
     if stored is not None:
