@@ -277,7 +277,8 @@ def check_seating(settings: DriveSettings, seating: Seating) -> None:
                 raise DriveError("seating: a partner drive's bench is pairs, A then B")
     elif DUMMY in seating.bench:
         raise DriveError("seating: the dummy hand makes up a table; it never sits out")
-    if len(seating.rests) != settings.players + 1 or any(
+    # A seating stored before a late arrival was written counts only the players before them.
+    if not max(seen, default=0) < len(seating.rests) <= settings.players + 1 or any(
         not isinstance(n, int) or n < 0 for n in seating.rests
     ):
         raise DriveError("seating: rests counts each player's hands sat out, players 0 to n")

@@ -16,6 +16,7 @@ from tournaments.drives.selectors.drives import drive_state, seatings_of
 from tournaments.drives.services import comings
 from tournaments.drives.services import drives as services
 from tournaments.drives.services.drives import DriveRefused
+from tournaments.files import backup
 from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
@@ -174,3 +175,31 @@ def test_refusals_say_what_to_do_and_change_nothing(club: Club) -> None:
     services.result_enter(drive=short, table=1, entry={"ns_tricks": 7})
     _refused(comings.player_arrive, "no hand left", drive=short, name="Late")
     _refused(comings.player_leave, "closes with the drive", drive=short, number=1)
+
+
+def test_a_backup_carries_arrivals_and_leavers_and_restores_the_same_figures(
+    club: Club,
+) -> None:
+    """The comings and goings live in the drive's settings, so the backup carries them; a
+    seating stored before a late arrival (the hand had begun) restores as it was."""
+    rng = random.Random(8)
+    drive = _drive(club, players=8, short_table="sit_out")
+    services.result_enter(drive=drive, table=1, entry={"ns_tricks": 7})
+    comings.player_arrive(drive=drive, name="Late Lou")  # from hand 2: hand 1 has begun
+    services.result_enter(drive=drive, table=2, entry={"ns_tricks": 9})
+    services.hand_next(drive=Drive.objects.get(pk=drive.pk))
+    _play_hand(drive, rng)
+    comings.player_leave(drive=drive, number=3)
+    _play_hand(drive, rng, move=False)
+    before = drive_state(Drive.objects.get(pk=drive.pk))
+    shown = ([(x.name, x.total, x.note) for x in before.lines], [a.text for a in before.awards])
+    text = backup.dumps(backup.backup_document())
+    Drive.objects.all().delete()
+    Club.objects.all().delete()
+    backup.restore(backup.loads(text))
+    after = drive_state(Drive.objects.get())
+    assert after.settings is not None and after.settings.arrivals == ((9, 2),)
+    assert after.settings.departures == ((3, 2),)
+    assert ([(x.name, x.total, x.note) for x in after.lines], [a.text for a in after.awards]) == (
+        shown
+    )
