@@ -190,7 +190,8 @@ class DriveSettings:
             raise DriveError(
                 f"leavers_in_prizes: true or false, not {quoted(self.leavers_in_prizes)}"
             )
-        joined = _events("arrivals", self.arrivals, self.players, 2, self.hands)
+        # Hand 1 too: a player who comes after the start, before anyone has played hand 1.
+        joined = _events("arrivals", self.arrivals, self.players, 1, self.hands)
         left = _events("departures", self.departures, self.players, 0, self.hands - 1)
         object.__setattr__(self, "arrivals", tuple(sorted(joined.items())))
         object.__setattr__(self, "departures", tuple(sorted(left.items())))

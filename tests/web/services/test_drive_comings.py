@@ -13,7 +13,7 @@ import pytest
 
 from tournaments.drives.models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
 from tournaments.drives.selectors.drives import drive_state, seatings_of
-from tournaments.drives.services import comings
+from tournaments.drives.services import comings, paper
 from tournaments.drives.services import drives as services
 from tournaments.drives.services.drives import DriveRefused
 from tournaments.files import backup
@@ -203,3 +203,17 @@ def test_a_backup_carries_arrivals_and_leavers_and_restores_the_same_figures(
     assert ([(x.name, x.total, x.note) for x in after.lines], [a.text for a in after.awards]) == (
         shown
     )
+
+
+def test_the_papers_print_a_drive_with_comings_and_goings(club: Club) -> None:
+    """Score cards (the late arrival's "came at hand 2", the leaver's "left after hand 2"),
+    table cards and the prize sheet print for such a drive."""
+    rng = random.Random(4)
+    drive = _drive(club, players=9, hands=4, half_time=2, short_table="sit_out")
+    _play_hand(drive, rng)
+    comings.player_arrive(drive=drive, name="Late Lou")
+    _play_hand(drive, rng)
+    comings.player_leave(drive=drive, number=1)
+    _play_hand(drive, rng)
+    for what in paper.DOCUMENTS:
+        assert paper.drive_pdf(drive=drive, what=what).startswith(b"%PDF")
