@@ -8,6 +8,7 @@ rules of docs/games/drives.md, not by the app's code."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ NAMES = [
     "Gus Gray", "Hal Hunt", "Ivy Irwin", "Jo Jones", "Kit King",
 ]  # fmt: skip
 NEWCOMER = "Nell Newcomer"
+SHOTS = Path("var")
 #: North-South's tricks at tables 1 and 2 in each hand.
 TRICKS = {1: (9, 4), 2: (6, 8), 3: (7, 10), 4: (3, 11), 5: (8, 5), 6: (12, 6)}
 SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -177,6 +179,13 @@ def test_an_eleven_player_drive_with_a_late_arrival_and_a_leaver(
             director.get_by_label("A player arrives: name").fill(NEWCOMER)
             director.get_by_role("button", name="Seat them").click()
             assert f"{NEWCOMER} has joined" in director.locator("main").inner_text()
+            SHOTS.mkdir(exist_ok=True)
+            director.locator("#comings").screenshot(
+                path=str(SHOTS / "screenshot-drive-comings.png")
+            )
+            director.set_viewport_size({"width": 390, "height": 844})
+            assert director.evaluate("() => document.documentElement.scrollWidth") <= 390
+            director.set_viewport_size({"width": 1280, "height": 900})
             _shows(drive, 5, tablets, room)
         for table in (1, 2):
             _play(tablets[table], tricks[table - 1])

@@ -286,6 +286,16 @@ class DriveState:
         return self.hands_played >= self.settings.break_after
 
     @property
+    def has_bench(self) -> bool:
+        """Whether anyone sits out at some hand (late arrivals and leavers can change it)."""
+        settings = self.settings
+        if settings is None:
+            return False
+        if settings.whole_evening:
+            return bool(settings.bench_size)
+        return any(settings.bench_at(hand) for hand in range(1, settings.hands + 1))
+
+    @property
     def staying(self) -> tuple[tuple[int, str], ...]:
         """The players who have not gone home (number, name), for the "leaves" form."""
         if self.settings is None:

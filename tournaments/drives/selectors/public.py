@@ -109,7 +109,8 @@ class PublicDrive:
 
     @property
     def has_bench(self) -> bool:
-        return bool(self.state.settings and self.state.settings.bench_size)
+        """Whether anyone sits out at some hand (late arrivals and leavers can change it)."""
+        return self.state.has_bench
 
     @property
     def refresh(self) -> int:
