@@ -5,11 +5,14 @@ to do and changes nothing."""
 
 from __future__ import annotations
 
+import io
 import random
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from tournaments.drives.models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
 from tournaments.drives.selectors.drives import drive_state, seatings_of
@@ -217,3 +220,15 @@ def test_the_papers_print_a_drive_with_comings_and_goings(club: Club) -> None:
     _play_hand(drive, rng)
     for what in paper.DOCUMENTS:
         assert paper.drive_pdf(drive=drive, what=what).startswith(b"%PDF")
+
+
+def test_the_drive_command_seats_an_arrival_and_closes_a_leavers_card(club: Club) -> None:
+    drive = _drive(club, players=11)
+    out = io.StringIO()
+    call_command("drive", "arrive", str(drive.pk), "Nell Newcomer", stdout=out)
+    assert "Nell Newcomer is player 12." in out.getvalue()
+    assert "Nell Newcomer" in out.getvalue().split("is player 12.", 1)[1]  # the seating shown
+    call_command("drive", "leave", str(drive.pk), "2", stdout=out)
+    assert "Player 2 left after hand 0" in out.getvalue()
+    with pytest.raises(CommandError, match="already"):
+        call_command("drive", "leave", str(drive.pk), "2", stdout=io.StringIO())
