@@ -174,6 +174,7 @@ def test_an_eleven_player_drive_with_a_late_arrival_and_a_leaver(
                 in director.locator("#comings-list").inner_text()
             )
             _shows(drive, 4, tablets, room)
+            assert f"Gone home: {NAMES[leaver - 1]}." in room.locator("#room-comings").inner_text()
         if hand == 5:
             director.goto(manage)
             director.get_by_label("A player arrives: name").fill(NEWCOMER)
@@ -187,6 +188,7 @@ def test_an_eleven_player_drive_with_a_late_arrival_and_a_leaver(
             assert director.evaluate("() => document.documentElement.scrollWidth") <= 390
             director.set_viewport_size({"width": 1280, "height": 900})
             _shows(drive, 5, tablets, room)
+            assert f"Joining this hand: {NEWCOMER}." in room.locator("#room-comings").inner_text()
         for table in (1, 2):
             _play(tablets[table], tricks[table - 1])
         if hand < 6:
