@@ -145,8 +145,9 @@ def _draft(drive: Drive, doing: str) -> Drive:
     drive = locked(drive)
     if drive.status != Drive.Status.DRAFT:
         raise DriveRefused(
-            f"The drive has started: {doing} is only possible before the start. A player who "
-            "leaves scores nothing more; one who arrives late can play at the next drive."
+            f"The drive has started: {doing} is only possible before the start. For a player "
+            'who comes late use "A player arrives"; for one who goes home, "A player '
+            'leaves".'
         )
     return drive
 
@@ -347,7 +348,7 @@ def move_if_complete(
             drive=drive, hand=hand, status=DriveResult.Status.CONFIRMED
         )
     }
-    if len(rows) < settings.tables:
+    if len(rows) < settings.tables_at(hand):
         return False
     seating = DriveSeating.objects.get(drive=drive, hand=hand).seating
     move_on(drive, settings, Seating.from_dict(seating), rows, user, why)
@@ -414,6 +415,8 @@ def move_on(
     record = EngineDrive(settings).record_hand(seating, entries)
     after = EngineDrive(settings).next_seating(seating, record)
     DriveSeating.objects.create(drive=drive, hand=after.hand, seating=after.to_dict())
+    if len(after.tables) > len(seating.tables):  # a late arrival opened a table
+        links_ensure(drive, len(after.tables))
     drive.hand = after.hand
     drive.save(update_fields=["hand"])
     target = f"hand {after.hand}"
