@@ -13,10 +13,17 @@ from typing import Any, Unpack
 from django.db import transaction
 
 from engine.drives import DriveSettings
-from tournaments.drives.models import Drive, DriveAudit, DriveSeating, DriveTableAccess
+from tournaments.drives.models import (
+    Drive,
+    DriveAudit,
+    DrivePlayer,
+    DriveSeating,
+    DriveTableAccess,
+)
 from tournaments.drives.selectors.tablets import drive_epoch
 from tournaments.kernel import live
 from tournaments.kernel.audit import Change, User, audit_write, version_next
+from tournaments.kernel.names import RuleRefused, name_checked
 from tournaments.kernel.refusals import Refused
 from tournaments.kernel.tokens import new_link_token
 
@@ -98,3 +105,28 @@ def check_table(drive: Drive, hand: int, table: int) -> None:
     tables = table_count(drive, hand)
     if not 1 <= table <= tables:
         raise DriveRefused(f"There is no table {table}: the tables are 1 to {tables}.")
+
+
+def player_name(value: str, what: str) -> str:
+    """A player's name under the one rule for names, refused in the drive's words."""
+    try:
+        return name_checked(value, model=DrivePlayer, column="name", what=what, required=True)
+    except RuleRefused as exc:
+        raise DriveRefused(str(exc)) from None
+
+
+def settings_stored(settings: DriveSettings) -> dict[str, object]:
+    """The settings as a drive row keeps them: without the number of players, which comes
+    from its players list."""
+    data = settings.to_dict()
+    del data["players"]
+    return data
+
+
+def player_of(drive: Drive, number: int) -> DrivePlayer:
+    """The drive's player of that number, or a refusal that says which numbers there are."""
+    player = DrivePlayer.objects.filter(drive=drive, number=number).first()
+    if player is None:
+        count = DrivePlayer.objects.filter(drive=drive).count()
+        raise DriveRefused(f"There is no player {number}: the players are numbered 1 to {count}.")
+    return player

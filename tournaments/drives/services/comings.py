@@ -20,8 +20,16 @@ from engine.drives import DriveSettings, Seating
 from engine.drives.seating import fit_seating
 from tournaments.drives.models import Drive, DrivePlayer, DriveResult, DriveSeating
 from tournaments.drives.selectors.drives import drive_settings, settings_for
-from tournaments.drives.services.base import DriveRefused, audit, links_ensure, locked
-from tournaments.drives.services.drives import CARDS_ENTERED, _name, _player, _stored
+from tournaments.drives.services.base import (
+    DriveRefused,
+    audit,
+    links_ensure,
+    locked,
+    player_name,
+    player_of,
+    settings_stored,
+)
+from tournaments.drives.services.drives import CARDS_ENTERED
 from tournaments.kernel.audit import User
 
 
@@ -68,7 +76,7 @@ def _refit(drive: Drive, settings: DriveSettings) -> Seating | None:
 
 
 def _save(drive: Drive, settings: DriveSettings) -> None:
-    drive.settings = _stored(settings)
+    drive.settings = settings_stored(settings)
     drive.save(update_fields=["settings"])
 
 
@@ -85,7 +93,7 @@ def player_arrive(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
     no table has a result of it yet, else from the next."""
     drive = locked(drive)
     settings = _running(drive, "adding a late arrival")
-    name = _name(name, "the player's name")
+    name = player_name(name, "the player's name")
     for number, known in DrivePlayer.objects.filter(drive=drive).values_list("number", "name"):
         if known.casefold() == name.casefold():
             gone = settings.left(number)
@@ -120,7 +128,7 @@ def player_leave(*, drive: Drive, number: int, user: User = None) -> str:
     scored. Returns what happened, in words, as the audit entry says it."""
     drive = locked(drive)
     settings = _running(drive, "a player leaving")
-    player = _player(drive, number)
+    player = player_of(drive, number)
     gone = settings.left(number)
     if gone is not None:
         raise DriveRefused(
