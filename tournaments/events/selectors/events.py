@@ -114,8 +114,9 @@ def tables_words(section: Section) -> str:
     """How many tables the room sets up, as the event's pages say it: "4 tables", or, where
     the sit-out keeps one table all evening, "3 tables to play at (2, 3, 4); table 1 is the
     sit-out: nobody plays there". The tables keep their numbers (the guide cards and the
-    movement name them), so the words say which ones. The sit-out table keeps its tablet and
-    its table card: the pair sitting out waits there and reads where it goes next."""
+    movement name them), so the words say which ones. The sit-out table is not set up: it
+    has no tablet and no table card; the pair sitting out reads where it goes next on the
+    tablet of the table it leaves and on its pair card."""
     movement = movement_for(section)
     playing = movement.tables_in_play
     if not movement.idle_tables:
