@@ -406,26 +406,27 @@ def round_start(
 ) -> Section:
     """The director lets the room move to `round` (events that advance by the director).
 
-    A table that has not finished the rounds before gets `unfinished` on each board it has no
-    result for (`corrections.unfinished_averages`): by default the movement's average ("A"
-    to both sides; nothing, "NP", where the method has no average). A result typed later
-    for one of those boards replaces its average."""
+    With `unfinished` (an artificial code: "A" for the movement's average, see
+    `unfinished_average_code`), a table that has not finished the rounds before gets it on
+    each board it has no result for (`corrections.unfinished_averages`) and moves on; a
+    result typed later for one of those boards replaces it. Without, such a table goes on
+    playing its boards (the round is only released to the tables that have finished)."""
     section = Section.objects.select_for_update().get(pk=event.section.pk)
     if not 1 <= round <= section.rounds:
         raise ResultError(f"Rounds run from 1 to {section.rounds}, not {round}.")
     if round > section.released_round:
-        scope = method_scope(event.method)
-        code = unfinished or ("A" if scope.artificial_refusal(("A", "A")) is None else "NP")
-        try:
-            codes = parse_artificial(code)
-        except ArtificialCodeError as exc:
-            raise ResultError(f"{exc}.") from None
-        refusal = scope.artificial_refusal(codes)
-        if refusal is not None:
-            raise ResultError(f"{refusal}.")
-        code = codes[0] if codes[0] == codes[1] else "/".join(codes)
+        code = ""
+        if unfinished:
+            try:
+                codes = parse_artificial(unfinished)
+            except ArtificialCodeError as exc:
+                raise ResultError(f"{exc}.") from None
+            refusal = method_scope(event.method).artificial_refusal(codes)
+            if refusal is not None:
+                raise ResultError(f"{refusal}.")
+            code = codes[0] if codes[0] == codes[1] else "/".join(codes)
         given = 0
-        if event.status == Event.Status.RUNNING:
+        if code and event.status == Event.Status.RUNNING:
             given = unfinished_averages(section=section, before=round, code=code, user=user)
         section.released_round = round
         section.save(update_fields=["released_round"])
@@ -439,6 +440,12 @@ def round_start(
         if given:
             results_changed(event=event)
     return section
+
+
+def unfinished_average_code(event: Event) -> str:
+    """What an unfinished table's boards get by default: the movement's average ("A"), or
+    nothing ("NP") where the method has no average (total points)."""
+    return "A" if method_scope(event.method).artificial_refusal(("A", "A")) is None else "NP"
 
 
 MAX_CLOCK_MINUTES = 120
