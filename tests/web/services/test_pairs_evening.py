@@ -289,3 +289,55 @@ def test_the_tablet_of_a_table_whose_opponents_left_says_so(howell: Event, direc
     assert [b["number"] for b in current["boards"]] == list(section.boards_of_set(row.board_set))
     idle = TableAccess.objects.filter(section=section, table=1)
     assert not idle.exists(), "the sit-out table gets no tablet"
+
+
+def test_the_director_does_it_from_the_pages_and_the_api(
+    howell: Event, director: Any, director_client: Any
+) -> None:
+    event = howell
+    section = event.sections.get()
+    page = director_client.get(f"/events/{event.pk}/")
+    assert page.status_code == 200
+    assert b"A pair comes late or leaves early" in page.content
+    assert b"the phantom&#x27;s place" in page.content or b"the phantom's place" in page.content
+    room = director_client.get(f"/events/{event.pk}/room/")
+    assert room.status_code == 200 and b"let them finish their boards" in room.content
+    play(event, 1, skip={(2, b) for b in range(1, 30)})
+    # The page: start round 2 giving table 2's unplayed boards the average.
+    director_client.post(f"/events/{event.pk}/rounds/start/", {"round": 2, "unfinished": "A"})
+    assert set(
+        Result.objects.filter(section=section, round=1, table=2).values_list(
+            "artificial_code", "entered_by_device"
+        )
+    ) == {("A", Result.UNFINISHED_DEVICE)}
+    # The page: pair 3 leaves from round 3; a refusal (round 0) changes nothing.
+    three = pair(event, 3)
+    director_client.post(f"/events/{event.pk}/pairs/leave/", {"pair": three.pk, "round": 0})
+    three.refresh_from_db()
+    assert three.presence == []
+    director_client.post(
+        f"/events/{event.pk}/pairs/leave/", {"pair": three.pk, "round": 3, "award": "A/NP"}
+    )
+    three.refresh_from_db()
+    assert three.presence == [{"round": 3, "present": False, "award": "A/NP"}]
+    # The API: undo it, the late pair in the phantom's place, and a refusal in words.
+    api = f"/api/events/{event.pk}"
+    undone = director_client.post(
+        f"{api}/pairs/{three.pk}/presence/undo", {"reason": "wrong pair"}, "application/json"
+    )
+    assert undone.status_code == 200 and undone.json()["presence"] == []
+    came = director_client.post(
+        f"{api}/pairs/arrive",
+        {"round": 3, "player1": "Late", "player2": "Comer"},
+        "application/json",
+    )
+    assert came.status_code == 200, came.content
+    assert came.json()["number"] == 8 and came.json()["presence"][0]["round"] == 3
+    refused = director_client.post(
+        f"{api}/pairs/{three.pk}/leave", {"round": 1}, "application/json"
+    )
+    assert refused.status_code == 400 and "it played then" in refused.json()["detail"]
+    started = director_client.post(
+        f"{api}/rounds/start", {"round": 3, "unfinished": ""}, "application/json"
+    )
+    assert started.json() == {"released_round": 3}

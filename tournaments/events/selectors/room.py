@@ -310,9 +310,7 @@ class RoomProgress:
     sit_out: AbstractSet[tuple[int, int]]
 
 
-def room_progress(
-    section: Section, absent: Absences | None = None, *, table: int
-) -> RoomProgress:
+def room_progress(section: Section, absent: Absences | None = None, *, table: int) -> RoomProgress:
     """Which meetings have settled their boards, as far as `table_round` needs for `table`:
     its own results, and the whole room's only in the rounds it sits out (it moves on when the
     room has played); a tablet's write asks this on every result, and the room's results would
