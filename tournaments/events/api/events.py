@@ -192,14 +192,14 @@ AWARD_HELP = (
 
 
 class PairLeaveApi(DirectorEventApi):
-    class LeaveIn(serializers.Serializer[Any]):
+    class PairLeaveIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1, help_text="The first round it misses.")
         award = serializers.CharField(max_length=8, required=False, help_text=AWARD_HELP)
 
-    @extend_schema(request=LeaveIn, responses=PairOut)
+    @extend_schema(request=PairLeaveIn, responses=PairOut)
     def post(self, request: Request, pk: int, pair_id: int) -> Response:
         """A pair goes home early: from `round` on it is a phantom."""
-        data = self.LeaveIn(data=request.data)
+        data = self.PairLeaveIn(data=request.data)
         data.is_valid(raise_exception=True)
         pair = get_object_or_404(Pair, pk=pair_id, section__event=self.event)
         pair = presence.pair_leave(
@@ -213,7 +213,7 @@ class PairLeaveApi(DirectorEventApi):
 
 
 class PairArriveApi(DirectorEventApi):
-    class ArriveIn(serializers.Serializer[Any]):
+    class PairArriveIn(serializers.Serializer[Any]):
         round = serializers.IntegerField(min_value=1, help_text="The first round it plays.")
         pair = serializers.IntegerField(
             required=False,
@@ -224,10 +224,10 @@ class PairArriveApi(DirectorEventApi):
         player2 = NameField(max_length=120, required=False, allow_blank=True)
         award = serializers.CharField(max_length=8, required=False, help_text=AWARD_HELP)
 
-    @extend_schema(request=ArriveIn, responses=PairOut)
+    @extend_schema(request=PairArriveIn, responses=PairOut)
     def post(self, request: Request, pk: int) -> Response:
         """A pair comes late and plays from `round` on, in an absent slot or the phantom's."""
-        data = self.ArriveIn(data=request.data)
+        data = self.PairArriveIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         slot = None
@@ -248,14 +248,14 @@ class PairArriveApi(DirectorEventApi):
 
 
 class PairPresenceUndoApi(DirectorEventApi):
-    class UndoIn(serializers.Serializer[Any]):
+    class PresenceUndoIn(serializers.Serializer[Any]):
         reason = TextField()
 
-    @extend_schema(request=UndoIn, responses=PairOut)
+    @extend_schema(request=PresenceUndoIn, responses=PairOut)
     def post(self, request: Request, pk: int, pair_id: int) -> Response:
         """Take back the pair's last arrival or departure (only before anything is played
         after it)."""
-        data = self.UndoIn(data=request.data)
+        data = self.PresenceUndoIn(data=request.data)
         data.is_valid(raise_exception=True)
         pair = get_object_or_404(Pair, pk=pair_id, section__event=self.event)
         pair = presence.presence_undo(
