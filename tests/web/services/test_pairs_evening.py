@@ -22,6 +22,7 @@ from tournaments.events.services import results as rs
 from tournaments.events.services.events import EventError, pair_set_absent
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.tablets import round_start, table_links_ensure
+from tournaments.files import backup
 
 pytestmark = pytest.mark.django_db
 
@@ -341,3 +342,32 @@ def test_the_director_does_it_from_the_pages_and_the_api(
         f"{api}/rounds/start", {"round": 3, "unfinished": ""}, "application/json"
     )
     assert started.json() == {"released_round": 3}
+
+
+def test_the_backup_carries_arrivals_departures_and_the_phantoms_place(
+    howell: Event, director: Any
+) -> None:
+    event = howell
+    play(event, 1)
+    pr.pair_arrive(event=event, round=2, names=("Eve", "Eight"), user=director)
+    pr.pair_leave(event=event, pair=pair(event, 4), round=2, user=director)
+    play(event, 2)
+    before = recount(event)
+    presence = {p.number: p.presence for p in Pair.objects.filter(section__event=event)}
+    text = backup.dumps(backup.event_document(event))
+    Result.objects.filter(section__event=event).delete()
+    Event.objects.filter(pk=event.pk).delete()
+    restored = backup.event_restore(backup.loads(text)).events[0].event
+    again = {p.number: p.presence for p in Pair.objects.filter(section__event=restored)}
+    assert again == presence and again[8] and again[4]
+    assert restored.sections.get().movement_params["phantom"] is False
+    assert recount(restored) == before == stored(restored)
+    # A backup made before arrivals and departures existed restores with none.
+    doc = backup.loads(text)
+    for section in doc["sections"]:
+        for row in section["pairs"]:
+            row.pop("presence")
+    Result.objects.filter(section__event=restored).delete()
+    Event.objects.filter(pk=restored.pk).delete()
+    older = backup.event_restore(doc).events[0].event
+    assert all(p.presence == [] for p in Pair.objects.filter(section__event=older))
