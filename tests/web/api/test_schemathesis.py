@@ -269,6 +269,7 @@ def world(club: Club) -> World:
             "id": sorted({running.pk, draft.pk, published.pk, drive.pk, playing.pk, teams.pk}),
             "number": [1, 2, 3, 6],
             "result_id": [first.pk, second.pk],
+            "pair_id": [first.ns_pair_id, first.ew_pair_id],
             "key": ["NS1", "EW2", "1", *(p.label for p in Pair.objects.all()[:2])],
             "fmt": sorted(FORMATS),
             "kind": sorted(KINDS),
