@@ -371,3 +371,19 @@ def test_the_backup_carries_arrivals_departures_and_the_phantoms_place(
     Event.objects.filter(pk=restored.pk).delete()
     older = backup.event_restore(doc).events[0].event
     assert all(p.presence == [] for p in Pair.objects.filter(section__event=older))
+
+
+def test_the_absent_box_leaves_a_pair_that_came_late_or_left_alone(
+    mitchell: Event, director: Any, director_client: Any
+) -> None:
+    event = mitchell
+    leaver = pair(event, 2, "NS")
+    pr.pair_leave(event=event, pair=leaver, round=2, user=director)
+    # "Save names" with the greyed-out box (not sent): the names save, the departure stays.
+    director_client.post(
+        f"/events/{event.pk}/pairs/", {f"pair-{leaver.pk}-1": "Ann", f"pair-{leaver.pk}-2": "Bo"}
+    )
+    leaver.refresh_from_db()
+    assert (leaver.player1, leaver.is_phantom, len(leaver.presence)) == ("Ann", True, 1)
+    with pytest.raises(EventError, match="not with the Absent box"):
+        pair_set_absent(event=event, pair=leaver, absent=False, user=director)
