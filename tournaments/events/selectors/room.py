@@ -186,10 +186,11 @@ def room_document(event: Event, room: dict[str, Any] | None = None) -> Room:
 
 # What a tablet's round asks after each change of the room, built into SQL once per
 # connection (clubwhist/queries.py).
+# Every pair of the section (a few dozen rows), those away in some round picked out by the
+# caller: a JSON "no changes" in the query would be a value the prepared query does not take.
 _ABSENT = Prepared(
     lambda section: (
         Pair.objects.filter(section_id=section)
-        .filter(Q(is_phantom=True) | ~Q(presence=[]))
         .order_by()
         .values_list("number", "direction", "is_phantom", "presence")
     )
@@ -232,6 +233,8 @@ def absences(section: Section, pairs: Iterable[Pair]) -> dict[tuple[int, str], f
 def _absent_numbers(section: Section) -> dict[tuple[int, str], frozenset[int]]:
     found = {}
     for number, direction, phantom, presence in _ABSENT(section.pk):
+        if not (phantom or presence):
+            continue
         missed = absent_rounds(phantom, presence, section.rounds)
         if missed:
             found[(number, direction)] = missed
