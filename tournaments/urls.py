@@ -33,6 +33,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/", events.event_detail, name="event-detail"),
     path("events/<int:pk>/pairs/", pairs.event_pairs, name="event-pairs"),
     path("events/<int:pk>/pairs/move/", pairs.event_move_pair, name="event-move-pair"),
+    path("events/<int:pk>/pairs/leave/", pairs.event_pair_leave, name="event-pair-leave"),
+    path("events/<int:pk>/pairs/arrive/", pairs.event_pair_arrive, name="event-pair-arrive"),
+    path(
+        "events/<int:pk>/pairs/<int:pair_id>/presence/undo/",
+        pairs.event_pair_presence_undo,
+        name="event-pair-presence-undo",
+    ),
     path("events/<int:pk>/boards/import/", boards.event_import_boards, name="event-import"),
     path("events/<int:pk>/boards.pbn", boards.event_boards_pbn, name="event-boards-pbn"),
     path("events/<int:pk>/status/<str:action>/", events.event_status, name="event-status"),

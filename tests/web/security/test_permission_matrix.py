@@ -90,7 +90,8 @@ DIRECTOR_EVENT_PAGES = {
     "event-print-pack-pdf", "event-print-document", "event-live-public", "event-tablet-links",
     "event-tablet-replace", "event-round-start", "event-round-clock", "call-handled",
     "event-enter", "event-traveller", "board-preview", "board-fouled", "result-artificial",
-    "result-correct", "event-audit", "event-export", "event-standings",
+    "result-correct", "event-audit", "event-export", "event-standings", "event-pair-leave",
+    "event-pair-arrive", "event-pair-presence-undo",
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
     "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
@@ -138,7 +139,8 @@ DIRECTOR_EVENT_API = {
     "api-pairs", "api-import", "api-board-fouled", "api-results", "api-result-confirm",
     "api-result-dispute", "api-result-correct", "api-artificial", "api-room",
     "api-print-documents", "api-print-document", "api-print-pack", "api-print-pack-state",
-    "api-print-pack-pdf", "api-event-export",
+    "api-print-pack-pdf", "api-event-export", "api-pair-arrive", "api-pair-leave",
+    "api-pair-presence-undo", "api-round-start",
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
     "api-drive-print", "api-drive-export", "api-drive-tablets",
@@ -211,6 +213,7 @@ class World:
             # a drive's player, a tournament's team, or a board
             "number": 1 if is_drive or is_teams else self.result.board_number,
             "result_id": self.result.pk,
+            "pair_id": self.result.ns_pair_id,
             "call_id": self.call.pk,
             "job_id": self.job.pk,
             "table": 1,
@@ -421,7 +424,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
     return path, match.url_name
 
 
-_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table"}
+_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id"}
 
 # ---- what each caller must get -----------------------------------------------------------------
 

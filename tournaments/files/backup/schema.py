@@ -125,7 +125,16 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "clock_ends_at",
         "clock_minutes",
     ),
-    Pair: ("id", "number", "direction", "player1", "player2", "is_phantom", "arrived_late"),
+    Pair: (
+        "id",
+        "number",
+        "direction",
+        "player1",
+        "player2",
+        "is_phantom",
+        "arrived_late",
+        "presence",
+    ),
     Board: ("id", "number", "record", "par", "par_status", "fouled"),
     MovementRow: ("id", "round", "table", "ns_pair", "ew_pair", "board_set"),
     Result: (
@@ -269,6 +278,9 @@ ADDED_LATER: dict[Model, dict[str, Any]] = {
     # A league kept its teams by each week's numbers before migration 0016: None reads a
     # team by its number on the night, as the league table then did.
     TournamentTeam: {"league_team": None},
+    # Arrivals and departures during play came with migration 0017: before it a pair was
+    # there all evening or not at all (`is_phantom`).
+    Pair: {"presence": []},
 }
 
 #: Relations a row does not carry: where it sits in the document says them.
