@@ -283,10 +283,13 @@ class TeamGame:
 
     # ---- hand by hand ----------------------------------------------------------------------
 
-    def play(self, hands: Iterable[Mapping[str, object]]) -> GameTally:
+    def play(
+        self, hands: Iterable[Mapping[str, object]], names: tuple[str, str] = _SIDES
+    ) -> GameTally:
         """The game from its hands in play order, each a result as the game's rules take it
         (home North-South; in Bid Whist ``{"passed_out": True}`` too). A hand after the game is
-        over is refused, naming it; a game not over yet reports ``over=False``."""
+        over is refused, naming it; a game not over yet reports ``over=False``. `names` are
+        the words for the two teams in how the game ended (the teams' names at a table)."""
         s = self.settings
         lines: list[HandLine] = []
         totals, won, bostons = [0, 0], [0, 0], [0, 0]
@@ -319,7 +322,9 @@ class TeamGame:
             text = s._game.rules.describe(entry) if entry is not None else ""
             sheet = (totals[0], totals[1])
             lines.append(HandLine(number, text, points, sheet, won_by, boston, won_by is not None))
-            winner, ended, over = self._state((totals[0], totals[1]), (won[0], won[1]), counted)
+            winner, ended, over = self._state(
+                (totals[0], totals[1]), (won[0], won[1]), counted, names
+            )
         sums = ((totals[0], totals[1]), (won[0], won[1]), (bostons[0], bostons[1]))
         return GameTally(s, tuple(lines), over, winner, *sums, ended)
 
@@ -333,7 +338,11 @@ class TeamGame:
             raise TeamsError(f"hand {number}: {exc}") from None
 
     def _state(
-        self, points: tuple[int, int], hands: tuple[int, int], counted: int
+        self,
+        points: tuple[int, int],
+        hands: tuple[int, int],
+        counted: int,
+        names: tuple[str, str] = _SIDES,
     ) -> tuple[TeamSide | None, str, bool]:
         """(winner, how it ended, over) after a hand."""
         s = self.settings
@@ -342,18 +351,18 @@ class TeamGame:
             # One hand moves one side's score, so at most one of these is newly true.
             for side, other in ((0, 1), (1, 0)):
                 if points[side] >= n:
-                    return _SIDES[side], f"{_SIDES[side]} reached {n}", True
+                    return _SIDES[side], f"{names[side]} reached {n}", True
                 if points[other] <= -n:
-                    return _SIDES[side], f"{_SIDES[other]} was driven to -{n}", True
+                    return _SIDES[side], f"{names[other]} was driven to -{n}", True
             return None, "not over", False
         if s.kind is GameKind.BEST_OF:
             for side in (0, 1):
                 if hands[side] >= s.majority:
-                    return _SIDES[side], f"{_SIDES[side]} won {hands[side]} hands of {n}", True
+                    return _SIDES[side], f"{names[side]} won {hands[side]} hands of {n}", True
             return None, "not over", False
         if counted < n:
             return None, f"not over: {counted} of {n} hands played", False
-        return _after_hands(points, hands, n)
+        return _after_hands(points, hands, n, names)
 
     # ---- a score sheet's final score -------------------------------------------------------
 
@@ -365,9 +374,12 @@ class TeamGame:
         away_hands: int | None = None,
         home_bostons: int = 0,
         away_bostons: int = 0,
+        *,
+        names: tuple[str, str] = _SIDES,
     ) -> GameTally:
         """The game from the final score on a paper score sheet, checked for plausibility; the
-        winner is inferred. Hands won (optional to a target) count 0 when not given."""
+        winner is inferred. Hands won (optional to a target) count 0 when not given. `names`
+        word a refusal with the teams' names (as the table's tablet shows them)."""
         s = self.settings
         points = _pair("points", (home_points, away_points))
         bostons = _pair("bostons", (home_bostons, away_bostons), low=0)
@@ -385,15 +397,15 @@ class TeamGame:
             for side in (0, 1):
                 if bostons[side] * per_boston > hands[side]:
                     raise TeamsError(
-                        f"bostons: {_SIDES[side]} has {bostons[side]} Boston(s) but won "
+                        f"bostons: {names[side]} has {bostons[side]} Boston(s) but won "
                         f"{hands[side]} hand(s); a Boston is a hand won"
                     )
         shown = f"{points[0]} to {points[1]}"
         winner: TeamSide | None
         if s.kind is GameKind.TARGET:
-            winner, ended = self._check_target(points, shown)
+            winner, ended = self._check_target(points, shown, names)
         elif s.kind is GameKind.BEST_OF:
-            winner, ended = self._check_best_of(hands, sum(bostons) * (per_boston - 1))
+            winner, ended = self._check_best_of(hands, sum(bostons) * (per_boston - 1), names)
         else:
             most = s.value * s.most_in_a_hand
             low = 0 if s.defenders_score else -most
@@ -408,18 +420,20 @@ class TeamGame:
                     f"hands: {hands[0]} and {hands[1]} hands won, but every one of the "
                     f"{s.value} hands is won by one team{extra}: check the score sheet"
                 )
-            winner, ended, _ = _after_hands(points, hands, s.value)
+            winner, ended, _ = _after_hands(points, hands, s.value, names)
         return GameTally(s, (), True, winner, points, hands, bostons, f"final score: {ended}")
 
-    def _check_target(self, points: tuple[int, int], shown: str) -> tuple[TeamSide, str]:
+    def _check_target(
+        self, points: tuple[int, int], shown: str, names: tuple[str, str] = _SIDES
+    ) -> tuple[TeamSide, str]:
         s = self.settings
         n, swing = s.value, s.most_in_a_hand
         if s.defenders_score and min(points) < 0:
             raise TeamsError(f"{shown}: with defenders scoring no team goes below 0")
         crossed = [
-            (side, f"{_SIDES[side]} reached {n}") for side in (0, 1) if points[side] >= n
+            (side, f"{names[side]} reached {n}") for side in (0, 1) if points[side] >= n
         ] + [
-            (1 - side, f"{_SIDES[side]} was driven to -{n}")
+            (1 - side, f"{names[side]} was driven to -{n}")
             for side in (0, 1)
             if points[side] <= -n
         ]
@@ -451,7 +465,9 @@ class TeamGame:
             )
         return _SIDES[side], ended
 
-    def _check_best_of(self, hands: tuple[int, int], doubled: int) -> tuple[TeamSide, str]:
+    def _check_best_of(
+        self, hands: tuple[int, int], doubled: int, names: tuple[str, str] = _SIDES
+    ) -> tuple[TeamSide, str]:
         s = self.settings
         m = s.majority
         shown = f"{hands[0]} to {hands[1]} hands"
@@ -474,7 +490,7 @@ class TeamGame:
                 f"{top} are won by the winners and {s.value} hands are played: check the "
                 "score sheet"
             )
-        return _SIDES[side], f"{_SIDES[side]} won {hands[side]} hands of {s.value}"
+        return _SIDES[side], f"{names[side]} won {hands[side]} hands of {s.value}"
 
     # ---- forfeits and byes -----------------------------------------------------------------
 
@@ -541,13 +557,13 @@ class TeamGame:
 
 
 def _after_hands(
-    points: tuple[int, int], hands: tuple[int, int], n: int
+    points: tuple[int, int], hands: tuple[int, int], n: int, names: tuple[str, str] = _SIDES
 ) -> tuple[TeamSide | None, str, bool]:
     """A game of n hands at its end: points decide, then hands won, else drawn."""
     if points[0] != points[1]:
         side = 0 if points[0] > points[1] else 1
-        return _SIDES[side], f"{_SIDES[side]} scored more in {n} hands", True
+        return _SIDES[side], f"{names[side]} scored more in {n} hands", True
     if hands[0] != hands[1]:
         side = 0 if hands[0] > hands[1] else 1
-        return _SIDES[side], f"level on points; {_SIDES[side]} won more hands", True
+        return _SIDES[side], f"level on points; {names[side]} won more hands", True
     return None, f"drawn: level on points and hands after {n} hands", True

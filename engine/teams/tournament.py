@@ -173,27 +173,31 @@ class TeamTournament:
         hands: Sequence[Mapping[str, Any]] | None = None,
         score: Mapping[str, Any] | None = None,
         week: int = 1,
+        names: tuple[str, str] = ("home", "away"),
     ) -> GameResult:
         """A table's game from its hands or the final score on its sheet; refused unless it
-        is over (a game to 7 that stopped at 5-3 is not a result)."""
+        is over (a game to 7 that stopped at 5-3 is not a result). `names` are the two teams'
+        names as the table knows them: a refusal names the teams, not home and away."""
         if (hands is None) == (score is None):
             raise TeamsError("give the game's hands or its final score, one of them")
         if hands is not None:
             if not isinstance(hands, list | tuple):
                 raise TeamsError(f"hands: a list of the game's hands, not {quoted(hands)}")
-            tally = self.game.play(hands)
+            tally = self.game.play(hands, names)
         else:
             assert score is not None
-            tally = self.game.final_score(**_score_args(score))
+            tally = self.game.final_score(**_score_args(score), names=names)
         return tally.to_result(round, table, home, away, week=week)
 
-    def tally(self, hands: Sequence[Mapping[str, Any]]) -> GameTally:
+    def tally(
+        self, hands: Sequence[Mapping[str, Any]], names: tuple[str, str] = ("home", "away")
+    ) -> GameTally:
         """The score sheet so far from the hands played (home North-South): each hand's
         points and the running totals, and whether the game is over; a TeamsError names a
         hand the rules refuse, or one after the end."""
         if not isinstance(hands, list | tuple):
             raise TeamsError(f"hands: a list of the game's hands, not {quoted(hands)}")
-        return self.game.play(hands)
+        return self.game.play(hands, names)
 
     def forfeit(
         self,

@@ -152,7 +152,7 @@ class TeamTablePreviewApi(TeamTabletView):
         try:
             return Response(
                 team_tablets.tablet_preview(
-                    tournament=self.tournament, hands=data["hands"]
+                    tournament=self.tournament, hands=data["hands"], table=self.table
                 ).to_dict()
             )
         except TeamsError as exc:

@@ -183,12 +183,14 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
     ]
 
 
-def game_preview(tournament: Tournament, hands: Any) -> GamePreview:
+def game_preview(
+    tournament: Tournament, hands: Any, names: tuple[str, str] = ("home", "away")
+) -> GamePreview:
     """The score sheet of hands entered so far, as the tablet shows it before the game is
     sent: each hand in words with its points and the running totals, and whether (and how)
     the game is over. Raises TeamsError (the tablet shows its text) for a hand the rules
-    refuse; nothing is stored."""
-    return game_preview_document(engine_for(tournament).tally(hands))
+    refuse; nothing is stored. `names` word how the game ended with the table's teams."""
+    return game_preview_document(engine_for(tournament).tally(hands, names))
 
 
 def tournament_document(state: TournamentState) -> TournamentDocument:

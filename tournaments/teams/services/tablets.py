@@ -33,7 +33,9 @@ from tournaments.teams.services.games import (
     pairing_of,
     running,
     table_game,
+    team_names,
 )
+from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services.teams import TeamsRefused, audit
 
 #: The sides of a table: the home team sits North-South.
@@ -204,12 +206,21 @@ def tablet_dispute(
     return game
 
 
-def tablet_preview(*, tournament: Tournament, hands: Any) -> GamePreview:
+def tablet_preview(
+    *, tournament: Tournament, hands: Any, table: int | None = None
+) -> GamePreview:
     """The score sheet of the hands a table has typed so far (nothing is stored); refused once
-    the tournament is over, as the entry it leads to would be."""
+    the tournament is over, as the entry it leads to would be. With the `table`, how the game
+    ended names its two teams."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
-    return game_preview(tournament, hands)
+    names: tuple[str, str] = ("home", "away")
+    if table is not None and tournament.round:
+        drawn = round_of(tournament, tournament.round)
+        pairing = next((p for p in drawn.tables if p.table == table), None) if drawn else None
+        if pairing is not None:
+            names = team_names(tournament, pairing.home, pairing.away)
+    return game_preview(tournament, hands, names)
 
 
 def _fresh(tournament: Tournament) -> Tournament:
