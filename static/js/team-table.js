@@ -38,7 +38,10 @@
     if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
     else {
       problem = (data && data.detail) || ('The server refused it (' + code + ').');
-      if (data && data.state) { adopt(data.state); } else { render(); }
+      // Always drawn again: a state that changes nothing at the table (a refusal while
+      // changing what was sent) updates only the bar, and the refusal went unseen.
+      if (data && data.state) { adopt(data.state); }
+      render();
     }
   });
   function send(path, body) { outbox.push({path: path, body: body}); }
@@ -192,7 +195,7 @@
         if (!typing.side) { problem = 'Say who is entering: tap your team\'s name.'; render(); return; }
         side = {round: state.round, side: typing.side};
         keep(SKEY, side);
-        send('enter/', {side: typing.side, hands: hands});
+        send('enter/', {side: typing.side, hands: hands, replace: !!typing.changing});
       }}));
       return;
     }
@@ -256,7 +259,8 @@
     form.appendChild(numberField('home_bostons', state.home.name + ': Bostons', typing.home_bostons || 0));
     form.appendChild(numberField('away_bostons', state.away.name + ': Bostons', typing.away_bostons || 0));
     var sendButton = el('button', {type: 'button', class: 'primary', id: 'send', text: 'Send', onclick: function () {
-      var body = {side: typing.side, score: {}};
+      // "Change what we sent" replaces the waiting entry, whichever team is named now.
+      var body = {side: typing.side, score: {}, replace: !!typing.changing};
       var missing = '';
       ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons'].forEach(function (k) {
         var input = document.getElementById(k);

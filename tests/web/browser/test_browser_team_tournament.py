@@ -266,3 +266,54 @@ def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     game = TournamentGame.objects.get(tournament=tournament, table=1)
     assert game.status == "entered" and game.result["points"] == [7, 2]  # type: ignore[index]
     page.context.close()
+
+
+def test_a_team_changes_what_it_sent_naming_the_other_team(
+    live_server: Any, browser: Any, club: Club
+) -> None:
+    """One team enters the game but taps the other team's name as the team entering; "change
+    what we sent", its own name tapped, Send: the entry is replaced, now its own, and waits for
+    the other team to confirm it (before, nothing happened and nothing was said). A refused
+    score sent while changing shows its refusal, naming the teams."""
+    tournament = services.tournament_create(
+        club=club, name="Change teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    first = round_of(tournament, 1)
+    assert first is not None
+    names = dict(tournament.teams.values_list("number", "name"))
+    home, away = names[first.tables[0].home], names[first.tables[0].away]
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"{live_server.url}/tt/{token}/")
+    _wait_round(page, 1)
+
+    _tablet_enter(page, "home", 7, 3)
+    page.locator("#confirm").wait_for()
+    assert f"{home} entered" in page.locator("#screen").inner_text()
+    page.locator("#change").click()
+    _tablet_enter(page, "away", 7, 4)
+    page.get_by_text(f"{away} entered").wait_for()
+    game = TournamentGame.objects.get(tournament=tournament, round=1, table=1)
+    assert (game.status, game.entered_by, game.result["points"]) == ("entered", "away", [7, 4])  # type: ignore[index]
+    assert f"{home}: this is right" in page.locator("#confirm").inner_text()
+
+    # A score the rules cannot give, sent while changing: the refusal is on the screen and
+    # names the teams; the entry stays as it was.
+    page.locator("#change").click()
+    _tablet_enter(page, "home", 7, 9)
+    problem = page.locator("#problem")
+    problem.wait_for()
+    assert f"{home} reached 7 and {away} reached 7" in problem.inner_text()
+    game.refresh_from_db()
+    assert (game.entered_by, game.result["points"]) == ("away", [7, 4])  # type: ignore[index]
+    page.reload()
+    page.locator("#confirm").click()
+    page.wait_for_selector("#confirmed")
+    game.refresh_from_db()
+    assert game.status == "confirmed" and game.entered_by == "away"
+    page.context.close()

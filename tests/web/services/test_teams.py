@@ -187,6 +187,39 @@ def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
     assert tournament_state(tournament).done == 2
 
 
+def test_a_team_replaces_what_it_sent_and_the_other_team_confirms_the_new_figures(
+    club: Club,
+) -> None:
+    """The tablet's "change what we sent": the waiting entry is replaced whichever team is
+    named now, the audit keeps the old and the new figures, and the entry still waits for the
+    other team (the same figures sent as a change never count as agreed)."""
+    tournament = drawn(club)
+    first = {"home_points": 7, "away_points": 3}
+    team_tablets.tablet_enter(tournament=tournament, table=1, side="home", score=first)
+    changed, new = team_tablets.tablet_enter(
+        tournament=tournament, table=1, side="away", score=first, replace=True
+    )
+    assert new and (changed.status, changed.entered_by) == ("entered", "away")
+    second = {"home_points": 7, "away_points": 4}
+    team_tablets.tablet_enter(
+        tournament=tournament, table=1, side="away", score=second, replace=True
+    )
+    stored = TournamentGame.objects.get(tournament=tournament, table=1)
+    assert stored.result["points"] == [7, 4] and stored.status == "entered"  # type: ignore[index]
+    row = TournamentAudit.objects.filter(action="game-changed").latest("id")
+    assert (row.before, row.after) == (
+        {"by": "away", "points": [7, 3]},
+        {"by": "away", "points": [7, 4]},
+    )
+    with pytest.raises(TeamsRefused, match="The other team confirms"):
+        team_tablets.tablet_confirm(tournament=tournament, table=1, side="away")
+    team_tablets.tablet_confirm(tournament=tournament, table=1, side="home")
+    with pytest.raises(TeamsRefused, match="confirmed already: ask the director"):
+        team_tablets.tablet_enter(
+            tournament=tournament, table=1, side="home", score=first, replace=True
+        )
+
+
 def test_the_last_confirmation_draws_the_next_round_when_asked(
     club: Club, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -62,11 +62,18 @@ def tablet_enter(
     side: str,
     hands: Sequence[Mapping[str, Any]] | None = None,
     score: Mapping[str, Any] | None = None,
+    replace: bool = False,
 ) -> tuple[TournamentGame, bool]:
     """One team enters the game at its table (with True when it is stored now, False when it
     counted at once or was already stored as sent). The other team then confirms; if it enters
     the game on its own instead and the two agree, the game counts at once; if they differ,
-    the second entry is refused with the first's figures (nothing changes)."""
+    the second entry is refused with the first's figures (nothing changes).
+
+    `replace` is the tablet's "change what we sent": the entry waiting for confirmation is
+    replaced by this one, whichever team is now named as entering it (a team that tapped the
+    other's name by mistake puts it right), and the other team confirms the new figures. It
+    never agrees with the old entry on its own: matching figures sent by the team that did not
+    enter them would otherwise count as confirmed by one team alone."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
     running(tournament, "entering a game")
@@ -75,11 +82,11 @@ def tablet_enter(
     result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
     try:
         with transaction.atomic():
-            return _table_entry(tournament, pairing, side, result, hands, score)
+            return _table_entry(tournament, pairing, side, result, hands, score, replace)
     except IntegrityError:
         # The other team's device stored this table's game at the same moment: read it and
         # answer as if it had come first (agree, differ, or already stored).
-        return _table_entry(tournament, pairing, side, result, hands, score)
+        return _table_entry(tournament, pairing, side, result, hands, score, replace)
 
 
 def _table_entry(
@@ -89,6 +96,7 @@ def _table_entry(
     result: GameResult,
     hands: Sequence[Mapping[str, Any]] | None,
     score: Mapping[str, Any] | None,
+    replace: bool = False,
 ) -> tuple[TournamentGame, bool]:
     """The entry against what the table has stored, under the game row's own lock."""
     table = pairing.table
@@ -105,7 +113,12 @@ def _table_entry(
     if game is not None and game.status != TournamentGame.Status.ENTERED:
         state = "confirmed" if game.status == TournamentGame.Status.CONFIRMED else "disputed"
         raise TeamsRefused(f"This table's game is {state} already: ask the director to change it.")
-    if game is not None and game.entered_by != side:
+    changed = game is not None and replace
+    before = None
+    if game is not None and changed:
+        old = game.result if isinstance(game.result, Mapping) else {}
+        before = {"by": game.entered_by, "points": old.get("points")}
+    if game is not None and game.entered_by != side and not replace:
         if _same(game.result, result):
             game.status = TournamentGame.Status.CONFIRMED
             game.confirmed_at = timezone.now()
@@ -136,7 +149,15 @@ def _table_entry(
     game.source = "tablet"
     game.entered_at = timezone.now()
     game.save()
-    audit(tournament, None, "game-entered", f"round {tournament.round} table {table}", bump=False)
+    audit(
+        tournament,
+        None,
+        "game-changed" if changed else "game-entered",
+        f"round {tournament.round} table {table}",
+        before=before,
+        after={"by": side, "points": list(result.points)},
+        bump=False,
+    )
     return game, True
 
 
