@@ -430,12 +430,8 @@ class TeamGame:
         n, swing = s.value, s.most_in_a_hand
         if s.defenders_score and min(points) < 0:
             raise TeamsError(f"{shown}: with defenders scoring no team goes below 0")
-        crossed = [
-            (side, f"{names[side]} reached {n}") for side in (0, 1) if points[side] >= n
-        ] + [
-            (1 - side, f"{names[side]} was driven to -{n}")
-            for side in (0, 1)
-            if points[side] <= -n
+        crossed = [(side, f"{names[side]} reached {n}") for side in (0, 1) if points[side] >= n] + [
+            (1 - side, f"{names[side]} was driven to -{n}") for side in (0, 1) if points[side] <= -n
         ]
         if not crossed:
             hole = "" if s.defenders_score else f", or is driven to -{n}"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.reading import quoted
+from engine.teams.bracket import SERIES_LENGTHS
 from engine.teams.game import GameSettings
 from engine.teams.model import TeamsError
 from engine.teams.ranking import KEYS
@@ -71,7 +72,9 @@ class TournamentSettings:
     `house_percent` the club's share of the fees before the prizes; `prizes` the percentages
     of the rest for first, second, ...; `pot_stake_cents` each player's Boston-pot stake (0:
     no pot), decided after round `pot_round` (None: the last round). `playoff` is the number
-    of teams in the playoff (0: none)."""
+    of teams in the playoff (0: none); `playoff_third_place` adds a game between the
+    semi-finals' losers (4 teams or more); `playoff_best_of` is the games of a playoff match
+    (1, or a best-of-three or -five series: the first team to win 2, or 3)."""
 
     game: GameSettings = field(default_factory=GameSettings)
     rotation: str = "swiss"
@@ -86,6 +89,8 @@ class TournamentSettings:
     pot_stake_cents: int = 0
     pot_round: int | None = None
     playoff: int = 0
+    playoff_third_place: bool = False
+    playoff_best_of: int = 1
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
@@ -131,6 +136,18 @@ class TournamentSettings:
             _whole("pot_round", self.pot_round, 1, self.rounds)
         if self.playoff != 0:
             _whole("playoff", self.playoff, 2, 64)
+        _flag("playoff_third_place", self.playoff_third_place)
+        if self.playoff_third_place and self.playoff < 4:
+            raise TeamsError(
+                "playoff_third_place: a third-place game is between the semi-finals' losers, "
+                f"so the playoff needs 4 teams or more, not {self.playoff}"
+            )
+        if self.playoff_best_of not in SERIES_LENGTHS or isinstance(self.playoff_best_of, bool):
+            shown = ", ".join(str(n) for n in SERIES_LENGTHS)
+            raise TeamsError(
+                f"playoff_best_of: a playoff match is the best of {shown} games, not "
+                f"{quoted(self.playoff_best_of)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,6 +164,8 @@ class TournamentSettings:
             "pot_stake_cents": self.pot_stake_cents,
             "pot_round": self.pot_round,
             "playoff": self.playoff,
+            "playoff_third_place": self.playoff_third_place,
+            "playoff_best_of": self.playoff_best_of,
         }
 
     @classmethod
@@ -183,6 +202,11 @@ class TournamentSettings:
 def _whole(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise TeamsError(f"{name}: a whole number from {low} to {high}, not {quoted(value)}")
+
+
+def _flag(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise TeamsError(f"{name}: true or false, not {quoted(value)}")
 
 
 def _list(name: str, value: object) -> list[Any]:

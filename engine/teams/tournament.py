@@ -264,7 +264,9 @@ class TeamTournament:
             raise TeamsError(
                 f"the playoff takes the top {size} teams, and only {len(rows)} are ranked"
             )
-        return Bracket.seeded([row.team.number for row in rows[:size]])
+        return Bracket.seeded(
+            [row.team.number for row in rows[:size]], self.settings.playoff_third_place
+        )
 
 
 def _byes(rounds: Sequence[Round]) -> list[int]:

@@ -13,8 +13,10 @@ leads to one, is refused before anything else (`table_gate`): the director puts 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -26,16 +28,20 @@ from tournaments.kernel.table_gate import table_writes_open
 from tournaments.teams.models import Tournament, TournamentGame
 from tournaments.teams.selectors.documents import GamePreview
 from tournaments.teams.selectors.room import game_preview
+from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services.games import (
     after_confirm,
     checked_game,
-    game_or_new,
     pairing_of,
     running,
-    table_game,
     team_names,
 )
-from tournaments.teams.selectors.teams import round_of
+from tournaments.teams.services.playoff import (
+    PlayoffPlace,
+    after_playoff_game,
+    playoff_result,
+    playoff_table_place,
+)
 from tournaments.teams.services.teams import TeamsRefused, audit
 
 #: The sides of a table: the home team sits North-South.
@@ -46,6 +52,44 @@ class TeamsDiffer(TeamsRefused):
     """The other team entered different figures: nothing changed; the table checks its sheet."""
 
     kind = Kind.CONFLICT
+
+
+@dataclass(frozen=True)
+class _Place:
+    """The game a table plays now: its row's round, table (a playoff match's number) and
+    `match` tag, its two teams, the playoff match's place (None in the rounds), and its name
+    in the audit."""
+
+    round: int
+    pairing: Pairing
+    tag: str
+    playoff: PlayoffPlace | None
+    where: str
+
+    @property
+    def row_table(self) -> int:
+        return self.pairing.table
+
+
+def _place(tournament: Tournament, table: int, doing: str) -> _Place:
+    """The rounds' game at `table`, or in the playoff the match to play there now."""
+    if tournament.status == Tournament.Status.PLAYOFF:
+        found = playoff_table_place(tournament, table)
+        where = f"match {found.match.id} game {found.series.next_game}"
+        return _Place(found.round, found.pairing, found.tag, found, where)
+    running(tournament, doing)
+    pairing = pairing_of(tournament, tournament.round, table)
+    where = f"round {tournament.round} table {table}"
+    return _Place(tournament.round, pairing, "", None, where)
+
+
+def _row(tournament: Tournament, place: _Place) -> TournamentGame | None:
+    """The place's game row, locked."""
+    return (
+        TournamentGame.objects.select_for_update()
+        .filter(tournament=tournament, round=place.round, table=place.row_table, match=place.tag)
+        .first()
+    )
 
 
 def _side(side: str) -> str:
@@ -76,22 +120,24 @@ def tablet_enter(
     enter them would otherwise count as confirmed by one team alone."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
-    running(tournament, "entering a game")
+    place = _place(tournament, table, "entering a game")
     side = _side(side)
-    pairing = pairing_of(tournament, tournament.round, table)
-    result = checked_game(tournament, pairing, tournament.round, hands=hands, score=score)
+    if place.playoff is not None:
+        result = playoff_result(tournament, place.playoff, hands=hands, score=score)
+    else:
+        result = checked_game(tournament, place.pairing, place.round, hands=hands, score=score)
     try:
         with transaction.atomic():
-            return _table_entry(tournament, pairing, side, result, hands, score, replace)
+            return _table_entry(tournament, place, side, result, hands, score, replace)
     except IntegrityError:
         # The other team's device stored this table's game at the same moment: read it and
         # answer as if it had come first (agree, differ, or already stored).
-        return _table_entry(tournament, pairing, side, result, hands, score, replace)
+        return _table_entry(tournament, place, side, result, hands, score, replace)
 
 
 def _table_entry(
     tournament: Tournament,
-    pairing: Pairing,
+    place: _Place,
     side: str,
     result: GameResult,
     hands: Sequence[Mapping[str, Any]] | None,
@@ -99,8 +145,8 @@ def _table_entry(
     replace: bool = False,
 ) -> tuple[TournamentGame, bool]:
     """The entry against what the table has stored, under the game row's own lock."""
-    table = pairing.table
-    game = table_game(tournament, tournament.round, table)
+    pairing = place.pairing
+    game = _row(tournament, place)
     if (
         game is not None
         and game.status == TournamentGame.Status.ENTERED
@@ -123,14 +169,8 @@ def _table_entry(
             game.status = TournamentGame.Status.CONFIRMED
             game.confirmed_at = timezone.now()
             game.save(update_fields=["status", "confirmed_at"])
-            audit(
-                tournament,
-                None,
-                "game-agreed",
-                f"round {tournament.round} table {table}",
-                bump=False,
-            )
-            _draw_after_commit(tournament)
+            audit(tournament, None, "game-agreed", place.where, bump=False)
+            _counted(tournament, place)
             return game, False
         teams = _names(tournament, pairing)
         other = teams[getattr(pairing, game.entered_by)]
@@ -139,7 +179,14 @@ def _table_entry(
             f"{_score(result.to_dict(), pairing, teams)}. Check the score sheet together: "
             "confirm theirs, or call the director."
         )
-    game = game_or_new(tournament, tournament.round, pairing, game)
+    game = game or TournamentGame(
+        tournament=tournament,
+        round=place.round,
+        table=place.row_table,
+        match=place.tag,
+        home=pairing.home,
+        away=pairing.away,
+    )
     game.kind = TournamentGame.Kind.PLAYED
     game.hands = list(hands or [])
     game.score = dict(score or {})
@@ -153,7 +200,7 @@ def _table_entry(
         tournament,
         None,
         "game-changed" if changed else "game-entered",
-        f"round {tournament.round} table {table}",
+        place.where,
         before=before,
         after={"by": side, "points": list(result.points)},
         bump=False,
@@ -178,10 +225,19 @@ def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
     return f"{teams[pairing.home]} {points[0]}, {teams[pairing.away]} {points[1]}"
 
 
-def _waiting(tournament: Tournament, table: int, side: str, other_does: str) -> TournamentGame:
+def _counted(tournament: Tournament, place: _Place) -> None:
+    """A game has just counted: in the playoff its match's series moves on (and the winner in
+    the bracket); in the rounds the next round may be drawn."""
+    if place.playoff is not None:
+        after_playoff_game(tournament, place.playoff.match.id)
+    else:
+        _draw_after_commit(tournament)
+
+
+def _waiting(tournament: Tournament, place: _Place, side: str, other_does: str) -> TournamentGame:
     """The table's game waiting for the other team's word, or why there is none to give."""
     side = _side(side)
-    game = table_game(tournament, tournament.round, table)
+    game = _row(tournament, place)
     if game is None or game.status != TournamentGame.Status.ENTERED:
         raise TeamsRefused("There is no game waiting for confirmation at this table.")
     if game.entered_by == side:
@@ -194,13 +250,13 @@ def tablet_confirm(*, tournament: Tournament, table: int, side: str) -> Tourname
     """The other team agrees: the game counts."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
-    running(tournament, "confirming a game")
-    game = _waiting(tournament, table, side, "confirms what you entered")
+    place = _place(tournament, table, "confirming a game")
+    game = _waiting(tournament, place, side, "confirms what you entered")
     game.status = TournamentGame.Status.CONFIRMED
     game.confirmed_at = timezone.now()
     game.save(update_fields=["status", "confirmed_at"])
-    audit(tournament, None, "game-confirm", f"round {tournament.round} table {table}", bump=False)
-    _draw_after_commit(tournament)
+    audit(tournament, None, "game-confirm", place.where, bump=False)
+    _counted(tournament, place)
     return game
 
 
@@ -211,32 +267,26 @@ def tablet_dispute(
     """The other team does not agree: the director is called; the game does not count."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
-    running(tournament, "disputing a game")
-    game = _waiting(tournament, table, side, "says whether it agrees")
+    place = _place(tournament, table, "disputing a game")
+    game = _waiting(tournament, place, side, "says whether it agrees")
     game.status = TournamentGame.Status.DISPUTED
     game.note = " ".join(note.split())[:200]
     game.save(update_fields=["status", "note"])
-    audit(
-        tournament,
-        None,
-        "game-dispute",
-        f"round {tournament.round} table {table}",
-        reason=note,
-        bump=False,
-    )
+    audit(tournament, None, "game-dispute", place.where, reason=note, bump=False)
     return game
 
 
-def tablet_preview(
-    *, tournament: Tournament, hands: Any, table: int | None = None
-) -> GamePreview:
+def tablet_preview(*, tournament: Tournament, hands: Any, table: int | None = None) -> GamePreview:
     """The score sheet of the hands a table has typed so far (nothing is stored); refused once
     the tournament is over, as the entry it leads to would be. With the `table`, how the game
     ended names its two teams."""
     tournament = _fresh(tournament)
     table_writes_open(tournament)
     names: tuple[str, str] = ("home", "away")
-    if table is not None and tournament.round:
+    if table is not None and tournament.status == Tournament.Status.PLAYOFF:
+        with contextlib.suppress(TeamsRefused):  # no match there: the sheet says home, away
+            names = team_names(tournament, *_place(tournament, table, "").pairing.teams)
+    elif table is not None and tournament.round:
         drawn = round_of(tournament, tournament.round)
         pairing = next((p for p in drawn.tables if p.table == table), None) if drawn else None
         if pairing is not None:

@@ -114,6 +114,17 @@ class TournamentForm(forms.Form):
     pot_stake = forms.CharField(required=False, label="Boston pot stake per player", initial="0")
     pot_round = WholeNumberFormField(min_value=1, max_value=60, required=False)
     playoff = forms.TypedChoiceField(choices=PLAYOFFS, coerce=int, initial=0)
+    playoff_third_place = forms.BooleanField(
+        required=False, label="A third-place game between the semi-finals' losers"
+    )
+    playoff_best_of = forms.TypedChoiceField(
+        choices=[(1, "One game"), (3, "Best of three"), (5, "Best of five")],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+        label="Each playoff match",
+    )
     teams = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -152,6 +163,8 @@ class TournamentForm(forms.Form):
             "pot_stake_cents": cents(data.get("pot_stake"), "Boston pot stake"),
             "pot_round": data.get("pot_round"),
             "playoff": data["playoff"],
+            "playoff_third_place": bool(data.get("playoff_third_place")),
+            "playoff_best_of": data.get("playoff_best_of") or 1,
         }
 
     def team_list(self) -> list[dict[str, str]]:
@@ -191,6 +204,8 @@ def initial_of(settings: dict[str, Any]) -> dict[str, Any]:
         "pot_stake": _money(settings.get("pot_stake_cents", 0)),
         "pot_round": settings.get("pot_round"),
         "playoff": settings.get("playoff", 0),
+        "playoff_third_place": bool(settings.get("playoff_third_place")),
+        "playoff_best_of": settings.get("playoff_best_of", 1),
     }
 
 
