@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from engine.teams import GameResult, Team, TeamTournament, TournamentSettings
+from engine.teams import Bracket, GameResult, Team, TeamTournament, TournamentSettings
 from tournaments.kernel.models import Club
 from tournaments.teams.models import (
     Tournament,
@@ -540,3 +540,128 @@ def test_a_league_with_an_absence_a_substitute_and_a_withdrawal_counts_each_game
     notes = week_notes(league, weeks)
     assert notes[weeks[0].pk] == "" and notes[weeks[2].pk] == ""
     assert notes[weeks[1].pk] == "absent: Kings; Jacks with Sam Sub standing in"
+
+
+def test_the_playoff_at_the_tablets_best_of_three_with_a_third_place_game(club: Club) -> None:
+    """The top four: the semi-finals at tables 1 and 2, then the final at table 1 and the
+    third-place game at table 2, each the best of three, entered at the tablets (one team
+    enters, the other confirms) except one game the director enters after a dispute. The
+    bracket follows the series: a match goes on only when a team has won two games."""
+    tournament = drawn(club, playoff_third_place=True, playoff_best_of=3)
+    for round_number in (1, 2, 3):
+        play_round(tournament, home_wins=round_number != 2)
+        if round_number < 3:
+            services.round_next(tournament=tournament)
+            tournament.refresh_from_db()
+    seeds = [r.team.number for r in tournament_state(tournament).standings]
+    team_playoff.playoff_start(tournament=tournament)
+    tournament.refresh_from_db()
+    names = dict(tournament.teams.values_list("number", "name"))
+
+    def game(table: int, home: int, away: int) -> None:
+        score = {"home_points": home, "away_points": away}
+        team_tablets.tablet_enter(tournament=tournament, table=table, side="home", score=score)
+        team_tablets.tablet_confirm(tournament=tournament, table=table, side="away")
+        tournament.refresh_from_db()
+
+    state = table_state(tournament, 1)
+    assert (state["home"]["number"], state["away"]["number"]) == (seeds[0], seeds[3])
+    assert state["match"] == "Semi-finals, match 1: game 1 of up to 3: level 0-0"
+    game(1, 7, 2)  # seed 1 leads
+    state = table_state(tournament, 1)
+    assert state["game"] is None
+    assert state["match"].endswith(f"game 2 of up to 3: {names[seeds[0]]} lead 1-0")
+    game(1, 3, 7)  # level
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(1).winner is None
+    game(1, 7, 0)  # seed 1 wins the series 2-1
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(1).winner == seeds[0]
+    # Table 1 has nothing ready until the other semi-final is over.
+    assert table_state(tournament, 1)["match"] == "" and table_state(tournament, 1)["home"] is None
+    with pytest.raises(TeamsRefused, match="No playoff match is to be played at table 1 now"):
+        team_tablets.tablet_enter(
+            tournament=tournament, table=1, side="home",
+            score={"home_points": 7, "away_points": 0},
+        )  # fmt: skip
+    # Table 2: seed 3 wins game 1; game 2 is disputed and the director enters it.
+    game(2, 2, 7)
+    team_tablets.tablet_enter(
+        tournament=tournament, table=2, side="away", score={"home_points": 1, "away_points": 7}
+    )
+    team_tablets.tablet_dispute(tournament=tournament, table=2, side="home", note="we had 3")
+    team_playoff.playoff_enter(
+        tournament=tournament, match=2, score={"home_points": 3, "away_points": 7}
+    )
+    tournament.refresh_from_db()
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(2).winner == seeds[2]
+    rows = TournamentGame.objects.filter(tournament=tournament, table=2).exclude(match="")
+    assert sorted(rows.values_list("match", "status")) == [("2", "confirmed"), ("2.2", "confirmed")]
+    # The final at table 1, the third-place game at table 2, both ready at once.
+    assert table_state(tournament, 1)["match"].startswith("Final, match 3: game 1 of up to 3")
+    assert table_state(tournament, 2)["match"].startswith("Third-place game: game 1")
+    game(1, 7, 1)
+    game(1, 7, 4)
+    game(2, 0, 7)
+    game(2, 6, 7)
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert (bracket.champion, bracket.match(4).winner) == (seeds[0], seeds[1])
+    # Playoff games never count in the standings.
+    assert [r.team.number for r in tournament_state(tournament).standings] == seeds
+    team_games.tournament_finish(tournament=tournament)
+    audits = list(
+        TournamentAudit.objects.filter(action="playoff-winner")
+        .order_by("id")
+        .values_list("target", flat=True)
+    )
+    assert audits == ["match 1", "match 2", "match 3", "match 4"]
+
+
+def test_a_phone_shows_the_standings_of_finished_rounds_only_and_where_its_teams_go(
+    club: Club,
+) -> None:
+    """Card secrecy: while any table still plays round 1 no phone shows standings; once all
+    have finished, every phone shows them (a recomputation of round 1's games). When round 2
+    is drawn, each table's phone says where last round's teams play."""
+    tournament = drawn(club)
+    first = round_of(tournament, 1)
+    assert first is not None
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 2}
+    )
+    for table in (1, 2, 3):
+        state = table_state(tournament, table)
+        assert (state["standings_round"], state["standings"], state["moves"]) == (0, [], [])
+    for table in (2, 3):
+        team_games.game_enter(
+            tournament=tournament, table=table, score={"home_points": 3, "away_points": 7}
+        )
+    state = table_state(tournament, 1)
+    names = dict(tournament.teams.values_list("number", "name"))
+    again = TeamTournament(
+        TournamentSettings.from_dict(tournament.settings),
+        [Team(t.number, t.name) for t in tournament.teams.all()],
+    ).standings(counted_results(tournament))
+    assert state["standings_round"] == 1
+    assert [(r["name"], r["won"], r["points"]) for r in state["standings"]] == [
+        (r.team.name, r.won, r.points_for) for r in again
+    ]
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    second = round_of(tournament, 2)
+    assert second is not None
+    where = {team: p for p in second.tables for team in p.teams}
+    for pairing in first.tables:
+        moves = table_state(tournament, pairing.table)["moves"]
+        expected = []
+        for team in pairing.teams:
+            now = where[team]
+            other = now.away if now.home == team else now.home
+            expected.append({"team": names[team], "table": now.table, "opponent": names[other]})
+        assert moves == expected
+    # Round 2 under way: still round 1's standings only.
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 0}
+    )
+    assert table_state(tournament, 2)["standings_round"] == 1

@@ -61,8 +61,9 @@ def playoff_game(match: str) -> tuple[int, int] | None:
 
 
 def _where(index: int, game: TournamentGame) -> str:
-    if is_playoff(game.match):
-        place = f"playoff match {game.match}"
+    found = playoff_game(game.match)
+    if found is not None:
+        place = f"playoff match {found[0]}" + (f", game {found[1]}" if found[1] > 1 else "")
     elif game.match.startswith("bye-"):
         place = f"round {game.round}, a bye for team {game.home}"
     else:
