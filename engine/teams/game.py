@@ -120,6 +120,7 @@ class GameSettings:
     options: Mapping[str, object] = field(default_factory=dict)
     boston_counts_double: bool = False
     variant: str = "bidwhist"
+    sets_lose: int = 0
     _game: DriveGame = field(init=False, repr=False, compare=False)
     _swing: int = field(init=False, repr=False, compare=False)
 
@@ -144,6 +145,12 @@ class GameSettings:
         if not isinstance(self.boston_counts_double, bool):
             raise TeamsError(
                 f"boston_counts_double: true or false, not {quoted(self.boston_counts_double)}"
+            )
+        _whole("sets_lose", self.sets_lose, 0, 9)
+        if self.sets_lose and self.kind is not GameKind.TARGET:
+            raise TeamsError(
+                "sets_lose: a team set that many times loses a game to a target; a best-of or "
+                "fixed number of hands game already counts each set hand as a hand lost"
             )
         if not isinstance(self.options, Mapping):
             raise TeamsError(f"options: expected an object, not {quoted(self.options)}")
@@ -187,7 +194,8 @@ class GameSettings:
         """How a game ends, for the printed conditions of contest."""
         if self.kind is GameKind.TARGET:
             hole = "" if self.defenders_score else f", or the other team driven to -{self.value}"
-            return f"first team to {self.value} points{hole}"
+            sets = f"; a team set {self.sets_lose} times loses" if self.sets_lose else ""
+            return f"first team to {self.value} points{hole}{sets}"
         double = ", a Boston counting as two hands" if self.boston_counts_double else ""
         if self.kind is GameKind.BEST_OF:
             return f"best of {self.value} hands{double}"
@@ -202,6 +210,7 @@ class GameSettings:
             "options": dict(self.options),
             "boston_counts_double": self.boston_counts_double,
             "variant": self.variant,
+            "sets_lose": self.sets_lose,
         }
 
     @classmethod
@@ -209,7 +218,9 @@ class GameSettings:
         """Stored settings, checked again; an unknown name is refused."""
         if not isinstance(data, Mapping):
             raise TeamsError(f"game: expected an object, not {quoted(data)}")
-        known = ("kind", "value", "scoring", "options", "boston_counts_double", "variant")
+        known = (
+            "kind", "value", "scoring", "options", "boston_counts_double", "variant", "sets_lose",
+        )  # fmt: skip
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
             raise TeamsError(f"game: unknown {', '.join(unknown)} (known: {', '.join(known)})")
@@ -292,7 +303,7 @@ class TeamGame:
         the words for the two teams in how the game ended (the teams' names at a table)."""
         s = self.settings
         lines: list[HandLine] = []
-        totals, won, bostons = [0, 0], [0, 0], [0, 0]
+        totals, won, bostons, sets = [0, 0], [0, 0], [0, 0], [0, 0]
         counted = 0
         winner: TeamSide | None = None
         ended = "not over"
@@ -319,12 +330,20 @@ class TeamGame:
                     bostons[_SIDES.index(boston)] += 1
                 double = boston is not None and s.boston_counts_double
                 won[_SIDES.index(won_by)] += 2 if double else 1
+                declarers = _declarers(hand)
+                if declarers is not None and won_by != declarers:
+                    sets[_SIDES.index(declarers)] += 1
             text = s._game.rules.describe(entry) if entry is not None else ""
             sheet = (totals[0], totals[1])
             lines.append(HandLine(number, text, points, sheet, won_by, boston, won_by is not None))
             winner, ended, over = self._state(
                 (totals[0], totals[1]), (won[0], won[1]), counted, names
             )
+            if not over and s.sets_lose:
+                for side in (0, 1):
+                    if sets[side] >= s.sets_lose:
+                        winner, over = _SIDES[1 - side], True
+                        ended = f"{names[side]} was set {sets[side]} times"
         sums = ((totals[0], totals[1]), (won[0], won[1]), (bostons[0], bostons[1]))
         return GameTally(s, tuple(lines), over, winner, *sums, ended)
 
@@ -374,6 +393,8 @@ class TeamGame:
         away_hands: int | None = None,
         home_bostons: int = 0,
         away_bostons: int = 0,
+        home_sets: int = 0,
+        away_sets: int = 0,
         *,
         names: tuple[str, str] = _SIDES,
     ) -> GameTally:
@@ -401,8 +422,16 @@ class TeamGame:
                         f"{hands[side]} hand(s); a Boston is a hand won"
                     )
         shown = f"{points[0]} to {points[1]}"
+        sets = _pair("sets", (home_sets, away_sets), low=0)
+        if any(sets) and not s.sets_lose:
+            raise TeamsError(
+                "sets: the event does not end a game on sets (sets_lose is 0): leave them out"
+            )
+        lost_on_sets = [side for side in (0, 1) if s.sets_lose and sets[side] >= s.sets_lose]
         winner: TeamSide | None
-        if s.kind is GameKind.TARGET:
+        if lost_on_sets:
+            winner, ended = self._check_sets(points, sets, lost_on_sets, shown, names)
+        elif s.kind is GameKind.TARGET:
             winner, ended = self._check_target(points, shown, names)
         elif s.kind is GameKind.BEST_OF:
             winner, ended = self._check_best_of(hands, sum(bostons) * (per_boston - 1), names)
@@ -422,6 +451,33 @@ class TeamGame:
                 )
             winner, ended, _ = _after_hands(points, hands, s.value, names)
         return GameTally(s, (), True, winner, points, hands, bostons, f"final score: {ended}")
+
+    def _check_sets(
+        self,
+        points: tuple[int, int],
+        sets: tuple[int, int],
+        lost: list[int],
+        shown: str,
+        names: tuple[str, str],
+    ) -> tuple[TeamSide, str]:
+        """A game ended by a team's last set: one team only, set exactly `sets_lose` times (a
+        set that also crossed the target or the hole ends the game for the same team)."""
+        s = self.settings
+        n = s.value
+        if len(lost) > 1:
+            raise TeamsError(
+                f"sets: {names[0]} and {names[1]} were both set {s.sets_lose} times, but the "
+                "game ended at the first team's last set: check the score sheet"
+            )
+        side = lost[0]
+        if sets[side] > s.sets_lose:
+            raise TeamsError(
+                f"sets: {names[side]} was set {sets[side]} times, but the game ended at its "
+                f"set number {s.sets_lose}: check the score sheet"
+            )
+        if max(points) >= n + s.most_in_a_hand or min(points) <= -n - s.most_in_a_hand:
+            raise TeamsError(f"{shown}: no game to {n} gets that far: check the score sheet")
+        return _SIDES[1 - side], f"{names[side]} was set {sets[side]} times"
 
     def _check_target(
         self, points: tuple[int, int], shown: str, names: tuple[str, str] = _SIDES
@@ -550,6 +606,16 @@ class TeamGame:
             )
         fallback = default[1] if default is not None else (0, 0)
         return stated, (_pair("hands", hands, low=0) if hands is not None else fallback)
+
+
+def _declarers(hand: Mapping[str, object]) -> TeamSide | None:
+    """The side whose bid a hand played (home sits North-South); None when it names none."""
+    seat = hand.get("declarer")
+    if seat in ("N", "S"):
+        return "home"
+    if seat in ("E", "W"):
+        return "away"
+    return None
 
 
 def _after_hands(

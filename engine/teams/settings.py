@@ -25,10 +25,17 @@ from typing import Any
 from engine.reading import quoted
 from engine.teams.bracket import SERIES_LENGTHS
 from engine.teams.game import GameSettings
-from engine.teams.model import TeamsError
+from engine.teams.model import GameKind, TeamsError
 from engine.teams.ranking import KEYS
 
-__all__ = ["BYE_RULES", "PLAYOFF_SIZES", "ROTATIONS", "TournamentSettings", "playoff_sizes_text"]
+__all__ = [
+    "BYE_RULES",
+    "PLAYOFF_SIZES",
+    "POT_NO_BOSTON",
+    "ROTATIONS",
+    "TournamentSettings",
+    "playoff_sizes_text",
+]
 
 #: The rotations, in the words the director's form shows.
 ROTATIONS: dict[str, str] = {
@@ -37,6 +44,14 @@ ROTATIONS: dict[str, str] = {
     "ladder": "King of the hill: winners move up a table, losers down",
     "halves": "Winners and losers: winners to the top half of the room, losers to the bottom",
     "swiss": "Swiss: each round pairs teams with equal records who have not met",
+}
+
+#: Where the Boston pot goes when nobody made a Boston by its round, in the form's words.
+POT_NO_BOSTON: dict[str, str] = {
+    "return": "the stakes go back to the teams",
+    "carry": "the pot is carried to the next event",
+    "leader": "the best-ranked team in the pot takes it",
+    "record": "the teams in the pot with the best record share it",
 }
 
 #: What a team with a bye scores (the event's bye rule).
@@ -74,7 +89,11 @@ class TournamentSettings:
     no pot), decided after round `pot_round` (None: the last round). `playoff` is the number
     of teams in the playoff (0: none); `playoff_third_place` adds a game between the
     semi-finals' losers (4 teams or more); `playoff_best_of` is the games of a playoff match
-    (1, or a best-of-three or -five series: the first team to win 2, or 3)."""
+    (1, or a best-of-three or -five series: the first team to win 2, or 3).
+    `backdoor_points` is what a back-door win scores (a game to a target won because the other
+    team was driven to minus the target: Columbus Whist scores it 5, not the points the
+    winners had); None: the points as played. `pot_no_boston` says where the Boston pot goes
+    when nobody made a Boston by `pot_round` (`POT_NO_BOSTON`)."""
 
     game: GameSettings = field(default_factory=GameSettings)
     rotation: str = "swiss"
@@ -91,6 +110,8 @@ class TournamentSettings:
     playoff: int = 0
     playoff_third_place: bool = False
     playoff_best_of: int = 1
+    backdoor_points: int | None = None
+    pot_no_boston: str = "return"
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
@@ -142,6 +163,18 @@ class TournamentSettings:
                 "playoff_third_place: a third-place game is between the semi-finals' losers, "
                 f"so the playoff needs 4 teams or more, not {self.playoff}"
             )
+        if self.backdoor_points is not None:
+            _whole("backdoor_points", self.backdoor_points, 0, 99)
+            if self.game.kind is not GameKind.TARGET or self.game.defenders_score:
+                raise TeamsError(
+                    "backdoor_points: a back-door win is a game to a target won by driving the "
+                    "other team to minus the target, which this game never does: leave it out"
+                )
+        if self.pot_no_boston not in POT_NO_BOSTON:
+            raise TeamsError(
+                f"pot_no_boston: one of {', '.join(POT_NO_BOSTON)}, "
+                f"not {quoted(self.pot_no_boston)}"
+            )
         if self.playoff_best_of not in SERIES_LENGTHS or isinstance(self.playoff_best_of, bool):
             shown = ", ".join(str(n) for n in SERIES_LENGTHS)
             raise TeamsError(
@@ -166,6 +199,8 @@ class TournamentSettings:
             "playoff": self.playoff,
             "playoff_third_place": self.playoff_third_place,
             "playoff_best_of": self.playoff_best_of,
+            "backdoor_points": self.backdoor_points,
+            "pot_no_boston": self.pot_no_boston,
         }
 
     @classmethod

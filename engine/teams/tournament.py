@@ -50,6 +50,8 @@ SCORE_FIELDS = (
     "away_hands",
     "home_bostons",
     "away_bostons",
+    "home_sets",
+    "away_sets",
 )
 
 
@@ -187,7 +189,21 @@ class TeamTournament:
         else:
             assert score is not None
             tally = self.game.final_score(**_score_args(score), names=names)
-        return tally.to_result(round, table, home, away, week=week)
+        result = tally.to_result(round, table, home, away, week=week)
+        return self._back_door(result)
+
+    def _back_door(self, result: GameResult) -> GameResult:
+        """A back-door win (the losers driven to minus the target) scores `backdoor_points`
+        for the winners, where the event says so, instead of the points they had."""
+        won_at = self.settings.backdoor_points
+        if won_at is None or result.winner is None or result.away is None:
+            return result
+        target = self.settings.game.value
+        loser = 1 if result.winner == result.home else 0
+        if result.points[loser] > -target or result.points[1 - loser] >= target:
+            return result
+        points = (won_at, result.points[1]) if loser == 1 else (result.points[0], won_at)
+        return replace(result, points=points)
 
     def tally(
         self, hands: Sequence[Mapping[str, Any]], names: tuple[str, str] = ("home", "away")

@@ -312,6 +312,7 @@ def test_settings_stored_and_read_back():
         "options": {"defenders_score": True},
         "boston_counts_double": True,
         "variant": "bidwhist",
+        "sets_lose": 0,
     }
     assert GameSettings.from_dict(data) == settings
     assert GameSettings.from_dict({}) == GameSettings()

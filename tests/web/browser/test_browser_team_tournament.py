@@ -140,13 +140,25 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     director.locator("#enter-3 input[name=away_points]").fill("6")
     director.locator("#enter-3").get_by_role("button", name="Save").click()
     director.wait_for_selector("#table-3.state-done")
+    # Every table has finished round 1: a phone shows the standings (table 1's, on its poll).
+    tablets[1].wait_for_selector("#standings", timeout=WAIT_MS)
+    assert "Standings after round 1" in tablets[1].locator("#standings").inner_text()
 
-    # Round 2, drawn from round 1's results: the tablets show their new teams by themselves.
+    # Round 2, drawn from round 1's results: the tablets show their new teams by themselves,
+    # and where the teams that sat there in round 1 play now.
     director.get_by_role("button", name="Draw round 2").click()
     for page in tablets.values():
         _wait_round(page, 2)
     second = round_of(tournament, 2)
     assert second is not None
+    first = round_of(tournament, 1)
+    assert first is not None
+    names = dict(tournament.teams.values_list("number", "name"))
+    team = first.tables[0].home
+    now = next(p for p in second.tables if team in p.teams)
+    other = now.away if now.home == team else now.home
+    moves = tablets[1].locator("#moves").inner_text()
+    assert f"{names[team]}: table {now.table} v {names[other]}" in moves
     # A late team forfeits at table 3; at table 2 both teams enter the same score on their own.
     late = second.tables[2].away
     director.locator("#table-3 select[name=late]").select_option(str(late))
@@ -200,10 +212,17 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
         assert expected.team.name in cells[1]
         assert cells[3].startswith(str(expected.won)) and cells[5] == str(expected.points_for)
 
-    # The playoff: the top four, seeded 1 v 4 and 2 v 3; the director enters its matches.
+    # The playoff: the top four, seeded 1 v 4 and 2 v 3. Semi-final 1 is played at table 1's
+    # tablet (entered and confirmed there); the director enters the others.
     director.get_by_role("button", name="Seed the playoff").click()
     director.wait_for_selector("#playoff")
-    for match in (1, 2, 3):
+    tablets[1].get_by_text("Semi-finals, match 1").wait_for()
+    _tablet_enter(tablets[1], "home", 7, 2)
+    tablets[1].locator("#confirm").click()
+    tablets[1].get_by_text("no match at this table now").wait_for()
+    director.reload()
+    director.wait_for_selector("#match-1.decided")
+    for match in (2, 3):
         form = director.locator(f"#match-{match} form")
         form.locator("input[name=home_points]").fill("7")
         form.locator("input[name=away_points]").fill("2")
