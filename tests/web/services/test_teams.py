@@ -665,3 +665,54 @@ def test_a_phone_shows_the_standings_of_finished_rounds_only_and_where_its_teams
         tournament=tournament, table=1, score={"home_points": 7, "away_points": 0}
     )
     assert table_state(tournament, 2)["standings_round"] == 1
+
+
+def test_a_team_that_withdraws_leaves_the_league_its_games_standing(club: Club) -> None:
+    """Week 1: Tens withdraw after round 1 (their round-1 game stands, round 2 leaves them
+    out). Week 2 is made without them, the others under their league numbers; the league
+    table, Tens included with their one game, equals a recount from the stored games."""
+    names = ["Aces", "Kings", "Queens", "Jacks", "Tens"]
+    league = services.league_create(club=club, name="Autumn league")
+    settings = {"rotation": "swiss", "rounds": 2}
+    first = services.tournament_create(
+        club=club, name="Week 1", settings=settings, league=league,
+        teams=[{"name": n} for n in names],
+    )  # fmt: skip
+    for number in range(1, 6):
+        services.team_arrive(tournament=first, number=number)
+    services.tournament_start(tournament=first, seed=2)
+    first.refresh_from_db()
+    play_round(first)
+    team_games.team_withdraw(tournament=first, number=5, reason="moved away")
+    services.round_next(tournament=first)
+    first.refresh_from_db()
+    assert 5 not in round_of(first, 2).teams()  # type: ignore[union-attr]
+    play_round(first)
+    team_games.tournament_finish(tournament=first)
+    second = services.tournament_create(club=club, name="Week 2", settings=settings, league=league)
+    assert list(second.teams.values_list("number", "name", "league_team")) == [
+        (1, "Aces", 1), (2, "Kings", 2), (3, "Queens", 3), (4, "Jacks", 4),
+    ]  # fmt: skip
+    for number in range(1, 5):
+        services.team_arrive(tournament=second, number=number)
+    services.tournament_start(tournament=second, seed=3)
+    second.refresh_from_db()
+    play_round(second, home_wins=False)
+    services.round_next(tournament=second)
+    second.refresh_from_db()
+    play_round(second)
+    team_games.tournament_finish(tournament=second)
+    results = [
+        GameResult.from_dict(g.result)  # type: ignore[arg-type]
+        for g in TournamentGame.objects.filter(tournament__league=league, status="confirmed")
+    ]
+    engine = TeamTournament(
+        TournamentSettings.from_dict(settings), [Team(n, names[n - 1]) for n in range(1, 6)]
+    )
+    recount = [
+        (r.rank, r.team.name, r.played, r.won, r.points_for) for r in engine.standings(results)
+    ]
+    table = league_standings(league)
+    assert [(r.rank, r.team.name, r.played, r.won, r.points_for) for r in table] == recount
+    tens = next(r for r in table if r.team.name == "Tens")
+    assert tens.played == 1
