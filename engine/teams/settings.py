@@ -93,7 +93,8 @@ class TournamentSettings:
     `backdoor_points` is what a back-door win scores (a game to a target won because the other
     team was driven to minus the target: Columbus Whist scores it 5, not the points the
     winners had); None: the points as played. `pot_no_boston` says where the Boston pot goes
-    when nobody made a Boston by `pot_round` (`POT_NO_BOSTON`)."""
+    when nobody made a Boston by `pot_round` (`POT_NO_BOSTON`). With `tie_games` two teams
+    level on every ranking key may play their tie off in one game, which then ranks them."""
 
     game: GameSettings = field(default_factory=GameSettings)
     rotation: str = "swiss"
@@ -112,6 +113,7 @@ class TournamentSettings:
     playoff_best_of: int = 1
     backdoor_points: int | None = None
     pot_no_boston: str = "return"
+    tie_games: bool = False
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
@@ -170,6 +172,7 @@ class TournamentSettings:
                     "backdoor_points: a back-door win is a game to a target won by driving the "
                     "other team to minus the target, which this game never does: leave it out"
                 )
+        _flag("tie_games", self.tie_games)
         if self.pot_no_boston not in POT_NO_BOSTON:
             raise TeamsError(
                 f"pot_no_boston: one of {', '.join(POT_NO_BOSTON)}, "
@@ -201,6 +204,7 @@ class TournamentSettings:
             "playoff_best_of": self.playoff_best_of,
             "backdoor_points": self.backdoor_points,
             "pot_no_boston": self.pot_no_boston,
+            "tie_games": self.tie_games,
         }
 
     @classmethod

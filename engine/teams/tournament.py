@@ -62,6 +62,8 @@ class TeamTournament:
         self.settings = settings
         self.teams = tuple(teams)
         self.game = TeamGame(settings.game)
+        #: Ties played off in one game: the two teams and the winner (`standings`).
+        self.tie_games: dict[frozenset[int], int] = {}
         self._fixed: list[Round] | None = None
         self._fixed_seed: int | None = None
 
@@ -259,12 +261,15 @@ class TeamTournament:
     def standings(
         self, results: Sequence[GameResult], through_week: int | None = None
     ) -> list[StandingRow]:
+        """The standings; a tie played off in one game (`tie_games`, where the settings allow
+        it) is ranked by that game."""
         return standings(
             self.teams,
             results,
             self.settings.keys,
             through_week=through_week,
             bye_rule=self._bye_rule,
+            tie_games=self.tie_games if self.settings.tie_games else None,
         )
 
     @property

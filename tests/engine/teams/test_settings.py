@@ -143,3 +143,32 @@ def test_the_boston_pot_most_bostons_by_round_four_else_the_best_record_ties_sha
     assert TournamentSettings.from_dict({"pot_no_boston": "record"}).pot_no_boston == "record"
     with pytest.raises(TeamsError, match=r"^pot_no_boston: one of return, carry, leader, rec"):
         TournamentSettings.from_dict({"pot_no_boston": "split"})
+
+
+def test_a_tie_for_a_place_played_off_in_one_game_ranks_the_two_teams():
+    """Team 1 won both games (14 points), team 4 none; teams 2 and 3 are level on wins and
+    points (1 win, 13 points each, by hand): they share
+    place 2 unless their tie is played off; team 3 wins that game and goes above. A game
+    between teams that are not tied changes nothing, nor does one where the setting is off."""
+    results = [
+        GameResult(1, 1, 1, 2, 1, (7, 6)),
+        GameResult(1, 2, 3, 4, 3, (7, 5)),
+        GameResult(2, 1, 1, 3, 1, (7, 6)),
+        GameResult(2, 2, 2, 4, 2, (7, 2)),
+    ]
+    teams = [Team(n) for n in range(1, 5)]
+    on = TeamTournament(TournamentSettings(keys=("wins", "points"), tie_games=True), teams)
+    assert [(r.rank, r.team.number) for r in on.standings(results)] == [
+        (1, 1), (2, 2), (2, 3), (4, 4),
+    ]  # fmt: skip
+    on.tie_games = {frozenset((2, 3)): 3, frozenset((1, 4)): 4}
+    rows = on.standings(results)
+    assert [(r.rank, r.team.number, r.tied, r.decided_by) for r in rows] == [
+        (1, 1, False, None), (2, 3, False, None), (3, 2, False, "play-off game"),
+        (4, 4, False, None),
+    ]  # fmt: skip
+    off = TeamTournament(TournamentSettings(keys=("wins", "points")), teams)
+    off.tie_games = {frozenset((2, 3)): 3}
+    assert [(r.rank, r.team.number) for r in off.standings(results)][1:3] == [(2, 2), (2, 3)]
+    with pytest.raises(TeamsError, match=r"^tie_games: true or false, not 'yes'"):
+        TournamentSettings.from_dict({"tie_games": "yes"})

@@ -470,3 +470,56 @@ def test_a_game_of_an_earlier_round_is_corrected_from_the_page_with_a_reason(
     (audit,) = TournamentAudit.objects.filter(tournament=tournament, action="game-correct")
     assert audit.reason.startswith("sheet misread") and "it stays as drawn" in audit.reason
     assert audit.before is not None and audit.after is not None
+
+
+def test_the_clubs_rules_from_the_form_and_a_tie_played_off_from_the_page_and_the_api(
+    director_client: Client,
+) -> None:
+    """The set-up form takes the clubs' rules; once the rounds are over the standings box has
+    a form for each place two teams share, and the API takes the same game."""
+    form = FORM | {
+        "rounds": "1", "keys": "wins, points", "sets_lose": "2", "backdoor_points": "5",
+        "pot_no_boston": "record", "tie_games": "on", "playoff": "4",
+        "playoff_third_place": "on", "playoff_best_of": "3",
+    }  # fmt: skip
+    response = director_client.post("/tournaments/new/", form)
+    assert response.status_code == 302, response.content
+    tournament = Tournament.objects.get()
+    s = tournament.settings
+    assert (s["game"]["sets_lose"], s["backdoor_points"], s["pot_no_boston"]) == (2, 5, "record")
+    assert (s["tie_games"], s["playoff_third_place"], s["playoff_best_of"]) == (True, True, 3)
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert b"tie-game" not in page.content  # nothing is tied before the round is over
+    for table in (1, 2):
+        team_games.game_enter(
+            tournament=tournament, table=table, score={"home_points": 7, "away_points": 3}
+        )
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert page.content.count(b'class="inline-form tie-game"') == 2  # places 1 and 3
+    rows = tournament_state(tournament).standings
+    first, second = rows[0].team.number, rows[1].team.number
+    saved = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/tie/",
+        {"home": first, "away": second, "home_points": "2", "away_points": "7"},
+    )
+    assert saved.status_code == 302
+    rows = tournament_state(tournament).standings
+    assert (rows[0].team.number, rows[1].decided_by) == (second, "play-off game")
+    third, fourth = rows[2].team.number, rows[3].team.number
+    answer = director_client.post(
+        f"/api/tournaments/{tournament.pk}/tie/",
+        {"teams": [third, fourth], "score": {"home_points": 7, "away_points": 1}},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert [row["team"] for row in answer.json()["standings"]][2:] == [third, fourth]
+    refused = director_client.post(
+        f"/api/tournaments/{tournament.pk}/tie/",
+        {"teams": [first, third], "score": {"home_points": 7, "away_points": 1}},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "not tied for a place" in refused.json()["detail"]

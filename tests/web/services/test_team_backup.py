@@ -651,3 +651,36 @@ def test_a_playoff_of_best_of_three_series_in_progress_restores_row_for_row(club
         backup.RestoreRefused, match=r"\(playoff match 1, game 4\): a playoff match is 3 game"
     ):
         backup.restore(late)
+
+
+@pytest.mark.django_db
+def test_a_tie_played_off_restores_and_a_tie_game_the_settings_do_not_allow_is_refused(
+    club: Club,
+) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Ties", teams=[{"name": n} for n in "ABCD"],
+        settings={"rotation": "swiss", "rounds": 1, "keys": ["wins", "points"],
+                  "tie_games": True},
+    )  # fmt: skip
+    _all_here(tournament)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    first = round_of(tournament, 1)
+    assert first is not None
+    for pairing in first.tables:
+        team_games.game_enter(tournament=tournament, table=pairing.table, score=HOME_WINS)
+    team_playoff.tie_game_enter(
+        tournament=tournament, teams=(first.tables[0].home, first.tables[1].home), score=AWAY_WINS
+    )
+    team_games.tournament_finish(tournament=tournament)
+    tournament.refresh_from_db()
+    document = document_of(tournament)
+    before, order = team_rows(ids=False), [r.team.number for r in standings_of(tournament)]
+    Tournament.objects.filter(pk=tournament.pk).delete()
+    backup.restore(copy.deepcopy(document))
+    assert team_rows(ids=False) == before
+    assert [r.team.number for r in standings_of(Tournament.objects.get(name="Ties"))] == order
+    Tournament.objects.filter(name="Ties").delete()
+    document["tournament"]["settings"]["tie_games"] = False
+    with pytest.raises(backup.RestoreRefused, match=r"played off\): the tournament's settings"):
+        backup.restore(document)

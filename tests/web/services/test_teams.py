@@ -716,3 +716,54 @@ def test_a_team_that_withdraws_leaves_the_league_its_games_standing(club: Club) 
     assert [(r.rank, r.team.name, r.played, r.won, r.points_for) for r in table] == recount
     tens = next(r for r in table if r.team.name == "Tens")
     assert tens.played == 1
+
+
+def test_a_tie_for_a_place_is_played_off_in_one_game_once_the_rounds_are_over(
+    club: Club,
+) -> None:
+    """Four teams, one round, home teams winning 7-3: the two winners share place 1 and the
+    two losers place 3. Before the rounds are over, between teams not tied, or with the
+    setting off, the tie's game is refused and nothing changes; played, it ranks the two."""
+    tournament = services.tournament_create(
+        club=club, name="Ties", teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+        settings={"rotation": "swiss", "rounds": 1, "keys": ["wins", "points"],
+                  "tie_games": True},
+    )  # fmt: skip
+    for number in range(1, 5):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    drawn_round = round_of(tournament, 1)
+    assert drawn_round is not None
+    winners = [p.home for p in drawn_round.tables]
+    losers = [p.away for p in drawn_round.tables]
+    score = {"home_points": 7, "away_points": 3}
+    with pytest.raises(TeamsRefused, match="once the rounds are over"):
+        team_playoff.tie_game_enter(tournament=tournament, teams=tuple(winners), score=score)
+    play_round(tournament)
+    with pytest.raises(TeamsRefused, match=r"are not tied for a place"):
+        team_playoff.tie_game_enter(
+            tournament=tournament, teams=(winners[0], losers[0]), score=score
+        )
+    with pytest.raises(TeamsRefused, match=r"The tie's game: 7 to 9: .* reached 7 and"):
+        team_playoff.tie_game_enter(
+            tournament=tournament, teams=tuple(winners), score={"home_points": 7, "away_points": 9}
+        )
+    assert not TournamentGame.objects.filter(tournament=tournament, match__startswith="tie-")
+    before = [(r.rank, r.team.number) for r in tournament_state(tournament).standings]
+    team_playoff.tie_game_enter(
+        tournament=tournament, teams=(winners[0], winners[1]),
+        score={"home_points": 2, "away_points": 7},
+    )  # fmt: skip
+    rows = tournament_state(tournament).standings
+    assert [(r.rank, r.team.number) for r in rows][:2] == [(1, winners[1]), (2, winners[0])]
+    assert rows[1].decided_by == "play-off game"
+    # Its figures never count: the points and wins are as before the tie's game.
+    assert sorted((r.team.number, r.won, r.points_for) for r in rows) == sorted(
+        (t, 1 if t in winners else 0, 7 if t in winners else 3) for t in range(1, 5)
+    )
+    assert [n for _, n in before][2:] == [n for _, n in [(r.rank, r.team.number) for r in rows]][2:]
+    assert "then a game between two teams still level" in tournament_state(tournament).tie_break
+    off = drawn(club)
+    with pytest.raises(TeamsRefused, match="does not play ties off"):
+        team_playoff.tie_game_enter(tournament=off, teams=(1, 2), score=score)

@@ -19,6 +19,7 @@ from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament,
 from engine.teams.settings import TournamentSettings
 from tournaments.files.backup.schema import RestoreRefused
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.selectors.teams import TIE_GAME, tie_game_tag
 
 #: The rotations whose rounds are a schedule fixed by the teams and the seed.
 FIXED_ROTATIONS = ("round_robin", "moving")
@@ -48,6 +49,11 @@ def is_playoff(match: str) -> bool:
     return playoff_game(match) is not None
 
 
+def is_tie_game(match: str) -> bool:
+    """Whether a game's `match` names a tie played off in one game ("tie-3-5")."""
+    return match.startswith(TIE_GAME)
+
+
 def playoff_game(match: str) -> tuple[int, int] | None:
     """A playoff game's (match, game in its series) from its `match`; None for any other."""
     number, dot, game = match.partition(".")
@@ -62,7 +68,9 @@ def playoff_game(match: str) -> tuple[int, int] | None:
 
 def _where(index: int, game: TournamentGame) -> str:
     found = playoff_game(game.match)
-    if found is not None:
+    if is_tie_game(game.match):
+        place = f"the tie between teams {game.home} and {game.away} played off"
+    elif found is not None:
         place = f"playoff match {found[0]}" + (f", game {found[1]}" if found[1] > 1 else "")
     elif game.match.startswith("bye-"):
         place = f"round {game.round}, a bye for team {game.home}"
@@ -107,6 +115,20 @@ def _check_place(game: TournamentGame, round_: Round, where: str) -> None:
         byes = ", ".join(str(b) for b in round_.byes) or "none"
         raise RestoreRefused(
             f"{where}: round {round_.number} gives team {game.home} no bye (its byes: {byes})."
+        )
+
+
+def _check_tie_game(game: TournamentGame, engine: TeamTournament, where: str) -> None:
+    """A tie played off: allowed by the settings, between two teams, written as its teams'
+    tag, after the last round, counting at once."""
+    if not engine.settings.tie_games:
+        raise RestoreRefused(f"{where}: the tournament's settings do not play ties off.")
+    if game.away is None or game.match != tie_game_tag((game.home, game.away)):
+        raise RestoreRefused(f"{where}: a tie's game is between two teams, written 'tie-<a>-<b>'.")
+    if (game.round, game.table) != (engine.settings.rounds, 1) or game.status != Confirmed:
+        raise RestoreRefused(
+            f"{where}: a tie's game is played after the last round (round "
+            f"{engine.settings.rounds}, table 1) and counts at once."
         )
 
 
@@ -161,7 +183,7 @@ def _recomputed(
             made = engine.played(
                 game.round, game.table, game.home, game.away, hands=hands, score=score, week=week
             )
-            if is_playoff(game.match):
+            if is_playoff(game.match) or is_tie_game(game.match):
                 made = replace(made, playoff=True)
             return made, "hands" if hands else "final score"
         if game.kind == TournamentGame.Kind.BYE:
@@ -217,7 +239,9 @@ def check_games(
             raise RestoreRefused(
                 f"{where}: a {row.kind} counts at once, yet its status is {row.status}."
             )
-        if not is_playoff(row.match):
+        if is_tie_game(row.match):
+            _check_tie_game(row, engine, where)
+        elif not is_playoff(row.match):
             round_ = drawn.get(row.round)
             if round_ is None:
                 raise RestoreRefused(
@@ -239,7 +263,7 @@ def check_games(
                 f"{where}: its result is not what its {source} make: "
                 f"{_differences(result.to_dict(), made.to_dict())}."
             )
-        if row.status == Confirmed and not is_playoff(row.match):
+        if row.status == Confirmed and not is_playoff(row.match) and not is_tie_game(row.match):
             counted.append((key, result))
             if row.match == "":
                 done.setdefault(row.round, set()).add(row.table)

@@ -27,7 +27,12 @@ from engine.teams.bracket import Bracket, Match, Series
 from tournaments.kernel.audit import User
 from tournaments.teams.models import Tournament, TournamentGame
 from tournaments.teams.selectors.room import game_tag, match_series
-from tournaments.teams.selectors.teams import counted_results, engine_for, settings_of
+from tournaments.teams.selectors.teams import (
+    counted_results,
+    engine_for,
+    settings_of,
+    tie_game_tag,
+)
 from tournaments.teams.services.games import team_names
 from tournaments.teams.services.teams import TeamsRefused, audit, locked, round_complete
 
@@ -221,3 +226,79 @@ def playoff_enter(
     audit(tournament, user, "playoff-game", f"match {number} game {place.series.next_game}",
           before=before, after={"winner": result.winner})  # fmt: skip
     return after_playoff_game(tournament, number, user)
+
+
+@transaction.atomic
+def tie_game_enter(
+    *,
+    tournament: Tournament,
+    teams: tuple[int, int],
+    hands: Sequence[Mapping[str, Any]] | None = None,
+    score: Mapping[str, Any] | None = None,
+    user: User = None,
+) -> GameResult:
+    """A tie for a place played off in one game (where the settings allow it): the two teams
+    must be level on every ranking key once the rounds are over; the winner is ranked above
+    the loser. The game never counts in the standings' figures (it is kept as a playoff
+    game); entered again, it replaces the one before, with the audit keeping both."""
+    tournament = locked(tournament)
+    settings = settings_of(tournament)
+    if not settings.tie_games:
+        raise TeamsRefused(
+            "This tournament does not play ties off: tied teams share their place. Set "
+            '"A tie may be played off in one game" before the draw to allow it.'
+        )
+    rounds_over = tournament.status in (Tournament.Status.PLAYOFF, Tournament.Status.FINISHED)
+    if tournament.status == Tournament.Status.RUNNING and tournament.round == settings.rounds:
+        done, tables = round_complete(tournament)
+        rounds_over = done == tables
+    if not rounds_over:
+        raise TeamsRefused(
+            "A tie is played off once the rounds are over, when the places are final: enter "
+            "the last round's games first."
+        )
+    home, away = teams
+    engine = engine_for(tournament)
+    engine.tie_games = {}
+    rows = {r.team.number: r for r in engine.standings(counted_results(tournament))}
+    if home == away or home not in rows or away not in rows:
+        raise TeamsRefused(f"Teams {home} and {away}: name two different teams of the event.")
+    if not (rows[home].tied and rows[home].rank == rows[away].rank):
+        raise TeamsRefused(
+            f"{rows[home].team.name} ({rows[home].rank}) and {rows[away].team.name} "
+            f"({rows[away].rank}) are not tied for a place: only teams level on every ranking "
+            "key play their tie off."
+        )
+    level = [n for n, r in rows.items() if r.rank == rows[home].rank]
+    if len(level) != 2:
+        raise TeamsRefused(
+            f"{len(level)} teams share place {rows[home].rank}: a play-off game decides a tie "
+            "between two teams; the others keep sharing it."
+        )
+    if (hands is None) == (score is None):
+        raise TeamsRefused("The tie's game: give its hands or its final score (one of them).")
+    try:
+        result = engine.played(
+            settings.rounds, 1, home, away, hands=hands, score=score, week=tournament.week,
+            names=team_names(tournament, home, away),
+        )  # fmt: skip
+    except TeamsError as exc:
+        raise TeamsRefused(f"The tie's game: {exc}") from None
+    if result.winner is None:
+        raise TeamsRefused("The tie's game needs a winner, and this one is level: play on.")
+    result = replace(result, playoff=True)
+    tag = tie_game_tag((home, away))
+    game = TournamentGame.objects.filter(tournament=tournament, match=tag).first()
+    before = None if game is None else game.result
+    game = game or TournamentGame(tournament=tournament, round=settings.rounds, table=1, match=tag)
+    game.home, game.away = home, away
+    game.kind = TournamentGame.Kind.PLAYED
+    game.hands = list(hands or [])
+    game.score = dict(score or {})
+    game.result = result.to_dict()
+    game.status = TournamentGame.Status.CONFIRMED
+    game.source = "director"
+    game.confirmed_at = timezone.now()
+    game.save()
+    audit(tournament, user, "tie-game", tag, before=before, after=result.to_dict())
+    return result

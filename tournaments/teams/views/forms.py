@@ -145,6 +145,9 @@ class TournamentForm(forms.Form):
         required=False,  # left out (an older form): one game
         label="Each playoff match",
     )
+    tie_games = forms.BooleanField(
+        required=False, label="A tie for a place may be played off in one game"
+    )
     teams = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -188,6 +191,7 @@ class TournamentForm(forms.Form):
             "playoff": data["playoff"],
             "playoff_third_place": bool(data.get("playoff_third_place")),
             "playoff_best_of": data.get("playoff_best_of") or 1,
+            "tie_games": bool(data.get("tie_games")),
         }
 
     def team_list(self) -> list[dict[str, str]]:
@@ -232,6 +236,7 @@ def initial_of(settings: dict[str, Any]) -> dict[str, Any]:
         "playoff": settings.get("playoff", 0),
         "playoff_third_place": bool(settings.get("playoff_third_place")),
         "playoff_best_of": settings.get("playoff_best_of", 1),
+        "tie_games": bool(settings.get("tie_games")),
     }
 
 
