@@ -232,9 +232,11 @@ def _check_links(settings: DriveSettings, links: list[DriveTableAccess]) -> None
     live: set[int] = set()
     for i, link in enumerate(links, start=1):
         where = f"The drive's tablet link {i}"
-        if not 1 <= link.table <= settings.tables:
+        # Late arrivals can open a table after the first hand: the most tables of any hand.
+        tables = max(settings.tables_at(hand) for hand in range(1, settings.hands + 1))
+        if not 1 <= link.table <= tables:
             raise RestoreRefused(
-                f"{where} is for table {link.table}; the drive has tables 1-{settings.tables}."
+                f"{where} is for table {link.table}; the drive has tables 1-{tables}."
             )
         if not TOKEN.fullmatch(link.token):
             raise RestoreRefused(
