@@ -84,10 +84,11 @@
   var NEEDS_HANDS = state.game_kind !== 'target';
 
   function labels() {
-    document.getElementById('round-label').textContent =
+    var playoff = state.status === 'playoff';
+    document.getElementById('round-label').textContent = playoff ? '· playoff' :
       state.round ? '· round ' + state.round + ' of ' + state.rounds : '';
     document.getElementById('done-label').textContent =
-      state.tables ? state.done + ' of ' + state.tables + ' tables done' : '';
+      state.tables && !playoff ? state.done + ' of ' + state.tables + ' tables done' : '';
   }
 
   // Between rounds: the standings through the last round every table has finished (the

@@ -143,6 +143,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     # Every table has finished round 1: a phone shows the standings (table 1's, on its poll).
     tablets[1].wait_for_selector("#standings", timeout=WAIT_MS)
     assert "Standings after round 1" in tablets[1].locator("#standings").inner_text()
+    _no_sideways_scroll(tablets[1])
 
     # Round 2, drawn from round 1's results: the tablets show their new teams by themselves,
     # and where the teams that sat there in round 1 play now.
@@ -159,6 +160,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     other = now.away if now.home == team else now.home
     moves = tablets[1].locator("#moves").inner_text()
     assert f"{names[team]}: table {now.table} v {names[other]}" in moves
+    _no_sideways_scroll(tablets[1])
     # A late team forfeits at table 3; at table 2 both teams enter the same score on their own.
     late = second.tables[2].away
     director.locator("#table-3 select[name=late]").select_option(str(late))
@@ -217,6 +219,10 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     director.get_by_role("button", name="Seed the playoff").click()
     director.wait_for_selector("#playoff")
     tablets[1].get_by_text("Semi-finals, match 1").wait_for()
+    _no_sideways_scroll(tablets[1])
+    tablets[1].screenshot(
+        path=str(SHOTS / "screenshot-teams-tablet-playoff-390.png"), full_page=True
+    )
     _tablet_enter(tablets[1], "home", 7, 2)
     tablets[1].locator("#confirm").click()
     tablets[1].get_by_text("no match at this table now").wait_for()
