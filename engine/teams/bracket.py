@@ -14,6 +14,10 @@ of an earlier match. A round is named by the number of places it has: "Final" (2
 third-place match, between the semi-finals' losers, is played in the last round beside the
 final.
 
+Each match is played at a table (`Bracket.table_of`: its place in its round; `match_at` says
+which ready match a table plays now), and may be a series of games (`series`: one game, or the
+best of three or five), whose winner is then recorded.
+
 A `Bracket` never changes: `record` returns a new one. It refuses a winner who is not in the
 match, a match whose teams are not both known yet, and a match already decided otherwise
 (`clear` takes a result back while no later match depends on it). `to_dict` and `from_dict`
@@ -361,19 +365,16 @@ class Series:
         return self.length // 2 + 1
 
     def text(self, home: str, away: str) -> str:
-        """In words for the tablets and the director: "game 2 of 3: Aces lead 1-0"."""
+        """In words for the tablets and the director: "game 2 of up to 3: Aces lead 1-0"."""
         if self.length == 1:
             return "one game"
-        if self.winner is not None:
-            won = home if self.home_wins > self.away_wins else away
-            return f"{won} won the series {max(self.home_wins, self.away_wins)}-" + str(
-                min(self.home_wins, self.away_wins)
-            )
-        game = f"game {self.next_game} of up to {self.length}"
-        if self.home_wins == self.away_wins:
-            return f"{game}: level {self.home_wins}-{self.away_wins}"
-        ahead = home if self.home_wins > self.away_wins else away
         high, low = max(self.home_wins, self.away_wins), min(self.home_wins, self.away_wins)
+        ahead = home if self.home_wins > self.away_wins else away
+        if self.winner is not None:
+            return f"{ahead} won the series {high}-{low}"
+        game = f"game {self.next_game} of up to {self.length}"
+        if high == low:
+            return f"{game}: level {high}-{low}"
         return f"{game}: {ahead} lead {high}-{low}"
 
 

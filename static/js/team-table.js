@@ -305,11 +305,15 @@
     }
     form.appendChild(numberField('home_bostons', state.home.name + ': Bostons', typing.home_bostons || 0));
     form.appendChild(numberField('away_bostons', state.away.name + ': Bostons', typing.away_bostons || 0));
+    if (state.sets_lose) {
+      form.appendChild(numberField('home_sets', state.home.name + ': times set', typing.home_sets || 0));
+      form.appendChild(numberField('away_sets', state.away.name + ': times set', typing.away_sets || 0));
+    }
     var sendButton = el('button', {type: 'button', class: 'primary', id: 'send', text: 'Send', onclick: function () {
       // "Change what we sent" replaces the waiting entry, whichever team is named now.
       var body = {side: typing.side, score: {}, replace: !!typing.changing};
       var missing = '';
-      ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons'].forEach(function (k) {
+      ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons', 'home_sets', 'away_sets'].forEach(function (k) {
         var input = document.getElementById(k);
         if (!input) { return; }
         var text = input.value.replace(/\s/g, '');

@@ -523,3 +523,36 @@ def test_the_clubs_rules_from_the_form_and_a_tie_played_off_from_the_page_and_th
         content_type="application/json",
     )
     assert refused.status_code == 400 and "not tied for a place" in refused.json()["detail"]
+
+
+def test_a_game_lost_on_two_sets_from_the_directors_form_and_the_tablet(
+    club: Club, director_client: Client, client: Client
+) -> None:
+    """With two sets losing, a score sheet's -4 to -6, the away team set twice, is the home
+    team's win from the director's form; at a tablet the same figures with the sets count as
+    entered, and the table's state tells the tablet to ask for the sets."""
+    tournament = services.tournament_create(
+        club=club, name="Sets", teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+        settings={"rotation": "swiss", "rounds": 1, "game": {"sets_lose": 2}},
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    tournament.refresh_from_db()
+    sheet = {"home_points": "-4", "away_points": "-6", "home_sets": "1", "away_sets": "2"}
+    director_client.post(
+        f"/tournaments/{tournament.pk}/manage/enter/", {"table": "1", "round": "1"} | sheet
+    )
+    game = TournamentGame.objects.get(tournament=tournament, table=1)
+    assert game.result["winner"] == game.home and game.result["points"] == [-4, -6]  # type: ignore[index]
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=2).token
+    state = client.get(f"/api/tt/{token}/").json()
+    assert state["sets_lose"] == 2
+    entered = client.post(
+        f"/api/tt/{token}/enter/",
+        {"side": "home", "score": {"home_points": -3, "away_points": 0, "home_sets": 2}},
+        content_type="application/json",
+    )
+    assert entered.status_code == 201, entered.content
+    game = TournamentGame.objects.get(tournament=tournament, table=2)
+    assert game.result["winner"] == game.away  # type: ignore[index]

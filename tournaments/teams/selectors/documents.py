@@ -235,6 +235,7 @@ class TeamTableState(Document):
     standings: tuple[TableStanding, ...] = ()
     moves: tuple[TeamMove, ...] = ()
     match: str | None = None  # sent only in the playoff
+    sets_lose: int = 0  # a team set this many times loses the game (0: sets never end one)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -103,6 +103,7 @@ def table_document(tournament: Tournament, table: int) -> TeamTableState:
         version=tournament.version,
         game_kind=settings.game.kind.value,
         game_value=settings.game.value,
+        sets_lose=settings.game.sets_lose,
         home=None,
         away=None,
         game=None,

@@ -216,7 +216,7 @@ def score_from_post(request: HttpRequest) -> dict[str, Any]:
     game of this kind needs)."""
     score: dict[str, Any] = {}
     for key in ("home_points", "away_points", "home_hands", "away_hands", "home_bostons",
-                "away_bostons"):  # fmt: skip
+                "away_bostons", "home_sets", "away_sets"):  # fmt: skip
         figure = optional_whole(request.POST.get(key), key.replace("_", " ").capitalize(), low=None)
         if figure is not None:
             score[key] = figure
