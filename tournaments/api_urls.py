@@ -189,6 +189,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         team_api.PlayoffApi.as_view(),
         name="api-tournament-playoff",
     ),
+    path("tournaments/<int:pk>/tie/", team_api.TieGameApi.as_view(), name="api-tournament-tie"),
     path(
         "tournaments/<int:pk>/finish/", team_api.FinishApi.as_view(), name="api-tournament-finish"
     ),

@@ -168,6 +168,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "tournaments/<int:pk>/manage/playoff/", teams.tournament_playoff, name="tournament-playoff"
     ),
+    path("tournaments/<int:pk>/manage/tie/", teams.tournament_tie, name="tournament-tie"),
     path(
         "tournaments/<int:pk>/manage/status/<str:action>/",
         teams.tournament_status,

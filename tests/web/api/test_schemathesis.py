@@ -160,6 +160,8 @@ _NO_ACCEPTANCE = {
     "POST /api/tournaments/{id}/publish/": _STATE,
     "POST /api/tournaments/{id}/start/": _STATE,
     "POST /api/tournaments/{id}/teams/": _STATE,
+    # Only where the settings play ties off, once the rounds are over, two teams level.
+    "POST /api/tournaments/{id}/tie/": f"{_STATE}; {_RULES}",
     # Present or not is the door's state (after the draw the door is closed).
     "POST /api/tournaments/{id}/teams/{number}/arrive/": _STATE,
     "POST /api/tournaments/{id}/withdraw/": _STATE,

@@ -99,6 +99,7 @@ DIRECTOR_EVENT_PAGES = {
     # A team tournament's, likewise.
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
+    "tournament-tie",
     "tournament-status", "tournament-link-replace", "tournament-print",
     "tournament-export-json", "tournament-settings", "tournament-room",
 }  # fmt: skip
@@ -147,7 +148,8 @@ DIRECTOR_EVENT_API = {
     "api-drive-cards",
     "api-tournament", "api-tournament-teams", "api-tournament-arrive", "api-tournament-start",
     "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
-    "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-finish",
+    "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-tie",
+    "api-tournament-finish",
     "api-tournament-tablets", "api-tournament-publish", "api-tournament-live",
     "api-tournament-moves-on", "api-tournament-export",
 }  # fmt: skip
