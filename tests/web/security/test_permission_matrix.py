@@ -96,6 +96,7 @@ DIRECTOR_EVENT_PAGES = {
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
     "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
     "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace", "drive-cards",
+    "drive-comes-goes",
     # A team tournament's, likewise.
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
@@ -145,7 +146,7 @@ DIRECTOR_EVENT_API = {
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
     "api-drive-print", "api-drive-export", "api-drive-tablets",
-    "api-drive-cards",
+    "api-drive-cards", "api-drive-arrive", "api-drive-leave",
     "api-tournament", "api-tournament-teams", "api-tournament-arrive", "api-tournament-start",
     "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
     "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-tie",
@@ -226,7 +227,7 @@ class World:
             "key": "NS1",
             "fmt": "csv",
             "kind": "travellers",
-            "action": "finish",
+            "action": "leave" if name == "drive-comes-goes" else "finish",
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
