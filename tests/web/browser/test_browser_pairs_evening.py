@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import director_account, make_event
+from tests.web.conftest import director_account, log_in, make_event
 from tournaments.events.models import Pair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,10 +21,7 @@ def test_a_pair_leaving_is_recorded_by_keyboard_on_a_phone(
     )
     director_account()
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/events/{event.pk}/")
     summary = page.get_by_text("A pair comes late or leaves early")
     summary.focus()

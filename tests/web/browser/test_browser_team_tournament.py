@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
+from tests.web.conftest import log_in
 from tournaments.kernel.models import Club
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
 from tournaments.teams.selectors.teams import counted_results, round_of
@@ -78,10 +79,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     club.directors.add(user)
     director = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     director.set_default_timeout(WAIT_MS)
-    director.goto(live_server.url + "/accounts/login/")
-    director.get_by_label("Username").fill("td")
-    director.get_by_label("Password").fill("secret-td-pw")
-    director.get_by_role("button", name="Log in").click()
+    log_in(director, live_server.url)
 
     # Set-up: king of the hill, three rounds, the top four to a playoff, no grace for lateness.
     director.goto(live_server.url + "/tournaments/new/")
