@@ -9,12 +9,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from tournaments.events.models import Pair
+from tournaments.events.models import Event, Pair
 from tournaments.events.services import events as event_services
 from tournaments.events.services import presence
 from tournaments.events.views.director._common import event_for_director
-from tournaments.kernel.numbers import NumberRefused, whole
+from tournaments.kernel.numbers import NumberRefused, optional_whole, whole
 from tournaments.kernel.pages import act
+
+#: The largest row id a form may name (a signed 32-bit column's): a larger number is refused
+#: in words before any query.
+ROW_ID_MAX = 2**31 - 1
 
 
 @login_required
@@ -73,16 +77,30 @@ def _round_of(request: HttpRequest) -> int | None:
         return None
 
 
+def _pair_of(request: HttpRequest, event: Event, missing: str) -> Pair | None:
+    """The event's pair the form names by its id, or None with the message said: `missing`
+    when none (or another event's) is named, the number rule's words for what is no id."""
+    try:
+        pair_id = optional_whole(request.POST.get("pair"), "The pair", low=1, high=ROW_ID_MAX)
+    except NumberRefused as refused:
+        messages.error(request, str(refused))
+        return None
+    pair = (
+        None if pair_id is None else Pair.objects.filter(section__event=event, pk=pair_id).first()
+    )
+    if pair is None:
+        messages.error(request, missing)
+    return pair
+
+
 @login_required
 @require_POST
 def event_pair_leave(request: HttpRequest, pk: int) -> HttpResponse:
     """A pair goes home early: a phantom from the round the director names."""
     event = event_for_director(request, pk)
-    pair = Pair.objects.filter(section__event=event, pk=request.POST.get("pair") or 0).first()
-    rnd = _round_of(request)
-    if pair is None:
-        messages.error(request, "Choose the pair that leaves.")
-    elif rnd is not None:
+    pair = _pair_of(request, event, "Choose the pair that leaves.")
+    rnd = None if pair is None else _round_of(request)
+    if pair is not None and rnd is not None:
         act(
             request,
             presence.pair_leave,
@@ -104,11 +122,8 @@ def event_pair_arrive(request: HttpRequest, pk: int) -> HttpResponse:
     chosen = request.POST.get("pair") or "phantom"
     pair: Pair | None = None
     if chosen != "phantom":
-        pair = Pair.objects.filter(
-            section__event=event, pk=chosen if chosen.isdigit() else 0
-        ).first()
+        pair = _pair_of(request, event, "Choose the pair slot the late pair takes.")
         if pair is None:
-            messages.error(request, "Choose the pair slot the late pair takes.")
             return redirect(f"{event.get_absolute_url()}#late-and-leaving")
     rnd = _round_of(request)
     if rnd is not None:
