@@ -1,99 +1,63 @@
-"""A whole event, drive or team tournament as one JSON document, a whole database as one backup,
-and restoring them.
+"""The backup across the formats: which formats' parts the kernel's backup framework holds, and
+the names callers (commands, exports, the import page and API) use.
 
-An event's document holds everything the event is: its club, its own settings, its sections
-with their movement rows, pairs, results (entries, statuses, idempotency keys, who entered
-them), tablet links and director calls, the boards exactly as stored, the audit trail and the
-newest standings (`schema` says what is carried of every model and what is left out, and why).
-A drive's document holds its club, its settings and state, its players, each hand's seating,
-each table's result (confirmed or waiting), its tablet links and its audit trail. A team
-tournament's document (a Bid Whist tournament, or one week of a league) holds its club, its
-league (by name; null for a tournament on its own), every column of the tournament (settings,
-status, the round being played, the seed, the bracket), its teams, each round's tables as
-drawn, each game as entered and as counted (forfeits, withdrawals, byes and playoff matches
-included), its tablet links and its audit trail: everything its standings and bracket are
-worked out from. A backup holds its clubs' events, drives, leagues and tournaments.
-
-Restoring checks the whole document before anything is written (format, version, every value
-and every reference), writes it in one transaction, scores the event again and refuses,
-rolling everything back, unless the standings come out exactly as stored. Each refusal is a
-`RestoreRefused` whose message names what is wrong and where.
-
-Rows keep their ids when the database holds none of them yet (a restore into an empty
-database: the same pages, links and ids); otherwise the event is given new ids throughout and
-keeps everything else, tablet tokens included. Users are named by username: a restore
-(`manage.py restore`) links them to accounts, a backup of the whole database carrying them
-(password hashes included) and a user an event names who exists neither here nor in the
-backup being created inactive, without a usable password. A director's import of an event
-(`event_import_text`) links nobody and creates nobody: a file's names are anybody's words, so
-they are kept as text. A director imports a drive's or a tournament's JSON the same way
-(`importing`, which tells the three apart by their format marker): into the club chosen, its
-audit keeping names as text (`user_name`). A tournament's league is matched here by club and
-name, or made.
-
-The package's modules, by job: `schema` (the format), `dump` (documents from the database),
-`text` (JSON text and files), `rows`, `checks`, `parse`, `drive_parse`, `team_parse` and
-`team_checks` (checking a document), `writing`, `restoring`, `drive_restoring`,
-`team_restoring` and `report` (writing it back, and saying what was done), `importing` (a
-director's import of any of the three). Callers use the
-names below.
+A whole event, drive or team tournament is one JSON document, a whole database one backup
+holding every format's documents; restoring either checks the whole document before anything
+is written, writes it in one transaction and refuses, rolling everything back, naming what is
+wrong and where (`RestoreRefused`). The framework is the kernel's (`tournaments.kernel.backup`:
+the format, rows, checks, the report, the whole backup, any restore, a director's import);
+each format's part is in its own package (`<format>.selectors.backup` writes its documents,
+`<format>.services.backup_parse` checks them, `<format>.services.backup` restores and imports
+them and holds its `PART`). `FORMATS` lists the parts, in the order a backup holds them;
+`register_formats` (called as Django starts, from `tournaments.apps`) registers them. A fourth
+format writes its part in its own package and adds it here; its documents in the backup make
+the backup's next version (`kernel.backup.schema.VERSIONS`).
 """
 
-from tournaments.files.backup.drive_parse import ParsedDrive, parse_drive
-from tournaments.files.backup.drive_restoring import drive_already_here, drive_restore
-from tournaments.files.backup.dump import (
+from tournaments.drives.selectors.backup import DRIVE_CHILDREN, DRIVE_FORMAT, drive_document
+from tournaments.drives.services import backup as drives_backup
+from tournaments.drives.services.backup import drive_import, drive_restore
+from tournaments.events.selectors.backup import EVENT_FORMAT, SECTION_CHILDREN, event_document
+from tournaments.events.services import backup as events_backup
+from tournaments.events.services.backup import event_import_text, event_restore
+from tournaments.kernel.backup.driver import (
     backup_document,
-    club_block,
-    consistent_read,
-    drive_document,
-    event_document,
-    tournament_document,
-    user_block,
-)
-from tournaments.files.backup.importing import (
-    IMPORTABLE,
-    Imported,
-    document_import_text,
-    drive_import,
-    tournament_import,
-)
-from tournaments.files.backup.parse import ClubBlock, ParsedEvent, parse_club, parse_event
-from tournaments.files.backup.report import (
-    RestoredDrive,
-    RestoredEvent,
-    RestoredTournament,
-    RestoreReport,
-)
-from tournaments.files.backup.restoring import (
-    already_here,
     backup_restore,
-    event_import_text,
-    event_restore,
+    document_import_text,
     restore,
 )
-from tournaments.files.backup.schema import (
+from tournaments.kernel.backup.dump import club_block, consistent_read, user_block
+from tournaments.kernel.backup.registry import BackupPart, register
+from tournaments.kernel.backup.report import Imported, RestoreReport
+from tournaments.kernel.backup.schema import (
     ADDED_LATER,
     BACKUP_FORMAT,
-    DRIVE_CHILDREN,
-    DRIVE_FORMAT,
-    EVENT_FORMAT,
     FIELDS,
     IMPLIED,
     OMITTED,
     OMITTED_MODELS,
     READABLE_VERSIONS,
-    SECTION_CHILDREN,
-    TOURNAMENT_CHILDREN,
-    TOURNAMENT_FORMAT,
     VERSIONS,
     RestoreRefused,
 )
-from tournaments.files.backup.team_parse import ParsedTournament, parse_tournament
-from tournaments.files.backup.team_restoring import (
-    tournament_already_here,
-    tournament_restore,
+from tournaments.kernel.backup.text import dumps, loads, looks_like_json, read_file, write_file
+from tournaments.teams.selectors.backup import (
+    TOURNAMENT_CHILDREN,
+    TOURNAMENT_FORMAT,
+    tournament_document,
 )
-from tournaments.files.backup.text import dumps, loads, looks_like_json, read_file, write_file
+from tournaments.teams.services import backup as teams_backup
+from tournaments.teams.services.backup import tournament_import, tournament_restore
+
+#: The formats' parts, in the order a backup holds them (and a report says them).
+FORMATS: tuple[BackupPart, ...] = (events_backup.PART, drives_backup.PART, teams_backup.PART)
+
+
+def register_formats() -> None:
+    """Register every format's part with the kernel."""
+    for part in FORMATS:
+        register(part)
+
 
 __all__ = [
     "ADDED_LATER",
@@ -102,8 +66,8 @@ __all__ = [
     "DRIVE_FORMAT",
     "EVENT_FORMAT",
     "FIELDS",
+    "FORMATS",
     "IMPLIED",
-    "IMPORTABLE",
     "OMITTED",
     "OMITTED_MODELS",
     "READABLE_VERSIONS",
@@ -111,23 +75,14 @@ __all__ = [
     "TOURNAMENT_CHILDREN",
     "TOURNAMENT_FORMAT",
     "VERSIONS",
-    "ClubBlock",
     "Imported",
-    "ParsedDrive",
-    "ParsedEvent",
-    "ParsedTournament",
     "RestoreRefused",
     "RestoreReport",
-    "RestoredDrive",
-    "RestoredEvent",
-    "RestoredTournament",
-    "already_here",
     "backup_document",
     "backup_restore",
     "club_block",
     "consistent_read",
     "document_import_text",
-    "drive_already_here",
     "drive_document",
     "drive_import",
     "drive_restore",
@@ -137,13 +92,9 @@ __all__ = [
     "event_restore",
     "loads",
     "looks_like_json",
-    "parse_club",
-    "parse_drive",
-    "parse_event",
-    "parse_tournament",
     "read_file",
+    "register_formats",
     "restore",
-    "tournament_already_here",
     "tournament_document",
     "tournament_import",
     "tournament_restore",

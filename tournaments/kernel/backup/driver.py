@@ -1,164 +1,157 @@
-"""A director's import of a clubwhist JSON file into a club they direct: an event's, a whist
-drive's or a team tournament's (a league's week is one), told apart by the file's format marker.
+"""What spans every format: a whole installation's backup, the restore of any document and a
+director's import of any format's JSON, each going through the parts the formats registered
+(`registry`), in the order registered.
 
-The reading and the writing are `manage.py restore`'s (every value checked before the first
-row is written, one transaction, ids kept when none is taken here and new ones throughout
+A backup (`BACKUP_FORMAT`) holds users, clubs and each format's blocks (its documents, and
+what else it keeps apart: the teams' leagues), by the keys its part gives. Restoring one checks
+it whole before anything is written and refuses, naming them, what is already here.
+
+A director's import of a clubwhist JSON file into a club they direct (an event's, a whist
+drive's or a team tournament's; a league's week is one) is told apart by the file's format
+marker: the reading and the writing are `manage.py restore`'s (every value checked before the
+first row is written, one transaction, ids kept when none is taken here and new ones throughout
 otherwise, a refusal naming what is already here), with what makes it safe on a director's
-say-so, as for an event (`restoring._people_as_text`):
-
-- the club is the one the director chose: the file's club settings are not applied and its
-  directors are not made directors here;
-- nobody is linked to an account, or created, by a name the file gives: names in a file are
-  anybody's words. An audit line keeps its name as text (`user_name`); what has no column for
-  a name in words (who made the drive, the tournament or its league, who entered a drive's
-  result) is the importer, or nobody; the import's own audit line lists every name the file
-  gave, so none is lost without a word.
-
-A whole installation's backup is not taken here: it names accounts and clubs, so only
-whoever runs the installation restores it (`manage.py restore`).
+say-so (`documents.document_import`): the club is the one the director chose, and nobody is
+linked to an account, or created, by a name the file gives. A whole installation's backup is
+not taken here: it names accounts and clubs, so only whoever runs the installation restores it
+(`manage.py restore`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
-from django.db import transaction
+from django.db import models, transaction
+from django.utils import timezone
 
-from tournaments.drives.models import Drive, DriveAudit
-from tournaments.drives.services.base import audit as drive_audit
-from tournaments.events.models import Event
-from tournaments.files.backup.drive_parse import ParsedDrive, parse_drive
-from tournaments.files.backup.drive_restoring import restore_parsed_drive
-from tournaments.files.backup.report import RestoreReport
-from tournaments.files.backup.restoring import event_restore
-from tournaments.files.backup.schema import (
-    BACKUP_FORMAT,
-    DRIVE_FORMAT,
-    EVENT_FORMAT,
-    TOURNAMENT_FORMAT,
-    RestoreRefused,
-)
-from tournaments.files.backup.team_parse import ParsedTournament, parse_tournament
-from tournaments.files.backup.team_restoring import restore_parsed_tournament
-from tournaments.files.backup.text import loads
-from tournaments.files.backup.writing import database_refusals
-from tournaments.kernel.audit import User, actor
+from tournaments.kernel.audit import User
+from tournaments.kernel.backup.documents import ClubBlock, club_create, parse_club
+from tournaments.kernel.backup.dump import club_block, user_block
+from tournaments.kernel.backup.registry import InBackup, importable_by_marker, part_for, parts
+from tournaments.kernel.backup.report import Imported, RestoreReport
+from tournaments.kernel.backup.rows import check_marker, check_unique, list_in, load_row
+from tournaments.kernel.backup.schema import BACKUP_FORMAT, VERSIONS, RestoreRefused
+from tournaments.kernel.backup.text import loads
+from tournaments.kernel.backup.writing import database_refusals, ensure_users
 from tournaments.kernel.models import Club
-from tournaments.teams.models import Tournament, TournamentAudit
-from tournaments.teams.services.teams import audit as tournament_audit
-
-#: What the import takes, by format marker, in the director's words.
-IMPORTABLE = {
-    EVENT_FORMAT: "an event",
-    DRIVE_FORMAT: "a whist drive",
-    TOURNAMENT_FORMAT: "a team tournament (or a league's week)",
-}
 
 
-@dataclass(frozen=True)
-class Imported:
-    """What an import made, and one sentence for the director who sent the file."""
+def backup_document(
+    *, clubs: Iterable[Club] | None = None, **chosen: Iterable[Any] | None
+) -> dict[str, Any]:
+    """A backup (`BACKUP_FORMAT`): clubs, each format's blocks of them (each event, drive or
+    tournament a document of its own; the leagues), users and directorships. With no
+    argument, the whole database; otherwise the clubs given with all that is theirs, and the
+    documents' owners each format's part is chosen by (`events=`, `drives=`,
+    `tournaments=`), each with its club, and only the users they name. Choosing events alone
+    takes no drive and no tournament: neither is part of an evening's event."""
+    known = {part.chosen_by for part in parts()}
+    unknown = sorted(set(chosen) - known)
+    if unknown:
+        raise TypeError(f"backup_document() takes no {unknown[0]!r}")
+    whole = clubs is None and all(given is None for given in chosen.values())
+    chosen_clubs = {c.pk: c for c in clubs or []}
+    if whole:
+        chosen_clubs = {c.pk: c for c in Club.objects.all()}
+    given_clubs = list(chosen_clubs.values())
+    blocks: dict[str, list[Any]] = {}
+    named: set[str] = set()
+    for part in parts():
+        picked = part.pick(given_clubs, chosen.get(part.chosen_by), whole)
+        blocks.update(picked.blocks)
+        named |= picked.usernames
+        for club in picked.clubs:
+            chosen_clubs.setdefault(club.pk, club)
+    club_blocks = [club_block(c) for _, c in sorted(chosen_clubs.items())]
+    if whole:
+        users = list(AuthUser.objects.order_by("username"))
+    else:
+        for block in club_blocks:
+            named.update(block["directors"])
+        users = list(AuthUser.objects.filter(username__in=named).order_by("username"))
+    return {
+        "format": BACKUP_FORMAT,
+        "version": VERSIONS[BACKUP_FORMAT],
+        "created_at": timezone.now().isoformat(),
+        "users": [user_block(u) for u in users],
+        "clubs": club_blocks,
+        **blocks,
+    }
 
-    kind: str  # "event", "drive" or "tournament"
-    item: Event | Drive | Tournament
-    said: str
+
+def _clubs_of(document: dict[str, Any]) -> list[ClubBlock]:
+    clubs = [
+        parse_club(raw, BACKUP_FORMAT, f"Club {i + 1} of the backup")
+        for i, raw in enumerate(list_in(document, "clubs", "The backup"))
+    ]
+    check_unique(
+        ((b.club.slug, f"club {b.club.name!r}") for b in clubs), "web address (slug)", "The backup"
+    )
+    check_unique(((b.club.name, f"club {b.club.slug!r}") for b in clubs), "name", "The backup")
+    return clubs
 
 
-def _names_in(people: list[str]) -> dict[str, str]:
-    return {"people named": ", ".join(people)} if people else {}
+def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
+    """Restore a backup (`backup_document`) into a database that has none of its clubs,
+    events, drives and tournaments, all of it or nothing; refuses, naming them, when any is
+    already here. Each format reads its blocks by the backup's version: a version 1 backup
+    (written before drives were backed up) holds no drive, a version 1 or 2 backup no league
+    and no tournament."""
+    check_marker(document, BACKUP_FORMAT, "backup")
+    carried: dict[str, AuthUser] = {}
+    for i, raw in enumerate(list_in(document, "users", "The backup")):
+        user: AuthUser = load_row(AuthUser, raw, f"User {i + 1} of the backup", fmt=BACKUP_FORMAT)
+        if user.username in carried:
+            raise RestoreRefused(f"The backup lists the user {user.username!r} twice.")
+        carried[user.username] = user
+    clubs = _clubs_of(document)
+    slugs = {b.club.slug for b in clubs}
+    found: list[InBackup] = [part.read(document, slugs) for part in parts()]
 
-
-def _drive_people_as_text(parsed: ParsedDrive, importer: AuthUser | None) -> list[str]:
-    """No row of the drive linked to an account by a name in the file: an audit line keeps
-    the name as text, a result keeps none (its table and hand say where it came from), the
-    drive is the importer's. Returns the names, for the import's own audit line."""
-    for ref in parsed.user_refs:
-        if isinstance(ref.obj, DriveAudit):
-            ref.obj.user_name = ref.username
-        setattr(ref.obj, ref.attname, None)
-    parsed.drive.created_by = importer
-    return sorted(parsed.usernames())
-
-
-def _tournament_people_as_text(parsed: ParsedTournament, importer: AuthUser | None) -> list[str]:
-    """As a drive's (`_drive_people_as_text`): audit lines keep their names as text, the
-    tournament (and its league, when it is made here) is the importer's."""
-    for ref in parsed.user_refs:
-        if isinstance(ref.obj, TournamentAudit):
-            ref.obj.user_name = ref.username
-        setattr(ref.obj, ref.attname, None)
-    parsed.tournament.created_by = importer
-    if parsed.league is not None:
-        parsed.league.created_by = importer
-    return sorted(parsed.usernames())
-
-
-def drive_import(document: Any, *, club: Club, imported_by: User = None) -> Imported:
-    """A drive's JSON (`drive_document`) into `club`, all of it or nothing: checked whole
-    first (its totals and prizes worked out from its rows), its people kept as text."""
-    parsed = parse_drive(document)
-    with database_refusals(), transaction.atomic():
-        named = _drive_people_as_text(parsed, actor(imported_by))
-        restored = restore_parsed_drive(parsed, club)
-        drive = restored.drive
-        drive_audit(
-            drive,
-            imported_by,
-            "drive imported",
-            f"drive {drive.pk}",
-            after={"from": "clubwhist JSON", "drive": restored.original_id, **_names_in(named)},
-            bump=False,  # the drive is as the file has it; nobody is watching it yet
+    here = [
+        f"{c.name!r} ({c.slug})"
+        for c in Club.objects.filter(
+            models.Q(slug__in=slugs) | models.Q(name__in=[b.club.name for b in clubs])
         )
-    said = (
-        f"Imported whole: {drive.name}, {restored.counts}. Its totals and prizes are worked "
-        "out here from its hands, as they were where it was exported."
-    )
-    return Imported("drive", drive, said)
-
-
-def tournament_import(document: Any, *, club: Club, imported_by: User = None) -> Imported:
-    """A team tournament's JSON (`tournament_document`) into `club`, all of it or nothing: a
-    league's week joins the club's league of that name, or makes it; a week that league
-    already has is refused. Its people are kept as text."""
-    parsed = parse_tournament(document)
-    report = RestoreReport(dry_run=False)
-    with database_refusals(), transaction.atomic():
-        named = _tournament_people_as_text(parsed, actor(imported_by))
-        restored = restore_parsed_tournament(parsed, club, report)
-        tournament = restored.tournament
-        tournament_audit(
-            tournament,
-            imported_by,
-            "tournament imported",
-            f"tournament {tournament.pk}",
-            after={
-                "from": "clubwhist JSON",
-                "tournament": restored.original_id,
-                **_names_in(named),
-            },
-            bump=False,
+    ]
+    for items in found:
+        here += items.here()
+    if here:
+        raise RestoreRefused(
+            "This database already has what the backup would restore: "
+            + "; ".join(here)
+            + ". Restore into an empty database (a new SQLite file, or a new PostgreSQL "
+            "database, migrated), or delete those first."
         )
-    league = ""
-    if tournament.league is not None:
-        how = "made here" if report.leagues else "already here"
-        league = f", week {tournament.week} of the league {tournament.league.name} ({how})"
-    said = (
-        f"Imported whole: {tournament.name}{league}; {restored.counts}. Its standings and "
-        "bracket are worked out here from its games, as they were where it was exported."
-    )
-    return Imported("tournament", tournament, said)
+
+    report = RestoreReport(dry_run=dry_run)
+    with database_refusals(), transaction.atomic():
+        names = set(carried)
+        for block in clubs:
+            names.update(block.directors)
+        for items in found:
+            names |= items.usernames()
+        users = ensure_users(names, carried, report)
+        made = {}
+        for block in clubs:
+            made[block.club.slug] = club_create(block, users)
+            report.of("clubs").append(f"{block.club.name} ({block.club.slug})")
+        for items in found:
+            items.write(made, users, report)
+        if dry_run:
+            transaction.set_rollback(True)
+    return report
 
 
-def event_import_document(document: Any, *, club: Club, imported_by: User = None) -> Imported:
-    """An event's JSON into `club` (`event_restore`: scored again and compared)."""
-    restored = event_restore(document, club=club, imported_by=imported_by).events[0]
-    said = (
-        f"Restored whole: {restored.event.name}. Scored again here, its standings are exactly "
-        "those stored in the file."
-    )
-    return Imported("event", restored.event, said)
+def restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
+    """A backup, or a single document of any format registered, told apart by its format
+    marker."""
+    part = part_for(document.get("format")) if isinstance(document, dict) else None
+    if part is not None:
+        return part.restore(document, dry_run=dry_run)
+    return backup_restore(document, dry_run=dry_run)
 
 
 def document_import_text(*, text: str, club: Club, user: User = None) -> Imported:
@@ -166,19 +159,16 @@ def document_import_text(*, text: str, club: Club, user: User = None) -> Importe
     tournament's, by its format marker; anything else is refused, saying what it is."""
     document = loads(text)
     marker = document.get("format") if isinstance(document, dict) else None
-    if marker == DRIVE_FORMAT:
-        return drive_import(document, club=club, imported_by=user)
-    if marker == TOURNAMENT_FORMAT:
-        return tournament_import(document, club=club, imported_by=user)
-    if marker == EVENT_FORMAT:
-        return event_import_document(document, club=club, imported_by=user)
+    part = part_for(marker)
+    if part is not None:
+        return part.import_document(document, club=club, imported_by=user)
     if marker == BACKUP_FORMAT:
         raise RestoreRefused(
             "This is a backup of a whole installation, not one event's, drive's or "
             "tournament's JSON: whoever runs the installation restores it with `python "
             "manage.py restore FILE`."
         )
-    what = ", ".join(IMPORTABLE.values())
+    what = ", ".join(importable_by_marker().values())
     if not isinstance(marker, str):
         raise RestoreRefused(
             f'This is not clubwhist JSON: it has no "format" marker. The import takes the '

@@ -1,69 +1,40 @@
-"""What a restore did (or, in a dry run, would do), in sentences for the person who ran it."""
+"""What a restore did (or, in a dry run, would do), in sentences for the person who ran it.
+
+The report knows no format: each format's restore adds what it restored under its kind
+("events", "drives", "tournaments"), each restored thing saying itself (`describe`), and what
+it made besides under a kind of its own ("leagues", by name). The lines follow the kinds in the
+order the formats registered them (`registry.register` calls `report_order`), the clubs first.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from tournaments.drives.models import Drive
-from tournaments.events.models import Event
-from tournaments.teams.models import Tournament
-
-
-@dataclass
-class RestoredEvent:
-    event: Event
-    original_id: int | None
-    counts: str
-    checked: bool  # standings stored, scored again and found identical
-
-    def describe(self) -> str:
-        moved = ""
-        if self.original_id is not None and self.original_id != self.event.pk:
-            moved = f" (its id {self.original_id} is taken here)"
-        checked = (
-            "scored again here: the standings are identical"
-            if self.checked
-            else "nothing scored yet"
-        )
-        return (
-            f"event {self.event.pk}{moved}: {self.event.name!r} of {self.event.date:%d %b %Y}, "
-            f"{self.event.game}, {self.event.get_status_display().lower()}; {self.counts}; "
-            f"{checked}"
-        )
+#: The kinds a report says, in the order it says them: (kind, the label of a line naming them
+#: all, or None when each one gets a line of its own, `describe()`).
+_ORDER: list[tuple[str, str | None]] = [("clubs", "club(s)")]
 
 
-@dataclass
-class RestoredDrive:
-    drive: Drive
-    original_id: int | None
-    counts: str
-
-    def describe(self) -> str:
-        moved = ""
-        if self.original_id is not None and self.original_id != self.drive.pk:
-            moved = f" (its id {self.original_id} is taken here)"
-        return (
-            f"drive {self.drive.pk}{moved}: {self.drive.name!r} of {self.drive.date:%d %b %Y}, "
-            f"{self.drive.game}, {self.drive.get_status_display().lower()}; {self.counts}"
-        )
+def report_order(kinds: tuple[tuple[str, str | None], ...]) -> None:
+    """Say a format's kinds after those already known (once: registering again changes
+    nothing)."""
+    for kind in kinds:
+        if kind not in _ORDER:
+            _ORDER.append(kind)
 
 
-@dataclass
-class RestoredTournament:
-    tournament: Tournament
-    original_id: int | None
-    counts: str
+class Restored(Protocol):
+    """One event, drive, tournament... restored: it says itself in a line."""
 
-    def describe(self) -> str:
-        t = self.tournament
-        moved = ""
-        if self.original_id is not None and self.original_id != t.pk:
-            moved = f" (its id {self.original_id} is taken here)"
-        week = "" if t.league is None else f", week {t.week} of the league {t.league.name!r}"
-        return (
-            f"tournament {t.pk}{moved}: {t.name!r} of {t.date:%d %b %Y}{week}, "
-            f"{t.get_status_display().lower()}; {self.counts}"
-        )
+    def describe(self) -> str: ...
+
+
+def moved(original_id: int | None, pk: int | None) -> str:
+    """What a restored line says when the document's id was taken here."""
+    if original_id is not None and original_id != pk:
+        return f" (its id {original_id} is taken here)"
+    return ""
 
 
 @dataclass
@@ -71,26 +42,26 @@ class RestoreReport:
     """What a restore did (or, in a dry run, would do), for people."""
 
     dry_run: bool = False
-    events: list[RestoredEvent] = field(default_factory=list)
-    drives: list[RestoredDrive] = field(default_factory=list)
-    tournaments: list[RestoredTournament] = field(default_factory=list)
-    clubs: list[str] = field(default_factory=list)
-    leagues: list[str] = field(default_factory=list)
+    restored: dict[str, list[Any]] = field(default_factory=dict)
     users_from_backup: list[str] = field(default_factory=list)
     users_inactive: list[str] = field(default_factory=list)
     users_kept: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def of(self, kind: str) -> list[Any]:
+        """What was restored or made of this kind ("clubs", "events", "leagues"...), in order;
+        the list to add to."""
+        return self.restored.setdefault(kind, [])
+
     def lines(self) -> list[str]:
         done = "Would restore" if self.dry_run else "Restored"
         out = []
-        if self.clubs:
-            out.append(f"{done} {len(self.clubs)} club(s): {', '.join(self.clubs)}.")
-        out += [f"{done} {e.describe()}." for e in self.events]
-        out += [f"{done} {d.describe()}." for d in self.drives]
-        if self.leagues:
-            out.append(f"{done} {len(self.leagues)} league(s): {', '.join(self.leagues)}.")
-        out += [f"{done} {t.describe()}." for t in self.tournaments]
+        for kind, label in _ORDER:
+            items = self.restored.get(kind, [])
+            if label is None:
+                out += [f"{done} {item.describe()}." for item in items]
+            elif items:
+                out.append(f"{done} {len(items)} {label}: {', '.join(items)}.")
         if self.users_from_backup:
             out.append(
                 f"{'Would create' if self.dry_run else 'Created'} "
@@ -114,3 +85,12 @@ class RestoreReport:
                 "Dry run: everything was checked and restored, then rolled back; nothing changed."
             )
         return out
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What a director's import made, and one sentence for the director who sent the file."""
+
+    kind: str  # "event", "drive" or "tournament": the part's `kind`
+    item: Any
+    said: str

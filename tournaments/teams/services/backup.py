@@ -1,63 +1,92 @@
-"""Writing checked team tournaments and leagues back into the database: one tournament on its
-own (`manage.py restore`) or all of a backup's.
+"""The teams' part of the backup, writing: a team tournament's document restored (`manage.py
+restore`), imported into a club, and carried in a whole backup with its leagues; the part the
+teams register with the kernel (`PART`).
 
-The same rules as a drive's restore (`drive_restoring`): one transaction, ids kept when none is
-taken here (else new ones throughout, tokens and everything else kept), users linked by
+The same rules as a drive's restore (`drives.services.backup`): one transaction, ids kept when
+none is taken here (else new ones throughout, tokens and everything else kept), users linked by
 username (made inactive when missing), refused, naming it, when the tournament is already here.
 A league is matched by its club and its name (the one created at the same moment first, so two
 leagues of one name stay two), else made as the document has it; a week the league here already
 has refuses the tournament. A director's import of a tournament into a club of their choice
-(`importing`) writes it through `restore_parsed_tournament` too, its people kept as text.
+(`tournament_import`) writes it through `restore_parsed_tournament` too, its people kept as
+text: an audit line keeps its name as text, the tournament (and its league, when it is made
+here) is the importer's.
 
 Nothing is cached under a tournament's id or its tablet links, so a restore has nothing to
 forget: the tablets' state and the room (`teams.selectors.room`) and the pages
 (`teams.selectors.teams`) read the database on every request, and the only cache entries a team
 table's link has are its request counts (`teams.api.tablets.TeamTableThrottle`, keyed by a
 digest of the token), which are no state of the tournament. A cache of a tournament's state
-must be forgotten here, on commit, as `drive_restoring` forgets a drive's.
+must be forgotten here, on commit, as `drives.services.backup` forgets a drive's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
-from django.db import transaction
 
-from tournaments.files.backup.report import RestoredTournament, RestoreReport
-from tournaments.files.backup.rows import check_unique, list_in
-from tournaments.files.backup.schema import (
-    BACKUP_TOURNAMENTS_SINCE,
-    TOURNAMENT_CHILDREN,
-    RestoreRefused,
+from tournaments.kernel.audit import User
+from tournaments.kernel.backup.documents import (
+    DocumentsInBackup,
+    document_import,
+    document_restore,
+    import_note,
+    read_backup,
 )
-from tournaments.files.backup.team_parse import (
+from tournaments.kernel.backup.registry import BackupPart
+from tournaments.kernel.backup.report import Imported, RestoreReport, moved
+from tournaments.kernel.backup.rows import check_unique, list_in
+from tournaments.kernel.backup.schema import RestoreRefused
+from tournaments.kernel.backup.writing import (
+    ids_kept,
+    insert_rows,
+    link_users,
+    links_here,
+    move_sequences_past,
+    refuse_if_here,
+    same_here,
+)
+from tournaments.kernel.models import Club
+from tournaments.teams.models import League, Tournament, TournamentTableAccess
+from tournaments.teams.selectors.backup import (
+    TABLES,
+    TOURNAMENT_CHILDREN,
+    TOURNAMENT_FORMAT,
+    tournaments_picked,
+)
+from tournaments.teams.services.backup_parse import (
     LeagueEntry,
     ParsedTournament,
     parse_league_entries,
     parse_tournament,
 )
-from tournaments.files.backup.writing import (
-    batches,
-    club_for,
-    club_listed,
-    database_refusals,
-    ensure_users,
-    ids_free,
-    in_backup,
-    insert_rows,
-    link_users,
-    move_sequences_past,
-)
-from tournaments.kernel.models import Club
-from tournaments.teams.models import League, Tournament, TournamentTableAccess
+from tournaments.teams.services.teams import audit as tournament_audit
 
 #: What to do when the tournament's club name is taken here under another web address.
 CLUB_ADVICE = (
     "give the club here the document's web address, or restore into another database (a "
     "tournament is restored into the club with its web address)"
 )
+#: The first backup version that carries team tournaments and leagues.
+BACKUP_TOURNAMENTS_SINCE = 3
+
+
+@dataclass
+class RestoredTournament:
+    tournament: Tournament
+    original_id: int | None
+    counts: str
+
+    def describe(self) -> str:
+        t = self.tournament
+        week = "" if t.league is None else f", week {t.week} of the league {t.league.name!r}"
+        return (
+            f"tournament {t.pk}{moved(self.original_id, t.pk)}: {t.name!r} of "
+            f"{t.date:%d %b %Y}{week}, {t.get_status_display().lower()}; {self.counts}"
+        )
 
 
 def league_here(club: Club, league: League) -> League | None:
@@ -78,7 +107,7 @@ def league_for(club: Club, league: League, report: RestoreReport) -> League:
     league.club = club
     insert_rows(League, [league])
     move_sequences_past([(League, [league])])
-    report.leagues.append(f"{league.name} ({club.slug})")
+    report.of("leagues").append(f"{league.name} ({club.slug})")
     return league
 
 
@@ -101,29 +130,15 @@ def tournament_already_here(parsed: ParsedTournament, club: Club | None = None) 
     director's import into a club of their choice), else of the club with the document's
     web address."""
     t = parsed.tournament
-    same = (
-        Tournament.objects.filter(name=t.name, date=t.date, created_at=t.created_at)
-        .select_related("club")
-        .first()
+    here = same_here(Tournament, t, parsed.title, "tournament") or links_here(
+        TournamentTableAccess,
+        [link.token for link in parsed.table_access],
+        parsed.title,
+        "tournament",
+        "tournament",
     )
-    if same is not None:
-        return (
-            f"This database already holds {parsed.title} (tournament {same.pk}, club "
-            f"{same.club.name!r})"
-        )
-    tokens = [link.token for link in parsed.table_access]
-    for chunk in batches(tokens):
-        clash = (
-            TournamentTableAccess.objects.filter(token__in=chunk)
-            .select_related("tournament")
-            .first()
-        )
-        if clash is not None:
-            return (
-                f"Table {clash.table}'s tablet link of {parsed.title} is already used here by "
-                f"tournament {clash.tournament_id} ({clash.tournament.name!r}): that "
-                "tournament is this one or a copy of it"
-            )
+    if here is not None:
+        return here
     if club is None:
         club = Club.objects.filter(slug=parsed.club.club.slug).first()
     league = None if club is None or parsed.league is None else league_here(club, parsed.league)
@@ -135,20 +150,14 @@ def restore_parsed_tournament(
 ) -> RestoredTournament:
     """Write a checked tournament (and its league, unless here) under `club`, its people
     already linked to accounts; call inside a transaction, which a refusal rolls back."""
-    refusal = tournament_already_here(parsed, club)
-    if refusal is not None:
-        raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
+    refuse_if_here(tournament_already_here(parsed, club))
     tournament = parsed.tournament
     league = None if parsed.league is None else league_for(club, parsed.league, report)
     taken = None if league is None else _week_taken(league, tournament)
     if taken is not None:
         raise RestoreRefused(f"{taken}: {parsed.title} cannot be restored into it.")
     original_id = tournament.pk
-    keep = ids_free(parsed.rows())
-    if not keep:
-        for _, rows in parsed.rows():
-            for row in rows:
-                row.pk = None
+    keep = ids_kept(parsed.rows)
     tournament.club = club
     tournament.league = league
     insert_rows(Tournament, [tournament])
@@ -170,20 +179,80 @@ def tournament_restore(document: Any, *, dry_run: bool = False) -> RestoreReport
     and made, inactive, when missing. A dry run does everything, checks included, then rolls
     back."""
     parsed = parse_tournament(document)
-    report = RestoreReport(dry_run=dry_run)
-    with database_refusals(), transaction.atomic():
-        users = ensure_users(parsed.usernames() | set(parsed.club.directors), {}, report)
-        target = club_for(parsed.club, users, report, advice=CLUB_ADVICE)
-        link_users(parsed.user_refs, users)
-        report.tournaments.append(restore_parsed_tournament(parsed, target, report))
-        if dry_run:
-            transaction.set_rollback(True)
-    return report
+
+    def write(target: Club, report: RestoreReport) -> None:
+        report.of("tournaments").append(restore_parsed_tournament(parsed, target, report))
+
+    return document_restore(parsed, write, advice=CLUB_ADVICE, dry_run=dry_run)
 
 
-def backup_tournaments(
-    document: dict[str, Any], slugs: set[str]
-) -> tuple[list[LeagueEntry], list[ParsedTournament]]:
+def tournament_import(document: Any, *, club: Club, imported_by: User = None) -> Imported:
+    """A team tournament's JSON (`tournament_document`) into `club`, all of it or nothing: a
+    league's week joins the club's league of that name, or makes it; a week that league
+    already has is refused. Its people are kept as text."""
+    parsed = parse_tournament(document)
+
+    def write(target: Club, report: RestoreReport, named: list[str]) -> RestoredTournament:
+        restored = restore_parsed_tournament(parsed, target, report)
+        tournament = restored.tournament
+        tournament_audit(
+            tournament,
+            imported_by,
+            "tournament imported",
+            f"tournament {tournament.pk}",
+            after=import_note("tournament", restored.original_id, named),
+            bump=False,
+        )
+        return restored
+
+    restored, report = document_import(parsed, write, club=club, imported_by=imported_by)
+    assert isinstance(restored, RestoredTournament)
+    tournament = restored.tournament
+    league = ""
+    if tournament.league is not None:
+        how = "made here" if report.of("leagues") else "already here"
+        league = f", week {tournament.week} of the league {tournament.league.name} ({how})"
+    said = (
+        f"Imported whole: {tournament.name}{league}; {restored.counts}. Its standings and "
+        "bracket are worked out here from its games, as they were where it was exported."
+    )
+    return Imported("tournament", tournament, said)
+
+
+@dataclass
+class TournamentsInBackup:
+    """A backup's leagues and tournaments, checked: the leagues are written first, each
+    tournament then joins its own."""
+
+    leagues: list[LeagueEntry]
+    tournaments: DocumentsInBackup
+
+    def here(self) -> list[str]:
+        return self.tournaments.here()
+
+    def usernames(self) -> set[str]:
+        names = {ref.username for entry in self.leagues for ref in entry.user_refs}
+        return names | self.tournaments.usernames()
+
+    def write(
+        self, clubs: Mapping[str, Club], users: Mapping[str, AuthUser], report: RestoreReport
+    ) -> None:
+        for entry in self.leagues:
+            link_users(entry.user_refs, users)
+            league_for(clubs[entry.slug], entry.league, report)
+        self.tournaments.write(clubs, users, report)
+
+
+def _tournaments(tournaments: list[ParsedTournament]) -> DocumentsInBackup:
+    return DocumentsInBackup(
+        "tournaments",
+        tournaments,
+        tournament_already_here,
+        restore_parsed_tournament,
+    )
+
+
+def tournaments_read(document: dict[str, Any], slugs: set[str]) -> TournamentsInBackup:
     """A backup's leagues and tournaments, checked: lists since version 3. An older backup
     has none; one that lists some was edited (they would be dropped without a word)."""
     version = document["version"]
@@ -195,22 +264,27 @@ def backup_tournaments(
                     f"it lists some: team tournaments and leagues are in backups from version "
                     f"{BACKUP_TOURNAMENTS_SINCE}."
                 )
-        return [], []
+        return TournamentsInBackup([], _tournaments([]))
     leagues = parse_league_entries(document, slugs)
     listed = {(e.slug, e.league.name, e.league.created_at) for e in leagues}
-    tournaments: list[ParsedTournament] = []
-    for i, raw in enumerate(list_in(document, "tournaments", "The backup")):
-        where = f"Tournament {i + 1}"
-        parsed = in_backup(parse_tournament, raw, where, "tournament")
-        slug, name = parsed.club.club.slug, parsed.tournament.name
-        club_listed(slug, slugs, where, name)
+
+    def in_a_listed_league(parsed: ParsedTournament, where: str) -> None:
         league = parsed.league
-        if league is not None and (slug, league.name, league.created_at) not in listed:
+        key = None if league is None else (parsed.club.club.slug, league.name, league.created_at)
+        if league is not None and key not in listed:
             raise RestoreRefused(
-                f"{where} of the backup ({name!r}) is a week of the league {league.name!r}, "
-                "which the backup does not list."
+                f"{where} of the backup ({parsed.name!r}) is a week of the league "
+                f"{league.name!r}, which the backup does not list."
             )
-        tournaments.append(parsed)
+
+    tournaments: list[ParsedTournament] = read_backup(
+        list_in(document, "tournaments", "The backup"),
+        parse_tournament,
+        "Tournament",
+        "tournament",
+        slugs,
+        in_a_listed_league,
+    )
     check_unique(
         (
             (
@@ -223,22 +297,21 @@ def backup_tournaments(
         "league and week",
         "The backup",
     )
-    return leagues, tournaments
+    return TournamentsInBackup(leagues, _tournaments(tournaments))
 
 
-def restore_backup_tournaments(
-    leagues: list[LeagueEntry],
-    tournaments: list[ParsedTournament],
-    clubs: Mapping[str, Club],
-    users: Mapping[str, AuthUser],
-    report: RestoreReport,
-) -> None:
-    """Write a backup's leagues, then its tournaments, into the clubs just made (`clubs`, by
-    slug); call inside the backup's transaction."""
-    for entry in leagues:
-        link_users(entry.user_refs, users)
-        league_for(clubs[entry.slug], entry.league, report)
-    for parsed in tournaments:
-        link_users(parsed.user_refs, users)
-        club = clubs[parsed.club.club.slug]
-        report.tournaments.append(restore_parsed_tournament(parsed, club, report))
+PART = BackupPart(
+    marker=TOURNAMENT_FORMAT,
+    version=1,
+    readable=frozenset({1}),
+    kind="tournament",
+    whose="a team tournament's",
+    importable="a team tournament (or a league's week)",
+    tables=TABLES,
+    report_kinds=(("leagues", "league(s)"), ("tournaments", None)),
+    pick=tournaments_picked,
+    chosen_by="tournaments",
+    read=tournaments_read,
+    restore=tournament_restore,
+    import_document=tournament_import,
+)
