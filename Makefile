@@ -68,11 +68,12 @@ types: $(VENV)/.dev
 # the live server and Chromium, and the engine's fill that time. The tests marked solo load
 # both cores by themselves (a thousand live readers, tablets flat out): beside them a browser
 # test's live server starved past its timeouts, so they run afterwards, alone. Both parts
-# always run; either failing fails the target.
+# always run; either failing fails the target. The thirty slowest tests are listed at the end
+# of the first part, so a CI log shows where its minutes go.
 PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
-	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not solo"; parallel=$$?; \
+	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not solo" --durations=30; parallel=$$?; \
 	echo; echo "==== the tests marked solo, alone"; \
 	$(PY) -m pytest -m solo; solo=$$?; \
 	echo "==== make pytest: the others exit $$parallel, the solo ones exit $$solo"; \

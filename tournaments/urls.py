@@ -112,6 +112,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/manage/enter/", drives.drive_enter, name="drive-enter"),
     path("drives/<int:pk>/manage/next/", drives.drive_next, name="drive-next"),
     path("drives/<int:pk>/manage/correct/", drives.drive_correct, name="drive-correct"),
+    path(
+        "drives/<int:pk>/manage/players/<str:action>/",
+        drives.drive_comes_and_goes,
+        name="drive-comes-goes",
+    ),
     path("drives/<int:pk>/manage/status/<str:action>/", drives.drive_status, name="drive-status"),
     path("drives/<int:pk>/manage/totals/", drives.drive_totals, name="drive-totals"),
     path("drives/<int:pk>/manage/export/<slug:what>.csv", drives.drive_export, name="drive-export"),

@@ -8,7 +8,8 @@ rules give each side a score for one hand of four players can be played at a dri
 - `moves`: the move forms as data (four rows) and `move_tables`, the function that applies one;
 - `game`: a hand's score for each side through the game's rules class;
 - `settings`: `DriveSettings`, checked once;
-- `seating`: the first hand's seating and `next_seating`, sit-outs included;
+- `seating`: the first hand's seating and `next_seating`, sit-outs included, and
+  `fit_seating` for the players who come late or go home;
 - `totals`: each player's points per hand and the running totals;
 - `prizes`: the prize list with its ties;
 - `drive`: `Drive`, all of it behind one object.
@@ -40,6 +41,7 @@ from engine.drives.seating import (
     Seating,
     check_seating,
     first_seating,
+    fit_seating,
     next_seating,
     placed_seating,
     seating_in_order,
@@ -81,6 +83,7 @@ __all__ = [
     "check_ends",
     "check_seating",
     "first_seating",
+    "fit_seating",
     "move_form",
     "move_tables",
     "next_seating",

@@ -13,6 +13,11 @@ passed over for that reason. A tie is broken by the drive's `tie_rule`:
 A raffle is drawn with a seeded generator among the players still without a prize; a raffle
 for everyone gives each of them a prize, in the drawn order (the order they choose in).
 
+Players who did not play the whole evening (docs/games/drives.md, "Late arrivals and
+leavers"): one who went home early is out of every prize, the raffle included, unless the
+director keeps leavers in (`leavers_in_prizes`); nobody who came late or left early takes the
+booby prize, which is for the lowest score over the whole evening.
+
 >>> from fractions import Fraction
 >>> show(12), show(Fraction(9, 2))
 ('12', '4.50')
@@ -87,7 +92,11 @@ def award_prizes(
         order[key] = order.get(key, 0) + 1
         title = _title(settings, prize, order[key] if prize.kind != "raffle" else 0)
         if prize.kind == "raffle":
-            pool = sorted(line.player for line in lines if line.player not in prizes_of)
+            pool = sorted(
+                line.player
+                for line in lines
+                if line.player not in prizes_of and _eligible(settings, prize, line)
+            )
             rng.shuffle(pool)
             winners = pool if prize.everyone else pool[:1]
             text = (
@@ -109,6 +118,13 @@ def award_prizes(
             taken.add(player)
         awards.append(Award(number, prize, title, tuple(winners), text))
     return tuple(awards)
+
+
+def _eligible(settings: DriveSettings, prize: Prize, line: PlayerTotal) -> bool:
+    """Whether the player may win this prize at all: see the module's docstring."""
+    if line.left is not None and not settings.leavers_in_prizes:
+        return False
+    return prize.kind != "booby" or line.whole_evening
 
 
 def ordinal(number: int) -> str:
@@ -167,6 +183,7 @@ class _Ranking:
             line
             for line in lines
             if prize.role in (None, line.role)
+            and _eligible(settings, prize, line)
             and not self.taken.intersection(self.members[line.player])
         ]
         holding = {

@@ -41,6 +41,7 @@ __all__ = [
     "Seating",
     "check_seating",
     "first_seating",
+    "fit_seating",
     "next_seating",
     "placed_seating",
     "seating_in_order",
@@ -81,13 +82,22 @@ class Seating:
             index[player] = (-1, b)
         return index
 
+    def __contains__(self, player: object) -> bool:
+        """Whether `player` is at the drive this hand (at a table or sitting out): a late
+        arrival is not before they come, nor a leaver after they went."""
+        return player in self._index
+
     def place(self, player: int) -> Place | None:
-        """Where `player` sits this hand; None while sitting out."""
+        """Where `player` sits this hand; None while sitting out, or not there at all."""
+        if player not in self._index:
+            return None
         t, i = self._located(player)
         return None if t < 0 else Place(t + 1, seat_of_index(i))
 
     def partner(self, player: int) -> int | None:
-        """The partner this hand (0: the dummy); None while sitting out."""
+        """The partner this hand (0: the dummy); None while sitting out or not there."""
+        if player not in self._index:
+            return None
         t, i = self._located(player)
         return None if t < 0 else self.tables[t][i ^ 2]
 
@@ -149,7 +159,7 @@ def first_seating(settings: DriveSettings, seed: int | None = None) -> Seating:
     drawn order fill the tables N, E, S, W, table by table (a partner drive: pairs in drawn
     order, two to a table), and the last ones drawn sit out first."""
     rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
-    order = list(range(1, settings.players + 1))
+    order = list(settings.present(1))
     rng.shuffle(order)
     return seating_in_order(settings, order)
 
@@ -219,15 +229,21 @@ def _table(number: int, table: Sequence[int]) -> Table:
 
 
 def check_seating(settings: DriveSettings, seating: Seating) -> None:
-    """DriveError unless every player sits exactly once, at the settings' tables and bench."""
-    if len(seating.tables) != settings.tables:
+    """DriveError unless every player there for the hand sits exactly once, at the settings'
+    tables and bench for that hand (late arrivals and leavers change them)."""
+    hand = seating.hand
+    count, tables, bench_size = (
+        settings.count_at(hand),
+        settings.tables_at(hand),
+        settings.bench_at(hand),
+    )
+    if len(seating.tables) != tables:
         raise DriveError(
-            f"seating: {settings.players} players make {settings.tables} tables here, "
-            f"not {len(seating.tables)}"
+            f"seating: {count} players make {tables} tables here, not {len(seating.tables)}"
         )
-    if len(seating.bench) != settings.bench_size or len(seating.bench_roles) != len(seating.bench):
+    if len(seating.bench) != bench_size or len(seating.bench_roles) != len(seating.bench):
         raise DriveError(
-            f"seating: {settings.bench_size} places sit out each hand, not {len(seating.bench)}"
+            f"seating: {bench_size} places sit out each hand, not {len(seating.bench)}"
         )
     seen: dict[int, str] = {}
     dummies = 0
@@ -246,11 +262,13 @@ def check_seating(settings: DriveSettings, seating: Seating) -> None:
             raise DriveError(f"seating: {where}: players are 1 to {settings.players}, not {player}")
         if player in seen:
             raise DriveError(f"seating: player {player} sits twice ({seen[player]} and {where})")
+        if not settings.is_there(player, hand):
+            raise DriveError(f"seating: player {player} is not at the drive for hand {hand}")
         seen[player] = where
-    missing = sorted(set(range(1, settings.players + 1)) - set(seen))
+    missing = sorted(set(settings.present(hand)) - set(seen))
     if missing:
         raise DriveError(f"seating: player {missing[0]} has no seat")
-    wanted = 1 if settings.has_dummy else 0
+    wanted = 1 if settings.dummy_at(hand) else 0
     if dummies != wanted:
         raise DriveError(f"seating: this drive has {wanted} dummy hand(s), not {dummies}")
     if settings.pairs:
@@ -259,7 +277,8 @@ def check_seating(settings: DriveSettings, seating: Seating) -> None:
                 raise DriveError("seating: a partner drive's bench is pairs, A then B")
     elif DUMMY in seating.bench:
         raise DriveError("seating: the dummy hand makes up a table; it never sits out")
-    if len(seating.rests) != settings.players + 1 or any(
+    # A seating stored before a late arrival was written counts only the players before them.
+    if not max(seen, default=0) < len(seating.rests) <= settings.players + 1 or any(
         not isinstance(n, int) or n < 0 for n in seating.rests
     ):
         raise DriveError("seating: rests counts each player's hands sat out, players 0 to n")
@@ -275,21 +294,132 @@ def next_seating(settings: DriveSettings, seating: Seating, winners: Sequence[Si
             f"but {len(winners)} results were given"
         )
     moved = move_tables(seating.tables, winners, settings.move, settings.ends)
+    rests = list(seating.rests) + [0] * (settings.players + 1 - len(seating.rests))
     if not seating.bench:
-        return Seating(seating.hand + 1, tuple(moved), (), (), seating.rests)
+        after = Seating(seating.hand + 1, tuple(moved), (), (), tuple(rests))
+        return fit_seating(settings, after)
     tables = [list(table) for table in moved]
-    rests = list(seating.rests)
     if settings.pairs:
         bench, roles = _turn_pairs(seating, tables, rests)
     else:
         bench, roles = _turn_players(seating, tables, rests)
-    return Seating(
+    after = Seating(
         seating.hand + 1,
         tuple((t[0], t[1], t[2], t[3]) for t in tables),
         bench,
         roles,
         tuple(rests),
     )
+    return fit_seating(settings, after)
+
+
+def fit_seating(settings: DriveSettings, seating: Seating) -> Seating:
+    """The seating with the players who come and go for its hand (docs/games/drives.md,
+    "Late arrivals and leavers"); the seating itself when nobody does.
+
+    A leaver's seat comes free, and so does the dummy's once the players fill every table.
+    Tables open or close at the top end of the room as the players there make more or fewer
+    tables (the top table's players then take free seats; nobody else moves). Free seats are
+    taken first by newcomers, then by the players of a closed table, then by those sitting out
+    who have sat out most; a player takes a seat of their own role where one is free. A
+    three-handed table's dummy takes a free seat when the drive has one (`short_table`); the
+    players left over sit out, a newcomer in the role fewer of those sitting out have."""
+    hand = seating.hand
+    want = set(settings.present(hand))
+    here = {p for table in seating.tables for p in table if p != DUMMY} | set(seating.sitting_out)
+    tables_wanted = settings.tables_at(hand)
+    dummy_wanted = settings.dummy_at(hand)
+    has_dummy = DUMMY in seating.bench or any(DUMMY in table for table in seating.tables)
+    if (
+        here == want
+        and len(seating.tables) == tables_wanted
+        and has_dummy == dummy_wanted
+        and len(seating.rests) == settings.players + 1
+    ):
+        return seating
+    if settings.pairs:
+        raise DriveError("a partner drive keeps its pairs all evening")
+    rests = list(seating.rests) + [0] * (settings.players + 1 - len(seating.rests))
+    was_out = set(seating.bench)
+    free = None  # a seat no one holds yet
+    tables: list[list[int | None]] = [
+        [p if p == DUMMY or p in want else free for p in table] for table in seating.tables
+    ]
+    if not dummy_wanted:
+        tables = [[free if p == DUMMY else p for p in table] for table in tables]
+    # (priority, order, player, role or None): newcomers first, then a closed table's players,
+    # then those sitting out, most hands sat out before this one first.
+    pool: list[tuple[int, int, int, Role | None]] = []
+    while len(tables) > tables_wanted:
+        closed = tables.pop()
+        pool += [
+            (1, 0, p, role_of_index(i)) for i, p in enumerate(closed) if p not in (free, DUMMY)
+        ]
+    while len(tables) < tables_wanted:
+        tables.append([free] * 4)
+    seated = {p for table in tables for p in table if p not in (free, DUMMY)}
+    if dummy_wanted and not any(DUMMY in table for table in tables):
+        t, i = next((t, i) for t in range(len(tables)) for i in range(4) if tables[t][i] is free)
+        tables[t][i] = DUMMY
+    newcomers = sorted(want - seated - set(seating.bench) - {item[2] for item in pool})
+    pool += [(0, 0, p, None) for p in newcomers]
+    pool += [
+        (2, -(rests[p] - 1), p, role)
+        for p, role in zip(seating.bench, seating.bench_roles, strict=True)
+        if p in want
+    ]
+    pool.sort(key=lambda item: (item[0], item[1]))
+    holes = [(t, i) for t in range(len(tables)) for i in range(4) if tables[t][i] is free]
+    playing, resting = pool[: len(holes)], pool[len(holes) :]
+    left_over = []
+    for _, _, player, role in playing:  # own role first
+        spot = next((h for h in holes if role is not None and role_of_index(h[1]) is role), None)
+        if spot is None:
+            left_over.append(player)
+            continue
+        holes.remove(spot)
+        tables[spot[0]][spot[1]] = player
+    for player, (t, i) in zip(left_over, holes, strict=True):
+        tables[t][i] = player
+    bench = [player for _, _, player, _ in resting]
+    roles = _bench_roles([role for _, _, _, role in resting])
+    for player in bench:
+        if player not in was_out:
+            rests[player] += 1
+    for table in tables:
+        for seated_player in table:
+            if seated_player is not None and seated_player in was_out:
+                rests[seated_player] -= 1
+    done = Seating(
+        hand,
+        tuple((_filled(t[0]), _filled(t[1]), _filled(t[2]), _filled(t[3])) for t in tables),
+        tuple(bench),
+        tuple(roles),
+        tuple(rests),
+    )
+    check_seating(settings, done)
+    return done
+
+
+def _bench_roles(own: list[Role | None]) -> list[Role]:
+    """The roles whose seats those sitting out take back: as even as a first hand's bench (A,
+    B, A), so each role has the seats for its returners; each keeps their own role where the
+    balance allows (a newcomer has none yet)."""
+    room = {Role.A: (len(own) + 1) // 2, Role.B: len(own) // 2}
+    roles: list[Role | None] = [None] * len(own)
+    for k, role in enumerate(own):
+        if role is not None and room[role]:
+            roles[k], room[role] = role, room[role] - 1
+    for k in range(len(own)):
+        if roles[k] is None:
+            role = Role.A if room[Role.A] else Role.B
+            roles[k], room[role] = role, room[role] - 1
+    return [role for role in roles if role is not None]
+
+
+def _filled(player: int | None) -> int:
+    assert player is not None, "every free seat was taken"
+    return player
 
 
 def _turn_players(

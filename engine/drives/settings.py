@@ -45,6 +45,8 @@ MAX_PRIZES = 200
 SHORT_TABLES = ("sit_out", "dummy")
 SIT_OUT_SCORES = ("fixed", "average")
 TIE_RULES = ("countback", "shared")
+#: What a late arrival scores for each hand played before they came (docs/games/drives.md).
+LATE_SCORES = ("nothing", "lowest", "average")
 
 
 def parse_trumps(text: str) -> tuple[Suit | None, ...]:
@@ -109,8 +111,20 @@ class DriveSettings:
     prizes: tuple[Prize, ...] | None = None
     one_prize_each: bool = True
     tie_rule: str = "countback"
+    #: Late arrivals: (player, the first hand they play), players numbered after those who
+    #: started. Leavers: (player, the last hand they played; 0 if they left before hand 1).
+    #: Both are written while the drive runs (the director's "arrives" and "leaves").
+    arrivals: tuple[tuple[int, int], ...] = ()
+    departures: tuple[tuple[int, int], ...] = ()
+    #: A late arrival's points for each hand before they came: nothing, the lowest score of
+    #: that hand, or the average of those who played it.
+    late_score: str = "nothing"
+    #: Whether a player who left early stays in the prizes (their card closed as it stood).
+    leavers_in_prizes: bool = False
     _game: DriveGame = field(init=False, repr=False, compare=False)
     _order: tuple[Suit | None, ...] = field(init=False, repr=False, compare=False)
+    _joined: Mapping[int, int] = field(init=False, repr=False, compare=False)
+    _left: Mapping[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _whole("players", self.players, 4, MAX_PLAYERS)
@@ -166,6 +180,49 @@ class DriveSettings:
         if not isinstance(self.one_prize_each, bool):
             raise DriveError(f"one_prize_each: true or false, not {quoted(self.one_prize_each)}")
         _choice("tie_rule", self.tie_rule, TIE_RULES)
+        self._check_comings_and_goings()
+
+    def _check_comings_and_goings(self) -> None:
+        """Arrivals and leavers: each player at most once in each list, the hands within the
+        drive, nobody leaving before they came, and at least four players at every hand."""
+        _choice("late_score", self.late_score, LATE_SCORES)
+        if not isinstance(self.leavers_in_prizes, bool):
+            raise DriveError(
+                f"leavers_in_prizes: true or false, not {quoted(self.leavers_in_prizes)}"
+            )
+        # Hand 1 too: a player who comes after the start, before anyone has played hand 1.
+        joined = _events("arrivals", self.arrivals, self.players, 1, self.hands)
+        left = _events("departures", self.departures, self.players, 0, self.hands - 1)
+        object.__setattr__(self, "arrivals", tuple(sorted(joined.items())))
+        object.__setattr__(self, "departures", tuple(sorted(left.items())))
+        object.__setattr__(self, "_joined", MappingProxyType(joined))
+        object.__setattr__(self, "_left", MappingProxyType(left))
+        if not joined and not left:
+            return
+        if self.pairs:
+            raise DriveError(
+                "arrivals and departures: a partner drive keeps its pairs all evening; a pair "
+                "that comes late joins the next drive, and a pair's seat left empty is played "
+                "by the director's substitute under the leaver's number"
+            )
+        starters = self.players - len(joined)
+        if sorted(joined) != list(range(starters + 1, self.players + 1)):
+            raise DriveError(
+                "arrivals: late arrivals are numbered after the players who started "
+                f"({starters + 1} to {self.players}), in the order they came"
+            )
+        for player, last in left.items():
+            if player in joined and last < joined[player]:
+                raise DriveError(
+                    f"departures: player {player} came at hand {self.joined(player)} and "
+                    f"cannot have left after hand {last}"
+                )
+        for hand in range(1, self.hands + 1):
+            if self.count_at(hand) < 4:
+                raise DriveError(
+                    f"arrivals and departures: hand {hand} would have {self.count_at(hand)} "
+                    "players; a table needs four: finish the drive instead"
+                )
 
     # ---- what the settings imply ----------------------------------------------------------
 
@@ -187,24 +244,74 @@ class DriveSettings:
     @property
     def has_dummy(self) -> bool:
         """A dummy hand makes up a table: a partner drive with an odd player (who partners the
-        dummy, the only way they can play), or three players left over with short_table=dummy."""
-        if self.pairs:
-            return self.players % 2 == 1
-        return self.players % 4 == 3 and self.short_table == "dummy"
+        dummy, the only way they can play), or three players left over with short_table=dummy.
+        For the first hand's players (`dummy_at` for another hand's)."""
+        return self.dummy_at(1)
 
     @property
     def tables(self) -> int:
-        if self.pairs:
-            return (self.players + 1) // 2 // 2
-        return (self.players + (1 if self.has_dummy else 0)) // 4
+        """The first hand's tables (`tables_at` for another hand's)."""
+        return self.tables_at(1)
 
     @property
     def bench_size(self) -> int:
         """Places on the bench each hand: players sitting out (a partner drive: a pair, or the
-        odd player and the dummy)."""
+        odd player and the dummy). For the first hand (`bench_at` for another)."""
+        return self.bench_at(1)
+
+    def _dummy_for(self, count: int) -> bool:
         if self.pairs:
-            return (self.players + 1) // 2 % 2 * 2
-        return self.players - 4 * self.tables + (1 if self.has_dummy else 0)
+            return count % 2 == 1
+        return count % 4 == 3 and self.short_table == "dummy"
+
+    def dummy_at(self, hand: int) -> bool:
+        return self._dummy_for(self.count_at(hand))
+
+    def tables_at(self, hand: int) -> int:
+        """The tables of `hand`: as many as its players fill (late arrivals can add one, and
+        leavers close one)."""
+        count = self.count_at(hand)
+        if self.pairs:
+            return (count + 1) // 2 // 2
+        return (count + (1 if self._dummy_for(count) else 0)) // 4
+
+    def bench_at(self, hand: int) -> int:
+        count = self.count_at(hand)
+        if self.pairs:
+            return (count + 1) // 2 % 2 * 2
+        return count - 4 * self.tables_at(hand) + (1 if self._dummy_for(count) else 0)
+
+    # ---- who is there for each hand --------------------------------------------------------
+
+    def joined(self, player: int) -> int:
+        """The first hand `player` plays (1 unless they came late)."""
+        return self._joined.get(player, 1)
+
+    def left(self, player: int) -> int | None:
+        """The last hand `player` played before going home; None: they stay to the end."""
+        return self._left.get(player)
+
+    def is_there(self, player: int, hand: int) -> bool:
+        last = self._left.get(player)
+        return self._joined.get(player, 1) <= hand and (last is None or hand <= last)
+
+    def present(self, hand: int) -> tuple[int, ...]:
+        """The players at the drive for `hand` (at a table or sitting out), in number order."""
+        if not self._joined and not self._left:
+            return tuple(range(1, self.players + 1))
+        return tuple(p for p in range(1, self.players + 1) if self.is_there(p, hand))
+
+    def count_at(self, hand: int) -> int:
+        if not self._joined and not self._left:
+            return self.players
+        late = sum(1 for first in self._joined.values() if first > hand)
+        gone = sum(1 for last in self._left.values() if last < hand)
+        return self.players - late - gone
+
+    @property
+    def whole_evening(self) -> bool:
+        """Everyone played every hand: nobody came late or left early."""
+        return not self._joined and not self._left
 
     def trump(self, hand: int) -> Suit | None:
         """The trump suit of hand `hand` at every table (None: no-trumps)."""
@@ -227,6 +334,10 @@ class DriveSettings:
                 value = [prize.to_dict() for prize in self.prizes or ()]
             elif item.name == "roles":
                 value = list(self.roles)
+            elif item.name in ("arrivals", "departures"):
+                if not value:
+                    continue  # a drive without them stores what it always did
+                value = [list(pair) for pair in value]
             elif item.name == "game_options":
                 value = dict(self.game_options)
             data[item.name] = value
@@ -250,9 +361,28 @@ class DriveSettings:
             )
         if "roles" in values:
             values["roles"] = tuple(_list("roles", values["roles"]))
+        for name in ("arrivals", "departures"):
+            if name in values:
+                values[name] = tuple(tuple(_list(name, pair)) for pair in _list(name, values[name]))
         if "players" not in values:
             raise DriveError("players: say how many players there are")
         return cls(**values)
+
+
+def _events(name: str, value: object, players: int, low: int, high: int) -> dict[int, int]:
+    """(player, hand) pairs as {player: hand}, each checked."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise DriveError(f"{name}: a list of (player, hand) pairs, not {quoted(value)}")
+    out: dict[int, int] = {}
+    for pair in value:
+        if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise DriveError(f"{name}: each is a (player, hand) pair, not {quoted(pair)}")
+        player = _whole(f"{name}: the player", pair[0], 1, players)
+        hand = _whole(f"{name}: player {player}'s hand", pair[1], low, high)
+        if player in out:
+            raise DriveError(f"{name}: player {player} is listed twice")
+        out[player] = hand
+    return out
 
 
 def _mapping(name: str, value: object) -> Mapping[str, object]:

@@ -97,8 +97,26 @@ def record_hand(
         sit_out = _exact(Fraction(played) / players)
     for player in seating.sitting_out:
         points[player] = sit_out
+    if not settings.whole_evening:
+        late = _late_points(settings, seating, points, Fraction(played) / players)
+        for player in range(1, settings.players + 1):
+            if settings.joined(player) > seating.hand:
+                points[player] = late
     points[DUMMY] = 0
     return HandRecord(seating.hand, seating, tuple(scores), tuple(points), frozenset(big), sit_out)
+
+
+def _late_points(
+    settings: DriveSettings, seating: Seating, points: Sequence[Score], average: Fraction
+) -> Score:
+    """What a player who came later scores for this hand (`late_score`): nothing, the lowest
+    score of a player at a table, or the average of those at the tables. A player who left
+    scores nothing for the hands after they went: their card is closed."""
+    if settings.late_score == "lowest":
+        return min(points[p] for table in seating.tables for p in table if p != DUMMY)
+    if settings.late_score == "average":
+        return _exact(average)
+    return 0
 
 
 def _exact(value: Fraction) -> Score:
@@ -141,8 +159,10 @@ class Totals:
         ten = self.ten_plus
         if record.big:
             ten = tuple(n + (p in record.big) for p, n in enumerate(ten))
-        sitting = set(record.seating.sitting_out)
-        played = tuple(n + (p not in sitting) for p, n in enumerate(self.played))
+        seating = record.seating
+        played = tuple(
+            n + (p in seating and seating.place(p) is not None) for p, n in enumerate(self.played)
+        )
         return Totals(
             self.players,
             self.break_after,
@@ -175,11 +195,28 @@ class PlayerTotal:
     big_hands: tuple[bool, ...]
     #: The fixed partner in a partner drive (0: the dummy); None where partners change.
     partner: int | None = None
+    #: The first hand the player played (a late arrival's is after 1), and the last one if
+    #: they went home early (their card closed then); None: they stayed to the end.
+    joined: int = 1
+    left: int | None = None
+
+    @property
+    def whole_evening(self) -> bool:
+        return self.joined == 1 and self.left is None
+
+
+def _role(seatings: Sequence[Seating], player: int) -> Role:
+    """The role a player keeps all evening: their first hand's (a late arrival's, the first
+    hand they came to); A before they are seated at all."""
+    for seating in seatings:
+        if player in seating:
+            return seating.role(player)
+    return Role.A
 
 
 def _fixed_partner(seating: Seating | None, player: int) -> int | None:
     """A partner drive's partner: at a table, or beside the player on the bench."""
-    if seating is None:
+    if seating is None or player not in seating:
         return None
     partner = seating.partner(player)
     if partner is not None:
@@ -200,6 +237,7 @@ def standings(
     game = settings.game_rules
     first_seating = records[0].seating if records else first
     lines = []
+    seatings = [record.seating for record in records] or ([first] if first else [])
     for player in range(1, settings.players + 1):
         played: list[tuple[Entry, Side]] = []
         first_played: list[tuple[Entry, Side]] = []
@@ -217,17 +255,19 @@ def standings(
         lines.append(
             PlayerTotal(
                 player,
-                first_seating.role(player) if first_seating else Role.A,
+                _role(seatings, player),
                 total,
                 half,
                 total - half if settings.break_after else total,
                 totals.ten_plus[player],
                 totals.played[player],
-                totals.hands - totals.played[player],
+                sum(player in r.seating for r in records) - totals.played[player],
                 adjustment,
                 tuple(hand[player] for hand in totals.history),
                 tuple(player in big for big in totals.big_history),
                 _fixed_partner(first_seating, player) if settings.pairs else None,
+                settings.joined(player),
+                settings.left(player),
             )
         )
     return tuple(sorted(lines, key=lambda line: (-line.total, line.player)))
@@ -260,7 +300,7 @@ def card_lines(
         lines.append(
             PlayerTotal(
                 player,
-                first.role(player),
+                _role([first], player),
                 card.total,
                 first_half,
                 card.total - first_half if settings.break_after else card.total,
@@ -271,6 +311,8 @@ def card_lines(
                 (),
                 (),
                 _fixed_partner(first, player) if settings.pairs else None,
+                settings.joined(player),
+                settings.left(player),
             )
         )
     return tuple(sorted(lines, key=lambda line: (-line.total, line.player)))

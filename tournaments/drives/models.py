@@ -11,24 +11,19 @@ from __future__ import annotations
 
 from django.conf import settings as django_settings
 from django.db import models
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
-from tournaments.kernel.links import TableLink
-from tournaments.kernel.models import Play
+from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.models import Play, PlayStatus, status_valid
 
 
 class Drive(Play):
     """One evening's drive. `settings` is the engine's `DriveSettings.to_dict()` without the
     number of players, which always comes from the players list (so it cannot disagree)."""
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        PUBLISHED = "published", "Published"
+    Status = PlayStatus
 
     club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="drives")
     game = models.CharField(max_length=20)
@@ -52,12 +47,7 @@ class Drive(Play):
     cards = models.JSONField(default=dict, blank=True)
 
     class Meta(Play.Meta):
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=["draft", "running", "finished", "published"]),
-                name="drive_status_valid",
-            )
-        ]
+        constraints = [status_valid(PlayStatus, "drive_status_valid")]
 
     def get_absolute_url(self) -> str:
         return reverse("drive-detail", args=[self.pk])
@@ -150,13 +140,7 @@ class DriveTableAccess(TableLink):
     class Meta:
         ordering = ["drive", "table", "-created_at"]
         verbose_name_plural = "drive table access"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["drive", "table"],
-                condition=Q(revoked_at__isnull=True),
-                name="drive_table_access_one_live_token",
-            )
-        ]
+        constraints = [one_live_link("drive", "drive_table_access_one_live_token")]
 
 
 class DriveAudit(AuditRow):

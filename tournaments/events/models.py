@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from engine.scoring import pair_key
 from tournaments.kernel.audit import AuditRow
-from tournaments.kernel.links import TableLink
-from tournaments.kernel.models import Club, Play
+from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.models import Club, Play, PlayStatus, status_valid
 
 
 class Player(models.Model):
@@ -37,11 +37,7 @@ class Player(models.Model):
 
 
 class Event(Play):
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        PUBLISHED = "published", "Published"
+    Status = PlayStatus
 
     class Method(models.TextChoices):
         MATCHPOINTS = "mp", "Matchpoints"
@@ -74,10 +70,7 @@ class Event(Play):
 
     class Meta(Play.Meta):
         constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=["draft", "running", "finished", "published"]),
-                name="event_status_valid",
-            ),
+            status_valid(PlayStatus, "event_status_valid"),
             models.CheckConstraint(
                 condition=Q(scored_version__lte=models.F("results_version")),
                 name="event_scored_not_ahead",
@@ -343,13 +336,7 @@ class TableAccess(TableLink):
     class Meta:
         ordering = ["section", "table", "-created_at"]
         verbose_name_plural = "table access"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["section", "table"],
-                condition=Q(revoked_at__isnull=True),
-                name="table_access_one_live_token",
-            )
-        ]
+        constraints = [one_live_link("section", "table_access_one_live_token")]
 
 
 class DirectorCall(models.Model):

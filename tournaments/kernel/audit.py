@@ -9,13 +9,14 @@ once.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.db.models import F
 from django.utils import timezone
 
 # What views pass in: `request.user`, or None from scripts and tasks.
@@ -40,6 +41,31 @@ def json_safe(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)
+
+
+class Change(TypedDict, total=False):
+    """What an audit line says changed, as every format's writer passes it on: the state
+    before and after, and why."""
+
+    before: Any
+    after: Any
+    reason: str
+
+
+def counter_bump(row: models.Model, field: str = "version") -> None:
+    """One more on a row's counter (a play's version, an event's results version), as the
+    database counts it: `F() + 1` in one UPDATE, so two writers at once both count, whether or
+    not they hold the row's lock. The row in hand is not read again: `version_next` does."""
+    type(row)._default_manager.filter(pk=row.pk).update(**{field: F(field) + 1})
+
+
+def version_next(row: models.Model, field: str = "version") -> int:
+    """`counter_bump`, then the new value as this transaction sees it, also set on the row in
+    hand: what a change announces to the tablets once it commits."""
+    counter_bump(row, field)
+    value = int(type(row)._default_manager.filter(pk=row.pk).values_list(field, flat=True).get())
+    setattr(row, field, value)
+    return value
 
 
 def _has_column(model: type[models.Model], name: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 
@@ -34,6 +35,14 @@ class TableLink(models.Model):
     @property
     def is_live(self) -> bool:
         return self.revoked_at is None
+
+
+def one_live_link(owner: str, name: str) -> models.UniqueConstraint:
+    """At most one live link per table of an `owner` (a section, a drive, a tournament): a
+    replaced one stays, revoked, beside the new one."""
+    return models.UniqueConstraint(
+        fields=[owner, "table"], condition=Q(revoked_at__isnull=True), name=name
+    )
 
 
 class LinkUnknown(LookupError):

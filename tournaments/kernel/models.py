@@ -39,6 +39,22 @@ class Club(models.Model):
         return self.name
 
 
+class PlayStatus(models.TextChoices):
+    """Where an evening stands, from its setting up to its publishing: an event's and a
+    drive's (a tournament has a playoff between running and finished, so choices of its own)."""
+
+    DRAFT = "draft", "Draft"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    PUBLISHED = "published", "Published"
+
+
+def status_valid(status: type[models.TextChoices], name: str) -> models.CheckConstraint:
+    """The database's own check that a play's `status` is one of its format's `status`
+    choices, in their order (draft, running, ..., published)."""
+    return models.CheckConstraint(condition=models.Q(status__in=list(status.values)), name=name)
+
+
 class Play(models.Model):
     """An evening's play in any format (an event, a drive, a tournament): the columns all three
     have, under the names they always had (so no migration), and how each names itself. Each

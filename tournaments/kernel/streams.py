@@ -25,10 +25,12 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 
 from tournaments.kernel import live
+from tournaments.kernel.links import LinkReplaced, LinkUnknown
 from tournaments.kernel.tokens import token_digest
 
 logger = logging.getLogger(__name__)
@@ -45,6 +47,12 @@ def plain(message: str, status: int) -> HttpResponse:
     """A refusal the tablet's script shows as it is (a replaced or unknown link, a full
     server)."""
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def link_refusal(exc: LinkUnknown | LinkReplaced) -> HttpResponse:
+    """A stream asked for by a link the director replaced (403) or no table has (404): the
+    tablet's script shows the message and stops asking."""
+    return plain(str(exc), 403 if isinstance(exc, LinkReplaced) else 404)
 
 
 def admission(
@@ -123,6 +131,27 @@ async def state_events(
         logger.info("a tablet's stream ended: the database did not answer", exc_info=True)
     finally:
         slots.give_back(link)
+
+
+def table_stream(
+    request: HttpRequest,
+    token: str,
+    slots: live.StreamSlots,
+    opening: dict[str, Any],
+    last: int,
+    newer: Callable[[int], Awaitable[int]],
+    state_at: Callable[[int], Awaitable[dict[str, Any] | None]],
+) -> HttpResponseBase:
+    """A tablet's stream response, once its format has read the table's `opening` state and
+    the version it stands at (`last`): admitted against the caps (or a 503 to retry), then
+    `state_events`. From here on the stream reads only in threads of its own (`shared_call`),
+    so this thread's connection goes back first (never inside a transaction: a test's, say)."""
+    link, caps, busy = admission(request, token, slots)
+    if busy is not None:
+        return busy
+    if not connection.in_atomic_block:
+        connection.close()
+    return event_stream(request, state_events(slots, link, caps, opening, last, newer, state_at))
 
 
 STREAM_CHECK = 0.5  # seconds between two looks at the cached version without Redis pub/sub

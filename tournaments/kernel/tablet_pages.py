@@ -6,16 +6,22 @@ the network, and its cache name, drawn from the files' contents so an upgrade re
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
 
+from tournaments.kernel import live
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
+from tournaments.kernel.streams import table_stream
 
 #: What every tablet page loads before its format's script (requests, the one retry policy,
 #: the offline queue, the banner, the service worker, the live wake-up) and its style.
@@ -88,3 +94,74 @@ def tablet_page(
             **values,
         },
     )
+
+
+@dataclass(frozen=True)
+class TabletSite:
+    """One format's tablet pages under one `scope` (`/t/`, `/d/`, `/tt/`): the page template,
+    the format's screens script loaded after the core, and the service worker's cache name
+    (the script's name and the files' contents). Its API sits at `/api` + scope + token. Its
+    tablets' live streams are counted in `slots` of their own (`kernel.streams` says how long
+    each lives and how many one link may hold)."""
+
+    scope: str
+    template: str
+    script: str
+    slots: live.StreamSlots = field(default_factory=live.StreamSlots, compare=False, repr=False)
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """What the page needs to show itself again from the service worker's copy."""
+        return (*CORE_FILES, self.script)
+
+    def cache_name(self) -> str:
+        """`clubwhist-table-…`, `clubwhist-drive-table-…`: the script's name, then the digest."""
+        return files_cache_name(self.files, f"clubwhist-{self.script.rsplit('/', 1)[-1][:-3]}")
+
+    def page(
+        self, request: HttpRequest, token: str, context: Callable[[], dict[str, Any]]
+    ) -> HttpResponse:
+        """The table's page for `token` (`tablet_page`)."""
+        return tablet_page(
+            request,
+            self.template,
+            context,
+            token=token,
+            api=f"/api{self.scope}{token}/",
+            scope=self.scope,
+            cache_name=self.cache_name(),
+        )
+
+    def views(
+        self, state: Callable[[str], dict[str, Any]]
+    ) -> tuple[Callable[[HttpRequest, str], HttpResponse], Callable[[HttpRequest], HttpResponse]]:
+        """The page's view and the service worker's, for the URL maps; `state(token)` is the
+        table's state (it raises `LinkUnknown` or `LinkReplaced`)."""
+
+        @never_cache
+        @require_GET
+        def page(request: HttpRequest, token: str) -> HttpResponse:
+            return self.page(request, token, lambda: {"state": state(token)})
+
+        @require_GET
+        def worker(request: HttpRequest) -> HttpResponse:
+            return self.worker(request)
+
+        return page, worker
+
+    def stream(
+        self,
+        request: HttpRequest,
+        token: str,
+        opening: dict[str, Any],
+        last: int,
+        newer: Callable[[int], Awaitable[int]],
+        state_at: Callable[[int], Awaitable[dict[str, Any] | None]],
+    ) -> HttpResponseBase:
+        """A tablet's live stream in this site's slots (`streams.table_stream`)."""
+        return table_stream(request, token, self.slots, opening, last, newer, state_at)
+
+    def worker(self, request: HttpRequest) -> HttpResponse:
+        """The service worker, under the scope: a tablet that reloads without a network still
+        shows its table (and what it has not sent yet)."""
+        return worker_response(request, self.scope, self.files, self.cache_name())

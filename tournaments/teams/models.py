@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
-from tournaments.kernel.links import TableLink
-from tournaments.kernel.models import Play
+from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.models import Play, status_valid
 
 
 class League(models.Model):
@@ -41,17 +41,22 @@ class League(models.Model):
         return reverse("league-detail", args=[self.pk])
 
 
+class TournamentStatus(models.TextChoices):
+    """Where a tournament stands, from its setting up to its publishing."""
+
+    DRAFT = "draft", "Draft"
+    RUNNING = "running", "Running"
+    PLAYOFF = "playoff", "Playoff"
+    FINISHED = "finished", "Finished"
+    PUBLISHED = "published", "Published"
+
+
 class Tournament(Play):
     """One tournament (or one league week). `settings` is the engine's checked settings as
     stored by `teams.services.teams` (the game, the rotation, rounds, byes, forfeits, ranking keys,
     fees, prizes, the pot, the playoff); they are fixed once the draw is made."""
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        RUNNING = "running", "Running"
-        PLAYOFF = "playoff", "Playoff"
-        FINISHED = "finished", "Finished"
-        PUBLISHED = "published", "Published"
+    Status = TournamentStatus
 
     club = models.ForeignKey(
         "tournaments.Club", on_delete=models.PROTECT, related_name="team_tournaments"
@@ -76,10 +81,7 @@ class Tournament(Play):
 
     class Meta(Play.Meta):
         constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=["draft", "running", "playoff", "finished", "published"]),
-                name="tournament_status_valid",
-            ),
+            status_valid(TournamentStatus, "tournament_status_valid"),
             models.UniqueConstraint(
                 fields=["league", "week"],
                 condition=Q(league__isnull=False),
@@ -217,13 +219,7 @@ class TournamentTableAccess(TableLink):
     class Meta:
         ordering = ["tournament", "table", "-created_at"]
         verbose_name_plural = "tournament table access"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "table"],
-                condition=Q(revoked_at__isnull=True),
-                name="tournament_table_access_one_live_token",
-            )
-        ]
+        constraints = [one_live_link("tournament", "tournament_table_access_one_live_token")]
 
 
 class TournamentAudit(AuditRow):

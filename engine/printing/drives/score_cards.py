@@ -163,13 +163,17 @@ class _Card:
         room = width - number.width - 4 * MM
         blank = Block(room, 16, write_in("Name", room))
         who = fitted_name(name, 12, room) if name else blank
-        first = self.seatings[0] if self.seatings else None
+        first = next((seating for seating in self.seatings if player in seating), None)
         role = (
             f"Role: {settings.role_label(first.role(player))}"
             if first
             else f"Role: {settings.roles[0]} / {settings.roles[1]} (ring one)"
         )
         facts = [role, f"{settings.hands} hands"]
+        if settings.joined(player) > 1:
+            facts.append(f"came at hand {settings.joined(player)}")
+        if settings.left(player) is not None:
+            facts.append(f"left after hand {settings.left(player)}")
         if settings.break_after:
             facts.append(f"break after hand {settings.break_after}")
         notes = [" · ".join(facts), self.scoring_note()]
@@ -237,7 +241,10 @@ class _Card:
         if hand <= len(self.seatings):
             seating = self.seatings[hand - 1]
             place = seating.place(player)
-            if place is None:
+            if player not in seating:  # not come yet, or gone home: the card says so
+                gone = hand > (self.settings.left(player) or hand)
+                table, partner, tricks = ("left" if gone else "late"), DASH, DASH
+            elif place is None:
                 table, partner, tricks = "out", DASH, DASH
                 score = sit_out_points(self.settings)
             else:

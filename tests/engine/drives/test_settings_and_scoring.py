@@ -266,8 +266,10 @@ def test_a_seating_round_trips_and_answers_where_people_are() -> None:
     assert seating.partner(10) == 0
     assert seating.role(10) is Role.A
     assert seating.lines()[2] == "table 3: N 9, E 10, S 11, W dummy"
+    # Not at the drive this hand (not come yet, or gone home): no place, no partner, no role.
+    assert seating.place(12) is None and seating.partner(12) is None and 12 not in seating
     with pytest.raises(DriveError, match="there is no player 12"):
-        seating.place(12)
+        seating.role(12)
 
 
 def test_there_is_no_hand_after_the_last() -> None:

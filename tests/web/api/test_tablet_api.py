@@ -376,9 +376,9 @@ def test_the_tablets_cached_files_are_named_after_their_content(monkeypatch, tmp
     for version in ("var a = 1;", "var a = 2;"):
         script.write_text(version)
         files_cache_name.cache_clear()
-        names.append(table_views.cache_name())
+        names.append(table_views.SITE.cache_name())
     files_cache_name.cache_clear()
     assert names[0] != names[1]
     assert all(n.startswith("clubwhist-table-") for n in names)
     worker = Client().get("/t/sw.js")
-    assert worker.status_code == 200 and table_views.cache_name() in worker.content.decode()
+    assert worker.status_code == 200 and table_views.SITE.cache_name() in worker.content.decode()

@@ -312,7 +312,7 @@ def test_a_drive_of_one_player_too_many_is_refused_through_the_api(
 def test_a_drive_of_one_player_too_many_is_refused_by_the_page(
     director_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    forbid(monkeypatch, drive_services, "_name")
+    forbid(monkeypatch, drive_services, "player_name")
     form = {
         "name": "Too big", "game": "classic", "hands": "2", "half_time": "1",
         "scoring": "tricks", "trumps": "HDSC", "move": "progressive", "ends": "wrap",

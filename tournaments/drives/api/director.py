@@ -24,6 +24,7 @@ from tournaments.drives.models import Drive
 from tournaments.drives.selectors.documents import drive_document, drive_totals
 from tournaments.drives.selectors.drives import DriveState, drive_state
 from tournaments.drives.services import cards as drive_cards
+from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
 from tournaments.kernel.api.entry_schema import EntryJsonField
@@ -275,6 +276,44 @@ class DriveNextApi(DirectorDriveApi):
     @extend_schema(request=None, responses=DriveStateOut)
     def post(self, request: Request, pk: int) -> Response:
         drive_services.hand_next(drive=self.drive, user=request.user)
+        return self.answer()
+
+
+class DriveArriveIn(serializers.Serializer[Any]):
+    name = NameField(
+        max_length=120, help_text="The late arrival's name, as the cards and prizes show it."
+    )
+
+
+class DriveArriveApi(DirectorDriveApi):
+    """A player who came late: numbered after everyone, playing from the hand being played if
+    no table has a result of it yet, else from the next (docs/directors/drives.md)."""
+
+    @extend_schema(request=DriveArriveIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = DriveArriveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        drive_comings.player_arrive(
+            drive=self.drive, name=data.validated_data["name"], user=request.user
+        )
+        return self.answer()
+
+
+class DriveLeaveIn(serializers.Serializer[Any]):
+    player = WholeNumberField(min_value=1, help_text="The leaving player's number.")
+
+
+class DriveLeaveApi(DirectorDriveApi):
+    """A player going home: they play no more hands and their card is closed; their place
+    is filled by the drive's rule for a missing player."""
+
+    @extend_schema(request=DriveLeaveIn, responses=DriveStateOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = DriveLeaveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        drive_comings.player_leave(
+            drive=self.drive, number=data.validated_data["player"], user=request.user
+        )
         return self.answer()
 
 

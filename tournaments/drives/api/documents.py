@@ -95,6 +95,20 @@ class DriveSettingsSchema(serializers.Serializer[Any]):
     prizes = DrivePrizeSetting(many=True, required=False, allow_null=True)
     one_prize_each = serializers.BooleanField(required=False)
     tie_rule = serializers.CharField(required=False)
+    arrivals = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        required=False,
+        help_text="Late arrivals as [player, first hand played]; written by the arrive action.",
+    )
+    departures = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        required=False,
+        help_text="Leavers as [player, last hand played]; written by the leave action.",
+    )
+    late_score = serializers.CharField(
+        required=False, help_text="A late arrival's missed hands: nothing, lowest or average."
+    )
+    leavers_in_prizes = serializers.BooleanField(required=False)
 
 
 @extend_schema_field(DriveSettingsSchema)

@@ -83,6 +83,7 @@ class DriveTotal(Document):
     total: str  # as people read it: a whole number, or a fraction to two places
     first_half: str
     second_half: str
+    note: str  # "came for hand 5", "left after hand 12"; "" for the whole evening
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ def drive_totals(state: DriveState) -> DriveTotals:
                 line.total,
                 line.first_half,
                 line.second_half,
+                line.note,
             )
             for line in state.lines
         ),

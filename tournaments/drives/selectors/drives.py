@@ -57,7 +57,9 @@ def drive_settings(drive: Drive) -> DriveSettings:
     """The drive's settings for its players. Once it has started its players are fixed, so
     their number is kept per process (every tablet request asks), keyed by the drive's id and
     creation time (a database restored afresh numbers its drives from 1 again)."""
-    key = (drive.pk, drive.created_at)
+    # A late arrival adds a player to a running drive, and one to the stored arrivals: the
+    # number of arrivals in the key makes every process count the players again.
+    key = (drive.pk, drive.created_at, len(drive.settings.get("arrivals") or ()))
     count = _PLAYER_COUNTS.get(key) if drive.status != Drive.Status.DRAFT else None
     if count is None:
         count = drive.players.count()
@@ -66,7 +68,7 @@ def drive_settings(drive: Drive) -> DriveSettings:
     return settings_for(drive.settings, count)
 
 
-_PLAYER_COUNTS: dict[tuple[int, Any], int] = {}
+_PLAYER_COUNTS: dict[tuple[int, Any, int], int] = {}
 
 
 def drives_visible(user: Any) -> QuerySet[Drive]:
@@ -191,6 +193,8 @@ class TotalLine:
     second_half: str
     ten_plus: int
     sat_out: int
+    #: "came for hand 5", "left after hand 12": a card that does not cover the whole evening.
+    note: str = ""
 
 
 def result_text(score: TableScore) -> str:
@@ -282,6 +286,44 @@ class DriveState:
         return self.hands_played >= self.settings.break_after
 
     @property
+    def has_bench(self) -> bool:
+        """Whether anyone sits out at some hand (late arrivals and leavers can change it)."""
+        settings = self.settings
+        if settings is None:
+            return False
+        if settings.whole_evening:
+            return bool(settings.bench_size)
+        return any(settings.bench_at(hand) for hand in range(1, settings.hands + 1))
+
+    @property
+    def staying(self) -> tuple[tuple[int, str], ...]:
+        """The players who have not gone home (number, name), for the "leaves" form."""
+        if self.settings is None:
+            return ()
+        settings = self.settings
+        return tuple(
+            (number, name)
+            for number, name in sorted(self.names.items())
+            if settings.left(number) is None
+        )
+
+    @property
+    def comings(self) -> tuple[str, ...]:
+        """Who came late and who went home early, in words, for the director's page."""
+        if self.settings is None or self.settings.whole_evening:
+            return ()
+        settings = self.settings
+        words = [
+            f"{self.names.get(p, p)} came for hand {hand}" for p, hand in settings.arrivals
+        ] + [
+            f"{self.names.get(p, p)} left after hand {hand}"
+            if hand
+            else f"{self.names.get(p, p)} left before hand 1"
+            for p, hand in settings.departures
+        ]
+        return tuple(words)
+
+    @property
     def can_advance(self) -> bool:
         assert self.settings is not None or self.current is None
         return (
@@ -322,9 +364,19 @@ def total_lines(
                 show(line.second_half),
                 line.ten_plus,
                 line.sat_out,
+                _note(line),
             )
         )
     return tuple(out)
+
+
+def _note(line: PlayerTotal) -> str:
+    words = []
+    if line.joined > 1:
+        words.append(f"came for hand {line.joined}")
+    if line.left is not None:
+        words.append(f"left after hand {line.left}")
+    return ", ".join(words)
 
 
 def drive_state(drive: Drive) -> DriveState:

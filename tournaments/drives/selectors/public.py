@@ -109,7 +109,8 @@ class PublicDrive:
 
     @property
     def has_bench(self) -> bool:
-        return bool(self.state.settings and self.state.settings.bench_size)
+        """Whether anyone sits out at some hand (late arrivals and leavers can change it)."""
+        return self.state.has_bench
 
     @property
     def refresh(self) -> int:
@@ -286,10 +287,28 @@ def card_row(
     """A hand's row: where the player sat and with whom, and, once the hand is complete, what
     their side made of it and the running total after it."""
     trumps = EngineDrive(settings).trumps_text(seating.hand)
-    role = settings.role_label(seating.role(player))
     place = seating.place(player)
     total = show(running) if record else ""
     points = show(record.points[player]) if record else ""
+    if player not in seating:
+        # Not there for this hand: not come yet (the drive's rule scores the hand), or gone
+        # home (the card is closed: nothing more).
+        gone = settings.left(player) is not None and seating.hand > (settings.left(player) or 0)
+        return CardRow(
+            hand=seating.hand,
+            trumps=trumps,
+            table=None,
+            seat="–",
+            role="",
+            partner="–",
+            opponents="–",
+            tricks="–",
+            outcome="left: card closed" if gone else "not come yet",
+            points=points,
+            running=total,
+            playing=False,
+        )
+    role = settings.role_label(seating.role(player))
     if place is None:
         outcome = "sat out" if record else "sitting out"
         return CardRow(
@@ -364,7 +383,8 @@ def player_card(state: DriveState, number: int) -> PlayerCard | None:
         totals = {total.player: total for total in state.standings}
         if totals[number].adjustment:
             adjustment = show(totals[number].adjustment)
-    role = line.role if line else settings.role_label(seatings[min(seatings)].role(number))
+    first = next((seatings[h] for h in sorted(seatings) if number in seatings[h]), None)
+    role = line.role if line else (settings.role_label(first.role(number)) if first else "")
     return PlayerCard(
         number, name, role, tuple(rows), line, settings.break_after, settings.hands, adjustment
     )

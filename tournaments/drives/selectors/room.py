@@ -33,6 +33,9 @@ class RoomView:
     drive: Drive
     tables: tuple[DriveTabletState, ...]
     places: tuple[DriveMoveOut, ...]  # everyone's seat for this hand, by name
+    #: Who joins at this hand and who went home after the last one, by name.
+    joining: tuple[str, ...] = ()
+    gone: tuple[str, ...] = ()
 
     @property
     def first(self) -> DriveTabletState | None:
@@ -56,14 +59,18 @@ def room_view(drive: Drive) -> RoomView:
         if seat.player
     ]
     row = DriveSeating.objects.filter(drive=drive, hand=drive.hand).first()
+    joining: list[str] = []
+    gone: list[str] = []
     if row is not None:
         seating = Seating.from_dict(row.seating)
         settings = drive_settings(drive)
         names = player_names(drive)
+        joining = [names.get(p, str(p)) for p, hand in settings.arrivals if hand == drive.hand]
+        gone = [names.get(p, str(p)) for p, last in settings.departures if last == drive.hand - 1]
         places += [
             DriveMoveOut(names.get(p, str(p)), p, 0, "out", settings.role_label(role))
             for p, role in zip(seating.bench, seating.bench_roles, strict=True)
             if p != DUMMY
         ]
     places.sort(key=lambda p: (p.name.casefold(), p.player))
-    return RoomView(drive, states, tuple(places))
+    return RoomView(drive, states, tuple(places), tuple(joining), tuple(gone))

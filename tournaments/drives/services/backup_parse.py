@@ -269,7 +269,9 @@ def parse_drive(document: Any) -> ParsedDrive:
     links: list[DriveTableAccess] = _rows(
         document, "table_access", DriveTableAccess, "tablet link", refs
     )
-    check_links(links, "The drive", settings.tables, f"the drive has tables 1-{settings.tables}")
+    # Late arrivals can open a table after the first hand: the most tables of any hand.
+    tables = max(settings.tables_at(hand) for hand in range(1, settings.hands + 1))
+    check_links(links, "The drive", tables, f"the drive has tables 1-{tables}")
     audit: list[DriveAudit] = _rows(document, "audit", DriveAudit, "audit entry", refs)
     parsed = ParsedDrive(club, drive, players, seating_rows, result_rows, links, audit, refs)
     check_ids_once(parsed.rows(), "the drive document")

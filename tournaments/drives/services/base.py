@@ -8,15 +8,22 @@ which both build on it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 from django.db import transaction
 
 from engine.drives import DriveSettings
-from tournaments.drives.models import Drive, DriveAudit, DriveSeating, DriveTableAccess
+from tournaments.drives.models import (
+    Drive,
+    DriveAudit,
+    DrivePlayer,
+    DriveSeating,
+    DriveTableAccess,
+)
 from tournaments.drives.selectors.tablets import drive_epoch
 from tournaments.kernel import live
-from tournaments.kernel.audit import User, audit_write
+from tournaments.kernel.audit import Change, User, audit_write, version_next
+from tournaments.kernel.names import RuleRefused, name_checked
 from tournaments.kernel.refusals import Refused
 from tournaments.kernel.tokens import new_link_token
 
@@ -30,12 +37,10 @@ def audit(
     user: User,
     action: str,
     target: str,
-    before: Any = None,
-    after: Any = None,
-    reason: str = "",
     *,
     moved: bool = False,
     bump: bool = True,
+    **change: Unpack[Change],
 ) -> None:
     """Every change leaves its audit row and, unless `bump` is False, is a new version of the
     drive (the tablets' own results are not: each tablet has its answer, and a version for
@@ -44,23 +49,12 @@ def audit(
     every tablet's stream is woken to show it, once the transaction commits."""
     if bump:
         new_version(drive, moved=moved)
-    # The kernel's writer: the line also says who in words (the account's username).
-    audit_write(
-        DriveAudit,
-        drive=drive,
-        user=user,
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        reason=reason,
-    )
+    audit_write(DriveAudit, drive=drive, user=user, action=action, target=target, **change)
 
 
 def new_version(drive: Drive, *, moved: bool = False) -> None:
-    drive.version += 1
-    Drive.objects.filter(pk=drive.pk).update(version=drive.version)
-    pk, version, epoch = drive.pk, drive.version, drive_epoch(drive)
+    version = version_next(drive)
+    pk, epoch = drive.pk, drive_epoch(drive)
     transaction.on_commit(lambda: live.announce_drive(pk, version, epoch=epoch, moved=moved))
 
 
@@ -111,3 +105,28 @@ def check_table(drive: Drive, hand: int, table: int) -> None:
     tables = table_count(drive, hand)
     if not 1 <= table <= tables:
         raise DriveRefused(f"There is no table {table}: the tables are 1 to {tables}.")
+
+
+def player_name(value: str, what: str) -> str:
+    """A player's name under the one rule for names, refused in the drive's words."""
+    try:
+        return name_checked(value, model=DrivePlayer, column="name", what=what, required=True)
+    except RuleRefused as exc:
+        raise DriveRefused(str(exc)) from None
+
+
+def settings_stored(settings: DriveSettings) -> dict[str, object]:
+    """The settings as a drive row keeps them: without the number of players, which comes
+    from its players list."""
+    data = settings.to_dict()
+    del data["players"]
+    return data
+
+
+def player_of(drive: Drive, number: int) -> DrivePlayer:
+    """The drive's player of that number, or a refusal that says which numbers there are."""
+    player = DrivePlayer.objects.filter(drive=drive, number=number).first()
+    if player is None:
+        count = DrivePlayer.objects.filter(drive=drive).count()
+        raise DriveRefused(f"There is no player {number}: the players are numbered 1 to {count}.")
+    return player

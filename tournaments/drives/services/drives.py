@@ -49,10 +49,13 @@ from tournaments.drives.services.base import (
     checked_entry,
     links_ensure,
     locked,
+    player_name,
+    player_of,
+    settings_stored,
 )
 from tournaments.kernel.audit import User, actor
 from tournaments.kernel.models import Club
-from tournaments.kernel.names import RuleRefused, name_checked, named_and_dated
+from tournaments.kernel.names import named_and_dated
 
 #: Why a hand's result is refused once the totals came from the score cards.
 CARDS_ENTERED = (
@@ -71,13 +74,6 @@ TOO_MANY_PLAYERS = (
 )
 
 
-def _name(value: str, what: str) -> str:
-    try:
-        return name_checked(value, model=DrivePlayer, column="name", what=what, required=True)
-    except RuleRefused as exc:
-        raise DriveRefused(str(exc)) from None
-
-
 def _checked_settings(data: Mapping[str, Any], players: int) -> DriveSettings:
     if "players" in data:
         raise DriveRefused(
@@ -88,12 +84,6 @@ def _checked_settings(data: Mapping[str, Any], players: int) -> DriveSettings:
         return settings_for(data, max(players, FEWEST_PLAYERS))
     except ValueError as exc:
         raise DriveRefused(f"Setting {exc}") from None
-
-
-def _stored(settings: DriveSettings) -> dict[str, object]:
-    data = settings.to_dict()
-    del data["players"]
-    return data
 
 
 @transaction.atomic
@@ -111,7 +101,7 @@ def drive_create(
     name, date = named_and_dated(name, date, model=Drive, noun="drive", refused=DriveRefused)
     if len(players) > MAX_PLAYERS:  # before any name is read
         raise DriveRefused(TOO_MANY_PLAYERS)
-    names = [_name(player, f"player {n}'s name") for n, player in enumerate(players, start=1)]
+    names = [player_name(player, f"player {n}'s name") for n, player in enumerate(players, start=1)]
     _no_twins(names)
     checked = _checked_settings(settings, len(names))
     drive = Drive.objects.create(
@@ -119,7 +109,7 @@ def drive_create(
         name=name,
         date=date,
         game=checked.game,
-        settings=_stored(checked),
+        settings=settings_stored(checked),
         created_by=actor(user),
     )
     DrivePlayer.objects.bulk_create(
@@ -145,8 +135,9 @@ def _draft(drive: Drive, doing: str) -> Drive:
     drive = locked(drive)
     if drive.status != Drive.Status.DRAFT:
         raise DriveRefused(
-            f"The drive has started: {doing} is only possible before the start. A player who "
-            "leaves scores nothing more; one who arrives late can play at the next drive."
+            f"The drive has started: {doing} is only possible before the start. For a player "
+            'who comes late use "A player arrives"; for one who goes home, "A player '
+            'leaves".'
         )
     return drive
 
@@ -154,7 +145,7 @@ def _draft(drive: Drive, doing: str) -> Drive:
 @transaction.atomic
 def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
     drive = _draft(drive, "adding a player")
-    name = _name(name, "the player's name")
+    name = player_name(name, "the player's name")
     names = list(DrivePlayer.objects.filter(drive=drive).values_list("name", flat=True))
     if len(names) >= MAX_PLAYERS:
         raise DriveRefused(
@@ -171,8 +162,8 @@ def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
 def player_rename(*, drive: Drive, number: int, name: str, user: User = None) -> DrivePlayer:
     """A player's name may change at any time (a spelling put right); the number stays."""
     drive = locked(drive)
-    player = _player(drive, number)
-    name = _name(name, f"player {number}'s name")
+    player = player_of(drive, number)
+    name = player_name(name, f"player {number}'s name")
     others = DrivePlayer.objects.filter(drive=drive).exclude(pk=player.pk)
     _no_twins([*others.values_list("name", flat=True), name])
     before, player.name = player.name, name
@@ -185,7 +176,7 @@ def player_rename(*, drive: Drive, number: int, name: str, user: User = None) ->
 def player_remove(*, drive: Drive, number: int, user: User = None) -> None:
     """Take a player off before the start; those after them move up a number."""
     drive = _draft(drive, "taking a player off")
-    player = _player(drive, number)
+    player = player_of(drive, number)
     name = player.name
     player.delete()
     # One by one, lowest first: each number is free before the next player takes it.
@@ -193,14 +184,6 @@ def player_remove(*, drive: Drive, number: int, user: User = None) -> None:
         later.number -= 1
         later.save(update_fields=["number"])
     audit(drive, user, "remove player", f"player {number}", before=name)
-
-
-def _player(drive: Drive, number: int) -> DrivePlayer:
-    player = DrivePlayer.objects.filter(drive=drive, number=number).first()
-    if player is None:
-        count = DrivePlayer.objects.filter(drive=drive).count()
-        raise DriveRefused(f"There is no player {number}: the players are numbered 1 to {count}.")
-    return player
 
 
 @transaction.atomic
@@ -290,7 +273,15 @@ def result_enter(
         stored.status, stored.confirmed_at = DriveResult.Status.CONFIRMED, timezone.now()
         stored.save(update_fields=["entry", "entered_by", "status", "confirmed_at"])
         said = "confirmed for the table" if before == data else "replaces the table's entry"
-        audit(drive, user, "result", f"hand {hand} table {table}", before, data, said)
+        audit(
+            drive,
+            user,
+            "result",
+            f"hand {hand} table {table}",
+            before=before,
+            after=data,
+            reason=said,
+        )
         _typed_last(drive, settings, hand, table, user)
         return stored
     if stored is not None:
@@ -339,7 +330,7 @@ def move_if_complete(
             drive=drive, hand=hand, status=DriveResult.Status.CONFIRMED
         )
     }
-    if len(rows) < settings.tables:
+    if len(rows) < settings.tables_at(hand):
         return False
     seating = DriveSeating.objects.get(drive=drive, hand=hand).seating
     move_on(drive, settings, Seating.from_dict(seating), rows, user, why)
@@ -406,6 +397,8 @@ def move_on(
     record = EngineDrive(settings).record_hand(seating, entries)
     after = EngineDrive(settings).next_seating(seating, record)
     DriveSeating.objects.create(drive=drive, hand=after.hand, seating=after.to_dict())
+    if len(after.tables) > len(seating.tables):  # a late arrival opened a table
+        links_ensure(drive, len(after.tables))
     drive.hand = after.hand
     drive.save(update_fields=["hand"])
     target = f"hand {after.hand}"

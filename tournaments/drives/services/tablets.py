@@ -74,9 +74,10 @@ def _target(hand: int, table: int) -> str:
     return f"hand {hand} table {table}"
 
 
-def _table_checked(settings: DriveSettings, table: int) -> None:
-    if not 1 <= table <= settings.tables:
-        raise DriveRefused(f"There is no table {table}: the tables are 1 to {settings.tables}.")
+def _table_checked(settings: DriveSettings, hand: int, table: int) -> None:
+    tables = settings.tables_at(hand)
+    if not 1 <= table <= tables:
+        raise DriveRefused(f"There is no table {table}: the tables are 1 to {tables}.")
 
 
 def _conflict(settings: DriveSettings, stored: DriveResult, hand: int, table: int) -> None:
@@ -109,7 +110,7 @@ def tablet_enter(
         if stored is not None and stored.entry == checked_entry(settings, hand, table, entry):
             return stored, False  # a retry that arrives after the drive moved on
     _running(drive, hand)
-    _table_checked(settings, table)
+    _table_checked(settings, hand, table)
     data = checked_entry(settings, hand, table, entry)
     try:
         with transaction.atomic():
@@ -170,7 +171,7 @@ def tablet_confirm(
             stored.save(update_fields=["status", "confirmed_at"])
             target = _target(hand, table)
             audit(drive, None, "confirmed at the table", target, after=data, bump=False)
-    return stored, _move_if_complete(drive_id, hand, table, settings.tables)
+    return stored, _move_if_complete(drive_id, hand, table, settings.tables_at(hand))
 
 
 def _move_if_complete(drive_id: int, hand: int, table: int, tables: int) -> bool:

@@ -30,6 +30,7 @@ from tournaments.drives.selectors.drives import (
     settings_for,
 )
 from tournaments.drives.selectors.room import drive_links
+from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
 from tournaments.drives.views.forms import DriveForm
@@ -221,6 +222,41 @@ def drive_next(request: HttpRequest, pk: int) -> HttpResponse:
             "Next hand: the new seating is below. Call the moves.",
             drive=drive,
         )
+    return redirect("drive-detail", drive.pk)
+
+
+@login_required
+@require_POST
+def drive_comes_and_goes(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """A player arrives late, or a player leaves, on the running drive."""
+    drive = drive_for_director(request, pk)
+    if action == "arrive":
+        name = request.POST.get("name", "")
+        act(
+            request,
+            drive_comings.player_arrive,
+            f"{name.strip()} has joined: their seat is on the room display and the tablets.",
+            drive=drive,
+            name=name,
+        )
+    elif action == "leave":
+        try:
+            number = _number(request.POST.get("number"), "The player's number")
+        except NumberRefused as refused:
+            messages.error(request, str(refused))
+            return redirect("drive-detail", drive.pk)
+        if number is None:
+            messages.error(request, "Choose the player who is leaving.")
+        else:
+            act(
+                request,
+                drive_comings.player_leave,
+                "The player has left: their card is closed and their place filled.",
+                drive=drive,
+                number=number,
+            )
+    else:
+        raise Http404("A player arrives or leaves.")
     return redirect("drive-detail", drive.pk)
 
 

@@ -118,6 +118,16 @@ class DriveForm(forms.Form):
         initial="countback",
     )
     one_prize_each = forms.BooleanField(required=False, initial=True)
+    late_score = forms.ChoiceField(
+        choices=[
+            ("nothing", "Nothing: they score from the hand they join"),
+            ("lowest", "The lowest score of each hand they missed"),
+            ("average", "The average score of each hand they missed"),
+        ],
+        initial="nothing",
+        required=False,
+    )
+    leavers_in_prizes = forms.BooleanField(required=False, initial=False)
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
@@ -151,6 +161,8 @@ class DriveForm(forms.Form):
             "prizes": prizes_from_text(data["prizes"]),
             "tie_rule": data["tie_rule"],
             "one_prize_each": data["one_prize_each"],
+            "late_score": data["late_score"] or "nothing",
+            "leavers_in_prizes": data["leavers_in_prizes"],
         }
         if data["scoring"]:
             settings["scoring"] = data["scoring"]

@@ -19,71 +19,24 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments.drives.selectors.tablets import (
-    DriveLinkReplaced,
-    DriveLinkUnknown,
     drive_link,
     drive_states,
     table_state,
 )
 from tournaments.kernel import live
-from tournaments.kernel.streams import (
-    STREAM_CHECK,
-    STREAM_POLL,
-    admission,
-    event_stream,
-    plain,
-    shared_call,
-    state_events,
-)
-from tournaments.kernel.tablet_pages import (
-    CORE_FILES,
-    files_cache_name,
-    tablet_page,
-    worker_response,
-)
+from tournaments.kernel.links import LinkReplaced, LinkUnknown
+from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, link_refusal, shared_call
+from tournaments.kernel.tablet_pages import TabletSite
 
-#: What the drive table page needs to show itself again from the service worker's copy.
-DRIVE_FILES = (*CORE_FILES, "js/drive-table.js")
-SCOPE = "/d/"
+SITE = TabletSite("/d/", "tournaments/tablets/drive_table.html", "js/drive-table.js")
 
-#: The drive tablets' streams, counted apart (`kernel.streams` says how long each
-#: lives and how many one link may hold).
-SLOTS = live.StreamSlots()
-
-
-@never_cache
-@require_GET
-def drive_table_page(request: HttpRequest, token: str) -> HttpResponse:
-    def context() -> dict[str, object]:
-        drive_id, table = drive_link(token)
-        return {"state": table_state(drive_id, table)}
-
-    return tablet_page(
-        request,
-        "tournaments/tablets/drive_table.html",
-        context,
-        token=token,
-        api=f"/api/d/{token}/",
-        scope=SCOPE,
-        cache_name=cache_name(),
-    )
-
-
-def cache_name() -> str:
-    return files_cache_name(DRIVE_FILES, "clubwhist-drive-table")
-
-
-@require_GET
-def drive_service_worker(request: HttpRequest) -> HttpResponse:
-    """The drive tablets' service worker, under /d/: a tablet that reloads without a network
-    still shows its table (and what it has not sent yet)."""
-    return worker_response(request, SCOPE, DRIVE_FILES, cache_name())
+drive_table_page, drive_service_worker = SITE.views(lambda token: table_state(*drive_link(token)))
 
 
 def _moved(drive_id: int) -> int:
@@ -101,18 +54,9 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
     try:
         drive_id, table = drive_link(token)
         opening = table_state(drive_id, table)
-    except DriveLinkReplaced as exc:
-        return plain(str(exc), 403)
-    except DriveLinkUnknown as exc:
-        return plain(str(exc), 404)
-    link, caps, busy = admission(request, token, SLOTS)
-    if busy is not None:
-        return busy
+    except (LinkReplaced, LinkUnknown) as exc:
+        return link_refusal(exc)
     last = _moved(drive_id)
-    # Nothing more from the database but a move's states, read in a thread: give this
-    # thread's connection back (never inside a transaction: a test's, say).
-    if not connection.in_atomic_block:
-        connection.close()
 
     def states() -> dict[int, dict[str, Any]]:
         try:
@@ -131,5 +75,4 @@ def drive_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         found = await shared_call(f"drive-states:{drive_id}:{version}", states, keep=True)
         return found.get(table)
 
-    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
-    return event_stream(request, events)
+    return SITE.stream(request, token, opening, last, newer, state_at)

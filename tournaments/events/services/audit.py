@@ -5,34 +5,19 @@ Written by the kernel's one audit writer (`kernel.audit`), as the drives' and to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from tournaments.events.models import AuditEntry, Event
-from tournaments.kernel.audit import User, actor, audit_write
+from tournaments.kernel.audit import Change, User, actor, audit_write
 
 
 def audit_record(
-    *,
-    event: Event,
-    user: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    reason: str = "",
+    *, event: Event, user: User, action: str, target: str, **change: Unpack[Change]
 ) -> AuditEntry:
     """Call inside the transaction that makes the change, so the two stand or fall together.
     An event's line names its account only: `user_name` is the imported trail's (`AuditEntry`)."""
     return audit_write(
-        AuditEntry,
-        event=event,
-        user=user,
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        reason=reason,
-        user_name="",
+        AuditEntry, event=event, user=user, action=action, target=target, user_name="", **change
     )
 
 

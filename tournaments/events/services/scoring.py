@@ -46,6 +46,7 @@ from clubwhist.cache import retire_after_outage
 from tournaments.events.models import Event, Section, Standings
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.kernel import jobs, live
+from tournaments.kernel.audit import counter_bump
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ RESCORE_SLOT_TIMEOUT = timedelta(seconds=60)
 
 def results_changed(*, event: Event) -> None:
     """Record that the standings are out of date; call inside the changing transaction."""
-    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    counter_bump(event, "results_version")
     # robust: the change is committed whatever happens here; a failure to queue must not turn
     # an accepted result into an error for the tablet (the version gap and the sweep cover it).
     transaction.on_commit(lambda: request_rescore(event_id=event.pk), robust=True)

@@ -1,7 +1,8 @@
 """`python manage.py demo [--json]`: the demo club, idempotent (run it as often as you like).
 
 It makes a director login, a running Classic whist event with part of the evening played, a
-Bid Whist event, a progressive whist drive of twelve players three hands in, and a Bid Whist
+Bid Whist event, a progressive whist drive three hands in (eleven players and a dummy, and a
+late arrival who took the dummy's seat at hand 3), and a Bid Whist
 team tournament of eight teams (Swiss, round 2 being played), all reproducible, so a new user
 sees a real evening at once.
 """
@@ -16,6 +17,7 @@ from django.db import transaction
 
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import drive_state
+from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.events.models import Event
 from tournaments.events.services.events import (
@@ -58,10 +60,12 @@ DEMO_EVENTS: list[dict[str, Any]] = [
 
 DEMO_DRIVE: dict[str, Any] = {
     "name": "Progressive whist drive (demo)",
-    "players": 12,
-    "settings": {"hands": 8},
+    "players": 11,
+    "settings": {"hands": 8, "short_table": "dummy"},
     "hands_played": 3,
     "seed": 12,
+    # Comes in at hand 3, before any table has played it, and takes the dummy's seat.
+    "late": (3, "Nell Newcomer"),
 }
 
 
@@ -171,8 +175,9 @@ def _name_pairs(event: Event) -> None:
 
 
 def _demo_drive(club: Club, user: Any) -> Drive:
-    """The demo drive, made once: twelve players (three tables), its first hands played with
-    tricks drawn from a fixed seed, the next hand seated and waiting for its results."""
+    """The demo drive, made once: eleven players (three tables, one with a dummy), its first
+    hands played with tricks drawn from a fixed seed, a late arrival seated at hand 3 in the
+    dummy's place, the next hand seated and waiting for its results."""
     spec = DEMO_DRIVE
     drive = Drive.objects.filter(club=club, name=spec["name"]).first()
     if drive is not None:
@@ -186,9 +191,14 @@ def _demo_drive(club: Club, user: Any) -> Drive:
             club=club, name=spec["name"], settings=spec["settings"], players=players, user=user
         )
         drive_services.drive_start(drive=drive, seed=spec["seed"], user=user)
+        late_hand, late_name = spec["late"]
         for _ in range(spec["hands_played"]):
             hand = drive_state(drive).current
             assert hand is not None
+            if hand.hand == late_hand:
+                drive_comings.player_arrive(drive=drive, name=late_name, user=user)
+                hand = drive_state(drive).current
+                assert hand is not None
             for table in hand.tables:
                 entry = {"ns_tricks": tricks.randint(3, 10)}
                 drive_services.result_enter(drive=drive, table=table.number, entry=entry, user=user)

@@ -3,7 +3,8 @@
 Subcommands: `create FILE` (a JSON file: club, name, optional date, settings, players),
 `start ID [--seed N]`, `show ID` (the hand being played: who sits where), `enter ID TABLE
 RESULT` (RESULT: NS's tricks, or the game's fields as JSON), `next ID`, `correct ID HAND TABLE
-RESULT [--reason WHY]`, `finish ID`, `totals ID` (totals and prizes), `links ID` (each table's
+RESULT [--reason WHY]`, `arrive ID NAME` (a late arrival), `leave ID PLAYER` (a player going
+home), `finish ID`, `totals ID` (totals and prizes), `links ID` (each table's
 tablet link, at CLUBWHIST_BASE_URL, default http://127.0.0.1:8000), `cards ID FILE` (every
 player's totals from their score card, a CSV file: player number, total, first half, hands of
 10+ tricks; a header line is skipped) and `print ID WHAT
@@ -26,6 +27,7 @@ from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import drive_state
 from tournaments.drives.selectors.room import drive_links
 from tournaments.drives.services import cards as drive_cards
+from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
 from tournaments.kernel.clubs import club_get_or_create
@@ -98,6 +100,12 @@ class Command(OneLineCommand):
         correct.add_argument("table", type=int)
         correct.add_argument("result")
         correct.add_argument("--reason", default="")
+        arrive = sub.add_parser("arrive", help="a late arrival joins the running drive")
+        arrive.add_argument("drive", type=int)
+        arrive.add_argument("name")
+        leave = sub.add_parser("leave", help="a player goes home: their card is closed")
+        leave.add_argument("drive", type=int)
+        leave.add_argument("player", type=int)
         cards = sub.add_parser("cards", help="every player's totals from their score card (CSV)")
         cards.add_argument("drive", type=int)
         cards.add_argument("file", type=Path)
@@ -155,6 +163,12 @@ class Command(OneLineCommand):
                 reason=options["reason"],
             )
             self.stdout.write(f"Corrected: {said}.")
+        elif action == "arrive":
+            player = drive_comings.player_arrive(drive=drive, name=options["name"])
+            self.stdout.write(f"{player.name} is player {player.number}.")
+        elif action == "leave":
+            said = drive_comings.player_leave(drive=drive, number=options["player"])
+            self.stdout.write(f"Player {options['player']} {said}.")
         elif action == "finish":
             drive_services.drive_finish(drive=drive)
         elif action == "publish":

@@ -21,16 +21,15 @@ import datetime as dt
 import functools
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from engine.teams import Round, TeamsError
 from engine.teams.model import MAX_TEAMS
 from tournaments.kernel import live
-from tournaments.kernel.audit import User, actor, audit_write
+from tournaments.kernel.audit import Change, User, actor, audit_write, counter_bump
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import named_and_dated
 from tournaments.kernel.tokens import new_link_token
@@ -69,30 +68,20 @@ def audit(
     user: User,
     action: str,
     target: str,
-    before: Any = None,
-    after: Any = None,
-    reason: str = "",
     *,
     bump: bool = True,
+    **change: Unpack[Change],
 ) -> None:
     """Every change leaves its audit row and, unless `bump` is False, is a new version of the
     tournament (what moves everyone: a draw, a correction, a setting). A tablet's own game is
     not: the version is the tournament's row, and a room of tablets moving it on every entry
     would write one at a time; each tablet has its own answer instead."""
     if bump:
+        counter_bump(tournament)
         tournament.version += 1  # this copy's idea of it; the row counts every writer's
-        Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
         transaction.on_commit(functools.partial(_announce, tournament.pk), robust=True)
-    # The kernel's writer: the line also says who in words (the account's username).
     audit_write(
-        TournamentAudit,
-        tournament=tournament,
-        user=user,
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        reason=reason,
+        TournamentAudit, tournament=tournament, user=user, action=action, target=target, **change
     )
 
 

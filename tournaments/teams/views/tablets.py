@@ -18,70 +18,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments.kernel import live
-from tournaments.kernel.streams import (
-    STREAM_CHECK,
-    STREAM_POLL,
-    admission,
-    event_stream,
-    plain,
-    shared_call,
-    state_events,
-)
-from tournaments.kernel.tablet_pages import (
-    CORE_FILES,
-    files_cache_name,
-    tablet_page,
-    worker_response,
-)
+from tournaments.kernel.links import LinkReplaced, LinkUnknown
+from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, link_refusal, shared_call
+from tournaments.kernel.tablet_pages import TabletSite
 from tournaments.teams.models import Tournament
-from tournaments.teams.selectors.room import (
-    TeamLinkReplaced,
-    TeamLinkUnknown,
-    table_state,
-    team_link,
-)
+from tournaments.teams.selectors.room import table_state, team_link
 
-#: What the team table page needs to show itself again from the service worker's copy.
-TEAM_FILES = (*CORE_FILES, "js/team-table.js")
-SCOPE = "/tt/"
-#: The team tablets' streams, counted apart (`kernel.streams` says how long each
-#: lives and how many one link may hold).
-SLOTS = live.StreamSlots()
+SITE = TabletSite("/tt/", "tournaments/tablets/team_table.html", "js/team-table.js")
 
-
-def cache() -> str:
-    return files_cache_name(TEAM_FILES, "clubwhist-team-table")
-
-
-@never_cache
-@require_GET
-def team_table_page(request: HttpRequest, token: str) -> HttpResponse:
-    def context() -> dict[str, object]:
-        tournament, table = team_link(token)
-        return {"state": table_state(tournament, table)}
-
-    return tablet_page(
-        request,
-        "tournaments/tablets/team_table.html",
-        context,
-        token=token,
-        api=f"/api/tt/{token}/",
-        scope=SCOPE,
-        cache_name=cache(),
-    )
-
-
-@require_GET
-def team_service_worker(request: HttpRequest) -> HttpResponse:
-    """The team tablets' service worker, under /tt/: a tablet that reloads without a network
-    still shows its table (and what it has not sent yet)."""
-    return worker_response(request, SCOPE, TEAM_FILES, cache())
+team_table_page, team_service_worker = SITE.views(lambda token: table_state(*team_link(token)))
 
 
 def _version(tournament_id: int) -> int:
@@ -113,19 +64,10 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
     try:
         tournament, table = team_link(token)
         opening = table_state(tournament, table)
-    except TeamLinkReplaced as exc:
-        return plain(str(exc), 403)
-    except TeamLinkUnknown as exc:
-        return plain(str(exc), 404)
-    link, caps, busy = admission(request, token, SLOTS)
-    if busy is not None:
-        return busy
+    except (LinkReplaced, LinkUnknown) as exc:
+        return link_refusal(exc)
     tournament_id = tournament.pk
     last = int(opening["version"])
-    # Nothing more from the database but the version and a move's states, read in a thread:
-    # give this thread's connection back (never inside a transaction: a test's, say).
-    if not connection.in_atomic_block:
-        connection.close()
 
     async def newer(last: int) -> int:
         heard = await live.wait_for_newer_async(
@@ -147,5 +89,4 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
             keep=True,
         )
 
-    events = state_events(SLOTS, link, caps, opening, last, newer, state_at)
-    return event_stream(request, events)
+    return SITE.stream(request, token, opening, last, newer, state_at)
