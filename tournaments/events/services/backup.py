@@ -39,7 +39,7 @@ from tournaments.events.selectors.backup import (
 )
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.events.selectors.tablet_cache import tables_changed
-from tournaments.events.services.audit import User, audit_record
+from tournaments.events.services.audit import audit_record
 from tournaments.events.services.backup_parse import (
     ParsedEvent,
     check_club,
@@ -47,6 +47,7 @@ from tournaments.events.services.backup_parse import (
     parse_players,
 )
 from tournaments.events.services.scoring import version_key
+from tournaments.kernel.audit import User
 from tournaments.kernel.backup.documents import (
     DocumentsInBackup,
     document_import,
