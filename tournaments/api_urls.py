@@ -105,6 +105,18 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "events/<int:pk>/actions/reopen", events.EventReopenApi.as_view(), name="api-event-reopen"
     ),
     path("events/<int:pk>/pairs", events.PairsApi.as_view(), name="api-pairs"),
+    path("events/<int:pk>/pairs/arrive", events.PairArriveApi.as_view(), name="api-pair-arrive"),
+    path(
+        "events/<int:pk>/pairs/<int:pair_id>/leave",
+        events.PairLeaveApi.as_view(),
+        name="api-pair-leave",
+    ),
+    path(
+        "events/<int:pk>/pairs/<int:pair_id>/presence/undo",
+        events.PairPresenceUndoApi.as_view(),
+        name="api-pair-presence-undo",
+    ),
+    path("events/<int:pk>/rounds/start", events.RoundStartApi.as_view(), name="api-round-start"),
     path("events/<int:pk>/boards/import", events.BoardsImportApi.as_view(), name="api-import"),
     path(
         "events/<int:pk>/boards/<int:number>/fouled",
@@ -177,6 +189,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         team_api.PlayoffApi.as_view(),
         name="api-tournament-playoff",
     ),
+    path("tournaments/<int:pk>/tie/", team_api.TieGameApi.as_view(), name="api-tournament-tie"),
     path(
         "tournaments/<int:pk>/finish/", team_api.FinishApi.as_view(), name="api-tournament-finish"
     ),

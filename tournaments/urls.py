@@ -33,6 +33,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("events/<int:pk>/", events.event_detail, name="event-detail"),
     path("events/<int:pk>/pairs/", pairs.event_pairs, name="event-pairs"),
     path("events/<int:pk>/pairs/move/", pairs.event_move_pair, name="event-move-pair"),
+    path("events/<int:pk>/pairs/leave/", pairs.event_pair_leave, name="event-pair-leave"),
+    path("events/<int:pk>/pairs/arrive/", pairs.event_pair_arrive, name="event-pair-arrive"),
+    path(
+        "events/<int:pk>/pairs/<int:pair_id>/presence/undo/",
+        pairs.event_pair_presence_undo,
+        name="event-pair-presence-undo",
+    ),
     path("events/<int:pk>/boards/import/", boards.event_import_boards, name="event-import"),
     path("events/<int:pk>/boards.pbn", boards.event_boards_pbn, name="event-boards-pbn"),
     path("events/<int:pk>/status/<str:action>/", events.event_status, name="event-status"),
@@ -161,6 +168,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "tournaments/<int:pk>/manage/playoff/", teams.tournament_playoff, name="tournament-playoff"
     ),
+    path("tournaments/<int:pk>/manage/tie/", teams.tournament_tie, name="tournament-tie"),
     path(
         "tournaments/<int:pk>/manage/status/<str:action>/",
         teams.tournament_status,

@@ -237,7 +237,8 @@ def relay_card_table(movement: Movement) -> Table:
 def _table_blocks(movement: Movement, links: Mapping[int, str] | None, width: float) -> list[Block]:
     blocks = []
     travel = Travel.of(movement)
-    for table in range(1, movement.tables + 1):
+    # The sit-out table of a Howell for an odd number of pairs is not set up: no card.
+    for table in movement.tables_in_play:
         url = (links or {}).get(table)
         corner = _qr(url, QR_SIZE) if url else None
         text_width = width - (QR_SIZE + 4 * MM if corner else 0)
@@ -294,7 +295,8 @@ def pair_card_table(movement: Movement, pair: int, direction: str | None) -> Tab
         body.append(
             [
                 str(g.round),
-                str(g.table),
+                # The sit-out table is not set up: the pair simply sits out that round.
+                DASH if sitting_out and g.table in movement.idle_tables else str(g.table),
                 DASH if sitting_out else f"{g.seat}{'*' if switched else ''}",
                 "sit out" if sitting_out else str(g.opponents),
                 DASH if sitting_out else _boards(movement, g.set),

@@ -44,10 +44,16 @@ def parse_artificial(code: str) -> tuple[str, str]:
     applies to both sides. Codes: A+ (average plus), A (average), A- (average minus),
     NP (not played: the board is left out of the pair's percentage).
 
+    NP may be given to one side only (`A+/NP`): the meeting of a pair with opponents who had
+    left or not yet come, where the pair left waiting is given an average and the absent
+    pair nothing (the board is simply not in its percentage).
+
     >>> parse_artificial("A+/A-")
     ('A+', 'A-')
     >>> parse_artificial("a")
     ('A', 'A')
+    >>> parse_artificial("A+/NP")
+    ('A+', 'NP')
     """
     parts = [part.strip().upper() for part in code.strip().split("/")]
     if len(parts) == 1:
@@ -55,10 +61,6 @@ def parse_artificial(code: str) -> tuple[str, str]:
     if len(parts) != 2 or any(part not in ARTIFICIAL_CODES for part in parts):
         raise ArtificialCodeError(
             f"{quoted(code)} is not an artificial score: use A+, A, A-, NP or NS/EW like A+/A-"
-        )
-    if ("NP" in parts) and parts[0] != parts[1]:
-        raise ArtificialCodeError(
-            f"{quoted(code)}: a board not played is not played by either side"
         )
     return (parts[0], parts[1])
 

@@ -322,19 +322,26 @@ def score_session(
         ew_units[i] = whole(ew_value * widen)
 
     tops = [top_of[line.board] for line in lines]
-    played = [True] * size
+    # Each side's board counts unless that side's code is NP (not played); one side may have
+    # NP and the other an average (a pair whose opponents were absent).
+    ns_played = [True] * size
+    ew_played = [True] * size
     for i in pending:
-        played[i] = lines[i].artificial != ("NP", "NP")
+        codes = lines[i].artificial
+        assert codes is not None
+        ns_played[i] = codes[0] != "NP"
+        ew_played[i] = codes[1] != "NP"
     # What each side could have had: the top, except on a board not played.
-    available = [top if counts else 0 for top, counts in zip(tops, played, strict=True)]
+    ns_available = [top if counts else 0 for top, counts in zip(tops, ns_played, strict=True)]
+    ew_available = [top if counts else 0 for top, counts in zip(tops, ew_played, strict=True)]
     scored = tuple(
         map(
             ScoredLine._make,
-            zip(lines, ns_units, ew_units, tops, available, available, repeat(denominator)),
+            zip(lines, ns_units, ew_units, tops, ns_available, ew_available, repeat(denominator)),
         )
     )
     tallies = Tallies(keys, denominator)
-    tallies.add_lines(ns_of, ew_of, ns_units, ew_units, tops, played)
+    tallies.add_lines(ns_of, ew_of, ns_units, ew_units, tops, ns_played, ew_played)
     if method == "total":
         tallies.add_versus_average(boards, ns_of, ew_of, ns_units, ew_units)
     return SessionScore(

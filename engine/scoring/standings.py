@@ -38,19 +38,22 @@ class Tallies:
         ns_units: list[int],
         ew_units: list[int],
         tops: list[int],
-        played: list[bool],
+        ns_played: list[bool],
+        ew_played: list[bool] | None = None,
     ) -> None:
-        """Add every line a pair played (not an NP) to both pairs' totals and maxima."""
+        """Add every line a pair played (not an NP) to that pair's total and maximum; each
+        side on its own (`ew_played` defaults to `ns_played`): one side may have NP."""
         total, available, boards = self.total, self.available, self.boards
-        for ns, ew, ns_points, ew_points, top, counts in zip(
-            ns_of, ew_of, ns_units, ew_units, tops, played, strict=True
+        for ns, ew, ns_points, ew_points, top, ns_counts, ew_counts in zip(
+            ns_of, ew_of, ns_units, ew_units, tops, ns_played, ew_played or ns_played, strict=True
         ):
-            if counts:
+            if ns_counts:
                 total[ns] += ns_points
-                total[ew] += ew_points
                 available[ns] += top
-                available[ew] += top
                 boards[ns] += 1
+            if ew_counts:
+                total[ew] += ew_points
+                available[ew] += top
                 boards[ew] += 1
 
     def add_versus_average(

@@ -88,6 +88,9 @@ def artificial_points(
             continue
         side_points = []
         for code, pair in ((codes[0], ns_of[i]), (codes[1], ew_of[i])):
+            if code == "NP":  # one side not played (its opponents were absent, or it was)
+                side_points.append(Fraction(0))
+                continue
             if method != "mp":
                 side_points.append(Fraction(imp_of[code] * denominator))
                 continue

@@ -22,7 +22,17 @@ The format's rules are pure engine code beside the games, as the drives' are:
 3
 """
 
-from engine.teams.bracket import Bracket, BracketRound, Match, Slot, round_name, seed_order
+from engine.teams.bracket import (
+    SERIES_LENGTHS,
+    Bracket,
+    BracketRound,
+    Match,
+    Series,
+    Slot,
+    round_name,
+    seed_order,
+    series,
+)
 from engine.teams.game import GameSettings, GameTally, HandLine, TeamGame, TeamSide
 from engine.teams.model import (
     GameKind,
@@ -53,6 +63,7 @@ __all__ = [
     "KEYS",
     "ROTATIONS",
     "SCORE_FIELDS",
+    "SERIES_LENGTHS",
     "Bracket",
     "BracketRound",
     "GameKind",
@@ -65,6 +76,7 @@ __all__ = [
     "PotAward",
     "ResultKind",
     "Round",
+    "Series",
     "Slot",
     "StandingRow",
     "Team",
@@ -86,6 +98,7 @@ __all__ = [
     "same_city_floor",
     "same_city_games",
     "seed_order",
+    "series",
     "standings",
     "swiss_round",
     "tie_break_text",

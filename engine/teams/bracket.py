@@ -14,6 +14,10 @@ of an earlier match. A round is named by the number of places it has: "Final" (2
 third-place match, between the semi-finals' losers, is played in the last round beside the
 final.
 
+Each match is played at a table (`Bracket.table_of`: its place in its round; `match_at` says
+which ready match a table plays now), and may be a series of games (`series`: one game, or the
+best of three or five), whose winner is then recorded.
+
 A `Bracket` never changes: `record` returns a new one. It refuses a winner who is not in the
 match, a match whose teams are not both known yet, and a match already decided otherwise
 (`clear` takes a result back while no later match depends on it). `to_dict` and `from_dict`
@@ -37,7 +41,20 @@ from dataclasses import dataclass, field, replace
 from engine.reading import quoted
 from engine.teams.model import TeamsError
 
-__all__ = ["MAX_PLAYOFF_TEAMS", "Bracket", "BracketRound", "Match", "Slot", "round_name"]
+__all__ = [
+    "MAX_PLAYOFF_TEAMS",
+    "SERIES_LENGTHS",
+    "Bracket",
+    "BracketRound",
+    "Match",
+    "Series",
+    "Slot",
+    "round_name",
+    "series",
+]
+
+#: How many games a playoff match may be: one game, or the best of three (or five).
+SERIES_LENGTHS = (1, 3, 5)
 
 MAX_PLAYOFF_TEAMS = 256
 
@@ -235,6 +252,22 @@ class Bracket:
         """The matches ready to play: both teams known, no winner yet."""
         return [match for match in self.matches if match.ready]
 
+    def table_of(self, match_id: int) -> int:
+        """The table a match is played at: its place in its round, top to bottom (the
+        third-place match after the final: table 2). A round's matches sit at tables 1 to n,
+        so a room needs as many tables as the first round has matches."""
+        match = self.match(match_id)
+        matches = self._rounds[match.round - 1].matches
+        return next(index for index, m in enumerate(matches, start=1) if m.id == match_id)
+
+    def match_at(self, table: int) -> Match | None:
+        """The match to play at `table` now: the earliest-numbered ready match whose table it
+        is (a later round's match there waits for the earlier one), None when there is none."""
+        for match in self.next_matches():
+            if self.table_of(match.id) == table:
+                return match
+        return None
+
     @property
     def final(self) -> Match:
         return next(m for m in self._rounds[-1].matches if not m.third_place)
@@ -309,6 +342,72 @@ class Bracket:
         for match_id, team in sorted(results):
             bracket = bracket.record(match_id, team)
         return bracket
+
+
+@dataclass(frozen=True)
+class Series:
+    """A playoff match of `length` games (1: one game; 3: the best of three) as it stands: the
+    games each team has won, the number of the next game to play, and the winner once a team
+    has won more than half (None until then)."""
+
+    length: int
+    home_wins: int
+    away_wins: int
+    winner: int | None
+
+    @property
+    def next_game(self) -> int:
+        return self.home_wins + self.away_wins + 1
+
+    @property
+    def needed(self) -> int:
+        """Games a team must win: 2 of 3."""
+        return self.length // 2 + 1
+
+    def text(self, home: str, away: str) -> str:
+        """In words for the tablets and the director: "game 2 of up to 3: Aces lead 1-0"."""
+        if self.length == 1:
+            return "one game"
+        high, low = max(self.home_wins, self.away_wins), min(self.home_wins, self.away_wins)
+        ahead = home if self.home_wins > self.away_wins else away
+        if self.winner is not None:
+            return f"{ahead} won the series {high}-{low}"
+        game = f"game {self.next_game} of up to {self.length}"
+        if high == low:
+            return f"{game}: level {high}-{low}"
+        return f"{game}: {ahead} lead {high}-{low}"
+
+
+def series(match: Match, winners: Sequence[int | None], length: int = 1) -> Series:
+    """The series of `match` from its games' winners in play order. Refused: a length not in
+    `SERIES_LENGTHS`, a game won by a team not in the match, a drawn game (a playoff game has
+    a winner), and a game after a team had already won the series.
+
+    >>> m = Match(1, 1, Slot(team=4), Slot(team=9), home_team=4, away_team=9)
+    >>> series(m, [9, 4], 3).text("Aces", "Kings")
+    'game 3 of up to 3: level 1-1'
+    >>> series(m, [9, 4, 9], 3).winner
+    9
+    """
+    if length not in SERIES_LENGTHS:
+        shown = ", ".join(str(n) for n in SERIES_LENGTHS)
+        raise TeamsError(f"playoff_best_of: a match is {shown} games, not {quoted(length)}")
+    if match.teams is None:
+        raise TeamsError(f"match {match.id} is not ready: its teams are not both known")
+    home, away = match.teams
+    wins = {home: 0, away: 0}
+    needed = length // 2 + 1
+    for number, winner in enumerate(winners, start=1):
+        if max(wins.values()) >= needed:
+            raise TeamsError(f"match {match.id}: game {number} was played after the series was won")
+        if winner not in wins:
+            raise TeamsError(
+                f"match {match.id}, game {number}: a playoff game needs a winner from the "
+                f"match ({match.pairing}), not {quoted(winner)}"
+            )
+        wins[winner] += 1
+    done = [team for team, won in wins.items() if won >= needed]
+    return Series(length, wins[home], wins[away], done[0] if done else None)
 
 
 def _places(match: Match) -> tuple[tuple[Slot, int | None], tuple[Slot, int | None]]:

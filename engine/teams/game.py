@@ -120,6 +120,7 @@ class GameSettings:
     options: Mapping[str, object] = field(default_factory=dict)
     boston_counts_double: bool = False
     variant: str = "bidwhist"
+    sets_lose: int = 0
     _game: DriveGame = field(init=False, repr=False, compare=False)
     _swing: int = field(init=False, repr=False, compare=False)
 
@@ -144,6 +145,12 @@ class GameSettings:
         if not isinstance(self.boston_counts_double, bool):
             raise TeamsError(
                 f"boston_counts_double: true or false, not {quoted(self.boston_counts_double)}"
+            )
+        _whole("sets_lose", self.sets_lose, 0, 9)
+        if self.sets_lose and self.kind is not GameKind.TARGET:
+            raise TeamsError(
+                "sets_lose: a team set that many times loses a game to a target; a best-of or "
+                "fixed number of hands game already counts each set hand as a hand lost"
             )
         if not isinstance(self.options, Mapping):
             raise TeamsError(f"options: expected an object, not {quoted(self.options)}")
@@ -187,7 +194,8 @@ class GameSettings:
         """How a game ends, for the printed conditions of contest."""
         if self.kind is GameKind.TARGET:
             hole = "" if self.defenders_score else f", or the other team driven to -{self.value}"
-            return f"first team to {self.value} points{hole}"
+            sets = f"; a team set {self.sets_lose} times loses" if self.sets_lose else ""
+            return f"first team to {self.value} points{hole}{sets}"
         double = ", a Boston counting as two hands" if self.boston_counts_double else ""
         if self.kind is GameKind.BEST_OF:
             return f"best of {self.value} hands{double}"
@@ -202,6 +210,7 @@ class GameSettings:
             "options": dict(self.options),
             "boston_counts_double": self.boston_counts_double,
             "variant": self.variant,
+            "sets_lose": self.sets_lose,
         }
 
     @classmethod
@@ -209,7 +218,9 @@ class GameSettings:
         """Stored settings, checked again; an unknown name is refused."""
         if not isinstance(data, Mapping):
             raise TeamsError(f"game: expected an object, not {quoted(data)}")
-        known = ("kind", "value", "scoring", "options", "boston_counts_double", "variant")
+        known = (
+            "kind", "value", "scoring", "options", "boston_counts_double", "variant", "sets_lose",
+        )  # fmt: skip
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
             raise TeamsError(f"game: unknown {', '.join(unknown)} (known: {', '.join(known)})")
@@ -283,13 +294,16 @@ class TeamGame:
 
     # ---- hand by hand ----------------------------------------------------------------------
 
-    def play(self, hands: Iterable[Mapping[str, object]]) -> GameTally:
+    def play(
+        self, hands: Iterable[Mapping[str, object]], names: tuple[str, str] = _SIDES
+    ) -> GameTally:
         """The game from its hands in play order, each a result as the game's rules take it
         (home North-South; in Bid Whist ``{"passed_out": True}`` too). A hand after the game is
-        over is refused, naming it; a game not over yet reports ``over=False``."""
+        over is refused, naming it; a game not over yet reports ``over=False``. `names` are
+        the words for the two teams in how the game ended (the teams' names at a table)."""
         s = self.settings
         lines: list[HandLine] = []
-        totals, won, bostons = [0, 0], [0, 0], [0, 0]
+        totals, won, bostons, sets = [0, 0], [0, 0], [0, 0], [0, 0]
         counted = 0
         winner: TeamSide | None = None
         ended = "not over"
@@ -316,10 +330,20 @@ class TeamGame:
                     bostons[_SIDES.index(boston)] += 1
                 double = boston is not None and s.boston_counts_double
                 won[_SIDES.index(won_by)] += 2 if double else 1
+                declarers = _declarers(hand)
+                if declarers is not None and won_by != declarers:
+                    sets[_SIDES.index(declarers)] += 1
             text = s._game.rules.describe(entry) if entry is not None else ""
             sheet = (totals[0], totals[1])
             lines.append(HandLine(number, text, points, sheet, won_by, boston, won_by is not None))
-            winner, ended, over = self._state((totals[0], totals[1]), (won[0], won[1]), counted)
+            winner, ended, over = self._state(
+                (totals[0], totals[1]), (won[0], won[1]), counted, names
+            )
+            if not over and s.sets_lose:
+                for side in (0, 1):
+                    if sets[side] >= s.sets_lose:
+                        winner, over = _SIDES[1 - side], True
+                        ended = f"{names[side]} was set {sets[side]} times"
         sums = ((totals[0], totals[1]), (won[0], won[1]), (bostons[0], bostons[1]))
         return GameTally(s, tuple(lines), over, winner, *sums, ended)
 
@@ -333,7 +357,11 @@ class TeamGame:
             raise TeamsError(f"hand {number}: {exc}") from None
 
     def _state(
-        self, points: tuple[int, int], hands: tuple[int, int], counted: int
+        self,
+        points: tuple[int, int],
+        hands: tuple[int, int],
+        counted: int,
+        names: tuple[str, str] = _SIDES,
     ) -> tuple[TeamSide | None, str, bool]:
         """(winner, how it ended, over) after a hand."""
         s = self.settings
@@ -342,18 +370,18 @@ class TeamGame:
             # One hand moves one side's score, so at most one of these is newly true.
             for side, other in ((0, 1), (1, 0)):
                 if points[side] >= n:
-                    return _SIDES[side], f"{_SIDES[side]} reached {n}", True
+                    return _SIDES[side], f"{names[side]} reached {n}", True
                 if points[other] <= -n:
-                    return _SIDES[side], f"{_SIDES[other]} was driven to -{n}", True
+                    return _SIDES[side], f"{names[other]} was driven to -{n}", True
             return None, "not over", False
         if s.kind is GameKind.BEST_OF:
             for side in (0, 1):
                 if hands[side] >= s.majority:
-                    return _SIDES[side], f"{_SIDES[side]} won {hands[side]} hands of {n}", True
+                    return _SIDES[side], f"{names[side]} won {hands[side]} hands of {n}", True
             return None, "not over", False
         if counted < n:
             return None, f"not over: {counted} of {n} hands played", False
-        return _after_hands(points, hands, n)
+        return _after_hands(points, hands, n, names)
 
     # ---- a score sheet's final score -------------------------------------------------------
 
@@ -365,9 +393,14 @@ class TeamGame:
         away_hands: int | None = None,
         home_bostons: int = 0,
         away_bostons: int = 0,
+        home_sets: int = 0,
+        away_sets: int = 0,
+        *,
+        names: tuple[str, str] = _SIDES,
     ) -> GameTally:
         """The game from the final score on a paper score sheet, checked for plausibility; the
-        winner is inferred. Hands won (optional to a target) count 0 when not given."""
+        winner is inferred. Hands won (optional to a target) count 0 when not given. `names`
+        word a refusal with the teams' names (as the table's tablet shows them)."""
         s = self.settings
         points = _pair("points", (home_points, away_points))
         bostons = _pair("bostons", (home_bostons, away_bostons), low=0)
@@ -385,15 +418,23 @@ class TeamGame:
             for side in (0, 1):
                 if bostons[side] * per_boston > hands[side]:
                     raise TeamsError(
-                        f"bostons: {_SIDES[side]} has {bostons[side]} Boston(s) but won "
+                        f"bostons: {names[side]} has {bostons[side]} Boston(s) but won "
                         f"{hands[side]} hand(s); a Boston is a hand won"
                     )
         shown = f"{points[0]} to {points[1]}"
+        sets = _pair("sets", (home_sets, away_sets), low=0)
+        if any(sets) and not s.sets_lose:
+            raise TeamsError(
+                "sets: the event does not end a game on sets (sets_lose is 0): leave them out"
+            )
+        lost_on_sets = [side for side in (0, 1) if s.sets_lose and sets[side] >= s.sets_lose]
         winner: TeamSide | None
-        if s.kind is GameKind.TARGET:
-            winner, ended = self._check_target(points, shown)
+        if lost_on_sets:
+            winner, ended = self._check_sets(points, sets, lost_on_sets, shown, names)
+        elif s.kind is GameKind.TARGET:
+            winner, ended = self._check_target(points, shown, names)
         elif s.kind is GameKind.BEST_OF:
-            winner, ended = self._check_best_of(hands, sum(bostons) * (per_boston - 1))
+            winner, ended = self._check_best_of(hands, sum(bostons) * (per_boston - 1), names)
         else:
             most = s.value * s.most_in_a_hand
             low = 0 if s.defenders_score else -most
@@ -408,20 +449,45 @@ class TeamGame:
                     f"hands: {hands[0]} and {hands[1]} hands won, but every one of the "
                     f"{s.value} hands is won by one team{extra}: check the score sheet"
                 )
-            winner, ended, _ = _after_hands(points, hands, s.value)
+            winner, ended, _ = _after_hands(points, hands, s.value, names)
         return GameTally(s, (), True, winner, points, hands, bostons, f"final score: {ended}")
 
-    def _check_target(self, points: tuple[int, int], shown: str) -> tuple[TeamSide, str]:
+    def _check_sets(
+        self,
+        points: tuple[int, int],
+        sets: tuple[int, int],
+        lost: list[int],
+        shown: str,
+        names: tuple[str, str],
+    ) -> tuple[TeamSide, str]:
+        """A game ended by a team's last set: one team only, set exactly `sets_lose` times (a
+        set that also crossed the target or the hole ends the game for the same team)."""
+        s = self.settings
+        n = s.value
+        if len(lost) > 1:
+            raise TeamsError(
+                f"sets: {names[0]} and {names[1]} were both set {s.sets_lose} times, but the "
+                "game ended at the first team's last set: check the score sheet"
+            )
+        side = lost[0]
+        if sets[side] > s.sets_lose:
+            raise TeamsError(
+                f"sets: {names[side]} was set {sets[side]} times, but the game ended at its "
+                f"set number {s.sets_lose}: check the score sheet"
+            )
+        if max(points) >= n + s.most_in_a_hand or min(points) <= -n - s.most_in_a_hand:
+            raise TeamsError(f"{shown}: no game to {n} gets that far: check the score sheet")
+        return _SIDES[1 - side], f"{names[side]} was set {sets[side]} times"
+
+    def _check_target(
+        self, points: tuple[int, int], shown: str, names: tuple[str, str] = _SIDES
+    ) -> tuple[TeamSide, str]:
         s = self.settings
         n, swing = s.value, s.most_in_a_hand
         if s.defenders_score and min(points) < 0:
             raise TeamsError(f"{shown}: with defenders scoring no team goes below 0")
-        crossed = [
-            (side, f"{_SIDES[side]} reached {n}") for side in (0, 1) if points[side] >= n
-        ] + [
-            (1 - side, f"{_SIDES[side]} was driven to -{n}")
-            for side in (0, 1)
-            if points[side] <= -n
+        crossed = [(side, f"{names[side]} reached {n}") for side in (0, 1) if points[side] >= n] + [
+            (1 - side, f"{names[side]} was driven to -{n}") for side in (0, 1) if points[side] <= -n
         ]
         if not crossed:
             hole = "" if s.defenders_score else f", or is driven to -{n}"
@@ -451,7 +517,9 @@ class TeamGame:
             )
         return _SIDES[side], ended
 
-    def _check_best_of(self, hands: tuple[int, int], doubled: int) -> tuple[TeamSide, str]:
+    def _check_best_of(
+        self, hands: tuple[int, int], doubled: int, names: tuple[str, str] = _SIDES
+    ) -> tuple[TeamSide, str]:
         s = self.settings
         m = s.majority
         shown = f"{hands[0]} to {hands[1]} hands"
@@ -474,7 +542,7 @@ class TeamGame:
                 f"{top} are won by the winners and {s.value} hands are played: check the "
                 "score sheet"
             )
-        return _SIDES[side], f"{_SIDES[side]} won {hands[side]} hands of {s.value}"
+        return _SIDES[side], f"{names[side]} won {hands[side]} hands of {s.value}"
 
     # ---- forfeits and byes -----------------------------------------------------------------
 
@@ -540,14 +608,24 @@ class TeamGame:
         return stated, (_pair("hands", hands, low=0) if hands is not None else fallback)
 
 
+def _declarers(hand: Mapping[str, object]) -> TeamSide | None:
+    """The side whose bid a hand played (home sits North-South); None when it names none."""
+    seat = hand.get("declarer")
+    if seat in ("N", "S"):
+        return "home"
+    if seat in ("E", "W"):
+        return "away"
+    return None
+
+
 def _after_hands(
-    points: tuple[int, int], hands: tuple[int, int], n: int
+    points: tuple[int, int], hands: tuple[int, int], n: int, names: tuple[str, str] = _SIDES
 ) -> tuple[TeamSide | None, str, bool]:
     """A game of n hands at its end: points decide, then hands won, else drawn."""
     if points[0] != points[1]:
         side = 0 if points[0] > points[1] else 1
-        return _SIDES[side], f"{_SIDES[side]} scored more in {n} hands", True
+        return _SIDES[side], f"{names[side]} scored more in {n} hands", True
     if hands[0] != hands[1]:
         side = 0 if hands[0] > hands[1] else 1
-        return _SIDES[side], f"level on points; {_SIDES[side]} won more hands", True
+        return _SIDES[side], f"level on points; {names[side]} won more hands", True
     return None, f"drawn: level on points and hands after {n} hands", True

@@ -34,7 +34,7 @@ from engine.teams.model import GameResult, TeamsError
 
 __all__ = ["NO_BOSTON_RULES", "PotAward", "boston_pot", "count_bostons", "prize_split"]
 
-NO_BOSTON_RULES = ("return", "carry", "leader")
+NO_BOSTON_RULES = ("return", "carry", "leader", "record")
 
 
 def _cents(name: str, value: object, low: int = 0) -> int:
@@ -121,11 +121,13 @@ def boston_pot(
     *,
     split_ties: bool = True,
     ranking: Sequence[int] | None = None,
-    no_boston: Literal["return", "carry", "leader"] = "return",
+    no_boston: Literal["return", "carry", "leader", "record"] = "return",
+    ranks: Mapping[int, int] | None = None,
 ) -> PotAward:
     """The pot from the opted-in teams' stakes (each team pays `stake_cents` for each of its
     two players), awarded on `bostons` (team: Bostons by the stated round; teams not opted in
-    are ignored). `ranking` is the teams best first, for odd cents and ties not split."""
+    are ignored). `ranking` is the teams best first, for odd cents and ties not split;
+    `ranks` each team's place in the standings (teams level share one), for ``"record"``."""
     _cents("stake_cents", stake_cents)
     teams = list(opted_in)
     for team in teams:
@@ -145,6 +147,23 @@ def boston_pot(
     if most == 0:
         if no_boston == "carry":
             return PotAward(pot, 0, (), carried_cents=pot, text="no Boston: the pot is carried")
+        if no_boston == "record":
+            if ranks is None:
+                raise TeamsError("no_boston: the pot goes to the best record; pass the ranks")
+            missing = sorted(team for team in teams if team not in ranks)
+            if missing:
+                raise TeamsError(f"ranks: team {missing[0]} opted in but has no rank")
+            top = min(ranks[team] for team in teams)
+            best = [team for team in order if ranks[team] == top]
+            each, odd = divmod(pot, len(best))
+            shares = tuple(sorted((t, each + (odd if t == best[0] else 0)) for t in best))
+            if len(best) == 1:
+                text = _won(best[0], "with no Boston made: the best record")
+            else:
+                text = f"no Boston: teams {_names(sorted(best))} share the pot with the best record"
+                if odd:
+                    text += f"; the odd {odd} cent{'s' if odd > 1 else ''} to team {best[0]}"
+            return PotAward(pot, 0, shares, text=text)
         if no_boston == "leader":
             if ranking is None:
                 raise TeamsError("no_boston: the pot goes to the leader; pass the ranking")

@@ -16,7 +16,10 @@ The keys (`KEYS`):
   leaves level are compared again among themselves, then by the next key;
 - ``losses_fewest``: fewer games lost ranks higher.
 
-Teams level on every key share their rank (the caller prints it as "3="), listed by number.
+Teams level on every key share their rank (the caller prints it as "3="), listed by number,
+unless the event plays such a tie off in one game (`tie_games`: the two teams and the winner):
+two teams level on every key with a play-off game between them are ranked by it, and the row
+says "play-off game".
 
 Playoff results are left out. `through_week=N` counts a league's results of weeks 1 to N only
 ("standings through week N"). A forfeit and a withdrawn team's stated result count alike: a
@@ -44,7 +47,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
@@ -112,8 +115,10 @@ def standings(
     keys: Sequence[str] = DEFAULT_KEYS,
     through_week: int | None = None,
     bye_rule: Literal["win", "average"] = "win",
+    tie_games: Mapping[frozenset[int], int] | None = None,
 ) -> list[StandingRow]:
-    """Every team's row, best first, from the results (in any order)."""
+    """Every team's row, best first, from the results (in any order); `tie_games` maps two
+    teams to the winner of the game that played off their tie."""
     keys = _check_keys(keys)
     numbers = [team.number for team in teams]
     repeated = sorted({n for n in numbers if numbers.count(n) > 1})
@@ -135,7 +140,7 @@ def standings(
     for result in counted:
         for number in result.teams:
             rows[number] = _add(rows[number], result, number)
-    table = _Table(rows, counted)
+    table = _Table(rows, counted, tie_games or {})
     order = table.split(sorted(rows), keys, False)
     out: list[StandingRow] = []
     for block, text in order:
@@ -253,9 +258,15 @@ Block = tuple[list[int], str | None]
 class _Table:
     """The rows and the counted results, split group by group."""
 
-    def __init__(self, rows: dict[int, StandingRow], results: Sequence[GameResult]) -> None:
+    def __init__(
+        self,
+        rows: dict[int, StandingRow],
+        results: Sequence[GameResult],
+        tie_games: Mapping[frozenset[int], int],
+    ) -> None:
         self.rows = rows
         self.games = [r for r in results if r.away is not None]
+        self.tie_games = tie_games
 
     def value(self, key: str, number: int) -> Fraction | int:
         row = self.rows[number]
@@ -289,6 +300,11 @@ class _Table:
         """`group` (tied on the keys before `keys`) in order: blocks of teams level on every
         key, each with the text of the key that put it below the block before, when
         `breaking` a tie (the first key's order is not a tie-break)."""
+        if len(group) == 2 and not keys:
+            winner = self.tie_games.get(frozenset(group))
+            if winner in group:
+                loser = group[0] if group[1] == winner else group[1]
+                return [([winner], None), ([loser], "play-off game")]
         if len(group) == 1 or not keys:
             return [(sorted(group), None)]
         key, rest = keys[0], keys[1:]

@@ -23,11 +23,19 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.reading import quoted
+from engine.teams.bracket import SERIES_LENGTHS
 from engine.teams.game import GameSettings
-from engine.teams.model import TeamsError
+from engine.teams.model import GameKind, TeamsError
 from engine.teams.ranking import KEYS
 
-__all__ = ["BYE_RULES", "PLAYOFF_SIZES", "ROTATIONS", "TournamentSettings", "playoff_sizes_text"]
+__all__ = [
+    "BYE_RULES",
+    "PLAYOFF_SIZES",
+    "POT_NO_BOSTON",
+    "ROTATIONS",
+    "TournamentSettings",
+    "playoff_sizes_text",
+]
 
 #: The rotations, in the words the director's form shows.
 ROTATIONS: dict[str, str] = {
@@ -36,6 +44,14 @@ ROTATIONS: dict[str, str] = {
     "ladder": "King of the hill: winners move up a table, losers down",
     "halves": "Winners and losers: winners to the top half of the room, losers to the bottom",
     "swiss": "Swiss: each round pairs teams with equal records who have not met",
+}
+
+#: Where the Boston pot goes when nobody made a Boston by its round, in the form's words.
+POT_NO_BOSTON: dict[str, str] = {
+    "return": "the stakes go back to the teams",
+    "carry": "the pot is carried to the next event",
+    "leader": "the best-ranked team in the pot takes it",
+    "record": "the teams in the pot with the best record share it",
 }
 
 #: What a team with a bye scores (the event's bye rule).
@@ -71,7 +87,14 @@ class TournamentSettings:
     `house_percent` the club's share of the fees before the prizes; `prizes` the percentages
     of the rest for first, second, ...; `pot_stake_cents` each player's Boston-pot stake (0:
     no pot), decided after round `pot_round` (None: the last round). `playoff` is the number
-    of teams in the playoff (0: none)."""
+    of teams in the playoff (0: none); `playoff_third_place` adds a game between the
+    semi-finals' losers (4 teams or more); `playoff_best_of` is the games of a playoff match
+    (1, or a best-of-three or -five series: the first team to win 2, or 3).
+    `backdoor_points` is what a back-door win scores (a game to a target won because the other
+    team was driven to minus the target: Columbus Whist scores it 5, not the points the
+    winners had); None: the points as played. `pot_no_boston` says where the Boston pot goes
+    when nobody made a Boston by `pot_round` (`POT_NO_BOSTON`). With `tie_games` two teams
+    level on every ranking key may play their tie off in one game, which then ranks them."""
 
     game: GameSettings = field(default_factory=GameSettings)
     rotation: str = "swiss"
@@ -86,6 +109,11 @@ class TournamentSettings:
     pot_stake_cents: int = 0
     pot_round: int | None = None
     playoff: int = 0
+    playoff_third_place: bool = False
+    playoff_best_of: int = 1
+    backdoor_points: int | None = None
+    pot_no_boston: str = "return"
+    tie_games: bool = False
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
@@ -131,6 +159,31 @@ class TournamentSettings:
             _whole("pot_round", self.pot_round, 1, self.rounds)
         if self.playoff != 0:
             _whole("playoff", self.playoff, 2, 64)
+        _flag("playoff_third_place", self.playoff_third_place)
+        if self.playoff_third_place and self.playoff < 4:
+            raise TeamsError(
+                "playoff_third_place: a third-place game is between the semi-finals' losers, "
+                f"so the playoff needs 4 teams or more, not {self.playoff}"
+            )
+        if self.backdoor_points is not None:
+            _whole("backdoor_points", self.backdoor_points, 0, 99)
+            if self.game.kind is not GameKind.TARGET or self.game.defenders_score:
+                raise TeamsError(
+                    "backdoor_points: a back-door win is a game to a target won by driving the "
+                    "other team to minus the target, which this game never does: leave it out"
+                )
+        _flag("tie_games", self.tie_games)
+        if self.pot_no_boston not in POT_NO_BOSTON:
+            raise TeamsError(
+                f"pot_no_boston: one of {', '.join(POT_NO_BOSTON)}, "
+                f"not {quoted(self.pot_no_boston)}"
+            )
+        if self.playoff_best_of not in SERIES_LENGTHS or isinstance(self.playoff_best_of, bool):
+            shown = ", ".join(str(n) for n in SERIES_LENGTHS)
+            raise TeamsError(
+                f"playoff_best_of: a playoff match is the best of {shown} games, not "
+                f"{quoted(self.playoff_best_of)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,6 +200,11 @@ class TournamentSettings:
             "pot_stake_cents": self.pot_stake_cents,
             "pot_round": self.pot_round,
             "playoff": self.playoff,
+            "playoff_third_place": self.playoff_third_place,
+            "playoff_best_of": self.playoff_best_of,
+            "backdoor_points": self.backdoor_points,
+            "pot_no_boston": self.pot_no_boston,
+            "tie_games": self.tie_games,
         }
 
     @classmethod
@@ -183,6 +241,11 @@ class TournamentSettings:
 def _whole(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise TeamsError(f"{name}: a whole number from {low} to {high}, not {quoted(value)}")
+
+
+def _flag(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise TeamsError(f"{name}: true or false, not {quoted(value)}")
 
 
 def _list(name: str, value: object) -> list[Any]:

@@ -50,6 +50,8 @@ SCORE_FIELDS = (
     "away_hands",
     "home_bostons",
     "away_bostons",
+    "home_sets",
+    "away_sets",
 )
 
 
@@ -60,6 +62,8 @@ class TeamTournament:
         self.settings = settings
         self.teams = tuple(teams)
         self.game = TeamGame(settings.game)
+        #: Ties played off in one game: the two teams and the winner (`standings`).
+        self.tie_games: dict[frozenset[int], int] = {}
         self._fixed: list[Round] | None = None
         self._fixed_seed: int | None = None
 
@@ -173,27 +177,45 @@ class TeamTournament:
         hands: Sequence[Mapping[str, Any]] | None = None,
         score: Mapping[str, Any] | None = None,
         week: int = 1,
+        names: tuple[str, str] = ("home", "away"),
     ) -> GameResult:
         """A table's game from its hands or the final score on its sheet; refused unless it
-        is over (a game to 7 that stopped at 5-3 is not a result)."""
+        is over (a game to 7 that stopped at 5-3 is not a result). `names` are the two teams'
+        names as the table knows them: a refusal names the teams, not home and away."""
         if (hands is None) == (score is None):
             raise TeamsError("give the game's hands or its final score, one of them")
         if hands is not None:
             if not isinstance(hands, list | tuple):
                 raise TeamsError(f"hands: a list of the game's hands, not {quoted(hands)}")
-            tally = self.game.play(hands)
+            tally = self.game.play(hands, names)
         else:
             assert score is not None
-            tally = self.game.final_score(**_score_args(score))
-        return tally.to_result(round, table, home, away, week=week)
+            tally = self.game.final_score(**_score_args(score), names=names)
+        result = tally.to_result(round, table, home, away, week=week)
+        return self._back_door(result)
 
-    def tally(self, hands: Sequence[Mapping[str, Any]]) -> GameTally:
+    def _back_door(self, result: GameResult) -> GameResult:
+        """A back-door win (the losers driven to minus the target) scores `backdoor_points`
+        for the winners, where the event says so, instead of the points they had."""
+        won_at = self.settings.backdoor_points
+        if won_at is None or result.winner is None or result.away is None:
+            return result
+        target = self.settings.game.value
+        loser = 1 if result.winner == result.home else 0
+        if result.points[loser] > -target or result.points[1 - loser] >= target:
+            return result
+        points = (won_at, result.points[1]) if loser == 1 else (result.points[0], won_at)
+        return replace(result, points=points)
+
+    def tally(
+        self, hands: Sequence[Mapping[str, Any]], names: tuple[str, str] = ("home", "away")
+    ) -> GameTally:
         """The score sheet so far from the hands played (home North-South): each hand's
         points and the running totals, and whether the game is over; a TeamsError names a
         hand the rules refuse, or one after the end."""
         if not isinstance(hands, list | tuple):
             raise TeamsError(f"hands: a list of the game's hands, not {quoted(hands)}")
-        return self.game.play(hands)
+        return self.game.play(hands, names)
 
     def forfeit(
         self,
@@ -239,12 +261,15 @@ class TeamTournament:
     def standings(
         self, results: Sequence[GameResult], through_week: int | None = None
     ) -> list[StandingRow]:
+        """The standings; a tie played off in one game (`tie_games`, where the settings allow
+        it) is ranked by that game."""
         return standings(
             self.teams,
             results,
             self.settings.keys,
             through_week=through_week,
             bye_rule=self._bye_rule,
+            tie_games=self.tie_games if self.settings.tie_games else None,
         )
 
     @property
@@ -260,7 +285,9 @@ class TeamTournament:
             raise TeamsError(
                 f"the playoff takes the top {size} teams, and only {len(rows)} are ranked"
             )
-        return Bracket.seeded([row.team.number for row in rows[:size]])
+        return Bracket.seeded(
+            [row.team.number for row in rows[:size]], self.settings.playoff_third_place
+        )
 
 
 def _byes(rounds: Sequence[Round]) -> list[int]:

@@ -233,6 +233,13 @@
     boardsScreen();
   }
 
+  // Where a pair goes next; a round at the sit-out table (not set up) is a round off.
+  function whereNext(move) {
+    if (!move.idle) { return 'go to table ' + move.table + ', sit ' + move.seat; }
+    return 'you sit out next round (no table to go to)' + (move.then_table ?
+      '; the round after, go to table ' + move.then_table + ', sit ' + move.then_seat : '');
+  }
+
   function boardsScreen() {
     var cur = state.current;
     screen.appendChild(el('p', {class: 'event', text: state.event.name + ' · ' + state.event.game}));
@@ -242,12 +249,15 @@
     ]));
     if (cur.sit_out) {
       var here = [cur.ns, cur.ew].filter(function (p) { return p && !p.absent; })[0];
-      screen.appendChild(el('p', {class: 'big', text: here ?
+      var gone = [cur.ns, cur.ew].filter(function (p) { return p && p.absent && p.left; })[0];
+      screen.appendChild(el('p', {class: 'big', text: here && gone ?
+        here.label + ': your opponents (' + gone.label + ') have left: nothing to play this round.' :
+        here ?
         here.label + (here.names ? ' (' + here.names + ')' : '') + ' sit out this round: no game at this table.' :
         'No game at this table this round.'}));
       var after = cur.next || {}, go = el('ul', {class: 'moves'});
-      if (cur.ns && !cur.ns.absent && after.ns) { go.appendChild(el('li', {text: cur.ns.label + ': next round, go to table ' + after.ns.table + ', sit ' + after.ns.seat})); }
-      if (cur.ew && !cur.ew.absent && after.ew) { go.appendChild(el('li', {text: cur.ew.label + ': next round, go to table ' + after.ew.table + ', sit ' + after.ew.seat})); }
+      if (cur.ns && !cur.ns.absent && after.ns) { go.appendChild(el('li', {text: cur.ns.label + ': next round, ' + whereNext(after.ns)})); }
+      if (cur.ew && !cur.ew.absent && after.ew) { go.appendChild(el('li', {text: cur.ew.label + ': next round, ' + whereNext(after.ew)})); }
       if (go.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(go); }
       return;
     }
@@ -480,8 +490,8 @@
       el('thead', {}, [el('tr', {}, [el('th', {text: 'Board'}), el('th', {text: 'Result'}), el('th', {class: 'num', text: 'NS'})])]),
       rows]));
     var next = round.next, moves = el('ul', {class: 'moves'});
-    if (next.ns) { moves.appendChild(el('li', {text: (round.ns ? round.ns.label : 'NS') + ': go to table ' + next.ns.table + ', sit ' + next.ns.seat})); }
-    if (next.ew) { moves.appendChild(el('li', {text: (round.ew ? round.ew.label : 'EW') + ': go to table ' + next.ew.table + ', sit ' + next.ew.seat})); }
+    if (next.ns) { moves.appendChild(el('li', {text: (round.ns ? round.ns.label : 'NS') + ': ' + whereNext(next.ns)})); }
+    if (next.ew) { moves.appendChild(el('li', {text: (round.ew ? round.ew.label : 'EW') + ': ' + whereNext(next.ew)})); }
     var numbers = round.boards.map(function (b) { return b.number; });
     var which = numbers.length === 1 ? 'Board ' + numbers[0] :
       'Boards ' + numbers[0] + '-' + numbers[numbers.length - 1];

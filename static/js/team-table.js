@@ -1,6 +1,8 @@
 /* clubwhist: a Bid Whist team tournament table's tablet (its screens: the two teams of the
    round, the entry by final score or hand by hand, the other team's check, the table waiting
-   for the round). Plain ES5 (old tablets, no build step); static/js/tablet-core.js, loaded
+   for the round, with the standings once every table has finished it and, when the next
+   round is drawn, where last round's teams play; in the playoff, the match played here, game
+   by game). Plain ES5 (old tablets, no build step); static/js/tablet-core.js, loaded
    first, does the requests, the one retry policy, the offline queue, the banner, the service
    worker and the live wake-up. The table's state comes embedded in the page, then from a
    stream the server sends it on whenever the tournament moves (a draw, a correction, the
@@ -38,7 +40,10 @@
     if (code === 200 || code === 201) { problem = ''; typing = null; adopt(data); }
     else {
       problem = (data && data.detail) || ('The server refused it (' + code + ').');
-      if (data && data.state) { adopt(data.state); } else { render(); }
+      // Always drawn again: a state that changes nothing at the table (a refusal while
+      // changing what was sent) updates only the bar, and the refusal went unseen.
+      if (data && data.state) { adopt(data.state); }
+      render();
     }
   });
   function send(path, body) { outbox.push({path: path, body: body}); }
@@ -79,11 +84,41 @@
   var NEEDS_HANDS = state.game_kind !== 'target';
 
   function labels() {
-    document.getElementById('round-label').textContent =
+    var playoff = state.status === 'playoff';
+    document.getElementById('round-label').textContent = playoff ? '· playoff' :
       state.round ? '· round ' + state.round + ' of ' + state.rounds : '';
     document.getElementById('done-label').textContent =
-      state.tables ? state.done + ' of ' + state.tables + ' tables done' : '';
+      state.tables && !playoff ? state.done + ' of ' + state.tables + ' tables done' : '';
   }
+
+  // Between rounds: the standings through the last round every table has finished (the
+  // server sends none of a round still being played anywhere), and where the teams that sat
+  // here last round play now.
+  function standingsBlock() {
+    if (!state.standings || !state.standings.length) { return null; }
+    var table = el('table', {class: 'recap-table', id: 'standings'});
+    table.appendChild(el('caption', {text: 'Standings after round ' + state.standings_round}));
+    table.appendChild(el('tr', {}, [el('th', {scope: 'col', text: '#'}), el('th', {scope: 'col', text: 'Team'}),
+      el('th', {scope: 'col', class: 'num', text: 'Won'}), el('th', {scope: 'col', class: 'num', text: 'Lost'}),
+      el('th', {scope: 'col', class: 'num', text: 'Points'})]));
+    state.standings.forEach(function (row) {
+      table.appendChild(el('tr', {}, [el('td', {text: row.rank}), el('td', {text: row.name}),
+        el('td', {class: 'num', text: String(row.won + (row.drawn ? ' \u00bd' : ''))}),
+        el('td', {class: 'num', text: String(row.lost)}), el('td', {class: 'num', text: String(row.points)})]));
+    });
+    return el('section', {class: 'standings', 'aria-label': 'Standings'}, [table]);
+  }
+  function movesBlock() {
+    if (!state.moves || !state.moves.length) { return null; }
+    var list = el('ul', {class: 'moves', id: 'moves'});
+    state.moves.forEach(function (m) {
+      list.appendChild(el('li', {text: m.table === null ? m.team + ': no game this round' :
+        m.team + ': table ' + m.table + ' v ' + m.opponent}));
+    });
+    return el('section', {'aria-label': 'Where last round\'s teams play now'}, [
+      el('h2', {text: 'Round ' + state.round + ': where to play'}), list]);
+  }
+  function withStandings() { var block = standingsBlock(); if (block) { screen.appendChild(block); } }
 
   function render() {
     labels();
@@ -91,11 +126,23 @@
     screen.className = '';
     if (problem) { screen.appendChild(el('p', {class: 'problem', role: 'alert', id: 'problem', text: problem})); }
     if (state.status === 'draft') { screen.appendChild(para('The draw has not been made yet: the director calls out the tables.', 'big')); return; }
-    if (state.status === 'playoff') { screen.appendChild(para('The playoff is being played: the director enters its matches.', 'big')); return; }
     if (state.status === 'finished' || state.status === 'published') {
-      screen.appendChild(para('The tournament is over. Thank you for playing!', 'big')); return;
+      screen.appendChild(para('The tournament is over. Thank you for playing!', 'big')); withStandings(); return;
     }
-    if (!state.home) { screen.appendChild(para('No game at this table in round ' + state.round + '.', 'big')); return; }
+    if (state.status === 'playoff') {
+      if (!state.home) {
+        screen.appendChild(para('The playoff is being played: no match at this table now. The director calls the teams to their tables.', 'big'));
+        withStandings(); return;
+      }
+      screen.appendChild(el('h2', {text: state.match, id: 'match'}));
+    } else if (!state.game) {
+      var moves = movesBlock();
+      if (moves) { screen.appendChild(moves); }
+    }
+    if (!state.home) {
+      screen.appendChild(para('No game at this table in round ' + state.round + '.', 'big'));
+      withStandings(); return;
+    }
     screen.appendChild(el('div', {class: 'pairs'}, [
       el('p', {}, [el('strong', {text: 'North-South: '}), document.createTextNode(state.home.name)]),
       el('p', {}, [el('strong', {text: 'East-West: '}), document.createTextNode(state.away.name)])
@@ -106,7 +153,10 @@
       screen.className = 'recap';
       screen.appendChild(el('h2', {text: 'Game confirmed', id: 'confirmed'}));
       screen.appendChild(para(outcome(g), 'big'));
-      screen.appendChild(para(state.done + ' of ' + state.tables + ' tables are done. The next round is called when all are in: this tablet then shows who plays here.'));
+      if (state.status !== 'playoff') {
+        screen.appendChild(para(state.done + ' of ' + state.tables + ' tables are done. The next round is called when all are in: this tablet then shows who plays here.'));
+      }
+      withStandings();
       return;
     }
     if (g.status === 'disputed') {
@@ -192,7 +242,7 @@
         if (!typing.side) { problem = 'Say who is entering: tap your team\'s name.'; render(); return; }
         side = {round: state.round, side: typing.side};
         keep(SKEY, side);
-        send('enter/', {side: typing.side, hands: hands});
+        send('enter/', {side: typing.side, hands: hands, replace: !!typing.changing});
       }}));
       return;
     }
@@ -255,10 +305,15 @@
     }
     form.appendChild(numberField('home_bostons', state.home.name + ': Bostons', typing.home_bostons || 0));
     form.appendChild(numberField('away_bostons', state.away.name + ': Bostons', typing.away_bostons || 0));
+    if (state.sets_lose) {
+      form.appendChild(numberField('home_sets', state.home.name + ': times set', typing.home_sets || 0));
+      form.appendChild(numberField('away_sets', state.away.name + ': times set', typing.away_sets || 0));
+    }
     var sendButton = el('button', {type: 'button', class: 'primary', id: 'send', text: 'Send', onclick: function () {
-      var body = {side: typing.side, score: {}};
+      // "Change what we sent" replaces the waiting entry, whichever team is named now.
+      var body = {side: typing.side, score: {}, replace: !!typing.changing};
       var missing = '';
-      ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons'].forEach(function (k) {
+      ['home_points', 'away_points', 'home_hands', 'away_hands', 'home_bostons', 'away_bostons', 'home_sets', 'away_sets'].forEach(function (k) {
         var input = document.getElementById(k);
         if (!input) { return; }
         var text = input.value.replace(/\s/g, '');

@@ -74,6 +74,15 @@ def director_account(username: str = "td", password: str = "secret-td-pw") -> An
     return user
 
 
+def log_in(page: Any, base_url: str, username: str = "td", password: str = "secret-td-pw") -> None:
+    """Log a browser page in through the login form, as a director does (`director_account`'s
+    name and password unless told otherwise)."""
+    page.goto(base_url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
 @pytest.fixture
 def director_client(director: Any) -> Client:
     client = Client()

@@ -164,6 +164,14 @@ class Pair(models.Model):
     player2 = models.CharField(max_length=120, blank=True)
     is_phantom = models.BooleanField(default=False)
     arrived_late = models.BooleanField(default=False)
+    # The director's arrivals and departures during play, in the order made: each
+    # {"round": r, "present": bool, "award": code}: from round r on the pair plays (it came
+    # late and took the phantom's place) or not (it left: a phantom from then on). `award` is
+    # the artificial score of its meetings while absent, NS/EW as seen from the pair left
+    # waiting ("A+/NP": the waiting pair Ave+, the absent pair nothing). Before the first
+    # change the pair was the opposite of that change; with none, `is_phantom` says all.
+    # `is_phantom` always says how the pair stands after its last change.
+    presence = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["section", "direction", "number"]
@@ -184,10 +192,32 @@ class Pair(models.Model):
     @property
     def names(self) -> str:
         if self.is_phantom:
-            return "Phantom (sit-out)"
+            return self.PHANTOM_NAMES
         return " & ".join(n for n in (self.player1, self.player2) if n) or self.NAMES_TO_COME
 
     NAMES_TO_COME = "(names to come)"  # shown for a pair whose players are not named yet
+    PHANTOM_NAMES = "Phantom (sit-out)"  # shown for a slot nobody fills
+
+    def absent_rounds(self, rounds: int) -> frozenset[int]:
+        """The rounds 1..`rounds` in which the pair is not there (see `presence`)."""
+        return absent_rounds(self.is_phantom, self.presence, rounds)
+
+
+def absent_rounds(phantom: bool, presence: list[dict[str, object]], rounds: int) -> frozenset[int]:
+    """The rounds 1..`rounds` a pair misses, from its `is_phantom` and `presence` (kept apart
+    from the model so that readers of plain values need no instance)."""
+    if not presence:
+        return frozenset(range(1, rounds + 1)) if phantom else frozenset()
+    changes = sorted((int(str(c["round"])), bool(c["present"])) for c in presence)
+    here = not changes[0][1]
+    missed = set()
+    for rnd in range(1, rounds + 1):
+        for at, present in changes:
+            if at == rnd:
+                here = present
+        if not here:
+            missed.add(rnd)
+    return frozenset(missed)
 
 
 class Board(models.Model):
@@ -289,6 +319,13 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"Board {self.board_number}: {self.ns_pair_id} v {self.ew_pair_id}"
+
+    #: `entered_by_device` of the artificial results the software gives by itself: a pair's
+    #: absence (its meetings while it is away, `services.presence`) and the boards a table
+    #: had not finished when the director started the next round (a late result typed for
+    #: one of those replaces it).
+    ABSENCE_DEVICE = "absence"
+    UNFINISHED_DEVICE = "unfinished"
 
     #: The statuses that go into the standings; entered (not yet confirmed by the opponents)
     #: and disputed results wait.

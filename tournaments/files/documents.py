@@ -65,6 +65,21 @@ def _json_columns() -> dict[tuple[Model, str], dict[str, Any]]:
     return {
         (Event, "options"): game_options_schema(),
         (Section, "movement_params"): MOVEMENT_PARAMS,
+        (Pair, "presence"): {
+            "type": "array",
+            "description": "The pair's arrivals and departures during play, in order: from "
+            "`round` on it plays (`present` true) or is absent (false); `award` is the "
+            "artificial score of its meetings while absent, NS/EW.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "round": {"type": "integer", "minimum": 1},
+                    "present": {"type": "boolean"},
+                    "award": {"type": "string"},
+                },
+                "required": ["round", "present"],
+            },
+        },
         (Section, "relay_sets"): {
             "type": "array",
             "description": "The relay's boards: [round, set] pairs.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teams.bracket import Bracket, Slot, round_name, seed_order
+from engine.teams.bracket import Bracket, Series, Slot, round_name, seed_order, series
 from engine.teams.model import TeamsError
 
 # Team numbers unlike the seeds, so a slip between the two shows: seed s is team 100 + s.
@@ -225,3 +225,40 @@ def test_stored_brackets_are_checked_again():
         Bracket.from_dict({"seeds": "1,2"})
     with pytest.raises(TeamsError, match=r"^third_place: true or false, not 'yes'"):
         Bracket.from_dict({"seeds": [1, 2, 3, 4], "third_place": "yes"})
+
+
+def test_each_match_has_its_table_and_a_table_plays_its_earliest_ready_match():
+    """A round's matches sit at tables 1 to n top to bottom, the third-place game at table 2
+    beside the final; a table waits for its earlier match before a later round's."""
+    bracket = Bracket.seeded(SEEDS[8], third_place=True)
+    assert [bracket.table_of(m.id) for m in bracket.matches] == [1, 2, 3, 4, 1, 2, 1, 2]
+    assert [bracket.match_at(t).id for t in (1, 2, 3, 4)] == [1, 2, 3, 4]  # type: ignore[union-attr]
+    # Matches 1, 3 and 4 played: semi-final 6 (table 2) is ready, but match 2 is still at
+    # table 2, so table 2 plays match 2 first; table 1 has nothing ready.
+    bracket = bracket.record(1, 101).record(3, 102).record(4, 103)
+    assert bracket.match_at(1) is None
+    assert bracket.match_at(2).id == 2  # type: ignore[union-attr]
+    bracket = bracket.record(2, 104)
+    assert [bracket.match_at(t).id for t in (1, 2)] == [5, 6]  # type: ignore[union-attr]
+    bracket = bracket.record(5, 101).record(6, 103)
+    assert (bracket.match_at(1).id, bracket.match_at(2).id, bracket.match_at(3)) == (7, 8, None)  # type: ignore[union-attr]
+
+
+def test_a_best_of_three_series_is_won_by_the_first_to_two():
+    match = Bracket.seeded([7, 9]).match(1)
+    assert series(match, [], 3) == Series(3, 0, 0, None)
+    assert series(match, [9], 3).text("Aces", "Kings") == "game 2 of up to 3: Kings lead 1-0"
+    assert series(match, [9, 7], 3).next_game == 3
+    assert series(match, [9, 7, 7], 3).winner == 7
+    assert series(match, [7, 7], 3).text("Aces", "Kings") == "Aces won the series 2-0"
+    assert series(match, [9], 1).winner == 9
+    assert series(match, [7, 9, 9, 7], 5).winner is None
+    with pytest.raises(TeamsError, match=r"^match 1: game 3 was played after the series was won"):
+        series(match, [7, 7, 9], 3)
+    with pytest.raises(TeamsError, match=r"^match 1, game 1: a playoff game needs a winner"):
+        series(match, [None], 3)
+    with pytest.raises(TeamsError, match=r"^playoff_best_of: a match is 1, 3, 5 games, not 2"):
+        series(match, [], 2)
+    waiting = Bracket.seeded([1, 2, 3, 4]).match(3)
+    with pytest.raises(TeamsError, match=r"^match 3 is not ready"):
+        series(waiting, [], 3)

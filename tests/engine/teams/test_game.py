@@ -312,6 +312,7 @@ def test_settings_stored_and_read_back():
         "options": {"defenders_score": True},
         "boston_counts_double": True,
         "variant": "bidwhist",
+        "sets_lose": 0,
     }
     assert GameSettings.from_dict(data) == settings
     assert GameSettings.from_dict({}) == GameSettings()
@@ -333,3 +334,19 @@ def test_a_game_whose_rules_cannot_bound_a_hand_is_refused():
     # Classic whist's rules do not say the most a hand scores, which checking a final score needs.
     with pytest.raises(TeamsError, match=r"^variant: Classic Whist cannot say the most a hand"):
         GameSettings(variant="classic", scoring=None)
+
+
+def test_the_words_of_a_game_name_the_teams_when_given():
+    """A refusal and how a game ended name the teams (a table's tablet shows them by name)."""
+    g = game()
+    names = ("Aces", "Kings")
+    with pytest.raises(TeamsError, match=r"^7 to 9: Aces reached 7 and Kings reached 7, but"):
+        g.final_score(7, 9, names=names)
+    with pytest.raises(TeamsError, match=r"^bostons: Kings has 1 Boston\(s\) but won 0 hand"):
+        g.final_score(7, 3, 2, 0, away_bostons=1, names=names)
+    assert g.final_score(3, -7, names=names).ended == "final score: Kings was driven to -7"
+    made = {"declarer": "N", "bid": 4, "kind": "uptown", "trumps": "S", "books": 11}
+    tally = g.play([made, made], names)
+    assert (tally.winner, tally.ended) == ("home", "Aces reached 7")
+    best = TeamGame(GameSettings(kind=GameKind.BEST_OF, value=3))
+    assert best.final_score(0, 5, 0, 2, names=names).ended == "final score: Kings won 2 hands of 3"

@@ -108,7 +108,9 @@ def test_boston_pot_refusals():
         boston_pot([1, 1], 500, {})
     with pytest.raises(TeamsError, match=r"^bostons of team 2: 0 or more, not -1"):
         boston_pot([1, 2], 500, {2: -1})
-    with pytest.raises(TeamsError, match=r"^no_boston: one of return, carry, leader, not 'keep'"):
+    with pytest.raises(
+        TeamsError, match=r"^no_boston: one of return, carry, leader, record, not 'keep'"
+    ):
         boston_pot([1, 2], 500, {}, no_boston="keep")  # type: ignore[arg-type]
     with pytest.raises(TeamsError, match=r"^ranking: team 2 opted in but is not in the ranking"):
         boston_pot([1, 2], 500, {1: 1}, ranking=[1])

@@ -30,6 +30,7 @@ from tournaments.events.selectors.documents import (
     PublicStandings,
     Room,
     RoundClock,
+    SeatMove,
     TabletAnswer,
     TabletBoard,
     TabletCall,
@@ -56,6 +57,7 @@ PARAMETERS: dict[str, dict[str, type]] = {
     "boardView": {"board": TabletBoard},
     "recap": {"round": TabletRound},
     "applies": {"f": EntryFieldView},
+    "whereNext": {"move": SeatMove},
 }
 ROOT = "state"
 #: Accessors the parser must find (so a change to the parser, or to the page, that made it
@@ -78,7 +80,8 @@ MUST_CHECK = {
     "b.result",
     "cur.sit_out",
     "cur.ns.absent",
-    "after.ns.table",
+    "move.table",
+    "move.then_table",
     "next.boards_later.round",
     "next.last_round",
     "round.ns.label",

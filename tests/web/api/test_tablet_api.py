@@ -152,8 +152,8 @@ def test_a_table_moves_on_when_its_round_is_played_and_shows_the_recap(links) ->
     assert recap["round"] == 1 and [b["state"] for b in recap["boards"]] == ["confirmed"] * 2
     # Mitchell: NS stay, EW move up a table, the boards move down one (to the last table)
     assert recap["next"] == {
-        "ns": {"table": 1, "seat": "NS"},
-        "ew": {"table": 2, "seat": "EW"},
+        "ns": {"table": 1, "seat": "NS", "idle": False, "then_table": None, "then_seat": None},
+        "ew": {"table": 2, "seat": "EW", "idle": False, "then_table": None, "then_seat": None},
         "boards_to": 3,
         "boards_later": None,  # played next round: no wait on the relay stand
         "last_round": False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.conftest import director_account, make_event
+from tests.web.conftest import director_account, log_in, make_event
 from tournaments.events.models import Event, Result
 from tournaments.events.services.simulation import event_simulate
 from tournaments.kernel.clubs import club_get_or_create
@@ -17,10 +17,7 @@ def test_closing_with_missing_results_shows_them_and_needs_a_choice(live_server,
     event = make_event(club_get_or_create(name="Closing club"))
     director_account()
     event_simulate(event=event, rounds=2, seed=3, batch=True)  # round 3 not played
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/events/{event.pk}/")
     page.get_by_role("button", name="Close the event").click()
     page.wait_for_url(f"**/events/{event.pk}/close/")
@@ -51,10 +48,7 @@ def test_two_tabs_entering_one_board_see_both_entries_and_choose(live_server, br
     director_account()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     first = context.new_page()
-    first.goto(live_server.url + "/accounts/login/")
-    first.get_by_label("Username").fill("td")
-    first.get_by_label("Password").fill("secret-td-pw")
-    first.get_by_role("button", name="Log in").click()
+    log_in(first, live_server.url)
     url = f"{live_server.url}/events/{event.pk}/boards/1/"
     first.goto(url)
     second = context.new_page()
@@ -89,10 +83,7 @@ def test_the_room_updates_itself_without_a_reload(live_server, page) -> None:
 
     event = make_event(club_get_or_create(name="Room club"))
     director_account()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/events/{event.pk}/room/")
     assert "✔ confirmed" in page.locator(".legend").inner_text()  # the legend is on the page
     assert page.locator("#table-1 .counts").inner_text().startswith("✔ 0")
@@ -130,10 +121,7 @@ def test_the_directors_standings_update_themselves(live_server, page) -> None:
     director_account()
     event_simulate(event=event, rounds=1, seed=3, batch=True)
     standings_refresh(event_id=event.pk)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/events/{event.pk}/standings/")
     before = page.locator("#live").inner_text()
     page.evaluate("() => { window.notReloaded = true; }")

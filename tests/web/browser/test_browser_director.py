@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.web.conftest import log_in
 from tournaments.events.models import Event, Result
 from tournaments.events.services.simulation import event_simulate
 from tournaments.kernel.models import Club
@@ -19,10 +20,7 @@ def test_a_director_creates_runs_and_publishes_an_event(live_server, page, brows
     Club.objects.create(name="Friday Club", slug="friday").directors.add(
         get_user_model().objects.get(username="td")
     )
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.get_by_role("link", name="New event").first.click()
 
     page.get_by_label("Name").fill("Friday drive")

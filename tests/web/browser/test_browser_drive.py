@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.web.conftest import log_in
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import player_names, seatings_of
 from tournaments.kernel.models import Club
@@ -21,10 +22,7 @@ SHOTS = Path("var")
 def test_a_director_runs_hand_one_of_a_drive(live_server: Any, page: Any, browser: Any) -> None:
     user = get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     Club.objects.create(name="Village Club", slug="village").directors.add(user)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.get_by_role("link", name="New whist drive").click()
 
     page.get_by_label("Name", exact=True).fill("Village drive")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.web.conftest import log_in
 from tournaments.drives.models import Drive, DrivePlayer, DriveResult, DriveSeating
 from tournaments.drives.services import drives as services
 from tournaments.kernel.models import Club
@@ -147,10 +148,7 @@ def test_an_eleven_player_drive_with_a_late_arrival_and_a_leaver(
     tokens = {t: drive.table_access.get(table=t).token for t in (1, 2)}
 
     director = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    director.goto(live_server.url + "/accounts/login/")
-    director.get_by_label("Username").fill("td")
-    director.get_by_label("Password").fill("secret-td-pw")
-    director.get_by_role("button", name="Log in").click()
+    log_in(director, live_server.url)
     manage = f"{live_server.url}/drives/{drive.pk}/manage/"
     room = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     room.context.add_cookies(director.context.cookies())

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.web.conftest import log_in
 from tournaments.drives.selectors.drives import player_names, seatings_of
 from tournaments.drives.services import drives as services
 from tournaments.kernel.models import Club
@@ -36,10 +37,7 @@ def test_every_player_fits_the_room_display(live_server: Any, browser: Any, coun
     )
     services.drive_start(drive=drive, seed=count, user=user)
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/drives/{drive.pk}/manage/room/")
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"screenshot-drive-room-{count}-1280x720.png"))

@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.drives import Drive as EngineDrive
+from tests.web.conftest import log_in
 from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveTableAccess
 from tournaments.drives.selectors.drives import drive_settings, player_names, seatings_of
 from tournaments.drives.services import drives as services
@@ -99,10 +100,7 @@ def test_a_drive_played_on_tablets_only(live_server: Any, browser: Any) -> None:
     tokens = dict(DriveTableAccess.objects.filter(drive=drive).values_list("table", "token"))
 
     director = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    director.goto(live_server.url + "/accounts/login/")
-    director.get_by_label("Username").fill("td")
-    director.get_by_label("Password").fill("secret-td-pw")
-    director.get_by_role("button", name="Log in").click()
+    log_in(director, live_server.url)
     director.goto(f"{live_server.url}/drives/{drive.pk}/manage/")
     for table, token in tokens.items():
         link = director.locator(f"#table-link-{table}")

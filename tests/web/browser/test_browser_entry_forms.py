@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import director_account, make_event
+from tests.web.conftest import director_account, log_in, make_event
 from tournaments.events.models import Result
 from tournaments.kernel.clubs import club_get_or_create
 
@@ -18,10 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _log_in(page: Any, live_server: Any) -> None:
     director_account()
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("secret-td-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url)
     page.wait_for_url(re.compile(r"/$"))
 
 

@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.teams import Bracket, Team, TeamTournament, TournamentSettings
+from tests.web.conftest import log_in
 from tournaments.kernel.models import Club
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
 from tournaments.teams.selectors.teams import counted_results, round_of
@@ -78,10 +79,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     club.directors.add(user)
     director = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     director.set_default_timeout(WAIT_MS)
-    director.goto(live_server.url + "/accounts/login/")
-    director.get_by_label("Username").fill("td")
-    director.get_by_label("Password").fill("secret-td-pw")
-    director.get_by_role("button", name="Log in").click()
+    log_in(director, live_server.url)
 
     # Set-up: king of the hill, three rounds, the top four to a playoff, no grace for lateness.
     director.goto(live_server.url + "/tournaments/new/")
@@ -140,13 +138,27 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     director.locator("#enter-3 input[name=away_points]").fill("6")
     director.locator("#enter-3").get_by_role("button", name="Save").click()
     director.wait_for_selector("#table-3.state-done")
+    # Every table has finished round 1: a phone shows the standings (table 1's, on its poll).
+    tablets[1].wait_for_selector("#standings", timeout=WAIT_MS)
+    assert "Standings after round 1" in tablets[1].locator("#standings").inner_text()
+    _no_sideways_scroll(tablets[1])
 
-    # Round 2, drawn from round 1's results: the tablets show their new teams by themselves.
+    # Round 2, drawn from round 1's results: the tablets show their new teams by themselves,
+    # and where the teams that sat there in round 1 play now.
     director.get_by_role("button", name="Draw round 2").click()
     for page in tablets.values():
         _wait_round(page, 2)
     second = round_of(tournament, 2)
     assert second is not None
+    first = round_of(tournament, 1)
+    assert first is not None
+    names = dict(tournament.teams.values_list("number", "name"))
+    team = first.tables[0].home
+    now = next(p for p in second.tables if team in p.teams)
+    other = now.away if now.home == team else now.home
+    moves = tablets[1].locator("#moves").inner_text()
+    assert f"{names[team]}: table {now.table} v {names[other]}" in moves
+    _no_sideways_scroll(tablets[1])
     # A late team forfeits at table 3; at table 2 both teams enter the same score on their own.
     late = second.tables[2].away
     director.locator("#table-3 select[name=late]").select_option(str(late))
@@ -200,10 +212,21 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
         assert expected.team.name in cells[1]
         assert cells[3].startswith(str(expected.won)) and cells[5] == str(expected.points_for)
 
-    # The playoff: the top four, seeded 1 v 4 and 2 v 3; the director enters its matches.
+    # The playoff: the top four, seeded 1 v 4 and 2 v 3. Semi-final 1 is played at table 1's
+    # tablet (entered and confirmed there); the director enters the others.
     director.get_by_role("button", name="Seed the playoff").click()
     director.wait_for_selector("#playoff")
-    for match in (1, 2, 3):
+    tablets[1].get_by_text("Semi-finals, match 1").wait_for()
+    _no_sideways_scroll(tablets[1])
+    tablets[1].screenshot(
+        path=str(SHOTS / "screenshot-teams-tablet-playoff-390.png"), full_page=True
+    )
+    _tablet_enter(tablets[1], "home", 7, 2)
+    tablets[1].locator("#confirm").click()
+    tablets[1].get_by_text("no match at this table now").wait_for()
+    director.reload()
+    director.wait_for_selector("#match-1.decided")
+    for match in (2, 3):
         form = director.locator(f"#match-{match} form")
         form.locator("input[name=home_points]").fill("7")
         form.locator("input[name=away_points]").fill("2")
@@ -265,4 +288,55 @@ def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     page.wait_for_function("() => document.getElementById('banner').hidden === true")
     game = TournamentGame.objects.get(tournament=tournament, table=1)
     assert game.status == "entered" and game.result["points"] == [7, 2]  # type: ignore[index]
+    page.context.close()
+
+
+def test_a_team_changes_what_it_sent_naming_the_other_team(
+    live_server: Any, browser: Any, club: Club
+) -> None:
+    """One team enters the game but taps the other team's name as the team entering; "change
+    what we sent", its own name tapped, Send: the entry is replaced, now its own, and waits for
+    the other team to confirm it (before, nothing happened and nothing was said). A refused
+    score sent while changing shows its refusal, naming the teams."""
+    tournament = services.tournament_create(
+        club=club, name="Change teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    first = round_of(tournament, 1)
+    assert first is not None
+    names = dict(tournament.teams.values_list("number", "name"))
+    home, away = names[first.tables[0].home], names[first.tables[0].away]
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"{live_server.url}/tt/{token}/")
+    _wait_round(page, 1)
+
+    _tablet_enter(page, "home", 7, 3)
+    page.locator("#confirm").wait_for()
+    assert f"{home} entered" in page.locator("#screen").inner_text()
+    page.locator("#change").click()
+    _tablet_enter(page, "away", 7, 4)
+    page.get_by_text(f"{away} entered").wait_for()
+    game = TournamentGame.objects.get(tournament=tournament, round=1, table=1)
+    assert (game.status, game.entered_by, game.result["points"]) == ("entered", "away", [7, 4])  # type: ignore[index]
+    assert f"{home}: this is right" in page.locator("#confirm").inner_text()
+
+    # A score the rules cannot give, sent while changing: the refusal is on the screen and
+    # names the teams; the entry stays as it was.
+    page.locator("#change").click()
+    _tablet_enter(page, "home", 7, 9)
+    problem = page.locator("#problem")
+    problem.wait_for()
+    assert f"{home} reached 7 and {away} reached 7" in problem.inner_text()
+    game.refresh_from_db()
+    assert (game.entered_by, game.result["points"]) == ("away", [7, 4])  # type: ignore[index]
+    page.reload()
+    page.locator("#confirm").click()
+    page.wait_for_selector("#confirmed")
+    game.refresh_from_db()
+    assert game.status == "confirmed" and game.entered_by == "away"
     page.context.close()

@@ -470,3 +470,89 @@ def test_a_game_of_an_earlier_round_is_corrected_from_the_page_with_a_reason(
     (audit,) = TournamentAudit.objects.filter(tournament=tournament, action="game-correct")
     assert audit.reason.startswith("sheet misread") and "it stays as drawn" in audit.reason
     assert audit.before is not None and audit.after is not None
+
+
+def test_the_clubs_rules_from_the_form_and_a_tie_played_off_from_the_page_and_the_api(
+    director_client: Client,
+) -> None:
+    """The set-up form takes the clubs' rules; once the rounds are over the standings box has
+    a form for each place two teams share, and the API takes the same game."""
+    form = FORM | {
+        "rounds": "1", "keys": "wins, points", "sets_lose": "2", "backdoor_points": "5",
+        "pot_no_boston": "record", "tie_games": "on", "playoff": "4",
+        "playoff_third_place": "on", "playoff_best_of": "3",
+    }  # fmt: skip
+    response = director_client.post("/tournaments/new/", form)
+    assert response.status_code == 302, response.content
+    tournament = Tournament.objects.get()
+    s = tournament.settings
+    assert (s["game"]["sets_lose"], s["backdoor_points"], s["pot_no_boston"]) == (2, 5, "record")
+    assert (s["tie_games"], s["playoff_third_place"], s["playoff_best_of"]) == (True, True, 3)
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert b"tie-game" not in page.content  # nothing is tied before the round is over
+    for table in (1, 2):
+        team_games.game_enter(
+            tournament=tournament, table=table, score={"home_points": 7, "away_points": 3}
+        )
+    page = director_client.get(f"/tournaments/{tournament.pk}/manage/")
+    assert page.content.count(b'class="inline-form tie-game"') == 2  # places 1 and 3
+    rows = tournament_state(tournament).standings
+    first, second = rows[0].team.number, rows[1].team.number
+    saved = director_client.post(
+        f"/tournaments/{tournament.pk}/manage/tie/",
+        {"home": first, "away": second, "home_points": "2", "away_points": "7"},
+    )
+    assert saved.status_code == 302
+    rows = tournament_state(tournament).standings
+    assert (rows[0].team.number, rows[1].decided_by) == (second, "play-off game")
+    third, fourth = rows[2].team.number, rows[3].team.number
+    answer = director_client.post(
+        f"/api/tournaments/{tournament.pk}/tie/",
+        {"teams": [third, fourth], "score": {"home_points": 7, "away_points": 1}},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert [row["team"] for row in answer.json()["standings"]][2:] == [third, fourth]
+    refused = director_client.post(
+        f"/api/tournaments/{tournament.pk}/tie/",
+        {"teams": [first, third], "score": {"home_points": 7, "away_points": 1}},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "not tied for a place" in refused.json()["detail"]
+
+
+def test_a_game_lost_on_two_sets_from_the_directors_form_and_the_tablet(
+    club: Club, director_client: Client, client: Client
+) -> None:
+    """With two sets losing, a score sheet's -4 to -6, the away team set twice, is the home
+    team's win from the director's form; at a tablet the same figures with the sets count as
+    entered, and the table's state tells the tablet to ask for the sets."""
+    tournament = services.tournament_create(
+        club=club, name="Sets", teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+        settings={"rotation": "swiss", "rounds": 1, "game": {"sets_lose": 2}},
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    tournament.refresh_from_db()
+    sheet = {"home_points": "-4", "away_points": "-6", "home_sets": "1", "away_sets": "2"}
+    director_client.post(
+        f"/tournaments/{tournament.pk}/manage/enter/", {"table": "1", "round": "1"} | sheet
+    )
+    game = TournamentGame.objects.get(tournament=tournament, table=1)
+    assert game.result["winner"] == game.home and game.result["points"] == [-4, -6]  # type: ignore[index]
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=2).token
+    state = client.get(f"/api/tt/{token}/").json()
+    assert state["sets_lose"] == 2
+    entered = client.post(
+        f"/api/tt/{token}/enter/",
+        {"side": "home", "score": {"home_points": -3, "away_points": 0, "home_sets": 2}},
+        content_type="application/json",
+    )
+    assert entered.status_code == 201, entered.content
+    game = TournamentGame.objects.get(tournament=tournament, table=2)
+    assert game.result["winner"] == game.away  # type: ignore[index]

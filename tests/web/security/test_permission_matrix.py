@@ -90,14 +90,17 @@ DIRECTOR_EVENT_PAGES = {
     "event-print-pack-pdf", "event-print-document", "event-live-public", "event-tablet-links",
     "event-tablet-replace", "event-round-start", "event-round-clock", "call-handled",
     "event-enter", "event-traveller", "board-preview", "board-fouled", "result-artificial",
-    "result-correct", "event-audit", "event-export", "event-standings",
+    "result-correct", "event-audit", "event-export", "event-standings", "event-pair-leave",
+    "event-pair-arrive", "event-pair-presence-undo",
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
     "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
     "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace", "drive-cards",
+    "drive-comes-goes",
     # A team tournament's, likewise.
     "tournament-detail", "tournament-teams", "tournament-start", "tournament-enter",
     "tournament-forfeit", "tournament-withdraw", "tournament-next", "tournament-playoff",
+    "tournament-tie",
     "tournament-status", "tournament-link-replace", "tournament-print",
     "tournament-export-json", "tournament-settings", "tournament-room",
 }  # fmt: skip
@@ -138,14 +141,16 @@ DIRECTOR_EVENT_API = {
     "api-pairs", "api-import", "api-board-fouled", "api-results", "api-result-confirm",
     "api-result-dispute", "api-result-correct", "api-artificial", "api-room",
     "api-print-documents", "api-print-document", "api-print-pack", "api-print-pack-state",
-    "api-print-pack-pdf", "api-event-export",
+    "api-print-pack-pdf", "api-event-export", "api-pair-arrive", "api-pair-leave",
+    "api-pair-presence-undo", "api-round-start",
     "api-drive", "api-drive-players", "api-drive-start", "api-drive-results", "api-drive-correct",
     "api-drive-next", "api-drive-finish", "api-drive-publish", "api-drive-totals",
     "api-drive-print", "api-drive-export", "api-drive-tablets",
-    "api-drive-cards",
+    "api-drive-cards", "api-drive-arrive", "api-drive-leave",
     "api-tournament", "api-tournament-teams", "api-tournament-arrive", "api-tournament-start",
     "api-tournament-next", "api-tournament-games", "api-tournament-forfeit",
-    "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-finish",
+    "api-tournament-withdraw", "api-tournament-playoff", "api-tournament-tie",
+    "api-tournament-finish",
     "api-tournament-tablets", "api-tournament-publish", "api-tournament-live",
     "api-tournament-moves-on", "api-tournament-export",
 }  # fmt: skip
@@ -211,6 +216,7 @@ class World:
             # a drive's player, a tournament's team, or a board
             "number": 1 if is_drive or is_teams else self.result.board_number,
             "result_id": self.result.pk,
+            "pair_id": self.result.ns_pair_id,
             "call_id": self.call.pk,
             "job_id": self.job.pk,
             "table": 1,
@@ -221,7 +227,7 @@ class World:
             "key": "NS1",
             "fmt": "csv",
             "kind": "travellers",
-            "action": "finish",
+            "action": "leave" if name == "drive-comes-goes" else "finish",
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
@@ -421,7 +427,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
     return path, match.url_name
 
 
-_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table"}
+_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id"}
 
 # ---- what each caller must get -----------------------------------------------------------------
 

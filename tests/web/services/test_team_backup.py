@@ -611,3 +611,78 @@ def test_the_backup_command_takes_one_tournament_with_its_league(
     assert [entry["league"]["name"] for entry in data["leagues"]] == [league.name]
     with pytest.raises(CommandError, match="There is no tournament 9999"):
         run("backup", "-o", str(out), "--tournament", "9999")
+
+
+@pytest.mark.django_db
+def test_a_playoff_of_best_of_three_series_in_progress_restores_row_for_row(club: Club) -> None:
+    """Semi-final 1 won 2-1, semi-final 2 at 1-0 with its second game waiting at the tablet
+    for the other team: the document restores row for row, and a series game out of place
+    is refused by name."""
+    tournament = services.tournament_create(
+        club=club, name="Series", teams=[{"name": n} for n in "ABCDEF"],
+        settings={"rotation": "ladder", "rounds": 1, "playoff": 4, "playoff_best_of": 3,
+                  "playoff_third_place": True},
+    )  # fmt: skip
+    _all_here(tournament)
+    services.tournament_start(tournament=tournament, seed=3)
+    tournament.refresh_from_db()
+    for pairing in round_of(tournament, 1).tables:  # type: ignore[union-attr]
+        team_games.game_enter(tournament=tournament, table=pairing.table, score=HOME_WINS)
+    team_playoff.playoff_start(tournament=tournament)
+    tournament.refresh_from_db()
+    for score in (HOME_WINS, AWAY_WINS, HOME_WINS):
+        team_playoff.playoff_enter(tournament=tournament, match=1, score=score)
+    team_playoff.playoff_enter(tournament=tournament, match=2, score=AWAY_WINS)
+    team_tablets.tablet_enter(tournament=tournament, table=2, side="home", score=HOME_WINS)
+    tournament.refresh_from_db()
+    document = document_of(tournament)
+    assert sorted(g["match"] for g in document["games"] if g["match"][:1].isdigit()) == [
+        "1", "1.2", "1.3", "2", "2.2",
+    ]  # fmt: skip
+    before, view = team_rows(ids=False), playoff_view(tournament)
+    Tournament.objects.filter(pk=tournament.pk).delete()
+    backup.restore(copy.deepcopy(document))
+    assert team_rows(ids=False) == before
+    assert playoff_view(Tournament.objects.get(name="Series")) == view
+    Tournament.objects.filter(name="Series").delete()
+    late = copy.deepcopy(document)
+    for game in late["games"]:
+        if game["match"] == "1.3":
+            game["match"] = "1.4"
+    with pytest.raises(
+        backup.RestoreRefused, match=r"\(playoff match 1, game 4\): a playoff match is 3 game"
+    ):
+        backup.restore(late)
+
+
+@pytest.mark.django_db
+def test_a_tie_played_off_restores_and_a_tie_game_the_settings_do_not_allow_is_refused(
+    club: Club,
+) -> None:
+    tournament = services.tournament_create(
+        club=club, name="Ties", teams=[{"name": n} for n in "ABCD"],
+        settings={"rotation": "swiss", "rounds": 1, "keys": ["wins", "points"],
+                  "tie_games": True},
+    )  # fmt: skip
+    _all_here(tournament)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    first = round_of(tournament, 1)
+    assert first is not None
+    for pairing in first.tables:
+        team_games.game_enter(tournament=tournament, table=pairing.table, score=HOME_WINS)
+    team_playoff.tie_game_enter(
+        tournament=tournament, teams=(first.tables[0].home, first.tables[1].home), score=AWAY_WINS
+    )
+    team_games.tournament_finish(tournament=tournament)
+    tournament.refresh_from_db()
+    document = document_of(tournament)
+    before, order = team_rows(ids=False), [r.team.number for r in standings_of(tournament)]
+    Tournament.objects.filter(pk=tournament.pk).delete()
+    backup.restore(copy.deepcopy(document))
+    assert team_rows(ids=False) == before
+    assert [r.team.number for r in standings_of(Tournament.objects.get(name="Ties"))] == order
+    Tournament.objects.filter(name="Ties").delete()
+    document["tournament"]["settings"]["tie_games"] = False
+    with pytest.raises(backup.RestoreRefused, match=r"played off\): the tournament's settings"):
+        backup.restore(document)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from engine.teams import GameResult, Team, TeamTournament, TournamentSettings
+from engine.teams import Bracket, GameResult, Team, TeamTournament, TournamentSettings
 from tournaments.kernel.models import Club
 from tournaments.teams.models import (
     Tournament,
@@ -185,6 +185,39 @@ def test_the_tablets_enter_confirm_agree_and_disagree(club: Club) -> None:
     stored.refresh_from_db()
     assert stored.status == "disputed" and stored.note == "we had 5"
     assert tournament_state(tournament).done == 2
+
+
+def test_a_team_replaces_what_it_sent_and_the_other_team_confirms_the_new_figures(
+    club: Club,
+) -> None:
+    """The tablet's "change what we sent": the waiting entry is replaced whichever team is
+    named now, the audit keeps the old and the new figures, and the entry still waits for the
+    other team (the same figures sent as a change never count as agreed)."""
+    tournament = drawn(club)
+    first = {"home_points": 7, "away_points": 3}
+    team_tablets.tablet_enter(tournament=tournament, table=1, side="home", score=first)
+    changed, new = team_tablets.tablet_enter(
+        tournament=tournament, table=1, side="away", score=first, replace=True
+    )
+    assert new and (changed.status, changed.entered_by) == ("entered", "away")
+    second = {"home_points": 7, "away_points": 4}
+    team_tablets.tablet_enter(
+        tournament=tournament, table=1, side="away", score=second, replace=True
+    )
+    stored = TournamentGame.objects.get(tournament=tournament, table=1)
+    assert stored.result["points"] == [7, 4] and stored.status == "entered"  # type: ignore[index]
+    row = TournamentAudit.objects.filter(action="game-changed").latest("id")
+    assert (row.before, row.after) == (
+        {"by": "away", "points": [7, 3]},
+        {"by": "away", "points": [7, 4]},
+    )
+    with pytest.raises(TeamsRefused, match="The other team confirms"):
+        team_tablets.tablet_confirm(tournament=tournament, table=1, side="away")
+    team_tablets.tablet_confirm(tournament=tournament, table=1, side="home")
+    with pytest.raises(TeamsRefused, match="confirmed already: ask the director"):
+        team_tablets.tablet_enter(
+            tournament=tournament, table=1, side="home", score=first, replace=True
+        )
 
 
 def test_the_last_confirmation_draws_the_next_round_when_asked(
@@ -507,3 +540,230 @@ def test_a_league_with_an_absence_a_substitute_and_a_withdrawal_counts_each_game
     notes = week_notes(league, weeks)
     assert notes[weeks[0].pk] == "" and notes[weeks[2].pk] == ""
     assert notes[weeks[1].pk] == "absent: Kings; Jacks with Sam Sub standing in"
+
+
+def test_the_playoff_at_the_tablets_best_of_three_with_a_third_place_game(club: Club) -> None:
+    """The top four: the semi-finals at tables 1 and 2, then the final at table 1 and the
+    third-place game at table 2, each the best of three, entered at the tablets (one team
+    enters, the other confirms) except one game the director enters after a dispute. The
+    bracket follows the series: a match goes on only when a team has won two games."""
+    tournament = drawn(club, playoff_third_place=True, playoff_best_of=3)
+    for round_number in (1, 2, 3):
+        play_round(tournament, home_wins=round_number != 2)
+        if round_number < 3:
+            services.round_next(tournament=tournament)
+            tournament.refresh_from_db()
+    seeds = [r.team.number for r in tournament_state(tournament).standings]
+    team_playoff.playoff_start(tournament=tournament)
+    tournament.refresh_from_db()
+    names = dict(tournament.teams.values_list("number", "name"))
+
+    def game(table: int, home: int, away: int) -> None:
+        score = {"home_points": home, "away_points": away}
+        team_tablets.tablet_enter(tournament=tournament, table=table, side="home", score=score)
+        team_tablets.tablet_confirm(tournament=tournament, table=table, side="away")
+        tournament.refresh_from_db()
+
+    state = table_state(tournament, 1)
+    assert (state["home"]["number"], state["away"]["number"]) == (seeds[0], seeds[3])
+    assert state["match"] == "Semi-finals, match 1: game 1 of up to 3: level 0-0"
+    game(1, 7, 2)  # seed 1 leads
+    state = table_state(tournament, 1)
+    assert state["game"] is None
+    assert state["match"].endswith(f"game 2 of up to 3: {names[seeds[0]]} lead 1-0")
+    game(1, 3, 7)  # level
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(1).winner is None
+    game(1, 7, 0)  # seed 1 wins the series 2-1
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(1).winner == seeds[0]
+    # Table 1 has nothing ready until the other semi-final is over.
+    assert table_state(tournament, 1)["match"] == "" and table_state(tournament, 1)["home"] is None
+    with pytest.raises(TeamsRefused, match="No playoff match is to be played at table 1 now"):
+        team_tablets.tablet_enter(
+            tournament=tournament, table=1, side="home",
+            score={"home_points": 7, "away_points": 0},
+        )  # fmt: skip
+    # Table 2: seed 3 wins game 1; game 2 is disputed and the director enters it.
+    game(2, 2, 7)
+    team_tablets.tablet_enter(
+        tournament=tournament, table=2, side="away", score={"home_points": 1, "away_points": 7}
+    )
+    team_tablets.tablet_dispute(tournament=tournament, table=2, side="home", note="we had 3")
+    team_playoff.playoff_enter(
+        tournament=tournament, match=2, score={"home_points": 3, "away_points": 7}
+    )
+    tournament.refresh_from_db()
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert bracket.match(2).winner == seeds[2]
+    rows = TournamentGame.objects.filter(tournament=tournament, table=2).exclude(match="")
+    assert sorted(rows.values_list("match", "status")) == [("2", "confirmed"), ("2.2", "confirmed")]
+    # The final at table 1, the third-place game at table 2, both ready at once.
+    assert table_state(tournament, 1)["match"].startswith("Final, match 3: game 1 of up to 3")
+    assert table_state(tournament, 2)["match"].startswith("Third-place game: game 1")
+    game(1, 7, 1)
+    game(1, 7, 4)
+    game(2, 0, 7)
+    game(2, 6, 7)
+    bracket = Bracket.from_dict(tournament.bracket)
+    assert (bracket.champion, bracket.match(4).winner) == (seeds[0], seeds[1])
+    # Playoff games never count in the standings.
+    assert [r.team.number for r in tournament_state(tournament).standings] == seeds
+    team_games.tournament_finish(tournament=tournament)
+    audits = list(
+        TournamentAudit.objects.filter(action="playoff-winner")
+        .order_by("id")
+        .values_list("target", flat=True)
+    )
+    assert audits == ["match 1", "match 2", "match 3", "match 4"]
+
+
+def test_a_phone_shows_the_standings_of_finished_rounds_only_and_where_its_teams_go(
+    club: Club,
+) -> None:
+    """Card secrecy: while any table still plays round 1 no phone shows standings; once all
+    have finished, every phone shows them (a recomputation of round 1's games). When round 2
+    is drawn, each table's phone says where last round's teams play."""
+    tournament = drawn(club)
+    first = round_of(tournament, 1)
+    assert first is not None
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 2}
+    )
+    for table in (1, 2, 3):
+        state = table_state(tournament, table)
+        assert (state["standings_round"], state["standings"], state["moves"]) == (0, [], [])
+    for table in (2, 3):
+        team_games.game_enter(
+            tournament=tournament, table=table, score={"home_points": 3, "away_points": 7}
+        )
+    state = table_state(tournament, 1)
+    names = dict(tournament.teams.values_list("number", "name"))
+    again = TeamTournament(
+        TournamentSettings.from_dict(tournament.settings),
+        [Team(t.number, t.name) for t in tournament.teams.all()],
+    ).standings(counted_results(tournament))
+    assert state["standings_round"] == 1
+    assert [(r["name"], r["won"], r["points"]) for r in state["standings"]] == [
+        (r.team.name, r.won, r.points_for) for r in again
+    ]
+    services.round_next(tournament=tournament)
+    tournament.refresh_from_db()
+    second = round_of(tournament, 2)
+    assert second is not None
+    where = {team: p for p in second.tables for team in p.teams}
+    for pairing in first.tables:
+        moves = table_state(tournament, pairing.table)["moves"]
+        expected = []
+        for team in pairing.teams:
+            now = where[team]
+            other = now.away if now.home == team else now.home
+            expected.append({"team": names[team], "table": now.table, "opponent": names[other]})
+        assert moves == expected
+    # Round 2 under way: still round 1's standings only.
+    team_games.game_enter(
+        tournament=tournament, table=1, score={"home_points": 7, "away_points": 0}
+    )
+    assert table_state(tournament, 2)["standings_round"] == 1
+
+
+def test_a_team_that_withdraws_leaves_the_league_its_games_standing(club: Club) -> None:
+    """Week 1: Tens withdraw after round 1 (their round-1 game stands, round 2 leaves them
+    out). Week 2 is made without them, the others under their league numbers; the league
+    table, Tens included with their one game, equals a recount from the stored games."""
+    names = ["Aces", "Kings", "Queens", "Jacks", "Tens"]
+    league = services.league_create(club=club, name="Autumn league")
+    settings = {"rotation": "swiss", "rounds": 2}
+    first = services.tournament_create(
+        club=club, name="Week 1", settings=settings, league=league,
+        teams=[{"name": n} for n in names],
+    )  # fmt: skip
+    for number in range(1, 6):
+        services.team_arrive(tournament=first, number=number)
+    services.tournament_start(tournament=first, seed=2)
+    first.refresh_from_db()
+    play_round(first)
+    team_games.team_withdraw(tournament=first, number=5, reason="moved away")
+    services.round_next(tournament=first)
+    first.refresh_from_db()
+    assert 5 not in round_of(first, 2).teams()  # type: ignore[union-attr]
+    play_round(first)
+    team_games.tournament_finish(tournament=first)
+    second = services.tournament_create(club=club, name="Week 2", settings=settings, league=league)
+    assert list(second.teams.values_list("number", "name", "league_team")) == [
+        (1, "Aces", 1), (2, "Kings", 2), (3, "Queens", 3), (4, "Jacks", 4),
+    ]  # fmt: skip
+    for number in range(1, 5):
+        services.team_arrive(tournament=second, number=number)
+    services.tournament_start(tournament=second, seed=3)
+    second.refresh_from_db()
+    play_round(second, home_wins=False)
+    services.round_next(tournament=second)
+    second.refresh_from_db()
+    play_round(second)
+    team_games.tournament_finish(tournament=second)
+    results = [
+        GameResult.from_dict(g.result)  # type: ignore[arg-type]
+        for g in TournamentGame.objects.filter(tournament__league=league, status="confirmed")
+    ]
+    engine = TeamTournament(
+        TournamentSettings.from_dict(settings), [Team(n, names[n - 1]) for n in range(1, 6)]
+    )
+    recount = [
+        (r.rank, r.team.name, r.played, r.won, r.points_for) for r in engine.standings(results)
+    ]
+    table = league_standings(league)
+    assert [(r.rank, r.team.name, r.played, r.won, r.points_for) for r in table] == recount
+    tens = next(r for r in table if r.team.name == "Tens")
+    assert tens.played == 1
+
+
+def test_a_tie_for_a_place_is_played_off_in_one_game_once_the_rounds_are_over(
+    club: Club,
+) -> None:
+    """Four teams, one round, home teams winning 7-3: the two winners share place 1 and the
+    two losers place 3. Before the rounds are over, between teams not tied, or with the
+    setting off, the tie's game is refused and nothing changes; played, it ranks the two."""
+    tournament = services.tournament_create(
+        club=club, name="Ties", teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+        settings={"rotation": "swiss", "rounds": 1, "keys": ["wins", "points"],
+                  "tie_games": True},
+    )  # fmt: skip
+    for number in range(1, 5):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=4)
+    tournament.refresh_from_db()
+    drawn_round = round_of(tournament, 1)
+    assert drawn_round is not None
+    winners = [p.home for p in drawn_round.tables]
+    losers = [p.away for p in drawn_round.tables]
+    score = {"home_points": 7, "away_points": 3}
+    with pytest.raises(TeamsRefused, match="once the rounds are over"):
+        team_playoff.tie_game_enter(tournament=tournament, teams=tuple(winners), score=score)
+    play_round(tournament)
+    with pytest.raises(TeamsRefused, match=r"are not tied for a place"):
+        team_playoff.tie_game_enter(
+            tournament=tournament, teams=(winners[0], losers[0]), score=score
+        )
+    with pytest.raises(TeamsRefused, match=r"The tie's game: 7 to 9: .* reached 7 and"):
+        team_playoff.tie_game_enter(
+            tournament=tournament, teams=tuple(winners), score={"home_points": 7, "away_points": 9}
+        )
+    assert not TournamentGame.objects.filter(tournament=tournament, match__startswith="tie-")
+    before = [(r.rank, r.team.number) for r in tournament_state(tournament).standings]
+    team_playoff.tie_game_enter(
+        tournament=tournament, teams=(winners[0], winners[1]),
+        score={"home_points": 2, "away_points": 7},
+    )  # fmt: skip
+    rows = tournament_state(tournament).standings
+    assert [(r.rank, r.team.number) for r in rows][:2] == [(1, winners[1]), (2, winners[0])]
+    assert rows[1].decided_by == "play-off game"
+    # Its figures never count: the points and wins are as before the tie's game.
+    assert sorted((r.team.number, r.won, r.points_for) for r in rows) == sorted(
+        (t, 1 if t in winners else 0, 7 if t in winners else 3) for t in range(1, 5)
+    )
+    assert [n for _, n in before][2:] == [n for _, n in [(r.rank, r.team.number) for r in rows]][2:]
+    assert "then a game between two teams still level" in tournament_state(tournament).tie_break
+    off = drawn(club)
+    with pytest.raises(TeamsRefused, match="does not play ties off"):
+        team_playoff.tie_game_enter(tournament=off, teams=(1, 2), score=score)

@@ -1,5 +1,6 @@
 """The director's API for events: list and create, read, start, finish, publish and reopen,
-the pairs' names, and the boards (import, fouled)."""
+the pairs' names, late arrivals and early departures, starting a round, and the boards
+(import, fouled)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from tournaments.events.api.event_schemas import GameOptionsField, MovementParam
 from tournaments.events.api.serializers import EventOut, PairOut
 from tournaments.events.models import Board, Event, Pair
 from tournaments.events.services import closing as closing_services
-from tournaments.events.services import corrections
+from tournaments.events.services import corrections, presence
 from tournaments.events.services import events as event_services
+from tournaments.events.services import tablets as tablet_services
 from tournaments.kernel.api.fields import NameField, TextField
 from tournaments.kernel.clubs import club_for_new_event
 
@@ -179,3 +181,113 @@ class BoardFouledApi(DirectorEventApi):
         board = get_object_or_404(Board, event=self.event, number=number)
         board = corrections.board_mark_fouled(board=board, user=request.user, **data.validated_data)
         return Response({"fouled": board.fouled})
+
+
+AWARD_HELP = (
+    "What the meetings the pair misses score, as seen from the pair left waiting and then the "
+    'absent pair: "A+/NP" (average-plus to the waiting pair, nothing to the absent one), '
+    '"A/NP", "A+/A-", "NP" (nothing either side: a sit-out). Leave it out for the default: '
+    '"A+/NP" for a departure, "NP" for a late arrival.'
+)
+
+
+class PairLeaveApi(DirectorEventApi):
+    class PairLeaveIn(serializers.Serializer[Any]):
+        round = serializers.IntegerField(min_value=1, help_text="The first round it misses.")
+        award = serializers.CharField(max_length=8, required=False, help_text=AWARD_HELP)
+
+    @extend_schema(request=PairLeaveIn, responses=PairOut)
+    def post(self, request: Request, pk: int, pair_id: int) -> Response:
+        """A pair goes home early: from `round` on it is a phantom."""
+        data = self.PairLeaveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        pair = get_object_or_404(Pair, pk=pair_id, section__event=self.event)
+        pair = presence.pair_leave(
+            event=self.event,
+            pair=pair,
+            round=data.validated_data["round"],
+            award=data.validated_data.get("award"),
+            user=request.user,
+        )
+        return Response(PairOut(pair).data)
+
+
+class PairArriveApi(DirectorEventApi):
+    class PairArriveIn(serializers.Serializer[Any]):
+        round = serializers.IntegerField(min_value=1, help_text="The first round it plays.")
+        pair = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="The absent pair slot it fills; null or left out: the movement's phantom.",
+        )
+        player1 = NameField(max_length=120, required=False, allow_blank=True)
+        player2 = NameField(max_length=120, required=False, allow_blank=True)
+        award = serializers.CharField(max_length=8, required=False, help_text=AWARD_HELP)
+
+    @extend_schema(request=PairArriveIn, responses=PairOut)
+    def post(self, request: Request, pk: int) -> Response:
+        """A pair comes late and plays from `round` on, in an absent slot or the phantom's."""
+        data = self.PairArriveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        slot = None
+        if values.get("pair") is not None:
+            slot = get_object_or_404(Pair, pk=values["pair"], section__event=self.event)
+        names = None
+        if "player1" in values or "player2" in values:
+            names = (values.get("player1", ""), values.get("player2", ""))
+        pair = presence.pair_arrive(
+            event=self.event,
+            round=values["round"],
+            pair=slot,
+            names=names,
+            award=values.get("award"),
+            user=request.user,
+        )
+        return Response(PairOut(pair).data)
+
+
+class PairPresenceUndoApi(DirectorEventApi):
+    class PresenceUndoIn(serializers.Serializer[Any]):
+        reason = TextField()
+
+    @extend_schema(request=PresenceUndoIn, responses=PairOut)
+    def post(self, request: Request, pk: int, pair_id: int) -> Response:
+        """Take back the pair's last arrival or departure (only before anything is played
+        after it)."""
+        data = self.PresenceUndoIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        pair = get_object_or_404(Pair, pk=pair_id, section__event=self.event)
+        pair = presence.presence_undo(
+            event=self.event, pair=pair, reason=data.validated_data["reason"], user=request.user
+        )
+        return Response(PairOut(pair).data)
+
+
+class RoundStartApi(DirectorEventApi):
+    class RoundStartIn(serializers.Serializer[Any]):
+        round = serializers.IntegerField(min_value=1)
+        unfinished = serializers.CharField(
+            max_length=8,
+            required=False,
+            allow_blank=True,
+            help_text="An artificial score for each board a table of the earlier rounds has no "
+            'result for ("A": the average; "A+/A-"...); left out or blank, such a table '
+            "plays on.",
+        )
+
+    @extend_schema(
+        request=RoundStartIn,
+        responses=inline_serializer("RoundStarted", {"released_round": serializers.IntegerField()}),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Let the tablets move on to `round` (events that advance on the director's word)."""
+        data = self.RoundStartIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        section = tablet_services.round_start(
+            event=self.event,
+            round=data.validated_data["round"],
+            unfinished=data.validated_data.get("unfinished") or None,
+            user=request.user,
+        )
+        return Response({"released_round": section.released_round})

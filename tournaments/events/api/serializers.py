@@ -14,9 +14,20 @@ from tournaments.kernel.api.entry_schema import StoredEntryField
 from tournaments.kernel.api.fields import TextField
 
 
+class PresenceChangeOut(serializers.Serializer[Any]):
+    """One arrival or departure: from `round` on the pair plays (`present`) or is away;
+    `award` is what its meetings while away score, NS/EW as seen from the pair left waiting
+    and then the absent pair ("A+/NP")."""
+
+    round = serializers.IntegerField(min_value=1)
+    present = serializers.BooleanField()
+    award = TextField(required=False)
+
+
 class PairOut(serializers.ModelSerializer[Pair]):
     pair_label = TextField(source="label", read_only=True)
     names = TextField(read_only=True)
+    presence = PresenceChangeOut(many=True, read_only=True)
 
     class Meta:
         model = Pair
@@ -29,6 +40,7 @@ class PairOut(serializers.ModelSerializer[Pair]):
             "player2",
             "names",
             "is_phantom",
+            "presence",
         ]
 
 

@@ -72,7 +72,16 @@ TABLES = Tables(
             "clock_ends_at",
             "clock_minutes",
         ),
-        Pair: ("id", "number", "direction", "player1", "player2", "is_phantom", "arrived_late"),
+        Pair: (
+            "id",
+            "number",
+            "direction",
+            "player1",
+            "player2",
+            "is_phantom",
+            "arrived_late",
+            "presence",
+        ),
         Board: ("id", "number", "record", "par", "par_status", "fouled"),
         MovementRow: ("id", "round", "table", "ns_pair", "ew_pair", "board_set"),
         Result: (
@@ -111,6 +120,9 @@ TABLES = Tables(
     },
     added_later={
         DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
+        # Arrivals and departures during play came with migration 0017: before it a pair was
+        # there all evening or not at all (`is_phantom`).
+        Pair: {"presence": []},
     },
     implied={
         Player: {"club": "listed under its club"},

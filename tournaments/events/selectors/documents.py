@@ -35,7 +35,8 @@ class TabletPair(Document):
     number: int
     label: str
     names: str
-    absent: bool  # the phantom, or a pair marked absent
+    absent: bool  # the phantom, or a pair away this round (not come yet, or left)
+    left: bool = False  # away this round after playing earlier: "your opponents have left"
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,11 @@ class TabletBoard(Document):
 class SeatMove(Document):
     table: int
     seat: str
+    #: Next round the pair sits out at a table nobody plays at (not set up): `then_table`
+    #: and `then_seat` say where it plays the round after (None when that was its last).
+    idle: bool = False
+    then_table: int | None = None
+    then_seat: str | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count
 
+from engine.scoring import method_scope, parse_artificial
 from tournaments.events import access
 from tournaments.events.bridge import movement_for
 from tournaments.events.models import (
@@ -114,8 +115,9 @@ def tables_words(section: Section) -> str:
     """How many tables the room sets up, as the event's pages say it: "4 tables", or, where
     the sit-out keeps one table all evening, "3 tables to play at (2, 3, 4); table 1 is the
     sit-out: nobody plays there". The tables keep their numbers (the guide cards and the
-    movement name them), so the words say which ones. The sit-out table keeps its tablet and
-    its table card: the pair sitting out waits there and reads where it goes next."""
+    movement name them), so the words say which ones. The sit-out table is not set up: it
+    has no tablet and no table card; the pair sitting out reads where it goes next on the
+    tablet of the table it leaves and on its pair card."""
     movement = movement_for(section)
     playing = movement.tables_in_play
     if not movement.idle_tables:
@@ -126,3 +128,52 @@ def tables_words(section: Section) -> str:
         f"{len(playing)} table{'s' if len(playing) != 1 else ''} to play at ({listed}); "
         f"table {idle} is the sit-out: nobody plays there"
     )
+
+
+@dataclass(frozen=True)
+class PresenceLine:
+    """A pair's arrivals and departures as the event page lists them."""
+
+    pair: Pair
+    changes: list[str]
+
+
+#: The awards the director's forms offer, as seen from the pair left waiting and then the
+#: absent pair; the method's own scope decides which it can score.
+AWARD_CHOICES = (
+    ("A+/NP", "Average-plus to the pair left waiting, nothing to the absent pair"),
+    ("A/NP", "Average to the pair left waiting, nothing to the absent pair"),
+    ("A+/A-", "Average-plus to the pair left waiting, average-minus to the absent pair"),
+    ("NP", "Nothing either side: a sit-out"),
+)
+
+
+def award_choices(event: Event) -> list[tuple[str, str]]:
+    """The awards `AWARD_CHOICES` the event's method can score."""
+    scope = method_scope(event.method)
+    return [
+        (code, words)
+        for code, words in AWARD_CHOICES
+        if scope.artificial_refusal(parse_artificial(code)) is None
+    ]
+
+
+def presence_lines(pairs: list[Pair]) -> list[PresenceLine]:
+    """Each pair that came late or left, with its changes in words."""
+    lines = []
+    for pair in pairs:
+        if not pair.presence:
+            continue
+        changes = [
+            f"{'plays' if c['present'] else 'away'} from round {c['round']}"
+            + (f" ({c['award']})" if c.get("award") and c["award"] != "NP" else "")
+            for c in pair.presence
+        ]
+        lines.append(PresenceLine(pair, changes))
+    return lines
+
+
+def phantom_place(section: Section) -> bool:
+    """Whether a late pair may take the movement's phantom's place (an odd number of
+    pairs, the phantom part of the movement)."""
+    return bool(section.movement_params.get("phantom"))

@@ -4,7 +4,7 @@ boards every table has finished (the card-secrecy rule)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from clubwhist.queries import Prepared
 from tournaments.events.bridge import MeetingRow, meeting_rows
-from tournaments.events.models import DirectorCall, Event, Pair, Result, Section
+from tournaments.events.models import DirectorCall, Event, Pair, Result, Section, absent_rounds
 from tournaments.events.selectors.documents import Room, RoomTable
 
 
@@ -186,13 +186,18 @@ def room_document(event: Event, room: dict[str, Any] | None = None) -> Room:
 
 # What a tablet's round asks after each change of the room, built into SQL once per
 # connection (clubwhist/queries.py).
+# Every pair of the section (a few dozen rows), those away in some round picked out by the
+# caller: a JSON "no changes" in the query would be a value the prepared query does not take.
 _ABSENT = Prepared(
     lambda section: (
-        Pair.objects.filter(section_id=section, is_phantom=True)
+        Pair.objects.filter(section_id=section)
         .order_by()
-        .values_list("number", "direction")
+        .values_list("number", "direction", "is_phantom", "presence")
     )
 )
+
+#: Who is away in which rounds: (number, direction) -> the rounds that pair misses.
+Absences = Mapping[tuple[int, str], AbstractSet[int]]
 # A table's own results and the room's in the rounds it sits out (`room_progress`).
 # .order_by(): the models' default orderings join the section and event tables, which costs
 # more than the rows here; these reads need no order.
@@ -213,25 +218,44 @@ TABLES_STATUSES = Prepared(
 )
 
 
-def _absent_numbers(section: Section) -> set[tuple[int, str]]:
-    return set(_ABSENT(section.pk))
+def absences(section: Section, pairs: Iterable[Pair]) -> dict[tuple[int, str], frozenset[int]]:
+    """The rounds each of `pairs` misses (absent all evening, came late or left early), for
+    those that miss any."""
+    found = {}
+    for pair in pairs:
+        if pair.is_phantom or pair.presence:
+            missed = pair.absent_rounds(section.rounds)
+            if missed:
+                found[(pair.number, pair.direction)] = missed
+    return found
 
 
-def _is_absent(section: Section, absent: set[tuple[int, str]], number: int, seat: str) -> bool:
-    return (number, section.direction_of(seat)) in absent
+def _absent_numbers(section: Section) -> dict[tuple[int, str], frozenset[int]]:
+    found = {}
+    for number, direction, phantom, presence in _ABSENT(section.pk):
+        if not (phantom or presence):
+            continue
+        missed = absent_rounds(phantom, presence, section.rounds)
+        if missed:
+            found[(number, direction)] = missed
+    return found
 
 
-def sit_outs(section: Section, absent: set[tuple[int, str]] | None = None) -> set[tuple[int, int]]:
-    """The (round, table) meetings with no game: the movement's phantom, or a pair marked
-    absent (`absent`: their (number, direction), read here when not given)."""
+def _is_absent(section: Section, absent: Absences, number: int, seat: str, rnd: int) -> bool:
+    return rnd in absent.get((number, section.direction_of(seat)), ())
+
+
+def sit_outs(section: Section, absent: Absences | None = None) -> set[tuple[int, int]]:
+    """The (round, table) meetings with no game: the movement's phantom, or a pair away that
+    round (`absent`: the rounds each (number, direction) misses, read here when not given)."""
     if absent is None:
         absent = _absent_numbers(section)
     return {
         key
         for key, row in meeting_rows(section).items()
         if not (row.ns_pair and row.ew_pair)
-        or _is_absent(section, absent, row.ns_pair, "NS")
-        or _is_absent(section, absent, row.ew_pair, "EW")
+        or _is_absent(section, absent, row.ns_pair, "NS", row.round)
+        or _is_absent(section, absent, row.ew_pair, "EW", row.round)
     }
 
 
@@ -289,9 +313,7 @@ class RoomProgress:
     sit_out: AbstractSet[tuple[int, int]]
 
 
-def room_progress(
-    section: Section, absent: set[tuple[int, str]] | None = None, *, table: int
-) -> RoomProgress:
+def room_progress(section: Section, absent: Absences | None = None, *, table: int) -> RoomProgress:
     """Which meetings have settled their boards, as far as `table_round` needs for `table`:
     its own results, and the whole room's only in the rounds it sits out (it moves on when the
     room has played); a tablet's write asks this on every result, and the room's results would

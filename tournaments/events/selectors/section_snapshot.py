@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tournaments.events.models import Board, Pair, Section
-from tournaments.events.selectors.room import sit_outs
+from tournaments.events.selectors.room import absences, sit_outs
 
 #: Sections kept per process (one version each): a server with more running at once reads
 #: the least recently used one again.
@@ -52,8 +52,9 @@ def section_snapshot(section: Section, version: str) -> SectionSnapshot:
             return found[1]
     pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section).order_by()}
     boards = {b.number: b for b in Board.objects.filter(event_id=section.event_id).order_by()}
-    absent = {key for key, pair in pairs.items() if pair.is_phantom}
-    made = SectionSnapshot(pairs, boards, frozenset(sit_outs(section, absent)))
+    made = SectionSnapshot(
+        pairs, boards, frozenset(sit_outs(section, absences(section, pairs.values())))
+    )
     with _LOCK:
         _KEPT[section.pk] = (version, made)
         _KEPT.move_to_end(section.pk)

@@ -31,6 +31,7 @@ from tournaments.events.selectors.room import (
     SETTLED,
     TABLES_STATUSES,
     RoomProgress,
+    absences,
     progress_of,
     room_progress,
     round_done,
@@ -117,16 +118,23 @@ def table_round_boards(section: Section, table: int, rnd: int) -> range:
 
 
 def _pair_view(
-    section: Section, pairs: dict[tuple[int, str], Pair], number: int, seat: str
+    section: Section, pairs: dict[tuple[int, str], Pair], number: int, seat: str, rnd: int
 ) -> TabletPair | None:
     pair = pairs.get((number, section.direction_of(seat)))
     if pair is None:
         return None
+    missed = pair.absent_rounds(section.rounds) if pair.is_phantom or pair.presence else ()
+    away = rnd in missed
+    # It played earlier this evening and has gone: its opponents are told so.
+    left = away and any(r not in missed for r in range(1, rnd))
+    players = " & ".join(n for n in (pair.player1, pair.player2) if n) or pair.NAMES_TO_COME
     return TabletPair(
         number=pair.number,
         label=pair.label,
-        names=pair.names,
-        absent=pair.is_phantom,  # the phantom, or a pair marked absent
+        # "Phantom (sit-out)" for a slot nobody fills (yet); the players' names otherwise.
+        names=Pair.PHANTOM_NAMES if away and not left else players,
+        absent=away,  # the phantom, or a pair away this round
+        left=left,
     )
 
 
@@ -189,17 +197,36 @@ def _round_view(
 ) -> TabletRound:
     row = progress.rows[(rnd, table)]
     boards = section.boards_of_set(row.board_set)
-    after = movement_for(section).next_places(rnd, table)
+    movement = movement_for(section)
+    after = movement.next_places(rnd, table)
+
+    def move(place: tuple[int, str] | None) -> SeatMove | None:
+        """Where a pair goes; past a round at the idle table (not set up), where it plays
+        the round after, so the pair is not sent to a table nobody sets up."""
+        if place is None:
+            return None
+        if place[0] not in movement.idle_tables:
+            return SeatMove(table=place[0], seat=place[1])
+        later = movement.next_places(rnd + 1, place[0])
+        then = later.ns if place[1] == "NS" else later.ew
+        return SeatMove(
+            table=place[0],
+            seat=place[1],
+            idle=True,
+            then_table=then[0] if then else None,
+            then_seat=then[1] if then else None,
+        )
+
     return TabletRound(
         round=rnd,
         sit_out=(rnd, table) in progress.sit_out,
-        ns=_pair_view(section, pairs, row.ns_pair, "NS") if row.ns_pair else None,
-        ew=_pair_view(section, pairs, row.ew_pair, "EW") if row.ew_pair else None,
+        ns=_pair_view(section, pairs, row.ns_pair, "NS", rnd) if row.ns_pair else None,
+        ew=_pair_view(section, pairs, row.ew_pair, "EW", rnd) if row.ew_pair else None,
         boards=tuple(_board_views(rules, rnd, boards, records, own)),
         done=round_done(section, progress, rnd, table),
         next=NextPlaces(
-            ns=None if after.ns is None else SeatMove(table=after.ns[0], seat=after.ns[1]),
-            ew=None if after.ew is None else SeatMove(table=after.ew[0], seat=after.ew[1]),
+            ns=move(after.ns),
+            ew=move(after.ew),
             boards_to=after.boards,
             # boards not played next round: where and when they are played again
             boards_later=None
@@ -220,7 +247,7 @@ def _pairs_at(section: Section, table: int) -> dict[tuple[int, str], Pair]:
             for seat, number in (("NS", row.ns_pair), ("EW", row.ew_pair)):
                 if number:
                     seated[section.direction_of(seat)].add(number)
-    wanted = Q(is_phantom=True)
+    wanted = Q(is_phantom=True) | ~Q(presence=[])
     for direction, numbers in seated.items():
         wanted |= Q(direction=direction, number__in=numbers)
     return {
@@ -261,7 +288,7 @@ def tablet_state(access: TableAccess, section_version: str | None = None) -> Tab
         sit_out: AbstractSet[tuple[int, int]] = snapshot.sit_out
     else:
         pairs = _pairs_at(section, table)
-        sit_out = sit_outs(section, {key for key, pair in pairs.items() if pair.is_phantom})
+        sit_out = sit_outs(section, absences(section, pairs.values()))
     # This table's results serve both its progress and its boards' views (one query); the
     # room's are read only for a round the table sits out (it moves on with the room).
     own: list[Result] = _OWN(section.pk, table)

@@ -14,8 +14,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.scoring import method_scope, parse_artificial
-from tournaments.events.bridge import as_int_score, engine_board, rules_for
-from tournaments.events.models import AuditEntry, Board, DirectorCall, Event, Result, Section
+from tournaments.events.bridge import as_int_score, engine_board, meeting_rows, rules_for
+from tournaments.events.models import (
+    AuditEntry,
+    Board,
+    DirectorCall,
+    Event,
+    Pair,
+    Result,
+    Section,
+)
+from tournaments.events.selectors.room import sit_outs
 from tournaments.events.services.audit import audit_record
 from tournaments.events.services.results import (
     ResultConflict,
@@ -158,7 +167,9 @@ def result_set_artificial(
     if refusal is not None:  # refused here, not by every standings and export afterwards
         raise ResultError(f"Board {board_number}: {refusal}.")
     canonical = ns_code if ns_code == ew_code else f"{ns_code}/{ew_code}"
-    seating = seating_for(section=section, round=round, table=table, board_number=board_number)
+    seating = seating_for(
+        section=section, round=round, table=table, board_number=board_number, absent_ok=True
+    )
     result = (
         Result.objects.select_for_update()
         .filter(section=section, board_number=board_number, ns_pair=seating.ns_pair)
@@ -210,3 +221,45 @@ def board_mark_fouled(*, board: Board, fouled: bool, reason: str, user: User = N
     )
     results_changed(event=board.event)
     return board
+
+
+def unfinished_averages(*, section: Section, before: int, code: str, user: User = None) -> int:
+    """A table that has not finished when the director starts the next round: each board of
+    the rounds before `before` that a meeting playing it has no result for gets `code` (the
+    movement's average, "A", unless the director says otherwise), marked as the unfinished
+    table's (`Result.UNFINISHED_DEVICE`); how many were given. A board with any result
+    (entered, disputed, played) is left alone; a result typed afterwards for one of these
+    boards replaces its average (`result_submit`); each can be changed on the
+    artificial-score page. Call inside the round's start."""
+    stored = set(
+        Result.objects.filter(section=section, round__lt=before).values_list(
+            "round", "table", "board_number"
+        )
+    )
+    no_game = sit_outs(section)
+    pairs = {(p.number, p.direction): p for p in Pair.objects.filter(section=section)}
+    given = 0
+    for (rnd, table), row in sorted(meeting_rows(section).items()):
+        if rnd >= before or (rnd, table) in no_game:
+            continue
+        ns = pairs[(row.ns_pair, section.direction_of("NS"))]
+        ew = pairs[(row.ew_pair, section.direction_of("EW"))]
+        for number in section.boards_of_set(row.board_set):
+            if (rnd, table, number) in stored:
+                continue
+            Result.objects.create(
+                section=section,
+                board_number=number,
+                round=rnd,
+                table=table,
+                ns_pair=ns,
+                ew_pair=ew,
+                entry=None,
+                ns_score=None,
+                status=Result.Status.ARTIFICIAL,
+                artificial_code=code,
+                entered_by_device=Result.UNFINISHED_DEVICE,
+                entered_by=actor(user),
+            )
+            given += 1
+    return given

@@ -191,7 +191,9 @@ def pairs_update(
     (pair id -> absent); all of it or nothing."""
     pairs_register(event=event, names=names, user=user)
     for pair in Pair.objects.filter(section__event=event, pk__in=list(absent)):
-        if absent[pair.pk] != pair.is_phantom:
+        # A pair that came late or left keeps what its arrivals and departures say (the
+        # page greys its Absent box out; `services.presence` changes it).
+        if absent[pair.pk] != pair.is_phantom and not pair.presence:
             pair_set_absent(event=event, pair=pair, absent=absent[pair.pk], user=user)
 
 
@@ -207,6 +209,12 @@ def pair_set_absent(*, event: Event, pair: Pair, absent: bool, user: User = None
     pair = Pair.objects.select_for_update().get(pk=pair.pk, section__event=event)
     if pair.is_phantom == absent:
         return pair
+    if pair.presence:
+        raise EventError(
+            f'{pair.label} came late or left during play: change that under "A pair comes '
+            'late or leaves early" (undo the last change, or record a new one), not with '
+            "the Absent box."
+        )
     pair.is_phantom = absent
     if not absent and event.status == Event.Status.RUNNING:
         pair.arrived_late = True

@@ -26,6 +26,7 @@ from tournaments.events.bridge import (
 from tournaments.events.models import Board, DirectorCall, Event, Pair, Result, Section
 from tournaments.events.selectors.section_snapshot import SectionSnapshot
 from tournaments.events.selectors.tablet_cache import result_changed, tables_changed
+from tournaments.events.services.audit import audit_record
 from tournaments.events.services.scoring import results_changed
 from tournaments.kernel.audit import User, actor
 from tournaments.kernel.refusals import Kind, Refused
@@ -67,9 +68,12 @@ def seating_for(
     table: int,
     board_number: int,
     snapshot: SectionSnapshot | None = None,
+    absent_ok: bool = False,
 ) -> Seating:
     """The meeting's board and pairs, checked; from `snapshot` (the process's copy of the
-    section, under a version read before this request's reads) when given."""
+    section, under a version read before this request's reads) when given. A meeting with a
+    pair away that round has no game; `absent_ok` takes it all the same (the director giving
+    it an artificial score)."""
     row = meeting_rows(section).get((round, table))
     if row is None:
         raise ResultError(
@@ -102,8 +106,12 @@ def seating_for(
         if pair is None:
             raise ResultError(f"There is no pair {seat} {number} in this section.")
     assert ns_pair is not None and ew_pair is not None
-    absent = [p for p in (ns_pair, ew_pair) if p.is_phantom]
-    if absent:
+    absent = [
+        p
+        for p in (ns_pair, ew_pair)
+        if (p.is_phantom or p.presence) and round in p.absent_rounds(section.rounds)
+    ]
+    if absent and not absent_ok:
         raise ResultError(
             f"{absent[0].label} is marked absent, so table {table} sits out in round {round}."
         )
@@ -219,6 +227,11 @@ def result_submit(
             # One statement is a transaction of its own: no BEGIN and COMMIT round trips.
             result = Result.objects.create(**fields)
     except IntegrityError:
+        # The board's average given when the director started the next round before this
+        # table had finished: the result played is typed now and takes its place.
+        late = _replace_average(section, seating, fields, event, user)
+        if late is not None:
+            return late, True
         # A retry of a stored submission, a conflicting one, or another device first: answer
         # from what is stored (the same result again, or a ResultConflict).
         replay = _existing(section, seating, key, clean_entry)
@@ -226,6 +239,48 @@ def result_submit(
             return replay, False
         raise
     return result, True
+
+
+def _replace_average(
+    section: Section, seating: Seating, fields: dict[str, Any], event: Event, user: User
+) -> Result | None:
+    """The unfinished table's average on this meeting's board, replaced by the result now
+    typed (audited); None when the board has no such average (only that is ever replaced: a
+    result played, or one the director gave, stays)."""
+    with transaction.atomic():
+        average = (
+            Result.objects.select_for_update()
+            .filter(
+                section=section,
+                board_number=fields["board_number"],
+                ns_pair=seating.ns_pair,
+                ew_pair=seating.ew_pair,
+                status=Result.Status.ARTIFICIAL,
+                entered_by_device=Result.UNFINISHED_DEVICE,
+            )
+            .first()
+        )
+        if average is None:
+            return None
+        before = average.artificial_code
+        for name in ("entry", "ns_score", "status", "confirmed_at", "entered_by", "flag"):
+            setattr(average, name, fields[name])
+        average.artificial_code = ""
+        average.entered_by_device = fields["entered_by_device"]
+        average.idempotency_key = fields["idempotency_key"]
+        average.save()
+        audit_record(
+            event=event,
+            user=user,
+            action="late result",
+            target=f"board {average.board_number}, {seating.ns_pair.label} v "
+            f"{seating.ew_pair.label}",
+            before={"artificial_code": before},
+            after={"ns_score": average.ns_score, "status": average.status},
+            reason="played before the round ended; typed after the next round started",
+        )
+        results_changed(event=event)
+        return average
 
 
 @dataclass(frozen=True)

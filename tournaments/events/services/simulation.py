@@ -15,7 +15,8 @@ from django.db import transaction
 from engine.boards import Board as EngineBoard
 from engine.games import EntryError, GameRules
 from tournaments.events.bridge import engine_board, rules_for
-from tournaments.events.models import Event, MovementRow, Pair, Result, Section
+from tournaments.events.models import Event, MovementRow, Result, Section
+from tournaments.events.selectors.room import sit_outs
 from tournaments.events.services.results import result_confirm, result_submit
 
 
@@ -39,15 +40,12 @@ def _simulate(event: Event, rounds: int | None, rng: random.Random) -> list[Resu
     made = []
     last = section.rounds if rounds is None else min(rounds, section.rounds)
     rows = MovementRow.objects.filter(section=section, round__lte=last).order_by("round", "table")
-    absent = set(
-        Pair.objects.filter(section=section, is_phantom=True).values_list("number", "direction")
-    )
-    ns_seat, ew_seat = section.direction_of("NS"), section.direction_of("EW")
+    # The movement's sit-outs, and the meetings of a pair away that round (absent, come
+    # late or gone early): its opponents sit out.
+    no_game = sit_outs(section)
     for row in rows:
-        if not (row.ns_pair and row.ew_pair):
-            continue  # the movement's sit-out
-        if (row.ns_pair, ns_seat) in absent or (row.ew_pair, ew_seat) in absent:
-            continue  # a pair marked absent: its opponents sit out
+        if (row.round, row.table) in no_game:
+            continue
         for number in section.boards_of_set(row.board_set):
             if Result.objects.filter(
                 section=section, board_number=number, round=row.round, table=row.table

@@ -27,12 +27,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.games import Entry
-from tournaments.events.bridge import engine_board, rules_for
+from engine.scoring import ArtificialCodeError, method_scope, parse_artificial
+from tournaments.events.bridge import engine_board, movement_for, rules_for
 from tournaments.events.models import Board, DirectorCall, Event, Result, Section, TableAccess
 from tournaments.events.selectors import tablet_cache
 from tournaments.events.selectors.tablet_cache import Visit
 from tournaments.events.selectors.tablets import TableRound, table_round_now
 from tournaments.events.services.audit import audit_record
+from tournaments.events.services.corrections import unfinished_averages
 from tournaments.events.services.results import (
     NOTE_MAX,
     ResultConflict,
@@ -42,6 +44,7 @@ from tournaments.events.services.results import (
     result_dispute,
     result_submit,
 )
+from tournaments.events.services.scoring import results_changed
 from tournaments.kernel.audit import User
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
 from tournaments.kernel.refusals import Kind
@@ -81,10 +84,13 @@ class KeyOfAnotherTable(ResultError):
 
 
 def table_links_ensure(*, event: Event) -> list[TableAccess]:
-    """Give every table of the event a live link (keeping those it has); returns them all."""
+    """Give every table at which boards are played a live link (keeping those it has);
+    returns them all. A table nobody plays at all evening (the sit-out table of a Howell for
+    an odd number of pairs, `Movement.idle_tables`) is not set up: it gets no link, and the
+    pair sitting out learns where it goes from the tablet it leaves and its pair card."""
     section = event.section
     live = {a.table: a for a in TableAccess.objects.filter(section=section, revoked_at=None)}
-    for table in range(1, section.tables + 1):
+    for table in movement_for(section).tables_in_play:
         if table not in live:
             try:
                 with transaction.atomic():
@@ -109,6 +115,10 @@ def table_link_replace(*, event: Event, table: int, user: User = None) -> TableA
     section = event.section
     if not 1 <= table <= section.tables:
         raise ResultError(f"There is no table {table} (tables are 1 to {section.tables}).")
+    if table in movement_for(section).idle_tables:
+        raise ResultError(
+            f"Table {table} is the sit-out table: nobody plays there, so it has no tablet."
+        )
     TableAccess.objects.select_for_update().filter(
         section=section, table=table, revoked_at=None
     ).update(revoked_at=timezone.now())
@@ -391,16 +401,51 @@ def director_call_cancel(*, section: Section, table: int) -> DirectorCall | None
 
 
 @transaction.atomic
-def round_start(*, event: Event, round: int, user: User = None) -> Section:
-    """The director lets the room move to `round` (events that advance by the director)."""
+def round_start(
+    *, event: Event, round: int, unfinished: str | None = None, user: User = None
+) -> Section:
+    """The director lets the room move to `round` (events that advance by the director).
+
+    With `unfinished` (an artificial code: "A" for the movement's average, see
+    `unfinished_average_code`), a table that has not finished the rounds before gets it on
+    each board it has no result for (`corrections.unfinished_averages`) and moves on; a
+    result typed later for one of those boards replaces it. Without, such a table goes on
+    playing its boards (the round is only released to the tables that have finished)."""
     section = Section.objects.select_for_update().get(pk=event.section.pk)
     if not 1 <= round <= section.rounds:
         raise ResultError(f"Rounds run from 1 to {section.rounds}, not {round}.")
     if round > section.released_round:
+        code = ""
+        if unfinished:
+            try:
+                codes = parse_artificial(unfinished)
+            except ArtificialCodeError as exc:
+                raise ResultError(f"{exc}.") from None
+            refusal = method_scope(event.method).artificial_refusal(codes)
+            if refusal is not None:
+                raise ResultError(f"{refusal}.")
+            code = codes[0] if codes[0] == codes[1] else "/".join(codes)
+        given = 0
+        if code and event.status == Event.Status.RUNNING:
+            given = unfinished_averages(section=section, before=round, code=code, user=user)
         section.released_round = round
         section.save(update_fields=["released_round"])
-        audit_record(event=event, user=user, action="round started", target=f"round {round}")
+        audit_record(
+            event=event,
+            user=user,
+            action="round started",
+            target=f"round {round}",
+            after={"unfinished boards": given, "scored": code} if given else None,
+        )
+        if given:
+            results_changed(event=event)
     return section
+
+
+def unfinished_average_code(event: Event) -> str:
+    """What an unfinished table's boards get by default: the movement's average ("A"), or
+    nothing ("NP") where the method has no average (total points)."""
+    return "A" if method_scope(event.method).artificial_refusal(("A", "A")) is None else "NP"
 
 
 MAX_CLOCK_MINUTES = 120

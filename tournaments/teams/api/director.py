@@ -284,6 +284,35 @@ class PlayoffApi(DirectorTournamentApi):
         return self.answer()
 
 
+class TieGameIn(serializers.Serializer[Any]):
+    teams = serializers.ListField(
+        child=WholeNumberField(min_value=1, max_value=999),
+        min_length=2,
+        max_length=2,
+        help_text="The two teams level on every ranking key, the first sitting North-South.",
+    )
+    score = TeamScoreField(required=False)
+    hands = serializers.ListField(child=BidWhistHandField(), required=False, max_length=200)
+
+
+class TieGameApi(DirectorTournamentApi):
+    """A tie for a place played off in one game (where the settings allow it): the winner is
+    ranked above the loser; entered again, it replaces the one before."""
+
+    @extend_schema(request=TieGameIn, responses=TournamentDocumentOut)
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(TieGameIn, request)
+        first, second = data["teams"]
+        team_playoff.tie_game_enter(
+            tournament=self.tournament,
+            teams=(first, second),
+            score=data.get("score"),
+            hands=data.get("hands"),
+            user=request.user,
+        )
+        return self.answer()
+
+
 class FinishApi(DirectorTournamentApi):
     @extend_schema(request=None, responses=TournamentDocumentOut)
     def post(self, request: Request, pk: int) -> Response:

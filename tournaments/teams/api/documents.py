@@ -42,7 +42,7 @@ class GameSettingsOut(DataclassSerializer[GameSettings]):
 
     class Meta:
         dataclass = GameSettings
-        fields = ("kind", "value", "scoring", "options", "boston_counts_double")
+        fields = ("kind", "value", "scoring", "options", "boston_counts_double", "sets_lose")
 
 
 class TournamentSettingsOut(DataclassSerializer[TournamentSettings]):
@@ -141,6 +141,10 @@ class TeamScore(serializers.Serializer[Any]):
     away_hands = serializers.IntegerField(required=False)
     home_bostons = serializers.IntegerField(required=False)
     away_bostons = serializers.IntegerField(required=False)
+    home_sets = serializers.IntegerField(
+        required=False, help_text="Times the home team was set, where sets end a game."
+    )
+    away_sets = serializers.IntegerField(required=False)
 
 
 @extend_schema_field(TeamScore)

@@ -94,6 +94,12 @@ class TableGameIn(serializers.Serializer[Any]):
         help_text="The game's hands in play order, each a Bid Whist result "
         '({"declarer": "N", "bid": 4, "kind": "uptown", "trumps": "S", "books": 10}).',
     )
+    replace = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="True to replace the entry waiting for confirmation (the tablet's \"change "
+        'what we sent"), whichever team entered it; the other team then confirms the new one.',
+    )
 
 
 class SideIn(serializers.Serializer[Any]):
@@ -132,6 +138,7 @@ class TeamTableEnterApi(TeamTabletView):
             side=data["side"],
             score=data.get("score"),
             hands=data.get("hands"),
+            replace=data.get("replace", False),
         )
         # 201 for an entry stored now; 200 when it counted at once (the other team had entered
         # the same) or was already stored as sent (a retry after a lost answer).
@@ -152,7 +159,7 @@ class TeamTablePreviewApi(TeamTabletView):
         try:
             return Response(
                 team_tablets.tablet_preview(
-                    tournament=self.tournament, hands=data["hands"]
+                    tournament=self.tournament, hands=data["hands"], table=self.table
                 ).to_dict()
             )
         except TeamsError as exc:

@@ -184,8 +184,37 @@ def table_game(game: TournamentGame) -> TableGame:
 
 
 @dataclass(frozen=True)
+class TableStanding(Document):
+    """One line of the standings a team's phone shows between rounds."""
+
+    rank: str  # "3", or "3=" when tied
+    name: str
+    won: int
+    lost: int
+    drawn: int
+    points: int  # points scored
+
+
+@dataclass(frozen=True)
+class TeamMove(Document):
+    """Where a team of this table's last round plays now: its table and opponents (None: a
+    bye, or no game this round)."""
+
+    team: str
+    table: int | None
+    opponent: str | None
+
+
+@dataclass(frozen=True)
 class TeamTableState(Document):
-    """What a team table's tablet shows (static/js reads it; the page embeds it)."""
+    """What a team table's tablet shows (static/js reads it; the page embeds it).
+
+    `standings` are those through round `standings_round`, the last round every table has
+    finished (0 and none before): a phone never shows a result of a round its own table is
+    still playing. `moves` says where the teams that sat here last round play in this round,
+    once it is drawn. In the playoff, `match` names the match at this table and its series
+    ("Final: game 2 of up to 3, Aces lead 1-0"); `home`, `away` and `game` are its current
+    game's."""
 
     tournament: str  # the tournament's name
     status: str
@@ -202,11 +231,18 @@ class TeamTableState(Document):
     done: int  # tables of the round whose game counts
     server_time: str  # ISO 8601, the server's time of the answer
     sitting_out: bool | None = None  # sent (true) only when the table has no game this round
+    standings_round: int = 0
+    standings: tuple[TableStanding, ...] = ()
+    moves: tuple[TeamMove, ...] = ()
+    match: str | None = None  # sent only in the playoff
+    sets_lose: int = 0  # a team set this many times loses the game (0: sets never end one)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         if self.sitting_out is None:
             del out["sitting_out"]
+        if self.match is None:
+            del out["match"]
         return out
 
 

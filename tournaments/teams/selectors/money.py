@@ -12,6 +12,7 @@ stated round (`pot_round`, else the last), as it stands now until that round is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.teams import PotAward, StandingRow, boston_pot, count_bostons, prize_split
 from tournaments.teams.models import Tournament, TournamentTeam
@@ -63,6 +64,8 @@ def money_view(tournament: Tournament, rows: list[StandingRow]) -> MoneyView:
             settings.pot_stake_cents,
             bostons,
             ranking=_ranking(rows, teams),
+            no_boston=_no_boston(settings.pot_no_boston),
+            ranks=_ranks(rows, teams),
         )
     names = {t.number: t.name for t in teams}
     return MoneyView(
@@ -87,12 +90,35 @@ def _ranking(rows: list[StandingRow], teams: list[TournamentTeam]) -> list[int]:
     return ranked + [t.number for t in teams if t.number not in set(ranked)]
 
 
+def _no_boston(rule: str) -> Literal["return", "carry", "leader", "record"]:
+    """The settings' rule (checked there) as the engine's words."""
+    if rule == "carry":
+        return "carry"
+    if rule == "leader":
+        return "leader"
+    if rule == "record":
+        return "record"
+    return "return"
+
+
+def _ranks(rows: list[StandingRow], teams: list[TournamentTeam]) -> dict[int, int]:
+    """Each team's place (teams level share one); a team not ranked yet comes after all."""
+    ranks = {row.team.number: row.rank for row in rows}
+    last = len(teams) + 1
+    return {t.number: ranks.get(t.number, last) for t in teams}
+
+
 def _pot_text(pot: PotAward, names: dict[int, str]) -> str:
     """Who takes the pot, by name: the engine's own text names teams by number."""
     if pot.returned:
         return "No Boston yet: the stakes go back to the teams."
     if not pot.shares:
         return "No Boston yet: the pot is carried to the next event."
+    if pot.most_bostons == 0:
+        winners = ", ".join(
+            f"{names.get(team, team)} {cents_text(cents)}" for team, cents in pot.shares
+        )
+        return f"No Boston yet: to the best record: {winners}."
     boston = f"{pot.most_bostons} Boston{'s' if pot.most_bostons != 1 else ''}"
     if len(pot.shares) == 1:
         team, cents = pot.shares[0]

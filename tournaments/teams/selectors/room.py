@@ -9,13 +9,14 @@ once the next round is drawn, where the teams of this table go. Nothing here wri
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils import timezone
 
-from engine.teams import GameResult
-from engine.teams.bracket import Bracket, Slot
+from engine.teams import GameResult, Round, TeamsError
+from engine.teams.bracket import SERIES_LENGTHS, Bracket, Match, Series, Slot, series
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
 from tournaments.teams.selectors.documents import (
@@ -25,8 +26,10 @@ from tournaments.teams.selectors.documents import (
     RoundLine,
     RoundTable,
     StandingsHead,
+    TableStanding,
     TableTeam,
     TeamLine,
+    TeamMove,
     TeamPublicStandings,
     TeamTableState,
     TournamentDocument,
@@ -35,7 +38,13 @@ from tournaments.teams.selectors.documents import (
     team_standings,
     tournament_head,
 )
-from tournaments.teams.selectors.teams import TournamentState, engine_for, round_of, settings_of
+from tournaments.teams.selectors.teams import (
+    TournamentState,
+    counted_results,
+    engine_for,
+    round_of,
+    settings_of,
+)
 
 
 class TeamLinkUnknown(LinkUnknown):
@@ -94,6 +103,7 @@ def table_document(tournament: Tournament, table: int) -> TeamTableState:
         version=tournament.version,
         game_kind=settings.game.kind.value,
         game_value=settings.game.value,
+        sets_lose=settings.game.sets_lose,
         home=None,
         away=None,
         game=None,
@@ -104,29 +114,159 @@ def table_document(tournament: Tournament, table: int) -> TeamTableState:
     drawn = round_of(tournament, tournament.round) if tournament.round else None
     if drawn is None:
         return state
-    pairing = next((p for p in drawn.tables if p.table == table), None)
     # Counted, not loaded: a poll of a 100-table room needs this table's game alone.
     games = TournamentGame.objects.filter(
         tournament=tournament, round=drawn.number, match="", table__gte=1
     )
     tables = len(drawn.tables)
     done = games.filter(status=TournamentGame.Status.CONFIRMED).count()
-    if pairing is None:
-        return replace(state, tables=tables, done=done, sitting_out=True)
-    names = {
-        n: (name, city)
-        for n, name, city in tournament.teams.filter(number__in=pairing.teams).values_list(
-            "number", "name", "city"
-        )
-    }
-    game = games.filter(table=table).first()
-    return replace(
+    through = drawn.number if done >= tables else drawn.number - 1
+    state = replace(
         state,
         tables=tables,
         done=done,
+        standings_round=through,
+        standings=phone_standings(tournament, through),
+        moves=_moves(tournament, drawn, table),
+    )
+    if tournament.status == Tournament.Status.PLAYOFF:
+        return _playoff_table(tournament, table, state)
+    pairing = next((p for p in drawn.tables if p.table == table), None)
+    if pairing is None:
+        return replace(state, sitting_out=True)
+    names = _names(tournament, pairing.teams)
+    game = games.filter(table=table).first()
+    return replace(
+        state,
         home=_team(names, pairing.home),
         away=_team(names, pairing.away),
         game=None if game is None else table_game(game),
+    )
+
+
+def _names(tournament: Tournament, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
+    return {
+        n: (name, city)
+        for n, name, city in tournament.teams.filter(number__in=list(numbers)).values_list(
+            "number", "name", "city"
+        )
+    }
+
+
+def _moves(tournament: Tournament, drawn: Round, table: int) -> tuple[TeamMove, ...]:
+    """Where the teams that sat at `table` in the round before `drawn` play in it."""
+    if drawn.number < 2:
+        return ()
+    before = round_of(tournament, drawn.number - 1)
+    last = next((p for p in before.tables if p.table == table), None) if before else None
+    if last is None:
+        return ()
+    now = {team: p for p in drawn.tables for team in p.teams}
+    names = _names(tournament, {*last.teams, *(t for p in now.values() for t in p.teams)})
+    moves = []
+    for team in last.teams:
+        pairing = now.get(team)
+        opponent = (
+            None if pairing is None else (pairing.away if pairing.home == team else pairing.home)
+        )
+        moves.append(
+            TeamMove(
+                names.get(team, (f"Team {team}", ""))[0],
+                None if pairing is None else pairing.table,
+                None if opponent is None else names.get(opponent, (f"Team {opponent}", ""))[0],
+            )
+        )
+    return tuple(moves)
+
+
+#: The phones' standings by (tournament, version, round): every table of a room shows the
+#: same ones, worked out once per process.
+_PHONE_STANDINGS: dict[tuple[int, int, int], tuple[TableStanding, ...]] = {}
+
+
+def phone_standings(tournament: Tournament, through: int) -> tuple[TableStanding, ...]:
+    """The standings through round `through` (the last round every table has finished), as a
+    team's phone shows them between rounds; none before the first round is over. Only the
+    rounds' games count (never a playoff game), so no table's result shows before its round
+    is over everywhere."""
+    if through < 1:
+        return ()
+    key = (tournament.pk, tournament.version, through)
+    found = _PHONE_STANDINGS.get(key)
+    if found is None:
+        results = [r for r in counted_results(tournament) if r.round <= through]
+        rows = engine_for(tournament).standings(results)
+        found = tuple(
+            TableStanding(
+                f"{row.rank}=" if row.tied else str(row.rank),
+                row.team.name,
+                row.won,
+                row.lost,
+                row.drawn,
+                row.points_for,
+            )
+            for row in rows
+        )
+        if len(_PHONE_STANDINGS) > 64:
+            _PHONE_STANDINGS.clear()
+        _PHONE_STANDINGS[key] = found
+    return found
+
+
+def game_tag(match_id: int, game: int) -> str:
+    """A playoff game row's `match`: the match's number for its first game ("5"), with the
+    game's number after a dot for the next games of a series ("5.2", "5.3")."""
+    return str(match_id) if game == 1 else f"{match_id}.{game}"
+
+
+def match_rows(tournament: Tournament, match_id: int) -> list[TournamentGame]:
+    """A match's game rows in play order (the first game, then "N.2", "N.3")."""
+    tags = {game_tag(match_id, n): n for n in range(1, max(SERIES_LENGTHS) + 1)}
+    rows = TournamentGame.objects.filter(tournament=tournament, table=match_id, match__in=tags)
+    return sorted(rows, key=lambda r: tags[r.match])
+
+
+def match_series(tournament: Tournament, match: Match) -> Series:
+    """The match's series so far, from its games that count (a TeamsError when the stored
+    games cannot be a series: the director corrects them)."""
+    length = settings_of(tournament).playoff_best_of
+    rows = match_rows(tournament, match.id)
+    counted = [r for r in rows if r.status == TournamentGame.Status.CONFIRMED]
+    winners = [r.result.get("winner") if isinstance(r.result, dict) else None for r in counted]
+    return series(match, winners, length)
+
+
+def match_label(bracket: Bracket, match: Match, now: Series, names: tuple[str, str]) -> str:
+    """The match in words: "Final: game 2 of up to 3: Aces lead 1-0"."""
+    if match.third_place:
+        name = "Third-place game"
+    else:
+        name = f"{bracket.rounds[match.round - 1].name}, match {match.id}"
+    return name if now.length == 1 else f"{name}: {now.text(*names)}"
+
+
+def _playoff_table(tournament: Tournament, table: int, state: TeamTableState) -> TeamTableState:
+    """The playoff match to play at `table` now and its current game; none: no teams."""
+    bracket = Bracket.from_dict(tournament.bracket) if tournament.bracket else None
+    match = bracket.match_at(table) if bracket else None
+    if bracket is None or match is None or match.teams is None:
+        return replace(state, match="")
+    home, away = match.teams
+    names = _names(tournament, match.teams)
+    try:
+        now = match_series(tournament, match)
+    except TeamsError:
+        return replace(state, match=f"Match {match.id}: the director is putting it right")
+    game = TournamentGame.objects.filter(
+        tournament=tournament, table=match.id, match=game_tag(match.id, now.next_game)
+    ).first()
+    words = (names.get(home, ("", ""))[0], names.get(away, ("", ""))[0])
+    return replace(
+        state,
+        home=_team(names, home),
+        away=_team(names, away),
+        game=None if game is None else table_game(game),
+        match=match_label(bracket, match, now, words),
     )
 
 
@@ -140,6 +280,8 @@ class MatchView:
     winner: str
     ready: bool
     third_place: bool
+    table: int = 0  # the table it is played at
+    series: str = ""  # a series of more than one game, as it stands ("" for one game)
 
 
 def champion_of(tournament: Tournament) -> str:
@@ -164,6 +306,18 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
             return str(names.get(team, f"Team {team}"))
         return f"{'loser' if slot.loser else 'winner'} of match {slot.source}"
 
+    length = settings_of(tournament).playoff_best_of
+
+    def series_text(match: Match) -> str:
+        if length == 1 or match.teams is None:
+            return ""
+        try:
+            now = match_series(tournament, match)
+        except TeamsError as exc:
+            return str(exc)
+        home, away = match.teams
+        return now.text(str(names.get(home, home)), str(names.get(away, away)))
+
     return [
         (
             bracket_round.name,
@@ -175,6 +329,8 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
                     str(names.get(m.winner, "")) if m.winner is not None else "",
                     m.ready,
                     m.third_place,
+                    bracket.table_of(m.id),
+                    series_text(m),
                 )
                 for m in bracket_round.matches
             ],
@@ -183,12 +339,14 @@ def playoff_view(tournament: Tournament) -> list[tuple[str, list[MatchView]]]:
     ]
 
 
-def game_preview(tournament: Tournament, hands: Any) -> GamePreview:
+def game_preview(
+    tournament: Tournament, hands: Any, names: tuple[str, str] = ("home", "away")
+) -> GamePreview:
     """The score sheet of hands entered so far, as the tablet shows it before the game is
     sent: each hand in words with its points and the running totals, and whether (and how)
     the game is over. Raises TeamsError (the tablet shows its text) for a hand the rules
-    refuse; nothing is stored."""
-    return game_preview_document(engine_for(tournament).tally(hands))
+    refuse; nothing is stored. `names` word how the game ended with the table's teams."""
+    return game_preview_document(engine_for(tournament).tally(hands, names))
 
 
 def tournament_document(state: TournamentState) -> TournamentDocument:

@@ -40,7 +40,37 @@ def engine_teams(tournament: Tournament) -> list[Team]:
 
 
 def engine_for(tournament: Tournament) -> TeamTournament:
-    return TeamTournament(settings_of(tournament), engine_teams(tournament))
+    settings = settings_of(tournament)
+    engine = TeamTournament(settings, engine_teams(tournament))
+    if settings.tie_games:
+        engine.tie_games = tie_games_of(tournament)
+    return engine
+
+
+#: A tie played off in one game is stored as a game whose `match` starts with this.
+TIE_GAME = "tie-"
+
+
+def tie_game_tag(teams: tuple[int, int]) -> str:
+    """The `match` of the game that played off the tie between two teams: "tie-3-5"."""
+    low, high = sorted(teams)
+    return f"{TIE_GAME}{low}-{high}"
+
+
+def tie_games_of(tournament: Tournament) -> dict[frozenset[int], int]:
+    """The ties played off in one game that count: the two teams and the winner."""
+    rows = TournamentGame.objects.filter(
+        tournament=tournament,
+        match__startswith=TIE_GAME,
+        status=TournamentGame.Status.CONFIRMED,
+        result__isnull=False,
+    )
+    out: dict[frozenset[int], int] = {}
+    for row in rows:
+        winner = row.result.get("winner") if isinstance(row.result, dict) else None
+        if row.away is not None and winner in (row.home, row.away):
+            out[frozenset((row.home, row.away))] = winner
+    return out
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:
@@ -198,7 +228,10 @@ class TournamentState:
 
     @property
     def tie_break(self) -> str:
-        return tie_break_text(self.settings.keys)
+        text = tie_break_text(self.settings.keys)
+        if self.settings.tie_games:
+            text += ", then a game between two teams still level, where they play it off"
+        return text
 
     @property
     def complete(self) -> bool:

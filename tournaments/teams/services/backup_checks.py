@@ -15,10 +15,11 @@ from dataclasses import replace
 from typing import Any
 
 from engine.reading import whole_number
-from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament
+from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament, series
 from engine.teams.settings import TournamentSettings
 from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.selectors.teams import TIE_GAME, tie_game_tag
 
 #: The rotations whose rounds are a schedule fixed by the teams and the seed.
 FIXED_ROTATIONS = ("round_robin", "moving")
@@ -42,14 +43,35 @@ def _differences(stored: dict[str, Any], made: dict[str, Any]) -> str:
 
 
 def is_playoff(match: str) -> bool:
-    """Whether a game's `match` names a playoff match: its number, in plain digits by the one
-    rule for numbers (`str.isdigit()` passes "²", which `int()` then refuses)."""
-    return whole_number(match) is not None
+    """Whether a game's `match` names a playoff game: its match's number, in plain digits by
+    the one rule for numbers (`str.isdigit()` passes "²", which `int()` then refuses), and for
+    the next games of a series the game's number after a dot ("5.2")."""
+    return playoff_game(match) is not None
+
+
+def is_tie_game(match: str) -> bool:
+    """Whether a game's `match` names a tie played off in one game ("tie-3-5")."""
+    return match.startswith(TIE_GAME)
+
+
+def playoff_game(match: str) -> tuple[int, int] | None:
+    """A playoff game's (match, game in its series) from its `match`; None for any other."""
+    number, dot, game = match.partition(".")
+    found = whole_number(number)
+    if found is None:
+        return None
+    if not dot:
+        return (found, 1)
+    later = whole_number(game)
+    return None if later is None or later < 2 else (found, later)
 
 
 def _where(index: int, game: TournamentGame) -> str:
-    if is_playoff(game.match):
-        place = f"playoff match {game.match}"
+    found = playoff_game(game.match)
+    if is_tie_game(game.match):
+        place = f"the tie between teams {game.home} and {game.away} played off"
+    elif found is not None:
+        place = f"playoff match {found[0]}" + (f", game {found[1]}" if found[1] > 1 else "")
     elif game.match.startswith("bye-"):
         place = f"round {game.round}, a bye for team {game.home}"
     else:
@@ -93,6 +115,20 @@ def _check_place(game: TournamentGame, round_: Round, where: str) -> None:
         byes = ", ".join(str(b) for b in round_.byes) or "none"
         raise RestoreRefused(
             f"{where}: round {round_.number} gives team {game.home} no bye (its byes: {byes})."
+        )
+
+
+def _check_tie_game(game: TournamentGame, engine: TeamTournament, where: str) -> None:
+    """A tie played off: allowed by the settings, between two teams, written as its teams'
+    tag, after the last round, counting at once."""
+    if not engine.settings.tie_games:
+        raise RestoreRefused(f"{where}: the tournament's settings do not play ties off.")
+    if game.away is None or game.match != tie_game_tag((game.home, game.away)):
+        raise RestoreRefused(f"{where}: a tie's game is between two teams, written 'tie-<a>-<b>'.")
+    if (game.round, game.table) != (engine.settings.rounds, 1) or game.status != Confirmed:
+        raise RestoreRefused(
+            f"{where}: a tie's game is played after the last round (round "
+            f"{engine.settings.rounds}, table 1) and counts at once."
         )
 
 
@@ -147,7 +183,7 @@ def _recomputed(
             made = engine.played(
                 game.round, game.table, game.home, game.away, hands=hands, score=score, week=week
             )
-            if is_playoff(game.match):
+            if is_playoff(game.match) or is_tie_game(game.match):
                 made = replace(made, playoff=True)
             return made, "hands" if hands else "final score"
         if game.kind == TournamentGame.Kind.BYE:
@@ -203,7 +239,9 @@ def check_games(
             raise RestoreRefused(
                 f"{where}: a {row.kind} counts at once, yet its status is {row.status}."
             )
-        if not is_playoff(row.match):
+        if is_tie_game(row.match):
+            _check_tie_game(row, engine, where)
+        elif not is_playoff(row.match):
             round_ = drawn.get(row.round)
             if round_ is None:
                 raise RestoreRefused(
@@ -225,7 +263,7 @@ def check_games(
                 f"{where}: its result is not what its {source} make: "
                 f"{_differences(result.to_dict(), made.to_dict())}."
             )
-        if row.status == Confirmed and not is_playoff(row.match):
+        if row.status == Confirmed and not is_playoff(row.match) and not is_tie_game(row.match):
             counted.append((key, result))
             if row.match == "":
                 done.setdefault(row.round, set()).add(row.table)
@@ -295,35 +333,66 @@ def check_bracket(
             f"{settings.playoff} teams of the tournament that did not withdraw."
         )
     found: dict[int, int] = {}
+    rows: dict[int, dict[int, tuple[int, TournamentGame]]] = {}
     for index, row in playoff:
         where = _where(index, row)
+        number, game = playoff_game(row.match) or (0, 0)
         try:
-            match = bracket.match(whole_number(row.match) or 0)
+            match = bracket.match(number)
         except TeamsError:
-            raise RestoreRefused(f"{where}: the bracket has no match {row.match}.") from None
-        if row.match != str(match.id):
-            raise RestoreRefused(f"{where}: a match's number is written {str(match.id)!r}.")
-        if match.id in found:
+            raise RestoreRefused(f"{where}: the bracket has no match {number}.") from None
+        tag = str(match.id) if game == 1 else f"{match.id}.{game}"
+        if row.match != tag:
+            raise RestoreRefused(f"{where}: game {game} of match {match.id} is written {tag!r}.")
+        if game > settings.playoff_best_of:
             raise RestoreRefused(
-                f"{where}: match {match.id} has another row (row {found[match.id]})."
+                f"{where}: a playoff match is {settings.playoff_best_of} game(s) at most."
             )
+        if game in rows.get(match.id, {}):
+            raise RestoreRefused(
+                f"{where}: game {game} of match {match.id} has another row "
+                f"(row {rows[match.id][game][0]})."
+            )
+        rows.setdefault(match.id, {})[game] = (index, row)
         found[match.id] = index
         if (row.round, row.table) != (settings.rounds + match.round, match.id):
             raise RestoreRefused(
                 f"{where}: match {match.id} is played as round "
                 f"{settings.rounds + match.round}, table {match.id}."
             )
-        if row.status != Confirmed or match.teams != (row.home, row.away):
+        if match.teams != (row.home, row.away):
             raise RestoreRefused(
-                f"{where}: the bracket's match {match.id} is {match.pairing}, and a playoff "
-                f"row counts at once; the document has team {row.home} v team {row.away}, "
-                f"{row.status}."
+                f"{where}: the bracket's match {match.id} is {match.pairing}; the document "
+                f"has team {row.home} v team {row.away}."
             )
-        winner = row.result.get("winner") if isinstance(row.result, dict) else None
-        if winner != match.winner:
+    for match_id, games_of in rows.items():
+        match = bracket.match(match_id)
+        numbers = sorted(games_of)
+        if numbers != list(range(1, len(numbers) + 1)):
             raise RestoreRefused(
-                f"{where}: its row was won by team {winner}, but the bracket says match "
-                f"{match.id} was won by team {match.winner}."
+                f"Match {match_id}'s games are numbered {numbers}: they run from 1 without gaps."
+            )
+        ordered = [games_of[n] for n in numbers]
+        waiting = [(i, r) for i, r in ordered if r.status != Confirmed]
+        if waiting and (waiting[0][1] is not ordered[-1][1] or match.winner is not None):
+            raise RestoreRefused(
+                f"{_where(*waiting[0])}: only the last game of a match not yet won may wait for "
+                "the other team's word (or the director's); the others count."
+            )
+        winners = [
+            r.result.get("winner") if isinstance(r.result, dict) else None
+            for _, r in ordered
+            if r.status == Confirmed
+        ]
+        try:
+            now = series(match, winners, settings.playoff_best_of)
+        except TeamsError as exc:
+            raise RestoreRefused(f"The tournament's playoff games: {exc}.") from None
+        if now.winner != match.winner:
+            raise RestoreRefused(
+                f"The tournament's bracket says match {match_id} was won by "
+                f"{'nobody yet' if match.winner is None else f'team {match.winner}'}, but its "
+                f"games give {'nobody yet' if now.winner is None else f'team {now.winner}'}."
             )
     for match in bracket.matches:
         if match.winner is not None and match.id not in found:

@@ -55,7 +55,8 @@ def checked_game(
     hands: Sequence[Mapping[str, Any]] | None,
     score: Mapping[str, Any] | None,
 ) -> GameResult:
-    """The game as the engine reads it; refused (nothing written) if it cannot be right."""
+    """The game as the engine reads it; refused (nothing written) if it cannot be right. A
+    refusal names the two teams as the table's tablet shows them, never "home" and "away"."""
     if (hands is None) == (score is None):
         raise TeamsRefused(
             f"Table {pairing.table}: give the game's hands or its final score (one of them)."
@@ -69,9 +70,16 @@ def checked_game(
             hands=hands,
             score=score,
             week=tournament.week,
+            names=team_names(tournament, pairing.home, pairing.away),
         )
     except TeamsError as exc:
         raise TeamsRefused(f"Table {pairing.table}: {exc}") from None
+
+
+def team_names(tournament: Tournament, home: int, away: int) -> tuple[str, str]:
+    """The two teams' names as their table shows them (the number where a name is blank)."""
+    names = dict(tournament.teams.filter(number__in=(home, away)).values_list("number", "name"))
+    return (names.get(home) or f"Team {home}", names.get(away) or f"Team {away}")
 
 
 def table_game(tournament: Tournament, round_: int, table: int) -> TournamentGame | None:

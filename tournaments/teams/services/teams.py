@@ -161,14 +161,22 @@ def tournament_create(
 def league_teams(league: League) -> list[dict[str, Any]]:
     """The league's teams as its first week entered them, each with its league number (later
     weeks copy them; a team that does not come one week is taken off that week only, and a
-    substitute is that week's own: the next week starts from these again)."""
+    substitute is that week's own: the next week starts from these again). A team that
+    withdrew in an earlier week has left the league: its games stand in the league table, and
+    no later week has it (the others keep their league numbers)."""
     first = league.weeks.order_by("week").first()
     if first is None:
         return []
+    gone = set(
+        TournamentTeam.objects.filter(tournament__league=league, withdrawn_after__isnull=False)
+        .exclude(league_team__isnull=True)
+        .values_list("league_team", flat=True)
+    )
     return [
         {field: getattr(team, field) for field in TEAM_FIELDS}
         | {"league_team": team.league_team or team.number}
         for team in first.teams.order_by("number")
+        if (team.league_team or team.number) not in gone
     ]
 
 

@@ -98,6 +98,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "state": state,
             "playoff": playoff_view(tournament),
             "money": money_view(tournament, state.standings),
+            "tie_pairs": _tie_pairs(state) if state.settings.tie_games else [],
             "links": team_links(tournament, base_url(request)) if running else [],
             "links_warning": loopback_warning(base_url(request)) if running else None,
         },
@@ -173,12 +174,49 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(tournament.get_absolute_url())
 
 
+def _tie_pairs(state: Any) -> list[tuple[Any, Any]]:
+    """Two teams sharing a place once the rounds are over: each pair may play its tie off."""
+    t = state.tournament
+    over = t.status in (Tournament.Status.PLAYOFF, Tournament.Status.FINISHED) or (
+        t.status == Tournament.Status.RUNNING
+        and t.round == state.settings.rounds
+        and state.complete
+    )
+    if not over:
+        return []
+    by_rank: dict[int, list[Any]] = {}
+    for row in state.standings:
+        by_rank.setdefault(row.rank, []).append(row)
+    return [(rows[0], rows[1]) for rows in by_rank.values() if len(rows) == 2]
+
+
+@login_required
+@require_POST
+def tournament_tie(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tie for a place played off in one game: its final score."""
+    tournament = tournament_for_director(request, pk)
+    try:
+        home = _number(request.POST.get("home"), "The first team")
+        away = _number(request.POST.get("away"), "The second team")
+        score = score_from_post(request)
+    except NumberRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(f"{tournament.get_absolute_url()}#standings")
+    if home is None or away is None:
+        messages.error(request, "Name the two teams whose tie is played off.")
+    else:
+        saved = "The tie's game is saved: the standings follow it."
+        act(request, team_playoff.tie_game_enter, saved,
+            tournament=tournament, teams=(home, away), score=score)  # fmt: skip
+    return redirect(f"{tournament.get_absolute_url()}#standings")
+
+
 def score_from_post(request: HttpRequest) -> dict[str, Any]:
     """The final score typed from the score sheet: blanks left out (the engine says what a
     game of this kind needs)."""
     score: dict[str, Any] = {}
     for key in ("home_points", "away_points", "home_hands", "away_hands", "home_bostons",
-                "away_bostons"):  # fmt: skip
+                "away_bostons", "home_sets", "away_sets"):  # fmt: skip
         figure = optional_whole(request.POST.get(key), key.replace("_", " ").capitalize(), low=None)
         if figure is not None:
             score[key] = figure

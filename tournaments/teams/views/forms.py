@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from engine.reading import exact_number, quoted, whole_number
 from engine.teams.model import MAX_TEAMS
 from engine.teams.ranking import KEYS
-from engine.teams.settings import BYE_RULES, PLAYOFF_SIZES, ROTATIONS
+from engine.teams.settings import BYE_RULES, PLAYOFF_SIZES, POT_NO_BOSTON, ROTATIONS
 from tournaments.kernel.forms import NameField
 from tournaments.kernel.models import Club
 from tournaments.kernel.numbers import WholeNumberFormField
@@ -91,6 +91,21 @@ class TournamentForm(forms.Form):
         required=False, label="Andrews: defenders score the bid when they set it"
     )
     boston_double = forms.BooleanField(required=False, label="A Boston counts double")
+    sets_lose = WholeNumberFormField(
+        min_value=0,
+        max_value=9,
+        required=False,
+        initial=0,
+        label="A team set this many times loses the game",
+        help_text="0: sets never end a game (such as 2, as some leagues rule).",
+    )
+    backdoor_points = WholeNumberFormField(
+        min_value=0,
+        max_value=99,
+        required=False,
+        label="A back-door win scores",
+        help_text="Blank: the points as played (such as 5, as Columbus Whist scores it).",
+    )
     bye = forms.ChoiceField(choices=list(BYE_RULES.items()), initial="win", label="A bye scores")
     grace_minutes = WholeNumberFormField(min_value=0, max_value=240, initial=10)
     forfeit_winner = WholeNumberFormField(
@@ -113,7 +128,26 @@ class TournamentForm(forms.Form):
     )
     pot_stake = forms.CharField(required=False, label="Boston pot stake per player", initial="0")
     pot_round = WholeNumberFormField(min_value=1, max_value=60, required=False)
+    pot_no_boston = forms.ChoiceField(
+        choices=list(POT_NO_BOSTON.items()),
+        initial="return",
+        required=False,
+        label="With no Boston by then",
+    )
     playoff = forms.TypedChoiceField(choices=PLAYOFFS, coerce=int, initial=0)
+    playoff_third_place = forms.BooleanField(
+        required=False, label="A third-place game between the semi-finals' losers"
+    )
+    playoff_best_of = forms.TypedChoiceField(
+        choices=[(1, "One game"), (3, "Best of three"), (5, "Best of five")],
+        coerce=int,
+        initial=1,
+        required=False,  # left out (an older form): one game
+        label="Each playoff match",
+    )
+    tie_games = forms.BooleanField(
+        required=False, label="A tie for a place may be played off in one game"
+    )
     teams = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -139,6 +173,7 @@ class TournamentForm(forms.Form):
                 "scoring": data["scoring"],
                 "options": {"defenders_score": True} if data.get("defenders_score") else {},
                 "boston_counts_double": bool(data.get("boston_double")),
+                "sets_lose": data.get("sets_lose") or 0,
             },
             "rotation": data["rotation"],
             "rounds": data["rounds"],
@@ -151,7 +186,12 @@ class TournamentForm(forms.Form):
             "prizes": _prizes(data.get("prizes") or ""),
             "pot_stake_cents": cents(data.get("pot_stake"), "Boston pot stake"),
             "pot_round": data.get("pot_round"),
+            "pot_no_boston": data.get("pot_no_boston") or "return",
+            "backdoor_points": data.get("backdoor_points"),
             "playoff": data["playoff"],
+            "playoff_third_place": bool(data.get("playoff_third_place")),
+            "playoff_best_of": data.get("playoff_best_of") or 1,
+            "tie_games": bool(data.get("tie_games")),
         }
 
     def team_list(self) -> list[dict[str, str]]:
@@ -180,6 +220,9 @@ def initial_of(settings: dict[str, Any]) -> dict[str, Any]:
         "scoring": game.get("scoring", "fosdick"),
         "defenders_score": bool(game.get("options", {}).get("defenders_score")),
         "boston_double": bool(game.get("boston_counts_double")),
+        "sets_lose": game.get("sets_lose", 0),
+        "backdoor_points": settings.get("backdoor_points"),
+        "pot_no_boston": settings.get("pot_no_boston", "return"),
         "bye": settings.get("bye"),
         "grace_minutes": settings.get("grace_minutes"),
         "forfeit_winner": None if forfeit is None else forfeit[0],
@@ -191,6 +234,9 @@ def initial_of(settings: dict[str, Any]) -> dict[str, Any]:
         "pot_stake": _money(settings.get("pot_stake_cents", 0)),
         "pot_round": settings.get("pot_round"),
         "playoff": settings.get("playoff", 0),
+        "playoff_third_place": bool(settings.get("playoff_third_place")),
+        "playoff_best_of": settings.get("playoff_best_of", 1),
+        "tie_games": bool(settings.get("tie_games")),
     }
 
 

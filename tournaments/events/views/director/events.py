@@ -146,6 +146,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "links": selectors.tablet_links(event, base_url(request)),
             "links_warning": links_warning(request, event),
             "unnamed": [p for p in pairs if not p.is_phantom and not (p.player1 or p.player2)],
+            "presence": selectors_events.presence_lines(pairs),
+            "award_choices": selectors_events.award_choices(event),
+            "phantom_place": selectors_events.phantom_place(section),
             "audit": event.audit.select_related("user")[:8],
             "closing": closing_services.closing_report(event)
             if event.status == Event.Status.FINISHED

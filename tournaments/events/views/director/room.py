@@ -33,6 +33,7 @@ def event_room(request: HttpRequest, pk: int) -> HttpResponse:
             "links": links,
             "default_clock": event.club.minutes_per_board * event.section.boards_per_round,
             "flagged": selectors.flagged_results(event),
+            "unfinished_default": tablet_services.unfinished_average_code(event),
         },
     )
 
@@ -53,6 +54,7 @@ def event_round_start(request: HttpRequest, pk: int) -> HttpResponse:
         f"Round {number} has started: the tablets move on.",
         event=event,
         round=number,
+        unfinished=request.POST.get("unfinished") or None,
     )
     return redirect("event-room", pk=event.pk)
 
