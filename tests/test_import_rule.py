@@ -95,6 +95,12 @@ def test_the_graph_sees_the_imports_that_are_allowed(graph: grimp.ImportGraph) -
     assert graph.chain_exists("tournaments.drives.models", "tournaments.kernel", as_packages=True)
     assert graph.chain_exists("tournaments.teams.views", "tournaments.kernel", as_packages=True)
     assert graph.chain_exists("tournaments.files", "tournaments.drives", as_packages=True)
+    # The backup: each format's part builds on the kernel's framework; the files list the parts.
+    for f in FORMATS:
+        assert graph.chain_exists(
+            f"tournaments.{f}.services.backup", "tournaments.kernel.backup", as_packages=True
+        )
+        assert graph.chain_exists("tournaments.files.backup", f"tournaments.{f}.services.backup")
     assert graph.chain_exists("tournaments.urls", "tournaments.teams", as_packages=True)
 
 

@@ -11,8 +11,11 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: Django loads the models before `ready`, and these
         # modules need them. The tablets' state cache listens to the rows a tablet shows; the
-        # tasks register their names, so `tournaments.kernel.jobs` can send them.
+        # tasks register their names, so `tournaments.kernel.jobs` can send them; each format
+        # registers its part of the backup with the kernel's framework.
         from tournaments import tasks  # noqa: F401
         from tournaments.events.selectors import tablet_cache
+        from tournaments.files import backup
 
         tablet_cache.connect()
+        backup.register_formats()

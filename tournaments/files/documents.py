@@ -1,12 +1,13 @@
 """The OpenAPI schemas of the clubwhist JSON of an event, a drive and a team tournament, worked
-out from the backup format's own tables (`tournaments.files.backup.schema`).
+out from the backup format's own tables (`tournaments.kernel.backup.schema`, which each format's
+part fills as it registers).
 
 Each document is its format marker and version, the moment it was written, the club, and a
 block of rows per model; a row is `FIELDS[model]`, each column typed from the model's field as
-the reader (`backup.rows`) takes it back: a relation to a user as the username, a result's pairs
-as their keys, a time with its offset, a JSON column as what it holds. So a column added to the
-format is in the schema without a word here; a new JSON column says what it holds in `_JSON`
-(or is described as a value kept as stored).
+the reader (`kernel.backup.rows`) takes it back: a relation to a user as the username, a
+result's pairs as their keys, a time with its offset, a JSON column as what it holds. So a
+column added to the format is in the schema without a word here; a new JSON column says what it
+holds in `_JSON` (or is described as a value kept as stored).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tournaments.drives.models import Drive, DriveAudit, DriveResult, DriveSeati
 from tournaments.events.api.event_schemas import ANALYSIS, MOVEMENT_PARAMS, game_options_schema
 from tournaments.events.models import AuditEntry, Board, Event, Pair, Player, Result, Section
 from tournaments.events.models import Standings as StandingsRow
-from tournaments.files.backup.schema import (
+from tournaments.files.backup import (
     DRIVE_CHILDREN,
     DRIVE_FORMAT,
     EVENT_FORMAT,
@@ -29,11 +30,10 @@ from tournaments.files.backup.schema import (
     TOURNAMENT_CHILDREN,
     TOURNAMENT_FORMAT,
     VERSIONS,
-    Model,
-    model_field,
 )
 from tournaments.kernel.api.entry_schema import entry_schema, game_entry_schema
 from tournaments.kernel.api.schema import JSON_VALUE
+from tournaments.kernel.backup.schema import Model, model_field
 from tournaments.kernel.models import Club
 from tournaments.teams.models import (
     League,

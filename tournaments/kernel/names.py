@@ -66,7 +66,7 @@ def date_checked(
     a command's file, a results file's import): today when none is given, else a day from
     `EARLIEST_DATE` to `latest_date()`; outside that window `refused` naming `what` ("the
     drive's date") and the window. A clubwhist document's restore keeps its own, wider bounds
-    (`backup.rows`): it brings back what was stored."""
+    (`kernel.backup.rows`): it brings back what was stored."""
     today = timezone.localdate()
     if value is None:
         return today

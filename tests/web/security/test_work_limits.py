@@ -27,17 +27,18 @@ from engine.pbn import dumps
 from engine.teams.model import MAX_TEAMS
 from tests.web.conftest import make_event
 from tournaments.drives.models import Drive
+from tournaments.drives.services import backup_parse as drive_parse
 from tournaments.drives.services import drives as drive_services
 from tournaments.events.models import Board, Event
+from tournaments.events.services import backup_parse as event_parse
 from tournaments.events.services import events as event_services
 from tournaments.events.services.events import MAX_FILE_BYTES, MAX_IMPORT_BOARDS
 from tournaments.files import backup, exports
-from tournaments.files.backup import drive_parse, team_parse
-from tournaments.files.backup import parse as event_parse
 from tournaments.kernel.api.fields import NameField
 from tournaments.kernel.models import Club
 from tournaments.teams.api import director as team_api
 from tournaments.teams.models import Tournament
+from tournaments.teams.services import backup_parse as team_parse
 from tournaments.teams.services import teams as team_services
 from tournaments.teams.services.input import TOO_MANY_TEAMS
 from tournaments.teams.services.teams import TeamsRefused

@@ -56,6 +56,7 @@ from tournaments.events.services.tablets import (
     table_links_ensure,
 )
 from tournaments.files import backup
+from tournaments.kernel.backup import registry
 from tournaments.kernel.models import Club
 
 #: A movement and a stage for each game of the registry, in turn (a new game gets one too).
@@ -246,6 +247,23 @@ def test_every_field_of_every_model_is_carried_implied_or_omitted_with_a_reason(
         assert not carried & implied and not carried & set(omitted)
 
 
+def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None:
+    # Registered as Django starts, once each, in the order a backup holds them; each part
+    # brings its own models' tables (the kernel's own are accounts and clubs only).
+    markers = [backup.EVENT_FORMAT, backup.DRIVE_FORMAT, backup.TOURNAMENT_FORMAT]
+    assert [part.marker for part in registry.parts()] == markers
+    assert [part.marker for part in backup.FORMATS] == markers
+    backup.register_formats()  # again: nothing changes
+    assert [part.marker for part in registry.parts()] == markers
+    owners = {part.marker: set(part.tables.fields) for part in registry.parts()}
+    assert (
+        not owners[markers[0]] & owners[markers[1]] and not owners[markers[1]] & owners[markers[2]]
+    )
+    assert set(backup.FIELDS) == {User, Club}.union(*owners.values())
+    assert {**dict.fromkeys(markers, 1), backup.BACKUP_FORMAT: 3} == backup.VERSIONS
+    assert backup.FORMATS[0].club_part is not None and backup.FORMATS[0].club_part.key == "players"
+
+
 @pytest.mark.django_db
 def test_the_document_has_every_field_it_says_it_carries(club, director) -> None:
     event = played_event(club, director, "classic", "mitchell", "finished")
@@ -288,7 +306,7 @@ def test_an_event_restores_into_an_empty_database_row_for_row(
 
     report = backup.event_restore(backup.loads(text))
 
-    assert report.events[0].event.pk == event.pk
+    assert report.of("events")[0].event.pk == event.pk
     assert rows_of(event.pk) == before
     # Users the document names come back inactive, without a usable password.
     td = User.objects.get(username="td")
@@ -317,7 +335,7 @@ def test_an_event_whose_ids_are_taken_comes_back_under_new_ids_with_the_same_sta
     taker = make_event(club, start=False)
     doc["event"]["id"] = taker.pk  # the event's id is taken here now
 
-    restored = backup.event_restore(doc).events[0]
+    restored = backup.event_restore(doc).of("events")[0]
 
     assert restored.event.pk not in (event.pk, taker.pk)
     assert restored.original_id == taker.pk
@@ -474,7 +492,7 @@ def test_a_restore_racing_another_is_refused_by_the_database_and_changes_nothing
     doc = json.loads(backup.dumps(backup.event_document(event)))
     doc["event"]["name"] = "Committed meanwhile"
     # The other restore committed after this one looked: the check sees nothing.
-    monkeypatch.setattr("tournaments.files.backup.restoring.already_here", lambda parsed: None)
+    monkeypatch.setattr("tournaments.events.services.backup.already_here", lambda parsed: None)
     _refused(doc, "The database refused a row of the document")
 
 

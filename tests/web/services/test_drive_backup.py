@@ -340,7 +340,7 @@ def test_a_drive_document_restores_into_the_club_already_here(
 
         report = backup.restore(document)
 
-        assert [d.drive.pk for d in report.drives] == [drive.pk] and not report.clubs
+        assert [d.drive.pk for d in report.of("drives")] == [drive.pk] and not report.of("clubs")
         assert Drive.objects.get(pk=drive.pk).club == club
         assert drive_rows(drive.pk) == before
         assert figures(drive) == shown
@@ -358,7 +358,7 @@ def test_a_drive_whose_ids_are_taken_comes_back_under_new_ids_row_for_row(
     taker = services.drive_create(club=club, name="Taker", settings=SETTINGS, players=EIGHT)
     document["drive"]["id"] = taker.pk
 
-    restored = backup.restore(document).drives[0]
+    restored = backup.restore(document).of("drives")[0]
 
     assert restored.drive.pk not in (running.pk, taker.pk)
     assert "is taken here" in restored.describe()
@@ -411,7 +411,7 @@ def test_a_backup_written_before_drives_were_in_it_still_restores(
 
     report = backup.restore(copy.deepcopy(old))
 
-    assert [e.event.pk for e in report.events] == [event.pk] and not report.drives
+    assert [e.event.pk for e in report.of("events")] == [event.pk] and not report.of("drives")
     assert rows_of(event.pk) == before
     # A version 1 backup listing drives was edited: refused, not dropped without a word.
     delete_everything()

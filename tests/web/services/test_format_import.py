@@ -392,5 +392,5 @@ def test_exports_written_before_the_audit_kept_names_still_import(
     # And `manage.py restore` still links them, as it always did.
     Drive.objects.all().delete()
     report = backup.restore(json.loads(backup.dumps(drive_doc)))
-    restored = report.drives[0].drive
+    restored = report.of("drives")[0].drive
     assert DriveAudit.objects.filter(drive=restored, user=director).exists()

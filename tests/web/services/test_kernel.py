@@ -27,11 +27,11 @@ from tournaments.events.services.tablets import (
     TableLinkReplaced,
     TableLinkUnknown,
 )
-from tournaments.files.backup.schema import RestoreRefused
 from tournaments.files.exports import ImportRefused
 from tournaments.kernel import live
 from tournaments.kernel.api import errors
 from tournaments.kernel.audit import audit_write
+from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.kernel.directors import directed, directs_club
 from tournaments.kernel.links import TableLink
 from tournaments.kernel.models import Club

@@ -357,7 +357,7 @@ def test_the_backup_carries_arrivals_departures_and_the_phantoms_place(
     text = backup.dumps(backup.event_document(event))
     Result.objects.filter(section__event=event).delete()
     Event.objects.filter(pk=event.pk).delete()
-    restored = backup.event_restore(backup.loads(text)).events[0].event
+    restored = backup.event_restore(backup.loads(text)).of("events")[0].event
     again = {p.number: p.presence for p in Pair.objects.filter(section__event=restored)}
     assert again == presence and again[8] and again[4]
     assert restored.sections.get().movement_params["phantom"] is False
@@ -369,7 +369,7 @@ def test_the_backup_carries_arrivals_departures_and_the_phantoms_place(
             row.pop("presence")
     Result.objects.filter(section__event=restored).delete()
     Event.objects.filter(pk=restored.pk).delete()
-    older = backup.event_restore(doc).events[0].event
+    older = backup.event_restore(doc).of("events")[0].event
     assert all(p.presence == [] for p in Pair.objects.filter(section__event=older))
 
 

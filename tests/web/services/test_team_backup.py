@@ -375,9 +375,11 @@ def test_each_tournament_document_restores_into_the_club_and_league_already_here
 
     reports = [backup.restore(document) for document in documents]
 
-    assert [r.tournaments[0].tournament.pk for r in reports] == [t.pk for t in tournaments]
-    assert reports[0].leagues == ["Winter league (test-whist-club)"]  # made by week 1
-    assert not reports[1].leagues and not any(r.clubs for r in reports)  # matched by week 2
+    assert [r.of("tournaments")[0].tournament.pk for r in reports] == [t.pk for t in tournaments]
+    assert reports[0].of("leagues") == ["Winter league (test-whist-club)"]  # made by week 1
+    assert not reports[1].of("leagues") and not any(
+        r.of("clubs") for r in reports
+    )  # matched by week 2
     assert "week 2 of the league 'Winter league'" in reports[1].lines()[0]
     assert team_rows() == before
     assert figures(tournaments) == shown
@@ -393,7 +395,7 @@ def test_a_tournament_whose_ids_are_taken_comes_back_under_new_ids_row_for_row(
     Tournament.objects.filter(pk=two.pk).delete()
     document["tournament"]["id"] = one.pk  # taken here: every row gets a new id
 
-    restored = backup.restore(document).tournaments[0]
+    restored = backup.restore(document).of("tournaments")[0]
 
     assert restored.tournament.pk not in (one.pk, two.pk)
     assert f"(its id {one.pk} is taken here)" in restored.describe()
@@ -565,7 +567,7 @@ def test_a_backup_written_before_tournaments_were_in_it_still_restores(
 
     report = backup.restore(copy.deepcopy(old))
 
-    assert [e.event.pk for e in report.events] == [event.pk] and not report.tournaments
+    assert [e.event.pk for e in report.of("events")] == [event.pk] and not report.of("tournaments")
     assert rows_of(event.pk) == before and Tournament.objects.count() == 0
     # A version 2 backup listing tournaments was edited: refused, not dropped without a word.
     delete_everything()

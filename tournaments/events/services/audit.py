@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from tournaments.events.models import AuditEntry, Event
-from tournaments.kernel.audit import Change, User, actor, audit_write
+from tournaments.kernel.audit import Change, User, audit_write
 
 
 def audit_record(
@@ -19,7 +19,3 @@ def audit_record(
     return audit_write(
         AuditEntry, event=event, user=user, action=action, target=target, user_name="", **change
     )
-
-
-# Read from here by the backup's restore, until it imports them from the kernel.
-__all__ = ["User", "actor", "audit_record"]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tournaments.files.backup.schema import RestoreRefused
+from tournaments.kernel.backup.schema import RestoreRefused
 
 
 def dumps(document: Mapping[str, Any]) -> str:

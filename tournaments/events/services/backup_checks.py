@@ -1,47 +1,22 @@
 """Checks of single values of an event document against the event they belong to.
 
-`rows` checks each value against its model (type, length, range, what a database can store);
-these check what the model cannot know: a name's characters, a number the event cannot have
-(a round past the last one), a stored analysis that is not the board's, a result that is not
-where the movement puts it or does not score as its entry scores. Each refusal names the row
-and the field.
+The kernel checks each value against its model and what every format checks (a name's
+characters, a number out of range, a tablet token: `tournaments.kernel.backup`); these check
+what only an event has: a stored analysis that is not the board's, a table the section does
+not have, a result that is not where the movement puts it or does not score as its entry
+scores. Each refusal names the row and the field.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from engine.dd.stored import analysis_problem
-from engine.names import name_problem
 from engine.scoring import pair_key, parse_artificial
 from tournaments.events.bridge import as_int_score
 from tournaments.events.models import Board, MovementRow, Result, Section
-from tournaments.files.backup.schema import RestoreRefused
-
-#: A tablet link's token as the app makes them (`secrets.token_urlsafe`): it goes into links
-#: and QR codes, so anything else would make pages that cannot be drawn.
-TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
-
-
-def check_names(row: Any, columns: tuple[str, ...], where: str) -> None:
-    """The one rule for names (`engine.names`) on a row read from a document: a control
-    character or an over-long name refuses the document, naming the row and the field; the
-    name is otherwise kept exactly as the document has it."""
-    for column in columns:
-        value = getattr(row, column)
-        problem = name_problem(value, type(row)._meta.get_field(column).max_length)
-        if problem is not None:
-            raise RestoreRefused(f"{where}, {column.replace('_', ' ')}: {problem}.")
-
-
-def check_range(value: int, low: int, high: int | None, where: str, what: str) -> None:
-    """A whole number the model takes but the event cannot (a round past the last one, a
-    board numbered 0), refused naming the field."""
-    if value < low or (high is not None and value > high):
-        upto = f" to {high}" if high is not None else " or more"
-        raise RestoreRefused(f"{where}: {what} should be {low}{upto}, not {value}.")
+from tournaments.kernel.backup.schema import RestoreRefused
 
 
 def check_par(board: Board, deal: Any, rules: Any, where: str) -> None:

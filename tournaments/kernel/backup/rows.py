@@ -1,4 +1,5 @@
-"""Reading one row of a document back: every value checked against the model, relations by name.
+"""Reading one row of a document back: every value checked against the model, relations by name
+(a user by username, another row of the document by its key).
 
 A document may have been edited by hand or damaged, so each value is checked before anything is
 written, and a refusal names the row and the field (`RestoreRefused`).
@@ -19,15 +20,10 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
-from tournaments.events.models import Pair
-from tournaments.files.backup.schema import (
+from tournaments.kernel.backup.schema import (
     ADDED_LATER,
-    BACKUP_FORMAT,
-    DRIVE_FORMAT,
-    EVENT_FORMAT,
     FIELDS,
     READABLE_VERSIONS,
-    TOURNAMENT_FORMAT,
     VERSIONS,
     Model,
     RestoreRefused,
@@ -35,27 +31,18 @@ from tournaments.files.backup.schema import (
 )
 
 
-def check_marker(data: Any, expected: str, what: str) -> None:
-    """The format marker and version first: everything else depends on them."""
+def check_marker(
+    data: Any, expected: str, what: str, elsewhere: Mapping[str, str] | None = None
+) -> None:
+    """The format marker and version first: everything else depends on them. `elsewhere`
+    says, by marker, where a document of another kind goes instead (an event's reader names
+    the import page for a drive's JSON)."""
     if not isinstance(data, dict) or "format" not in data:
         raise RestoreRefused(
             f'This is not a clubwhist {what}: it has no "format" marker (expected {expected!r}).'
         )
-    if data["format"] == BACKUP_FORMAT and expected == EVENT_FORMAT:
-        raise RestoreRefused(
-            "This is a backup of a whole database, not one event's JSON: restore it with "
-            "`python manage.py restore FILE`."
-        )
-    if data["format"] == DRIVE_FORMAT and expected == EVENT_FORMAT:
-        raise RestoreRefused(
-            "This is a whist drive's JSON, not an event's: the import page (or `POST "
-            "/api/events/import`) takes it as a drive."
-        )
-    if data["format"] == TOURNAMENT_FORMAT and expected == EVENT_FORMAT:
-        raise RestoreRefused(
-            "This is a team tournament's JSON, not an event's: the import page (or `POST "
-            "/api/events/import`) takes it as a tournament."
-        )
+    if elsewhere and data["format"] in elsewhere:
+        raise RestoreRefused(elsewhere[data["format"]])
     if data["format"] != expected:
         raise RestoreRefused(
             f"This is a {data['format']!r} document, not a clubwhist {what} ({expected!r})."
@@ -205,6 +192,15 @@ def _field_in(f: models.Field[Any, Any], raw: Any, where: str) -> Any:
     raise AssertionError(f"{f.model.__name__}.{f.name}: the format has no rule for it")
 
 
+@dataclass(frozen=True)
+class Keyed:
+    """The rows of the same document a relation names by key (a result's pairs, "NS3"), and
+    what a refusal calls a key that is not one of them."""
+
+    rows: Mapping[str, Any]
+    refusal: str  # "{label} {key!r}": the field's name as words, the key
+
+
 @dataclass
 class UserRef:
     """A row's relation to a user, named in the document; filled in once the users exist."""
@@ -220,13 +216,14 @@ def load_row(
     where: str,
     *,
     users: list[UserRef] | None = None,
-    pairs: Mapping[str, Pair] | None = None,
+    keyed: Mapping[Model, Keyed] | None = None,
     children: Iterable[str] = (),
-    fmt: str = EVENT_FORMAT,
+    fmt: str,
 ) -> Any:
     """An unsaved row from the document: every field of `FIELDS[model]` present, of the right
     type and valid for the model (choices, lengths, ranges). A relation to a user is recorded
-    in `users` by username; a result's pairs are found in `pairs` by key. Keys the format does
+    in `users` by username; a relation to another row of the document (a result's pairs) is
+    found by its key in `keyed`. Keys the format does
     not have are refused: they would otherwise be dropped without a word (`fmt`, the kind of
     document the row is in, names the version in the refusal)."""
     data = as_object(data, where)
@@ -246,14 +243,17 @@ def load_row(
     for name in names:
         f = model_field(model, name)
         raw = data[name]
+        related = f.related_model
+        rows = None if keyed is None or related is None else keyed.get(related)
         if f.many_to_many:
             skip.append(name)
-        elif f.is_relation and f.related_model is Pair:
+        elif f.is_relation and rows is not None:
             skip.append(name)
-            if pairs is None or not isinstance(raw, str) or raw not in pairs:
+            if not isinstance(raw, str) or raw not in rows.rows:
                 label = name.replace("_", " ").replace("ns", "NS").replace("ew", "EW")
-                raise RestoreRefused(f"{where}: the {label} {raw!r} is not a pair of the section.")
-            values[name] = pairs[raw]
+                said = rows.refusal.format(label=label, key=raw)
+                raise RestoreRefused(f"{where}: {said}")
+            values[name] = rows.rows[raw]
         elif f.is_relation:
             skip.append(name)
             username = check_username(raw, where, name.replace("_", " "))
@@ -301,3 +301,14 @@ def check_unique(items: Iterable[tuple[Any, str]], what: str, where: str = "The 
         if value in seen:
             raise RestoreRefused(f"{where}: the {what} of {label} is also that of {seen[value]}.")
         seen[value] = label
+
+
+def rows_in(
+    document: Any, key: str, model: Model, each: str, where: str, refs: list[UserRef], fmt: str
+) -> list[Any]:
+    """The rows listed under `key`, each read back (`load_row`), named in a refusal as
+    `each` and its place in the list ("The drive's player 3"); `where` names the document."""
+    return [
+        load_row(model, raw, f"{each} {i + 1}", users=refs, fmt=fmt)
+        for i, raw in enumerate(list_in(document, key, where))
+    ]

@@ -1,6 +1,6 @@
 """Checks of a team tournament document's games and bracket against the rounds they belong to.
 
-`team_parse` checks the tournament, its teams and its rounds; these check each game where its
+`backup_parse` checks the tournament, its teams and its rounds; these check each game where its
 round seats it (or a bye where the round gives one, or a playoff match where the bracket puts
 it), its result as the engine writes one and as the engine works it out again (from the hands,
 the final score, the forfeit or the bye), every round before the current one complete, and the
@@ -17,7 +17,7 @@ from typing import Any
 from engine.reading import whole_number
 from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament, series
 from engine.teams.settings import TournamentSettings
-from tournaments.files.backup.schema import RestoreRefused
+from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
 from tournaments.teams.selectors.teams import TIE_GAME, tie_game_tag
 

@@ -1,18 +1,18 @@
 """Checking a whole team tournament document without writing anything: every row, and the
 tournament they make.
 
-As for an event (`parse`) and a drive (`drive_parse`), everything is checked before the first
-row is written, so a restore refuses a bad document whole, naming the first problem: each value
-against its model; the settings as the engine takes them (`TournamentSettings.from_dict`); the
-teams numbered 1, 2, 3... with names the standings can tell apart; each round's tables as the
-engine stores and checks a round (`Round.from_dict`, `check_round`: every team seated once, or
-on a bye), a fixed schedule's rounds as its seed draws them; each game where its round seats
-it, its result as the engine writes one (`GameResult.from_dict`) and as the engine works it out
-again from the game's hands, its final score, the forfeit or the bye; every round before the
-current one complete; the bracket as the engine reads one (`Bracket.from_dict`), with a game
-for each match it says was won and none for the others; and the standings worked out from it
-all, as the tournament's pages work them out (`team_checks` holds the games' and the
-bracket's checks).
+As for an event and a drive (their formats' `services.backup_parse`), everything is checked
+before the first row is written, so a restore refuses a bad document whole, naming the first
+problem: each value against its model; the settings as the engine takes them
+(`TournamentSettings.from_dict`); the teams numbered 1, 2, 3... with names the standings can
+tell apart; each round's tables as the engine stores and checks a round (`Round.from_dict`,
+`check_round`: every team seated once, or on a bye), a fixed schedule's rounds as its seed draws
+them; each game where its round seats it, its result as the engine writes one
+(`GameResult.from_dict`) and as the engine works it out again from the game's hands, its final
+score, the forfeit or the bye; every round before the current one complete; the bracket as the
+engine reads one (`Bracket.from_dict`), with a game for each match it says was won and none for
+the others; and the standings worked out from it all, as the tournament's pages work them out
+(`backup_checks` holds the games' and the bracket's checks).
 
 What is not checked, on purpose: that a round drawn from results (king of the hill, Swiss)
 follows from the results before it. A director's correction of an earlier round changes the
@@ -26,33 +26,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User as AuthUser
+
 from engine.teams import Round, Team, TeamsError, TeamTournament, check_round
 from engine.teams.model import MAX_TEAMS
 from engine.teams.settings import TournamentSettings
-from tournaments.files.backup.checks import TOKEN, check_names, check_range
-from tournaments.files.backup.parse import ClubBlock, parse_club
-from tournaments.files.backup.rows import (
+from tournaments.kernel.backup.checks import (
+    check_ids_once,
+    check_links,
+    check_names,
+    check_range,
+)
+from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse_club
+from tournaments.kernel.backup.rows import (
     UserRef,
     as_object,
     check_marker,
     check_unique,
     list_in,
     load_row,
+    rows_in,
 )
-from tournaments.files.backup.schema import (
-    TOURNAMENT_CHILDREN,
-    TOURNAMENT_FORMAT,
-    Model,
-    RestoreRefused,
-)
-from tournaments.files.backup.team_checks import (
-    FIXED_ROTATIONS,
-    check_bracket,
-    check_games,
-    check_standings,
-    is_playoff,
-    same_json,
-)
+from tournaments.kernel.backup.schema import Model, RestoreRefused
 from tournaments.teams.models import (
     League,
     Tournament,
@@ -62,6 +57,15 @@ from tournaments.teams.models import (
     TournamentTableAccess,
     TournamentTeam,
 )
+from tournaments.teams.selectors.backup import TOURNAMENT_CHILDREN, TOURNAMENT_FORMAT
+from tournaments.teams.services.backup_checks import (
+    FIXED_ROTATIONS,
+    check_bracket,
+    check_games,
+    check_standings,
+    is_playoff,
+    same_json,
+)
 from tournaments.teams.services.input import FEWEST_TEAMS
 from tournaments.teams.services.teams import SEED_LIMIT
 
@@ -70,7 +74,7 @@ TEAM_NAMES = ("name", "city", "player_one", "player_two")
 
 
 @dataclass
-class ParsedTournament:
+class ParsedTournament(ParsedDocument):
     """A checked tournament document: unsaved rows (its league's too, when it is a league's
     week), and the users they name."""
 
@@ -85,6 +89,10 @@ class ParsedTournament:
     user_refs: list[UserRef]
 
     @property
+    def name(self) -> str:
+        return self.tournament.name
+
+    @property
     def title(self) -> str:
         t = self.tournament
         week = "" if self.league is None else f", week {t.week} of {self.league.name!r}"
@@ -92,13 +100,15 @@ class ParsedTournament:
 
     def rows(self) -> Iterator[tuple[Model, list[Any]]]:
         """Every row of the tournament by model, the tournament before its rows (the league
-        is matched or made apart: `team_restoring`)."""
+        is matched or made apart: `backup`)."""
         yield Tournament, [self.tournament]
         for key, model in TOURNAMENT_CHILDREN:
             yield model, list(getattr(self, key))
 
-    def usernames(self) -> set[str]:
-        return {ref.username for ref in self.user_refs}
+    def owned_by(self, importer: AuthUser | None) -> None:
+        self.tournament.created_by = importer
+        if self.league is not None:
+            self.league.created_by = importer
 
     def counts(self) -> str:
         waiting = sum(g.status != TournamentGame.Status.CONFIRMED for g in self.games)
@@ -120,10 +130,8 @@ class LeagueEntry:
 
 
 def _rows(document: Any, key: str, model: Model, label: str, refs: list[UserRef]) -> list[Any]:
-    return [
-        load_row(model, raw, f"The tournament's {label} {i + 1}", users=refs, fmt=TOURNAMENT_FORMAT)
-        for i, raw in enumerate(list_in(document, key, "The tournament document"))
-    ]
+    each, where = f"The tournament's {label}", "The tournament document"
+    return rows_in(document, key, model, each, where, refs, TOURNAMENT_FORMAT)
 
 
 def parse_league(raw: Any, refs: list[UserRef], where: str = "The league") -> League:
@@ -278,34 +286,6 @@ def _check_rounds(
     return drawn
 
 
-def _check_links(drawn: dict[int, Round], links: list[TournamentTableAccess]) -> None:
-    tables = max((len(r.tables) for r in drawn.values()), default=0)
-    live: set[int] = set()
-    for i, link in enumerate(links, start=1):
-        where = f"The tournament's tablet link {i}"
-        if not 1 <= link.table <= tables:
-            raise RestoreRefused(
-                f"{where} is for table {link.table}; the tournament's rounds have {tables} "
-                "table(s)."
-            )
-        if not TOKEN.fullmatch(link.token):
-            raise RestoreRefused(
-                f"{where}: token {link.token!r} is not a tablet token (8 to 64 letters, digits, "
-                "'-' and '_')."
-            )
-        if link.revoked_at is None:
-            if link.table in live:
-                raise RestoreRefused(
-                    f"The tournament's table {link.table} has two live tablet links."
-                )
-            live.add(link.table)
-    check_unique(
-        ((link.token, f"table {link.table}'s link") for link in links),
-        "tablet link",
-        "The tournament document",
-    )
-
-
 def parse_tournament(document: Any) -> ParsedTournament:
     """Check a whole tournament document without writing anything; the first problem found
     is a `RestoreRefused` naming it."""
@@ -314,7 +294,7 @@ def parse_tournament(document: Any) -> ParsedTournament:
         if key not in document:
             raise RestoreRefused(f"The tournament document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
-    club = parse_club(document["club"])
+    club = parse_club(document["club"], TOURNAMENT_FORMAT)
     league = None if document["league"] is None else parse_league(document["league"], refs)
     tournament: Tournament = load_row(
         Tournament, document["tournament"], "The tournament", users=refs, fmt=TOURNAMENT_FORMAT
@@ -348,15 +328,9 @@ def parse_tournament(document: Any) -> ParsedTournament:
     links: list[TournamentTableAccess] = _rows(
         document, "table_access", TournamentTableAccess, "tablet link", refs
     )
-    _check_links(drawn, links)
+    tables = max((len(r.tables) for r in drawn.values()), default=0)
+    check_links(links, "The tournament", tables, f"the tournament's rounds have {tables} table(s)")
     audit: list[TournamentAudit] = _rows(document, "audit", TournamentAudit, "audit entry", refs)
     parsed = ParsedTournament(club, league, tournament, teams, rounds, games, links, audit, refs)
-    for model, rows in parsed.rows():
-        ids = [r.pk for r in rows if r.pk is not None]
-        if len(set(ids)) != len(ids):
-            twice = next(pk for pk in ids if ids.count(pk) > 1)
-            raise RestoreRefused(
-                f"Two {model._meta.verbose_name_plural} of the tournament document have the id "
-                f"{twice}."
-            )
+    check_ids_once(parsed.rows(), "the tournament document")
     return parsed

@@ -1,4 +1,4 @@
-"""Checking a whole event document, or a club block, without writing anything.
+"""Checking a whole event document without writing anything, and a club block's players.
 
 Everything is checked before the first row is written (each row's values, every reference, the
 movement the settings make, each result against the movement and the game's rules), so a
@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
 from engine.movements import validate as validate_movement
@@ -32,31 +33,28 @@ from tournaments.events.models import (
     Standings,
     TableAccess,
 )
+from tournaments.events.selectors.backup import EVENT_FORMAT, SECTION_CHILDREN
+from tournaments.events.services.backup_checks import check_par, check_result, check_table
 from tournaments.events.services.printing import MAX_MINUTES_PER_BOARD
 from tournaments.events.services.tablets import MAX_CLOCK_MINUTES
-from tournaments.files.backup.checks import (
-    TOKEN,
+from tournaments.kernel.backup.checks import (
+    check_ids_once,
+    check_live,
     check_names,
-    check_par,
     check_range,
-    check_result,
-    check_table,
+    check_token,
 )
-from tournaments.files.backup.rows import (
+from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse_club
+from tournaments.kernel.backup.registry import parts
+from tournaments.kernel.backup.rows import (
+    Keyed,
     UserRef,
-    as_object,
     check_marker,
     check_unique,
-    check_username,
     list_in,
     load_row,
 )
-from tournaments.files.backup.schema import (
-    EVENT_FORMAT,
-    SECTION_CHILDREN,
-    Model,
-    RestoreRefused,
-)
+from tournaments.kernel.backup.schema import BACKUP_FORMAT, Model, RestoreRefused
 from tournaments.kernel.models import Club
 
 
@@ -72,16 +70,7 @@ class _SectionRows:
 
 
 @dataclass
-class ClubBlock:
-    """A checked club block: the club (unsaved), its directors' usernames, its players."""
-
-    club: Club
-    directors: list[str]
-    players: list[Player]
-
-
-@dataclass
-class ParsedEvent:
+class ParsedEvent(ParsedDocument):
     """A checked event document: unsaved rows, and the users they name."""
 
     club: ClubBlock
@@ -91,6 +80,10 @@ class ParsedEvent:
     audit: list[AuditEntry]
     standings: Standings | None
     user_refs: list[UserRef]
+
+    @property
+    def name(self) -> str:
+        return self.event.name
 
     @property
     def title(self) -> str:
@@ -106,8 +99,20 @@ class ParsedEvent:
         yield AuditEntry, list(self.audit)
         yield Standings, [self.standings] if self.standings is not None else []
 
-    def usernames(self) -> set[str]:
-        return {ref.username for ref in self.user_refs}
+    def owned_by(self, importer: AuthUser | None) -> None:
+        self.event.created_by = importer
+
+    def people_as_text(self, importer: AuthUser | None) -> list[str]:
+        """As every format's (`ParsedDocument.people_as_text`), and a result keeps who
+        entered it as text, beside the device it was entered on."""
+        for ref in self.user_refs:
+            if isinstance(ref.obj, Result):
+                device = ref.obj.entered_by_device
+                said = f"{device} ({ref.username})" if device else ref.username
+                ref.obj.entered_by_device = said[
+                    : Result._meta.get_field("entered_by_device").max_length
+                ]
+        return super().people_as_text(importer)
 
     def counts(self) -> str:
         results = sum(len(s.results) for s in self.sections)
@@ -119,34 +124,48 @@ class ParsedEvent:
         )
 
 
-def parse_club(data: Any, where: str = "The club") -> ClubBlock:
-    data = as_object(data, where)
-    club = load_row(Club, data, where, children=("players",))
-    check_names(club, ("name",), where)
+def check_club(club: Club, where: str) -> None:
+    """What the events ask of a club's block: minutes a board the print page can use."""
     check_range(club.minutes_per_board, 1, MAX_MINUTES_PER_BOARD, where, "minutes per board")
-    if not isinstance(data["directors"], list):
-        raise RestoreRefused(f"{where}: 'directors' should be a list of usernames.")
-    directors = [check_username(d, where, "director") or "" for d in data["directors"]]
+
+
+def parse_players(data: dict[str, Any], where: str) -> list[Player]:
+    """A club block's players, checked: names by the one rule, no name twice."""
     players = [
-        load_row(Player, p, f"{where}, player {i + 1}")
+        load_row(Player, p, f"{where}, player {i + 1}", fmt=EVENT_FORMAT)
         for i, p in enumerate(list_in(data, "players", where))
     ]
     for i, player in enumerate(players):
         check_names(player, ("name",), f"{where}, player {i + 1}")
     check_unique([(p.name, f"player {i + 1}") for i, p in enumerate(players)], "name", where)
-    return ClubBlock(club, [d for d in directors if d], players)
+    return players
+
+
+def _elsewhere() -> dict[str, str]:
+    """Where a document of another kind goes instead of an event's import."""
+    said = {
+        BACKUP_FORMAT: "This is a backup of a whole database, not one event's JSON: restore it "
+        "with `python manage.py restore FILE`."
+    }
+    for part in parts():
+        if part.marker != EVENT_FORMAT:
+            said[part.marker] = (
+                f"This is {part.whose} JSON, not an event's: the import page (or `POST "
+                f"/api/events/import`) takes it as a {part.kind}."
+            )
+    return said
 
 
 def parse_event(document: Any) -> ParsedEvent:
     """Check a whole event document without writing anything; the first problem found is a
     `RestoreRefused` naming it."""
-    check_marker(document, EVENT_FORMAT, "event document")
+    check_marker(document, EVENT_FORMAT, "event document", _elsewhere())
     for key in ("club", "event", "sections", "boards", "audit", "standings"):
         if key not in document:
             raise RestoreRefused(f"The event document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
-    club = parse_club(document["club"])
-    event = load_row(Event, document["event"], "The event", users=refs)
+    club = parse_club(document["club"], EVENT_FORMAT)
+    event = load_row(Event, document["event"], "The event", users=refs, fmt=EVENT_FORMAT)
     check_names(event, ("name",), "The event")
     if not isinstance(event.options, dict):
         raise RestoreRefused(f"The event: options should be an object, not {event.options!r}.")
@@ -169,7 +188,7 @@ def parse_event(document: Any) -> ParsedEvent:
             "largest movement's). It is not an event's clubwhist JSON: export the event again."
         )
     for i, raw in enumerate(listed):
-        board = load_row(Board, raw, f"Board {i + 1} of the list of boards")
+        board = load_row(Board, raw, f"Board {i + 1} of the list of boards", fmt=EVENT_FORMAT)
         where = f"Board {board.number}"
         check_range(board.number, 1, None, f"Board {i + 1} of the list of boards", "number")
         if board.number in deals:
@@ -227,18 +246,12 @@ def parse_event(document: Any) -> ParsedEvent:
         "idempotency key",
     )
     audit = [
-        load_row(AuditEntry, raw, f"Audit entry {i + 1}", users=refs)
+        load_row(AuditEntry, raw, f"Audit entry {i + 1}", users=refs, fmt=EVENT_FORMAT)
         for i, raw in enumerate(list_in(document, "audit", "The document"))
     ]
     standings = _parse_standings(document["standings"], event)
     parsed = ParsedEvent(club, event, sections, boards, audit, standings, refs)
-    for model, rows in parsed.rows():
-        ids = [r.pk for r in rows if r.pk is not None]
-        if len(set(ids)) != len(ids):
-            twice = next(pk for pk in ids if ids.count(pk) > 1)
-            raise RestoreRefused(
-                f"Two {model._meta.verbose_name_plural} of the document have the id {twice}."
-            )
+    check_ids_once(parsed.rows(), "the document")
     return parsed
 
 
@@ -251,7 +264,7 @@ def _parse_standings(raw: Any, event: Event) -> Standings | None:
                 "again."
             )
         return None
-    standings: Standings = load_row(Standings, raw, "The standings")
+    standings: Standings = load_row(Standings, raw, "The standings", fmt=EVENT_FORMAT)
     if not standings.version == event.scored_version == event.results_version:
         raise RestoreRefused(
             f"The standings are those of version {standings.version} of the results, the "
@@ -279,7 +292,11 @@ def _parse_section(
     method: str,
 ) -> _SectionRows:
     section: Section = load_row(
-        Section, raw, f"Section {index + 1}", children=[key for key, _ in SECTION_CHILDREN]
+        Section,
+        raw,
+        f"Section {index + 1}",
+        children=[key for key, _ in SECTION_CHILDREN],
+        fmt=EVENT_FORMAT,
     )
     check_names(section, ("name",), f"Section {index + 1}")
     where = f"Section {section.name}"
@@ -322,7 +339,7 @@ def _parse_section(
 
     pairs: dict[str, Pair] = {}
     for i, data in enumerate(list_in(raw, "pairs", where)):
-        pair: Pair = load_row(Pair, data, f"{where}, pair {i + 1}")
+        pair: Pair = load_row(Pair, data, f"{where}, pair {i + 1}", fmt=EVENT_FORMAT)
         check_range(pair.number, 1, None, f"{where}, pair {i + 1}", "number")
         check_names(pair, ("player1", "player2"), f"{where}, pair {pair.label}")
         if section.one_winner != (pair.direction == ""):
@@ -349,7 +366,9 @@ def _parse_section(
     meetings = {(m.round, m.table): (m.ns or 0, m.ew or 0, m.set) for m in movement.meetings}
     rows: dict[tuple[int, int], MovementRow] = {}
     for i, data in enumerate(list_in(raw, "movement_rows", where)):
-        row: MovementRow = load_row(MovementRow, data, f"{where}, movement row {i + 1}")
+        row: MovementRow = load_row(
+            MovementRow, data, f"{where}, movement row {i + 1}", fmt=EVENT_FORMAT
+        )
         spot = f"{where}, round {row.round}, table {row.table}"
         if (row.round, row.table) in rows:
             raise RestoreRefused(f"{spot} is in the movement twice.")
@@ -382,7 +401,14 @@ def _parse_section(
                 f"{where}, the result of board {data.get('board_number')} at table "
                 f"{data.get('table')} in round {data.get('round')}"
             )
-        result: Result = load_row(Result, data, spot, users=refs, pairs=pairs)
+        result: Result = load_row(
+            Result,
+            data,
+            spot,
+            users=refs,
+            keyed={Pair: Keyed(pairs, "the {label} {key!r} is not a pair of the section.")},
+            fmt=EVENT_FORMAT,
+        )
         check_result(result, section, rows, deals, rules, played, spot)
         if result.status == Result.Status.ARTIFICIAL:
             ns_code, ew_code = parse_artificial(result.artificial_code)
@@ -394,22 +420,17 @@ def _parse_section(
     live: set[int] = set()
     links: list[TableAccess] = []
     for i, data in enumerate(list_in(raw, "table_access", where)):
-        link: TableAccess = load_row(TableAccess, data, f"{where}, tablet link {i + 1}")
+        link: TableAccess = load_row(
+            TableAccess, data, f"{where}, tablet link {i + 1}", fmt=EVENT_FORMAT
+        )
         check_table(section, link.table, f"{where}: a tablet link is for")
-        if not TOKEN.fullmatch(link.token):
-            raise RestoreRefused(
-                f"{where}, tablet link {i + 1}: token {link.token!r} is not a tablet token "
-                "(8 to 64 letters, digits, '-' and '_')."
-            )
-        if link.revoked_at is None:
-            if link.table in live:
-                raise RestoreRefused(f"{where}: table {link.table} has two live tablet links.")
-            live.add(link.table)
+        check_token(link.token, f"{where}, tablet link {i + 1}")
+        check_live(link, live, f"{where}: table {link.table}")
         links.append(link)
     calls: list[DirectorCall] = []
     for i, data in enumerate(list_in(raw, "calls", where)):
         spot = f"{where}, director call {i + 1}"
-        call: DirectorCall = load_row(DirectorCall, data, spot)
+        call: DirectorCall = load_row(DirectorCall, data, spot, fmt=EVENT_FORMAT)
         check_table(section, call.table, f"{where}: a director call is from")
         if call.round is not None:
             check_range(call.round, 1, section.rounds, spot, "round")
@@ -425,6 +446,3 @@ def _parse_section(
         calls,
         movement.board_count(),
     )
-
-
-# -- restoring ------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Checking a whole drive document without writing anything: every row, and the drive it makes.
 
-As for an event (`parse`), everything is checked before the first row is written, so a restore
-refuses a bad document whole, naming the first problem: each value against its model, the
-settings and each seating as the engine takes them, each result as the game writes it and at a
-table its hand's seating has, the hands before the current one complete, and the totals and
-prizes worked out from the rows exactly as the drive's pages will work them out.
+As for an event (`events.services.backup_parse`), everything is checked before the first row is
+written, so a restore refuses a bad document whole, naming the first problem: each value against
+its model, the settings and each seating as the engine takes them, each result as the game
+writes it and at a table its hand's seating has, the hands before the current one complete, and
+the totals and prizes worked out from the rows exactly as the drive's pages will work them out.
 
 What is not checked, on purpose: that a later hand's seating follows from the results before
 it. A correction made after the players moved changes scores only, never where anyone sat
@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User as AuthUser
+
 from engine.drives import Drive as EngineDrive
 from engine.drives import DriveSettings, Seating, card_lines, check_seating
 from engine.drives.settings import MAX_PLAYERS
@@ -28,31 +30,21 @@ from tournaments.drives.models import (
     DriveSeating,
     DriveTableAccess,
 )
+from tournaments.drives.selectors.backup import DRIVE_CHILDREN, DRIVE_FORMAT
 from tournaments.drives.selectors.drives import (
     FEWEST_PLAYERS,
     hand_records,
     score_cards,
     settings_for,
 )
-from tournaments.files.backup.checks import TOKEN, check_names
-from tournaments.files.backup.parse import ClubBlock, parse_club
-from tournaments.files.backup.rows import (
-    UserRef,
-    check_marker,
-    check_unique,
-    list_in,
-    load_row,
-)
-from tournaments.files.backup.schema import (
-    DRIVE_CHILDREN,
-    DRIVE_FORMAT,
-    Model,
-    RestoreRefused,
-)
+from tournaments.kernel.backup.checks import check_ids_once, check_links, check_names
+from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse_club
+from tournaments.kernel.backup.rows import UserRef, check_marker, list_in, load_row, rows_in
+from tournaments.kernel.backup.schema import Model, RestoreRefused
 
 
 @dataclass
-class ParsedDrive:
+class ParsedDrive(ParsedDocument):
     """A checked drive document: unsaved rows, and the users they name."""
 
     club: ClubBlock
@@ -65,6 +57,10 @@ class ParsedDrive:
     user_refs: list[UserRef]
 
     @property
+    def name(self) -> str:
+        return self.drive.name
+
+    @property
     def title(self) -> str:
         return f"the drive {self.drive.name!r} of {self.drive.date:%d %b %Y}"
 
@@ -74,8 +70,8 @@ class ParsedDrive:
         for key, model in DRIVE_CHILDREN:
             yield model, list(getattr(self, key))
 
-    def usernames(self) -> set[str]:
-        return {ref.username for ref in self.user_refs}
+    def owned_by(self, importer: AuthUser | None) -> None:
+        self.drive.created_by = importer
 
     def counts(self) -> str:
         waiting = sum(r.status == DriveResult.Status.ENTERED for r in self.results)
@@ -87,10 +83,8 @@ class ParsedDrive:
 
 
 def _rows(document: Any, key: str, model: Model, label: str, refs: list[UserRef]) -> list[Any]:
-    return [
-        load_row(model, raw, f"The drive's {label} {i + 1}", users=refs, fmt=DRIVE_FORMAT)
-        for i, raw in enumerate(list_in(document, key, "The drive document"))
-    ]
+    each, where = f"The drive's {label}", "The drive document"
+    return rows_in(document, key, model, each, where, refs, DRIVE_FORMAT)
 
 
 def _settings(drive: Drive, players: int) -> DriveSettings:
@@ -228,32 +222,6 @@ def _check_play(
         )
 
 
-def _check_links(settings: DriveSettings, links: list[DriveTableAccess]) -> None:
-    live: set[int] = set()
-    for i, link in enumerate(links, start=1):
-        where = f"The drive's tablet link {i}"
-        # Late arrivals can open a table after the first hand: the most tables of any hand.
-        tables = max(settings.tables_at(hand) for hand in range(1, settings.hands + 1))
-        if not 1 <= link.table <= tables:
-            raise RestoreRefused(
-                f"{where} is for table {link.table}; the drive has tables 1-{tables}."
-            )
-        if not TOKEN.fullmatch(link.token):
-            raise RestoreRefused(
-                f"{where}: token {link.token!r} is not a tablet token (8 to 64 letters, digits, "
-                "'-' and '_')."
-            )
-        if link.revoked_at is None:
-            if link.table in live:
-                raise RestoreRefused(f"The drive's table {link.table} has two live tablet links.")
-            live.add(link.table)
-    check_unique(
-        ((link.token, f"table {link.table}'s link") for link in links),
-        "tablet link",
-        "The drive document",
-    )
-
-
 def parse_drive(document: Any) -> ParsedDrive:
     """Check a whole drive document without writing anything; the first problem found is a
     `RestoreRefused` naming it."""
@@ -262,7 +230,7 @@ def parse_drive(document: Any) -> ParsedDrive:
         if key not in document:
             raise RestoreRefused(f"The drive document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
-    club = parse_club(document["club"])
+    club = parse_club(document["club"], DRIVE_FORMAT)
     drive: Drive = load_row(Drive, document["drive"], "The drive", users=refs, fmt=DRIVE_FORMAT)
     check_names(drive, ("name",), "The drive")
     listed = len(list_in(document, "players", "The drive document"))
@@ -301,14 +269,10 @@ def parse_drive(document: Any) -> ParsedDrive:
     links: list[DriveTableAccess] = _rows(
         document, "table_access", DriveTableAccess, "tablet link", refs
     )
-    _check_links(settings, links)
+    # Late arrivals can open a table after the first hand: the most tables of any hand.
+    tables = max(settings.tables_at(hand) for hand in range(1, settings.hands + 1))
+    check_links(links, "The drive", tables, f"the drive has tables 1-{tables}")
     audit: list[DriveAudit] = _rows(document, "audit", DriveAudit, "audit entry", refs)
     parsed = ParsedDrive(club, drive, players, seating_rows, result_rows, links, audit, refs)
-    for model, rows in parsed.rows():
-        ids = [r.pk for r in rows if r.pk is not None]
-        if len(set(ids)) != len(ids):
-            twice = next(pk for pk in ids if ids.count(pk) > 1)
-            raise RestoreRefused(
-                f"Two {model._meta.verbose_name_plural} of the drive document have the id {twice}."
-            )
+    check_ids_once(parsed.rows(), "the drive document")
     return parsed

@@ -1,24 +1,22 @@
-"""Writing checked rows back, for events and drives alike: rows as they are, ids, users, clubs.
+"""Writing checked rows back, whatever the format: rows as they are, ids, users.
 
-What an event's restore and a drive's share lives here, so both keep their ids the same way,
-make and link users the same way and find or make their club the same way.
+What every format's restore shares lives here, so all keep their ids the same way and make and
+link users the same way (their club: `documents`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 from django.db import DataError, IntegrityError, connection
 
-from tournaments.events.models import Player
-from tournaments.files.backup.parse import ClubBlock
-from tournaments.files.backup.report import RestoreReport
-from tournaments.files.backup.rows import UserRef
-from tournaments.files.backup.schema import Model, RestoreRefused
-from tournaments.kernel.models import Club
+from tournaments.kernel.backup.report import RestoreReport
+from tournaments.kernel.backup.rows import UserRef
+from tournaments.kernel.backup.schema import Model, RestoreRefused
 
 
 def batches(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
@@ -34,6 +32,51 @@ def ids_free(rows: Iterable[tuple[Model, list[Any]]]) -> bool:
             if model._default_manager.filter(pk__in=chunk).exists():
                 return False
     return True
+
+
+def ids_kept(rows: Callable[[], Iterable[tuple[Model, list[Any]]]]) -> bool:
+    """Whether the document's rows keep their ids (none is taken here); if not, every row is
+    given a new one (`rows` lists them all, parents first)."""
+    keep = ids_free(rows())
+    if not keep:
+        for _, listed in rows():
+            for row in listed:
+                row.pk = None
+    return keep
+
+
+def same_here(model: Model, row: Any, title: str, kind: str) -> str | None:
+    """The document's event, drive or tournament here already, said: one of its name, date
+    and creation time (an id proves nothing across databases)."""
+    same: Any = (
+        model._default_manager.filter(name=row.name, date=row.date, created_at=row.created_at)
+        .select_related("club")
+        .first()
+    )
+    if same is None:
+        return None
+    return f"This database already holds {title} ({kind} {same.pk}, club {same.club.name!r})"
+
+
+def links_here(model: Model, tokens: list[str], title: str, kind: str, owner: str) -> str | None:
+    """A copy of the document here already, said: one of its tablet tokens (unique in a
+    database) used by a link of `model`, whose `owner` ("drive", "section__event") is the
+    `kind` of thing the document is."""
+    for chunk in batches(tokens):
+        clash: Any = model._default_manager.filter(token__in=chunk).select_related(owner).first()
+        if clash is not None:
+            play = attrgetter(owner.replace("__", "."))(clash)
+            return (
+                f"Table {clash.table}'s tablet link of {title} is already used here by {kind} "
+                f"{play.pk} ({play.name!r}): that {kind} is this one or a copy of it"
+            )
+    return None
+
+
+def refuse_if_here(refusal: str | None) -> None:
+    """A document already here (`refusal` names what is) is refused, saying what to do."""
+    if refusal is not None:
+        raise RestoreRefused(f"{refusal}. Delete it first, or restore into another database.")
 
 
 def insert_rows(model: Model, rows: list[Any]) -> None:
@@ -99,38 +142,6 @@ def link_users(refs: Iterable[UserRef], users: Mapping[str, AuthUser]) -> None:
     """A restore: each row the document says a user did is linked to that user's account."""
     for ref in refs:
         setattr(ref.obj, ref.attname, users[ref.username].pk)
-
-
-def club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
-    club = block.club
-    if club.pk is not None and Club.objects.filter(pk=club.pk).exists():
-        club.pk = None
-    insert_rows(Club, [club])
-    club.directors.set([users[name] for name in block.directors])
-    for player in block.players:
-        player.club = club
-        if player.pk is not None and Player.objects.filter(pk=player.pk).exists():
-            player.pk = None
-    insert_rows(Player, block.players)
-    move_sequences_past([(Club, [club]), (Player, block.players)])
-    return club
-
-
-def club_for(
-    block: ClubBlock, users: Mapping[str, AuthUser], report: RestoreReport, *, advice: str
-) -> Club:
-    """The document's club: the one here with its slug, else a new one as the document has
-    it. A club here of the same name under another address refuses, with `advice`."""
-    existing = Club.objects.filter(slug=block.club.slug).first()
-    if existing is not None:
-        return existing
-    if Club.objects.filter(name=block.club.name).exists():
-        raise RestoreRefused(
-            f"A club named {block.club.name!r} is already here under another web address than "
-            f"the document's ({block.club.slug!r}): {advice}."
-        )
-    report.clubs.append(f"{block.club.name} ({block.club.slug})")
-    return club_create(block, users)
 
 
 @contextmanager
