@@ -213,10 +213,10 @@ def phone_standings(tournament: Tournament, through: int) -> tuple[TableStanding
     return found
 
 
-def game_tag(match_id: int, game: int) -> str:
+def game_tag(match_id: int, nth: int) -> str:
     """A playoff game row's `match`: the match's number for its first game ("5"), with the
-    game's number after a dot for the next games of a series ("5.2", "5.3")."""
-    return str(match_id) if game == 1 else f"{match_id}.{game}"
+    game's number in its series after a dot for the next ones ("5.2", "5.3")."""
+    return str(match_id) if nth == 1 else f"{match_id}.{nth}"
 
 
 def match_rows(tournament: Tournament, match_id: int) -> list[TournamentGame]:

@@ -19,6 +19,7 @@ from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament,
 from engine.teams.settings import TournamentSettings
 from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.selectors.room import game_tag
 from tournaments.teams.selectors.teams import TIE_GAME, tie_game_tag
 
 #: The rotations whose rounds are a schedule fixed by the teams and the seed.
@@ -55,14 +56,15 @@ def is_tie_game(match: str) -> bool:
 
 
 def playoff_game(match: str) -> tuple[int, int] | None:
-    """A playoff game's (match, game in its series) from its `match`; None for any other."""
-    number, dot, game = match.partition(".")
+    """A playoff game's (match, its number in the series) from its `match` (`game_tag`'s
+    words read back); None for any other."""
+    number, dot, nth = match.partition(".")
     found = whole_number(number)
     if found is None:
         return None
     if not dot:
         return (found, 1)
-    later = whole_number(game)
+    later = whole_number(nth)
     return None if later is None or later < 2 else (found, later)
 
 
@@ -336,24 +338,24 @@ def check_bracket(
     rows: dict[int, dict[int, tuple[int, TournamentGame]]] = {}
     for index, row in playoff:
         where = _where(index, row)
-        number, game = playoff_game(row.match) or (0, 0)
+        number, nth = playoff_game(row.match) or (0, 0)
         try:
             match = bracket.match(number)
         except TeamsError:
             raise RestoreRefused(f"{where}: the bracket has no match {number}.") from None
-        tag = str(match.id) if game == 1 else f"{match.id}.{game}"
+        tag = game_tag(match.id, nth)
         if row.match != tag:
-            raise RestoreRefused(f"{where}: game {game} of match {match.id} is written {tag!r}.")
-        if game > settings.playoff_best_of:
+            raise RestoreRefused(f"{where}: game {nth} of match {match.id} is written {tag!r}.")
+        if nth > settings.playoff_best_of:
             raise RestoreRefused(
                 f"{where}: a playoff match is {settings.playoff_best_of} game(s) at most."
             )
-        if game in rows.get(match.id, {}):
+        if nth in rows.get(match.id, {}):
             raise RestoreRefused(
-                f"{where}: game {game} of match {match.id} has another row "
-                f"(row {rows[match.id][game][0]})."
+                f"{where}: game {nth} of match {match.id} has another row "
+                f"(row {rows[match.id][nth][0]})."
             )
-        rows.setdefault(match.id, {})[game] = (index, row)
+        rows.setdefault(match.id, {})[nth] = (index, row)
         found[match.id] = index
         if (row.round, row.table) != (settings.rounds + match.round, match.id):
             raise RestoreRefused(
