@@ -29,8 +29,8 @@ from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
 from tournaments.kernel.api.entry_schema import EntryJsonField
 from tournaments.kernel.api.fields import BoundedListField, NameField, TextField
+from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.api.schema import PAPER_PARAMETER
-from tournaments.kernel.clubs import club_for_new_event
 from tournaments.kernel.numbers import NumberRefused, WholeNumberField, whole
 from tournaments.kernel.pdf import pdf_response
 
@@ -81,7 +81,7 @@ class DriveListApi(APIView):
             max_length=MAX_PLAYERS,
             error_messages={"max_length": drive_services.TOO_MANY_PLAYERS},
         )
-        club = NameField(required=False, max_length=120)
+        club = club_field()
 
     @extend_schema(responses=DriveOut(many=True))
     def get(self, request: Request) -> Response:
@@ -90,10 +90,7 @@ class DriveListApi(APIView):
 
     @extend_schema(request=DriveCreateIn, responses={201: DriveOut})
     def post(self, request: Request) -> Response:
-        data = self.DriveCreateIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        club = club_for_new_event(user=request.user, name=values.pop("club", None))
+        club, values = new_play(request, self.DriveCreateIn)
         drive = drive_services.drive_create(club=club, user=request.user, **values)
         return Response(DriveOut(drive).data, status=status.HTTP_201_CREATED)
 

@@ -23,7 +23,7 @@ from tournaments.events.services import corrections, presence
 from tournaments.events.services import events as event_services
 from tournaments.events.services import tablets as tablet_services
 from tournaments.kernel.api.fields import NameField, TextField
-from tournaments.kernel.clubs import club_for_new_event
+from tournaments.kernel.api.plays import club_field, new_play
 
 
 class EventListApi(APIView):
@@ -37,11 +37,7 @@ class EventListApi(APIView):
         movement_kind = TextField(max_length=30)
         movement_params = MovementParamsField()
         seed = TextField(required=False, allow_blank=False, max_length=64)
-        club = NameField(
-            required=False,
-            max_length=120,
-            help_text="The club's name or slug; may be left out by a director of one club.",
-        )
+        club = club_field()
         advance = serializers.ChoiceField(choices=Event.Advance.choices, default="table")
 
     @extend_schema(responses=EventOut(many=True))
@@ -51,10 +47,7 @@ class EventListApi(APIView):
 
     @extend_schema(request=CreateIn, responses={201: EventOut})
     def post(self, request: Request) -> Response:
-        data = self.CreateIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        club = club_for_new_event(user=request.user, name=values.pop("club", None))
+        club, values = new_play(request, self.CreateIn)
         event = event_services.event_create(club=club, user=request.user, **values)
         return Response(EventOut(event).data, status=status.HTTP_201_CREATED)
 

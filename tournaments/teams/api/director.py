@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from engine.teams.model import MAX_TEAMS
 from tournaments.kernel.api.fields import NameField, TextField
-from tournaments.kernel.clubs import club_for_new_event
+from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.numbers import WholeNumberField
 from tournaments.teams.access import tournament_for, tournament_readable, tournaments_for
 from tournaments.teams.api.documents import (
@@ -98,6 +98,7 @@ class TournamentIn(serializers.Serializer[Any]):
         max_length=MAX_TEAMS,  # checked before any team is read
         error_messages={"max_length": TOO_MANY_TEAMS},
     )
+    club = club_field()
 
 
 class TournamentListApi(APIView):
@@ -110,20 +111,15 @@ class TournamentListApi(APIView):
 
     @extend_schema(request=TournamentIn, responses={201: TournamentDocumentOut})
     def post(self, request: Request) -> Response:
-        data = _valid(TournamentIn, request)
-        try:
-            club_name = request.data.get("club") if isinstance(request.data, dict) else None
-            club = club_for_new_event(user=request.user, name=club_name)
-            tournament = team_services.tournament_create(
-                club=club,
-                name=data["name"],
-                date=data.get("date"),
-                settings=data.get("settings") or {},
-                teams=data.get("teams") or [],
-                user=request.user,
-            )
-        except ValueError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        club, data = new_play(request, TournamentIn)
+        tournament = team_services.tournament_create(
+            club=club,
+            name=data["name"],
+            date=data.get("date"),
+            settings=data.get("settings") or {},
+            teams=data.get("teams") or [],
+            user=request.user,
+        )
         return Response(state_out(tournament_state(tournament)), status=status.HTTP_201_CREATED)
 
 
