@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from engine.reading import whole_number
 from engine.teams import GameResult, Round, TeamsError
 from engine.teams.bracket import SERIES_LENGTHS, Bracket, Match, Series, Slot, series
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
@@ -224,6 +225,19 @@ def match_rows(tournament: Tournament, match_id: int) -> list[TournamentGame]:
     tags = {game_tag(match_id, n): n for n in range(1, max(SERIES_LENGTHS) + 1)}
     rows = TournamentGame.objects.filter(tournament=tournament, table=match_id, match__in=tags)
     return sorted(rows, key=lambda r: tags[r.match])
+
+
+def playoff_game(match: str) -> tuple[int, int] | None:
+    """A playoff game's (match, its number in the series) from its `match` (`game_tag`'s
+    words read back); None for any other."""
+    number, dot, nth = match.partition(".")
+    found = whole_number(number)
+    if found is None:
+        return None
+    if not dot:
+        return (found, 1)
+    later = whole_number(nth)
+    return None if later is None or later < 2 else (found, later)
 
 
 def match_series(tournament: Tournament, match: Match) -> Series:

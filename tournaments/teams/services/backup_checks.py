@@ -14,12 +14,11 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from engine.reading import whole_number
 from engine.teams import Bracket, GameResult, Round, TeamsError, TeamTournament, series
 from engine.teams.settings import TournamentSettings
 from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
-from tournaments.teams.selectors.room import game_tag
+from tournaments.teams.selectors.room import game_tag, playoff_game
 from tournaments.teams.selectors.teams import TIE_GAME, tie_game_tag
 
 #: The rotations whose rounds are a schedule fixed by the teams and the seed.
@@ -53,19 +52,6 @@ def is_playoff(match: str) -> bool:
 def is_tie_game(match: str) -> bool:
     """Whether a game's `match` names a tie played off in one game ("tie-3-5")."""
     return match.startswith(TIE_GAME)
-
-
-def playoff_game(match: str) -> tuple[int, int] | None:
-    """A playoff game's (match, its number in the series) from its `match` (`game_tag`'s
-    words read back); None for any other."""
-    number, dot, nth = match.partition(".")
-    found = whole_number(number)
-    if found is None:
-        return None
-    if not dot:
-        return (found, 1)
-    later = whole_number(nth)
-    return None if later is None or later < 2 else (found, later)
 
 
 def _where(index: int, game: TournamentGame) -> str:
