@@ -13,7 +13,9 @@
    players sent until the server has answered it, the banner that says the tablet is offline,
    retrying or turned away, the service worker that lets the page reload without a network,
    the live wake-up (a server-sent-events stream, with a poll beside it and instead of it),
-   and the DOM helper that draws the red suits. */
+   the DOM helper that draws the red suits, and what keyboards and screen readers need: a
+   redraw that keeps focus, pickers as radio groups, a modal dialog, spoken outcomes and the
+   large-print switch. */
 (function () {
   'use strict';
   var core = {};
@@ -269,6 +271,202 @@
     });
   };
   core.SYMBOLS = {hearts: '\u2665', diamonds: '\u2666', spades: '\u2660', clubs: '\u2663'};
+
+  // ---- keyboard and screen readers ----------------------------------------------------------
+  // Every screen is drawn afresh from the state (a pick, an answer, a refresh). Drawn
+  // naively that throws the keyboard's place away: the focused button is gone, focus falls
+  // to the page's body and the next Tab starts from the top. `core.draw` keeps it: the
+  // control that had focus gets it back in the new drawing (matched by `focusKey`), a
+  // refresh never moves it, and only a new screen moves it, to that screen's heading, which
+  // a screen reader then reads out.
+
+  /** What names a control from one drawing to the next: its data-focus, its id, or its tag,
+      field and words. */
+  core.focusKey = function (node) {
+    if (!node || node === document.body || !node.getAttribute) { return null; }
+    return node.getAttribute('data-focus') || (node.id ? '#' + node.id :
+      node.tagName + '|' + (node.getAttribute('data-field') || '') + '|' + (node.textContent || '').trim());
+  };
+  function findByKey(root, key) {
+    var nodes = root.querySelectorAll('button, input, textarea, select, a[href], [tabindex]');
+    for (var i = 0; i < nodes.length; i++) {
+      if (core.focusKey(nodes[i]) === key) { return nodes[i]; }
+    }
+    return null;
+  }
+  /** Focus `node` without the browser's jump; then scroll only as far as it takes to show it
+      whole (the page's scroll-padding keeps it clear of the sticky bars). */
+  core.focus = function (node) {
+    if (!node) { return; }
+    try { node.focus({preventScroll: true}); } catch (e) { node.focus(); }
+    if (node.scrollIntoView) {
+      try { node.scrollIntoView({block: 'nearest'}); } catch (e2) { node.scrollIntoView(false); }
+    }
+  };
+  /** The screen's heading, made focusable (not a Tab stop), to take focus on a new screen. */
+  function headingOf(root) {
+    var h = root.querySelector('h1, h2');
+    if (h && !h.hasAttribute('tabindex')) { h.setAttribute('tabindex', '-1'); }
+    return h;
+  }
+  var drawn = null; // the name of the screen drawn last
+  /** Empty `root` and `build()` it again as screen `name`, keeping the player's place: the
+      scroll position and, when focus was in `root` (or in nothing), the focused control. A
+      new `name` (another screen) sends focus to the new screen's heading, or its first
+      control when it has no heading. */
+  core.draw = function (root, name, build) {
+    var active = document.activeElement;
+    var inside = active && active !== document.body && root.contains(active);
+    var key = inside ? core.focusKey(active) : null;
+    var x = window.pageXOffset, y = window.pageYOffset;
+    var changed = drawn !== null && drawn !== name;
+    var first = drawn === null;
+    drawn = name;
+    root.innerHTML = '';
+    build();
+    if (first) { return; }
+    if (changed) {
+      window.scrollTo(0, 0);
+      core.focus(headingOf(root) || root.querySelector('button:not([disabled]), input, textarea'));
+      return;
+    }
+    window.scrollTo(x, y);
+    if (!inside) { return; } // focus elsewhere (the bar, a dialog) or nowhere: leave it be
+    core.focus(findByKey(root, key) || headingOf(root));
+  };
+
+  /** Say `words` to a screen reader (a polite live region, invisible): what a tap did, or why
+      it was refused. The same words twice are said twice. */
+  var announcer = null;
+  core.announce = function (words) {
+    if (!announcer) {
+      announcer = core.el('div', {id: 'announcer', class: 'sr-only', role: 'status', 'aria-live': 'polite'});
+      document.body.appendChild(announcer);
+    }
+    announcer.textContent = '';
+    window.setTimeout(function () { announcer.textContent = words; }, 60);
+  };
+
+  /** A picker as a radio group (the WAI-ARIA pattern): one Tab stop; the arrow keys move to
+      the next or previous choice and pick it, Home and End the first and last; Space or
+      Enter picks the focused one; on a group of numbers, typing the number picks it (1 then
+      2 within a second: 12), so a trick count is one or two keys, not a dozen arrows.
+      `o`: {field, legend, options: [{value, label}], selected, onPick(value), help, id,
+      cls}. The buttons keep class `pick` (and `on` when picked) and data-field. */
+  core.radioGroup = function (o) {
+    var legendId = 'legend-' + o.field.replace(/\W/g, '-');
+    var group = core.el('fieldset', {class: o.cls || 'picker', role: 'radiogroup',
+      'aria-labelledby': legendId}, [core.el('legend', {id: legendId, text: o.legend})]);
+    if (o.id) { group.id = o.id; }
+    var buttons = [];
+    var picked = -1;
+    o.options.forEach(function (c, i) { if (c.value === o.selected) { picked = i; } });
+    o.options.forEach(function (c, i) {
+      var on = i === picked;
+      var b = core.el('button', {type: 'button', role: 'radio', class: 'pick' + (on ? ' on' : ''),
+        'aria-checked': on ? 'true' : 'false', tabindex: (on || (picked < 0 && i === 0)) ? '0' : '-1',
+        'data-field': o.field, 'data-focus': 'pick|' + o.field + '|' + String(c.value), text: c.label,
+        onclick: function () { o.onPick(c.value); }});
+      buttons.push(b);
+      group.appendChild(b);
+    });
+    var typed = '', typedAt = 0;
+    function go(i) {
+      if (i < 0 || i >= buttons.length) { return; }
+      core.focus(buttons[i]);   // first, so the drawing that follows keeps focus here
+      o.onPick(o.options[i].value);
+    }
+    group.addEventListener('keydown', function (e) {
+      var at = buttons.indexOf(document.activeElement);
+      if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) { return; }
+      var k = e.key;
+      if (k === 'ArrowRight' || k === 'ArrowDown') { go((at + 1) % buttons.length); }
+      else if (k === 'ArrowLeft' || k === 'ArrowUp') { go((at - 1 + buttons.length) % buttons.length); }
+      else if (k === 'Home') { go(0); }
+      else if (k === 'End') { go(buttons.length - 1); }
+      else if (/^[0-9]$/.test(k)) {
+        var now = Date.now();
+        var tried = (now - typedAt < 1000 ? typed : '') + k;
+        typedAt = now;
+        var found = -1;
+        o.options.forEach(function (c, i) { if (String(c.label) === tried) { found = i; } });
+        if (found < 0) { tried = k; o.options.forEach(function (c, i) { if (String(c.label) === k) { found = i; } }); }
+        typed = tried;
+        if (found < 0) { return; }
+        go(found);
+      } else { return; }
+      e.preventDefault();
+    });
+    if (o.help) { group.appendChild(core.el('p', {class: 'help', text: o.help})); }
+    return group;
+  };
+
+  /** Show `panel` as a modal dialog: focus goes into it, Tab stays in it, Escape closes it,
+      the page behind is inert, and focus goes back to `opener` when it closes. `panel` needs
+      a heading (its name). Returns `close()`. */
+  core.dialog = function (panel, opener, onClose) {
+    var behind = [];
+    Array.prototype.forEach.call(document.body.children, function (node) {
+      if (node !== panel && node.tagName !== 'SCRIPT' && node.id !== 'announcer') {
+        behind.push(node); node.setAttribute('aria-hidden', 'true'); node.inert = true;
+      }
+    });
+    var heading = panel.querySelector('h1, h2');
+    if (heading) {
+      if (!heading.id) { heading.id = 'dialog-heading'; }
+      heading.setAttribute('tabindex', '-1');
+      panel.setAttribute('aria-labelledby', heading.id);
+    }
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-modal', 'true');
+    var open = true;
+    function controls() {
+      return Array.prototype.filter.call(panel.querySelectorAll('button, input, textarea, select, a[href]'),
+        function (n) { return !n.disabled && n.getAttribute('tabindex') !== '-1'; });
+    }
+    function close() {
+      if (!open) { return; }
+      open = false;
+      document.removeEventListener('keydown', keys, true);
+      behind.forEach(function (node) { node.removeAttribute('aria-hidden'); node.inert = false; });
+      if (panel.parentNode) { panel.parentNode.removeChild(panel); }
+      if (opener) { core.focus(opener); }
+      if (onClose) { onClose(); }
+    }
+    function keys(e) {
+      if (e.key === 'Escape') { e.preventDefault(); close(); return; }
+      if (e.key !== 'Tab') { return; }
+      var list = controls();
+      if (!list.length) { e.preventDefault(); return; }
+      var at = list.indexOf(document.activeElement);
+      if (e.shiftKey && at <= 0) { e.preventDefault(); core.focus(list[list.length - 1]); }
+      else if (!e.shiftKey && (at < 0 || at === list.length - 1)) { e.preventDefault(); core.focus(list[0]); }
+    }
+    document.addEventListener('keydown', keys, true);
+    document.body.appendChild(panel);
+    core.focus(heading || controls()[0]);
+    return close;
+  };
+
+  // ---- large print ----------------------------------------------------------------------------
+  // Kept on the device (not per table link): the player who needs it needs it at every table.
+  var LARGE = 'clubwhist-large-print';
+  function applyLarge(on) {
+    document.documentElement.className = document.documentElement.className
+      .replace(/\s*\blarge-print\b/g, '') + (on ? ' large-print' : '');
+    var b = document.getElementById('large-print');
+    if (b) { b.setAttribute('aria-pressed', on ? 'true' : 'false'); }
+  }
+  applyLarge(core.load(LARGE, false) === true);
+  var largeButton = document.getElementById('large-print');
+  if (largeButton) {
+    largeButton.onclick = function () {
+      var on = !/\blarge-print\b/.test(document.documentElement.className);
+      core.save(LARGE, on);
+      applyLarge(on);
+      core.announce(on ? 'Large print on' : 'Large print off');
+    };
+  }
 
   window.clubwhistTablet = core;
 }());
