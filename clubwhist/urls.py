@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from clubwhist.login import LoginForm
 from tournaments.drives.views import tablets as drive_tablets
 from tournaments.events.views import tablets
 from tournaments.home import health, home
@@ -13,7 +14,9 @@ from tournaments.teams.views import tablets as team_tablets
 urlpatterns = [
     path("", home, name="home"),
     path("health", health, name="health"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/sw.js", tablets.service_worker, name="table-sw"),

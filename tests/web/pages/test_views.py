@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -217,3 +219,17 @@ def test_the_boards_download_is_read_by_another_projects_pbn_reader(
             }
             assert read == {str(card) for card in mine.deal.hand(seat)}
         assert other.dealer.abbr == mine.dealer.value
+
+
+def test_a_refused_login_is_announced_and_tied_to_its_fields(director) -> None:
+    page = Client().get("/accounts/login/").content.decode()
+    assert "aria-invalid" not in page and 'role="alert"' not in page
+    refused = Client().post("/accounts/login/", {"username": "td", "password": "not-it"})
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert '<p class="error" id="login-error" role="alert">' in page
+    for name in ("username", "password"):
+        tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
+        assert tag is not None, name
+        assert 'aria-invalid="true"' in tag[0], tag[0]
+        assert 'aria-describedby="login-error"' in tag[0], tag[0]

@@ -1,0 +1,627 @@
+"""Accessibility: every page type of every format, checked by axe-core in Chromium against the
+WCAG 2.2 A and AA rules (violations of any impact fail), at a phone's width (390x844), a
+laptop's (1280x800) and a phone at 200 % zoom (195x422 CSS pixels); at each size no page
+scrolls sideways (a wide table scrolls inside its own focusable region, not the page).
+
+The pages are listed in PAGES, each by its route in the URL conf; `EXEMPT` names every other
+route with the reason it has no page of its own to check. A route added later that is in
+neither fails `test_every_page_route_is_checked_or_exempted`, so no page is forgotten.
+
+axe-core is the copy bundled by the `axe-playwright-python` package (a dev dependency); its
+source is run with `page.evaluate`, which the pages' Content-Security-Policy does not govern.
+The world (events, a drive, a tournament and a league) is built once for all the pages; each
+role (anonymous, the club's director, an account without a club) has one browser context.
+The tablets' screens are reached by tapping through them, in a test of their own per tablet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import axe_playwright_python
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import get_resolver, resolve, reverse
+
+from tests.web.conftest import director_account, log_in, make_drive, make_event, make_tournament
+from tests.web.security.test_permission_matrix import _walk
+from tournaments.drives.models import Drive, DriveTableAccess
+from tournaments.drives.services.drives import (
+    drive_create,
+    drive_finish,
+    drive_live,
+    drive_publish,
+    drive_start,
+    hand_next,
+    result_enter,
+)
+from tournaments.events.models import Event, MovementRow, Pair, Result, TableAccess
+from tournaments.events.selectors import table_round
+from tournaments.events.services.events import event_finish, event_publish, event_set_live_public
+from tournaments.events.services.scoring import standings_refresh
+from tournaments.events.services.simulation import event_simulate
+from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
+from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.models import Club
+from tournaments.teams.models import Tournament, TournamentTableAccess
+from tournaments.teams.services.games import game_enter, tournament_live
+from tournaments.teams.services.teams import league_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+SIZES = [(1280, 800), (390, 844), (195, 422)]  # 195x422: a 390 px phone at 200 % zoom
+
+# ---- the tablets' screens: every selector the tablet walk relies on, in one place ----------
+# (the tablets' pages are rewritten often: when one changes, this is what to update)
+TABLET = {
+    # the pairs tablet, /t/<token>/
+    "pairs.ready": "#screen ul.boards, #screen.recap",
+    "pairs.enter": "#screen ul.boards button.primary",  # "Enter board N"
+    "pairs.entry": "#screen.entry",
+    "pairs.pick": 'button.pick[data-field="ns_tricks"] >> text="7"',
+    "pairs.preview": ".preview .scores",
+    "pairs.send": "#screen.entry button.primary >> text=/Send to East-West/",
+    "pairs.confirm": "#screen.confirm",
+    "pairs.wrong_number": "#pair-number",
+    "pairs.disagree": "#screen.confirm button >> text='We do not agree'",
+    "pairs.dispute": "#dispute-note",
+    "pairs.call": "#call",
+    "pairs.call_panel": "#call-panel",
+    "pairs.recap": "#screen.recap",
+    # the drive tablet, /d/<token>/
+    "drive.entry": "#enter",
+    "drive.pick": "#enter fieldset.picker >> nth=0 >> button.pick >> nth=6",
+    "drive.send": "#send",
+    "drive.confirm": "#confirm",
+    "drive.wrong": "#wrong",
+    "drive.agree": "#agree",
+    "drive.done": "#done",
+    # the team tablet, /tt/<token>/
+    "team.entry": "#entry-form",
+    "team.side": '#entry-form button.pick[data-side="home"]',
+    "team.home_points": "#home_points",
+    "team.away_points": "#away_points",
+    "team.send": "#send",
+    "team.confirm": "#screen.confirm",
+    "team.dispute": "#dispute",
+    "team.disputed": "#screen >> text='The director is called'",
+    "team.confirmed": "#confirmed",
+    # all three
+    "banner": "#banner:not([hidden])",
+}
+
+
+# ---- running axe -----------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    where: str  # the page (or tablet screen)
+    size: str
+    rule: str
+    impact: str
+    target: str
+    help: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.where} at {self.size}: {self.rule} ({self.impact}) on {self.target}: "
+            f"{self.help}"
+        )
+
+
+def axe_findings(page: Any, where: str) -> list[Finding]:
+    """axe's WCAG 2.2 A/AA violations on the page as it is now, and a sideways scroll."""
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE)
+    result = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
+                                       resultTypes: ['violations']})""",
+        WCAG_22_AA,
+    )
+    found = [
+        Finding(
+            where, size, v["id"], v["impact"] or "-", " ".join(map(str, node["target"])), v["help"]
+        )
+        for v in result["violations"]
+        for node in v["nodes"]
+    ]
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if wide[0] > wide[1]:
+        found.append(
+            Finding(
+                where, size, "page-scrolls-sideways", "-", "html", f"{wide[0]} px wide in {wide[1]}"
+            )
+        )
+    return found
+
+
+def at_every_size(page: Any, where: str) -> list[Finding]:
+    """The page as loaded, checked at each size in turn (resized, not loaded again)."""
+    found = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found += axe_findings(page, where)
+    return found
+
+
+def report(findings: list[Finding]) -> str:
+    return f"{len(findings)} accessibility violation(s):\n" + "\n".join(map(str, findings))
+
+
+# ---- the world ---------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    club: Club
+    running: Event  # round 1 played, followed live, a result waiting, a call open
+    published: Event
+    draft: Event
+    result: Result  # a confirmed result of the running event (round 1)
+    artificial: tuple[int, int, int]  # (board, round, table) not yet played
+    drive: Drive  # running, hand 1 entered at table 1, followed live
+    finished_drive: Drive  # published: the prize list
+    tournament: Tournament  # running, round 1, a game in, followed live
+    draft_drive: Drive
+    draft_tournament: Tournament  # teams still coming in
+
+
+def build_world() -> World:
+    club = club_get_or_create(name="Axe Whist Club")
+    published = make_event(club)
+    Pair.objects.filter(section__event=published, number=1, direction="NS").update(
+        player1="Ann Archer", player2="Bill Bennett"
+    )
+    event_simulate(event=published, seed=5, batch=True)
+    event_finish(event=published)
+    event_publish(event=published)
+
+    running = make_event(club)
+    tokens = {a.table: a.token for a in table_links_ensure(event=running)}
+    event_simulate(event=running, rounds=1, seed=3, batch=True)
+    event_set_live_public(event=running, live=True)
+    now = table_round(running.section, 1)
+    row = MovementRow.objects.filter(section=running.section, round=now, table=1).get()
+    tablet_submit(
+        access=TableAccess.objects.get(token=tokens[1]),
+        board_number=running.section.boards_of_set(row.board_set)[0],
+        entry={"ns_tricks": 7},
+        key="axe-key-1",
+    )
+    standings_refresh(event_id=running.pk)
+    director_call(section=running.section, table=2, round=now, note="help")
+    row_2 = MovementRow.objects.filter(section=running.section, round=now, table=2).get()
+    artificial = (running.section.boards_of_set(row_2.board_set)[0], now, 2)
+    result = Result.objects.filter(section__event=running, status="confirmed").order_by("pk")[0]
+
+    draft = make_event(club, start=False)
+
+    drive = make_drive(club, players=9, hands=4, name="Axe drive")
+    result_enter(drive=drive, table=1, entry={"ns_tricks": 8})
+    drive_live(drive=drive, live=True)
+    finished = drive_create(
+        club=club, name="Done drive", settings={"hands": 2}, players=[f"P{n}" for n in range(4)]
+    )
+    drive_start(drive=finished, seed=1)
+    for hand in (1, 2):
+        result_enter(drive=finished, table=1, entry={"ns_tricks": 6 + hand})
+        if hand == 1:
+            hand_next(drive=finished, hand=1)
+    drive_finish(drive=finished)
+    drive_publish(drive=finished)
+
+    league = league_create(club=club, name="Axe league")
+    tournament = make_tournament(club, teams=5, rounds=3, name="Axe teams", league=league)
+    game_enter(tournament=tournament, table=1, score={"home_points": 7, "away_points": 2})
+    tournament_live(tournament=tournament, live=True)
+    return World(
+        club=club,
+        running=running,
+        published=published,
+        draft=draft,
+        result=result,
+        artificial=artificial,
+        drive=drive,
+        finished_drive=finished,
+        tournament=tournament,
+        draft_drive=make_drive(club, name="Draft drive", start=False),
+        draft_tournament=make_tournament(club, name="Draft teams", start=False),
+    )
+
+
+# ---- the pages ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page to check: its route, the role that opens it, its URL's arguments from the world,
+    and what to do on it first (e.g. send the login form wrongly)."""
+
+    route: str
+    role: str  # "anonymous", "director" or "lonely" (an account directing no club)
+    args: Callable[[World], dict[str, Any]] = lambda w: {}
+    query: str = ""
+    label: str = ""
+    then: Callable[[Any], None] | None = None
+    status: int = 200
+
+    def url(self, world: World) -> str:
+        return reverse(self.route, kwargs=self.args(world)) + self.query
+
+    @property
+    def name(self) -> str:
+        return self.route + (f" ({self.label})" if self.label else "")
+
+
+def _bad_login(page: Any) -> None:
+    page.get_by_label("Username").fill("td")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state("load")
+
+
+def _running(w: World) -> dict[str, Any]:
+    return {"pk": w.running.pk}
+
+
+def _published(w: World) -> dict[str, Any]:
+    return {"pk": w.published.pk}
+
+
+def _drive(w: World) -> dict[str, Any]:
+    return {"pk": w.drive.pk}
+
+
+def _teams(w: World) -> dict[str, Any]:
+    return {"pk": w.tournament.pk}
+
+
+A, D = "anonymous", "director"
+PAGES = [
+    # open to everyone
+    Page("home", A, label="anonymous"),
+    Page("home", D, label="a director's"),
+    Page("login", A),
+    Page("login", A, label="a wrong password", then=_bad_login),
+    # a club's published results and its players
+    Page("public-club", A, lambda w: {"slug": w.club.slug}),
+    Page("public-players", A, lambda w: {"slug": w.club.slug}),
+    Page("public-player", A, lambda w: {"slug": w.club.slug}, query="?name=Ann+Archer"),
+    # an event's public pages: published, and a running one followed live
+    Page("public-results", A, _published, label="published"),
+    Page("public-results", A, _running, label="live"),
+    Page("public-board", A, lambda w: _published(w) | {"number": 1}),
+    Page("public-board", A, lambda w: _running(w) | {"number": 1}, label="live"),
+    Page("public-pair", A, lambda w: _published(w) | {"key": "NS1"}),
+    Page("public-pair", D, lambda w: _running(w) | {"key": "NS1"}, label="running, the director's"),
+    Page("public-display", A, _published),
+    Page("public-display", A, _running, label="live"),
+    Page("event-standings", A, _published, label="published"),
+    Page("event-standings", D, _running, label="live, the director's"),
+    # a drive's public pages
+    Page("drive-public", A, _drive, label="live"),
+    Page("drive-public", A, lambda w: {"pk": w.finished_drive.pk}, label="published, prizes"),
+    Page("drive-display", A, _drive),
+    Page("drive-player", A, lambda w: _drive(w) | {"number": 1}),
+    Page(
+        "drive-player", A, lambda w: _drive(w) | {"number": 99}, label="no such player", status=404
+    ),
+    # a team tournament's and a league's
+    Page("tournament-public", A, _teams, label="live"),
+    Page("tournament-team", A, lambda w: _teams(w) | {"number": 1}),
+    Page("league-detail", D, lambda w: {"pk": w.tournament.league_id}),
+    # the director's: events
+    Page("event-new", D),
+    Page("event-new", "lonely", label="an account directing no club", status=403),
+    Page("event-import-file", D),
+    Page("event-detail", D, lambda w: {"pk": w.draft.pk}, label="draft"),
+    Page("event-detail", D, _running, label="running"),
+    Page("event-detail", D, _published, label="published"),
+    Page("event-room", D, _running),
+    Page("event-enter", D, _running),
+    Page("event-traveller", D, lambda w: _running(w) | {"number": 1}),
+    Page("event-print", D, _running),
+    Page("event-audit", D, _running),
+    Page("event-close", D, _running),
+    Page(
+        "result-correct",
+        D,
+        lambda w: _running(w) | {"result_id": w.result.pk},
+    ),
+    Page(
+        "result-artificial",
+        D,
+        lambda w: _running(w) | dict(zip(("number", "round", "table"), w.artificial, strict=True)),
+    ),
+    # drives
+    Page("drive-new", D),
+    Page("drive-detail", D, lambda w: {"pk": w.draft_drive.pk}, label="draft"),
+    Page("drive-detail", D, _drive, label="running"),
+    Page("drive-detail", D, lambda w: {"pk": w.finished_drive.pk}, label="published"),
+    Page("drive-players", D, lambda w: {"pk": w.draft_drive.pk}, label="draft"),
+    Page("drive-players", D, _drive, label="running"),
+    Page("drive-room", D, _drive),
+    Page("drive-cards", D, _drive),
+    Page("drive-totals", D, _drive),
+    # team tournaments
+    Page("tournament-new", D),
+    Page("tournament-detail", D, lambda w: {"pk": w.draft_tournament.pk}, label="draft"),
+    Page("tournament-detail", D, _teams, label="running"),
+    Page("tournament-room", D, _teams),
+    Page("tournament-settings", D, _teams),
+]
+
+#: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
+TABLET_ROUTES = {"table-page", "drive-table-page", "team-table-page"}
+
+FORM_POST = "a form's POST target: it answers with a redirect to a page checked here"
+PART = "a part of a page, fetched by that page's script: checked inside the whole page"
+DOWNLOAD = "a download (a file, not a page)"
+NOT_HTML = "not a page: JSON, a stream or a service worker"
+#: The routes that only take a form's POST (each answers with a redirect, or a 405 to a GET).
+POST_TARGETS = {
+    "event-pairs", "event-move-pair", "event-pair-leave", "event-pair-arrive",
+    "event-pair-presence-undo", "event-import", "event-status", "event-analyse",
+    "event-print-paper", "event-print-pack", "event-live-public", "event-tablet-links",
+    "event-tablet-replace", "event-round-start", "event-round-clock", "call-handled",
+    "board-preview", "board-fouled", "drive-start", "drive-enter", "drive-next", "drive-correct",
+    "drive-comes-goes", "drive-status", "drive-moves-on", "drive-link-replace",
+    "tournament-teams", "tournament-start", "tournament-enter", "tournament-forfeit",
+    "tournament-withdraw", "tournament-next", "tournament-playoff", "tournament-tie",
+    "tournament-status", "tournament-link-replace",
+}  # fmt: skip
+#: Every other route of the URL conf outside the API, and why it has no page of its own.
+EXEMPT = {
+    "health": NOT_HTML,
+    "logout": FORM_POST,
+    "table-sw": NOT_HTML,
+    "drive-table-sw": NOT_HTML,
+    "team-table-sw": NOT_HTML,
+    "drive-table-stream": NOT_HTML,
+    "team-table-stream": NOT_HTML,
+    "public-stream": NOT_HTML,
+    "public-version": NOT_HTML,
+    "event-analysis-progress": NOT_HTML,
+    "event-print-pack-state": NOT_HTML,
+    "drive-export-json": DOWNLOAD,
+    "tournament-export-json": DOWNLOAD,
+    "event-export": DOWNLOAD,
+    "public-export": DOWNLOAD,
+    "event-boards-pbn": DOWNLOAD,
+    "event-print-pack-pdf": DOWNLOAD,
+    "event-print-document": DOWNLOAD,
+    "drive-export": DOWNLOAD,
+    "drive-print": DOWNLOAD,
+    "tournament-csv": DOWNLOAD,
+    "tournament-print": DOWNLOAD,
+    "drive-room-part": PART,
+    **dict.fromkeys(POST_TARGETS, FORM_POST),
+}
+
+
+def page_routes() -> set[str]:
+    """Every named route outside the API and the admin (the API's schema is no page)."""
+    return {r.name for r in _walk(get_resolver().url_patterns) if not r.template.startswith("api/")}
+
+
+def test_every_page_route_is_checked_or_exempted() -> None:
+    routes = page_routes()
+    checked = {p.route for p in PAGES} | TABLET_ROUTES
+    unsorted = routes - checked - set(EXEMPT)
+    assert not unsorted, (
+        f"routes neither checked for accessibility nor exempted: {sorted(unsorted)}: "
+        "add a Page to PAGES (or, for no page of its own, a reason to EXEMPT)"
+    )
+    assert not checked & set(EXEMPT), f"both checked and exempted: {checked & set(EXEMPT)}"
+    stale = (checked | set(EXEMPT)) - routes
+    assert not stale, f"no such routes: {sorted(stale)}"
+
+
+# ---- the tests --------------------------------------------------------------------------------
+
+
+def _open_as(browser: Any, base: str, role: str) -> Any:
+    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if role == "director":
+        log_in(page, base)
+    elif role == "lonely":
+        log_in(page, base, "lonely", "secret-lonely-pw")
+    return page
+
+
+def _close(page: Any) -> None:
+    """Let the live server answer what the page still asked for (no request mid-way through a
+    transaction when the test database is flushed), then close its context."""
+    with contextlib.suppress(Exception):
+        page.wait_for_load_state("networkidle", timeout=3_000)
+    page.context.close()
+
+
+def test_every_page_at_three_sizes(browser: Any, live_server: Any) -> None:
+    world = build_world()
+    director_account()
+    get_user_model().objects.create_user("lonely", password="secret-lonely-pw")
+    base = live_server.url
+    pages: dict[str, Any] = {}
+    findings: list[Finding] = []
+    try:
+        for spec in PAGES:
+            if spec.role not in pages:
+                pages[spec.role] = _open_as(browser, base, spec.role)
+            page = pages[spec.role]
+            url = spec.url(world)
+            assert resolve(url.partition("?")[0]).url_name == spec.route
+            page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+            response = page.goto(base + url)
+            assert response is not None and response.status == spec.status, (
+                f"{spec.name} {url}: {response and response.status}, expected {spec.status}"
+            )
+            if spec.then is not None:
+                spec.then(page)
+            findings += at_every_size(page, f"{spec.name} {url}")
+    finally:
+        for page in pages.values():
+            _close(page)
+    assert not findings, report(findings)
+
+
+# ---- the tablets, screen by screen -------------------------------------------------------------
+
+
+class Tablet:
+    """One tablet's page in a context of its own; `check` runs axe on the screen shown now."""
+
+    def __init__(self, browser: Any, url: str, name: str, findings: list[Finding]) -> None:
+        self.context = browser.new_context(viewport={"width": SIZES[1][0], "height": SIZES[1][1]})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.page.goto(url)
+        self.name = name
+        self.findings = findings
+
+    def wait(self, key: str) -> None:
+        self.page.wait_for_selector(TABLET[key])
+
+    def tap(self, key: str) -> None:
+        self.page.locator(TABLET[key]).first.click()
+
+    def check(self, screen: str) -> None:
+        self.findings += at_every_size(self.page, f"{self.name} tablet: {screen}")
+        self.page.set_viewport_size({"width": SIZES[1][0], "height": SIZES[1][1]})
+
+    def offline_banner(self) -> None:
+        self.context.set_offline(True)
+        self.wait("banner")
+        self.check("offline banner")
+        self.context.set_offline(False)
+
+
+def _pairs_tablet(browser: Any, base: str, club: Club, findings: list[Finding]) -> None:
+    event = make_event(club)
+    token = {a.table: a.token for a in table_links_ensure(event=event)}[1]
+    tablet = Tablet(browser, f"{base}/t/{token}/", "pairs", findings)
+    tablet.wait("pairs.ready")
+    tablet.check("board list")
+    tablet.tap("pairs.call")
+    tablet.wait("pairs.call_panel")
+    tablet.check("call panel")
+    tablet.page.reload()
+    tablet.wait("pairs.ready")
+    tablet.tap("pairs.enter")
+    tablet.wait("pairs.entry")
+    tablet.tap("pairs.pick")
+    tablet.wait("pairs.preview")
+    tablet.check("entry")
+    tablet.tap("pairs.send")
+    tablet.wait("pairs.confirm")
+    tablet.page.locator(TABLET["pairs.wrong_number"]).fill("9")
+    tablet.check("confirm, a wrong pair number typed")
+    tablet.tap("pairs.disagree")
+    tablet.wait("pairs.dispute")
+    tablet.check("dispute")
+    tablet.offline_banner()
+    tablet.context.close()
+    # The end of a round: another event whose first round is played.
+    done = make_event(club)
+    token = {a.table: a.token for a in table_links_ensure(event=done)}[1]
+    event_simulate(event=done, rounds=1, seed=3, batch=True)
+    tablet = Tablet(browser, f"{base}/t/{token}/", "pairs", findings)
+    tablet.wait("pairs.recap")
+    tablet.check("end of round")
+    tablet.context.close()
+    # A link that is no more.
+    tablet = Tablet(browser, f"{base}/t/not-a-table-link-0000000000/", "pairs", findings)
+    tablet.check("a link that is no more")
+    tablet.context.close()
+
+
+def _drive_tablet(browser: Any, base: str, club: Club, findings: list[Finding]) -> None:
+    drive = make_drive(club, players=8, name="Axe drive")
+    token = DriveTableAccess.objects.get(drive=drive, table=1).token
+    tablet = Tablet(browser, f"{base}/d/{token}/", "drive", findings)
+    tablet.wait("drive.entry")
+    tablet.check("entry")
+    tablet.tap("drive.pick")
+    tablet.tap("drive.send")
+    tablet.wait("drive.confirm")
+    tablet.check("confirm")
+    tablet.tap("drive.wrong")
+    tablet.wait("drive.entry")
+    tablet.check("entry again, the result said wrong")
+    tablet.tap("drive.pick")
+    tablet.tap("drive.send")
+    tablet.wait("drive.confirm")
+    tablet.tap("drive.agree")
+    tablet.wait("drive.done")
+    tablet.check("end of the hand")
+    tablet.offline_banner()
+    tablet.context.close()
+
+
+def _team_tablet(browser: Any, base: str, club: Club, findings: list[Finding]) -> None:
+    tournament = make_tournament(club, teams=4, name="Axe teams")
+    tokens = dict(
+        TournamentTableAccess.objects.filter(tournament=tournament).values_list("table", "token")
+    )
+    tablet = Tablet(browser, f"{base}/tt/{tokens[1]}/", "team", findings)
+    tablet.wait("team.entry")
+    tablet.check("entry")
+    tablet.tap("team.side")
+    tablet.page.locator(TABLET["team.home_points"]).fill("7")
+    tablet.page.locator(TABLET["team.away_points"]).fill("3")
+    tablet.tap("team.send")
+    tablet.wait("team.confirm")
+    tablet.check("confirm")
+    tablet.tap("team.dispute")
+    tablet.wait("team.disputed")
+    tablet.check("dispute")
+    tablet.offline_banner()
+    tablet.context.close()
+    # The end of the round at table 2: its game entered by the director.
+    game_enter(tournament=tournament, table=2, score={"home_points": 7, "away_points": 2})
+    tablet = Tablet(browser, f"{base}/tt/{tokens[2]}/", "team", findings)
+    tablet.wait("team.confirmed")
+    tablet.check("game confirmed, end of round")
+    tablet.context.close()
+
+
+TABLETS = {"pairs": _pairs_tablet, "drive": _drive_tablet, "team": _team_tablet}
+#: What a tablet is known to fail while its page is being rewritten (issue #43). Strict: the
+#: mark must go as soon as the tablet passes; a walk that breaks (a selector gone) fails
+#: with its own error, not as the expected failure.
+KNOWN_FINDINGS = {
+    "pairs": "issue #43: the wrong pair number's message (contrast), the tricks pickers at "
+    "195 px (target-size), the recap scrolls sideways at 195 px",
+    "drive": "issue #43: the drive tablet scrolls sideways at 195 px",
+}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(
+            kind,
+            marks=[
+                pytest.mark.xfail(reason=KNOWN_FINDINGS[kind], raises=AssertionError, strict=True)
+            ]
+            if kind in KNOWN_FINDINGS
+            else [],
+        )
+        for kind in sorted(TABLETS)
+    ],
+)
+def test_tablet_screens(browser: Any, live_server: Any, kind: str) -> None:
+    club = club_get_or_create(name="Axe Whist Club")
+    findings: list[Finding] = []
+    TABLETS[kind](browser, live_server.url, club, findings)
+    assert not findings, report(findings)
