@@ -24,7 +24,7 @@ both alike:
 - agreement: CHECK_DEALS more random deals (a random strain and leader each), our value
   against DDS's, solved in two processes (the time is not measured). Target: 0
   disagreements. The full tables above are compared too; tests/engine/dd/test_against_dds.py
-  compares 500 single solves and 100 full tables on other deals.
+  compares 150 single solves and 25 full tables on other deals in every CI run.
 
     python -m benchmarks.dd [--deals N] [--tables N] [--check-deals N] [--seed S]
 
