@@ -53,8 +53,11 @@ pytestmark = pytest.mark.django_db
 world = matrix.world
 _streams_keep_the_test_connection = matrix._streams_keep_the_test_connection
 
-#: What each parameter is sent: digits that are not ASCII, signs, too many digits, nothing.
-VALUES = ["²", "١٢", "５", "+3", "-1", "9" * 5000, ""]
+#: What each parameter is sent, one of each kind that broke a view: a digit `isdigit()` takes
+#: and `int()` refuses ("²"), digits `int()` takes that are not ASCII ("١٢": the fullwidth
+#: "５" goes the same way), a sign ("-1": "+3" too), too many digits, nothing. One of each
+#: kind: the walk sends every value to every parameter of every route (thousands of requests).
+VALUES = ["²", "١٢", "-1", "9" * 5000, ""]
 
 #: Python's own words, which no answer may hold.
 PYTHON_WORDS = re.compile(
