@@ -56,6 +56,23 @@ IN_VIEW = """() => {
   return {key: window.clubwhistTablet.focusKey(node), inside, covered,
           rect: [r.left, r.top, r.right, r.bottom], viewport: [innerWidth, innerHeight]};
 }"""
+# The contrast of an element's text on the background it is drawn on (WCAG's ratio).
+CONTRAST = """selector => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = c => {
+    const [r, g, b] = rgb(c).slice(0, 3).map(v => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const node = document.querySelector(selector);
+  let back = node;
+  while (back && (getComputedStyle(back).backgroundColor === 'rgba(0, 0, 0, 0)')) {
+    back = back.parentElement;
+  }
+  const a = lum(getComputedStyle(node).color), b = lum(getComputedStyle(back).backgroundColor);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
 # The controls a Tab stops at, in the page's order (a radio group's one stop included).
 TAB_STOPS = """() => Array.from(document.querySelectorAll(
   'button, input, textarea, select, a[href], [tabindex]')).filter(n => !n.disabled
@@ -410,8 +427,9 @@ def test_a_refusal_is_said_and_points_at_the_fields_at_fault(
 ) -> None:
     """Send with no team named: said, the team picker described by it and focused; Send with
     one team's points missing: said, that field aria-invalid, described by the words and
-    focused, in view below the bar (the page scrolled up to it); the server's refusal is said
-    and shown by Send; a Bostons figure that is not a whole number names that field."""
+    focused, in view below the bar (the page scrolled up to it); a Bostons figure that is not
+    a whole number names that field; the server's refusal is said and shown by Send; on the
+    other team's dark check screen a refusal is said and has 4.5:1 contrast or more."""
     tournament = make_tournament(club, game={"sets_lose": 2})
     # A small phone (375 x 667): Send is below the points, which are off the top when it is
     # reached.
@@ -457,6 +475,23 @@ def test_a_refusal_is_said_and_points_at_the_fields_at_fault(
     assert page.locator("#problem + #send").count() == 1
     assert not TournamentGame.objects.filter(tournament=tournament).exists()
     page.context.close()
+
+    # A refusal on the other team's dark check screen is said, and readable there (it was red
+    # on navy, 2.34:1).
+    tablet_services.tablet_enter(
+        tournament=tournament, table=2, side="home", score={"home_points": 7, "away_points": 2}
+    )
+    check = _open(browser, live_server.url + _link(tournament, 2))
+    check.route(
+        "**/confirm/",
+        lambda route: route.fulfill(
+            status=409, content_type="application/json", body='{"detail": "Refused here."}'
+        ),
+    )
+    check.locator("#confirm").click()
+    _said(check, "Refused here.")
+    assert check.evaluate(CONTRAST, "#problem") >= 4.5
+    check.context.close()
 
 
 # ---- every screen: in view at 200 % and 390 px, and in large print ------------------------
