@@ -353,6 +353,7 @@
       2 within a second: 12), so a trick count is one or two keys, not a dozen arrows.
       `o`: {field, legend, options: [{value, label}], selected, onPick(value), help, id,
       cls}. The buttons keep class `pick` (and `on` when picked) and data-field. */
+  var typedDigits = {}; // by field: the digits typed last and when (1 then 2 within 1 s: 12)
   core.radioGroup = function (o) {
     var legendId = 'legend-' + o.field.replace(/\W/g, '-');
     var group = core.el('fieldset', {class: o.cls || 'picker', role: 'radiogroup',
@@ -370,7 +371,6 @@
       buttons.push(b);
       group.appendChild(b);
     });
-    var typed = '', typedAt = 0;
     function go(i) {
       if (i < 0 || i >= buttons.length) { return; }
       core.focus(buttons[i]);   // first, so the drawing that follows keeps focus here
@@ -385,13 +385,13 @@
       else if (k === 'Home') { go(0); }
       else if (k === 'End') { go(buttons.length - 1); }
       else if (/^[0-9]$/.test(k)) {
-        var now = Date.now();
-        var tried = (now - typedAt < 1000 ? typed : '') + k;
-        typedAt = now;
+        // Kept by field, not by group: the pick of the first digit draws the group again.
+        var now = Date.now(), last = typedDigits[o.field] || {keys: '', at: 0};
+        var tried = (now - last.at < 1000 ? last.keys : '') + k;
         var found = -1;
         o.options.forEach(function (c, i) { if (String(c.label) === tried) { found = i; } });
         if (found < 0) { tried = k; o.options.forEach(function (c, i) { if (String(c.label) === k) { found = i; } }); }
-        typed = tried;
+        typedDigits[o.field] = {keys: tried, at: now};
         if (found < 0) { return; }
         go(found);
       } else { return; }

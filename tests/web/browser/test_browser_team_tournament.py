@@ -34,7 +34,7 @@ Books; Atlanta; Bo B; Bea B"""
 
 
 def _tablet_enter(tablet: Any, side: str, home: int, away: int) -> None:
-    tablet.locator(f'button.pick[data-side="{side}"]').click()
+    tablet.locator(f'button.pick[data-field="side"][data-value="{side}"]').click()
     tablet.locator("#home_points").fill(str(home))
     tablet.locator("#away_points").fill(str(away))
     tablet.locator("#send").click()
@@ -43,8 +43,8 @@ def _tablet_enter(tablet: Any, side: str, home: int, away: int) -> None:
 def _tablet_hands(tablet: Any, hands: list[tuple[str, str, str, str, str]]) -> None:
     """Hand by hand: declarer, bid, kind, trumps, books; the sheet grows after each, and when
     the game is over it is sent."""
-    tablet.locator('button.pick[data-side="home"]').click()
-    tablet.locator('button.pick[data-mode="hands"]').click()
+    tablet.locator('button.pick[data-field="side"][data-value="home"]').click()
+    tablet.locator('button.pick[data-field="mode"][data-value="hands"]').click()
     for number, (declarer, bid, kind, trumps, books) in enumerate(hands, start=1):
         for field, value in (("declarer", declarer), ("bid", bid), ("kind", kind),
                              ("trumps", trumps), ("books", books)):  # fmt: skip
