@@ -353,6 +353,7 @@
       2 within a second: 12), so a trick count is one or two keys, not a dozen arrows.
       `o`: {field, legend, options: [{value, label}], selected, onPick(value), help, id,
       cls}. The buttons keep class `pick` (and `on` when picked) and data-field. */
+  var typedIn = {}; // field -> {typed, at}: the digits typed last on that field's group
   core.radioGroup = function (o) {
     var legendId = 'legend-' + o.field.replace(/\W/g, '-');
     var group = core.el('fieldset', {class: o.cls || 'picker', role: 'radiogroup',
@@ -370,7 +371,9 @@
       buttons.push(b);
       group.appendChild(b);
     });
-    var typed = '', typedAt = 0;
+    // What was typed lives outside the group: the pick of the first digit draws the screen
+    // again (a new group), and the second digit must still find the first.
+    var typing = typedIn[o.field] || (typedIn[o.field] = {typed: '', at: 0});
     function go(i) {
       if (i < 0 || i >= buttons.length) { return; }
       core.focus(buttons[i]);   // first, so the drawing that follows keeps focus here
@@ -386,12 +389,12 @@
       else if (k === 'End') { go(buttons.length - 1); }
       else if (/^[0-9]$/.test(k)) {
         var now = Date.now();
-        var tried = (now - typedAt < 1000 ? typed : '') + k;
-        typedAt = now;
+        var tried = (now - typing.at < 1000 ? typing.typed : '') + k;
+        typing.at = now;
         var found = -1;
         o.options.forEach(function (c, i) { if (String(c.label) === tried) { found = i; } });
         if (found < 0) { tried = k; o.options.forEach(function (c, i) { if (String(c.label) === k) { found = i; } }); }
-        typed = tried;
+        typing.typed = tried;
         if (found < 0) { return; }
         go(found);
       } else { return; }
