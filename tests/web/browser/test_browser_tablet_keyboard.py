@@ -521,11 +521,16 @@ def _tab_through(page: Any, name: str) -> None:
     assert page.evaluate(WIDE) <= 0, f"{name}: the page scrolls sideways"
 
 
-@pytest.mark.parametrize("size", [ZOOMED, PHONE], ids=["195x422", "390x844"])
+@pytest.mark.parametrize(
+    ("size", "large"),
+    [(ZOOMED, False), (PHONE, False), (ZOOMED, True)],
+    ids=["195x422", "390x844", "195x422-large-print"],
+)
 def test_every_control_of_every_screen_is_visible_when_tabbed_to(
-    live_server: Any, browser: Any, club: Any, size: tuple[int, int]
+    live_server: Any, browser: Any, club: Any, size: tuple[int, int], large: bool
 ) -> None:
-    seen = _walk(browser, live_server, club, size, _tab_through)
+    """At 200 % zoom (also with large print on: 48 px words on a phone) and at 390 px."""
+    seen = _walk(browser, live_server, club, size, _tab_through, large=large)
     assert len(seen) == 14
 
 
