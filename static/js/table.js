@@ -80,6 +80,9 @@
     } else {
       problems[item.board] = (data && data.detail) || ('Refused (' + status + ')');
     }
+    // Said once, when it happens: the board list is drawn again on every refresh, and an
+    // alert drawn again would be read out again every ten seconds.
+    if (problems[item.board]) { core.announce('Board ' + item.board + ': ' + problems[item.board]); }
     quietly();
   }
 
@@ -116,6 +119,18 @@
     return waiting;
   });
   var showBanner = core.showBanner;
+  // The banner is fixed over the bottom of the screen (at a normal height): its height, kept in
+  // --banner-height, lifts Send's bar and the scroll padding above it while it shows.
+  var bannerNode = document.getElementById('banner');
+  function bannerHeight() {
+    var fixed = !bannerNode.hidden && window.getComputedStyle(bannerNode).position === 'fixed';
+    document.documentElement.style.setProperty('--banner-height', (fixed ? bannerNode.offsetHeight : 0) + 'px');
+  }
+  if (window.MutationObserver) {
+    new window.MutationObserver(bannerHeight).observe(bannerNode,
+      {attributes: true, childList: true, characterData: true, subtree: true});
+  }
+  window.addEventListener('resize', bannerHeight);
 
   // ---- what a board looks like here (the server's state and our queue together) ----------
   function pending(boardNumber) {
@@ -172,7 +187,11 @@
       if (still && warn) {
         // Add the note to the screen as it is: redrawing it would lose what East-West type.
         var anchor = screen.querySelector('label.type-number');
-        if (anchor) { anchor.parentNode.insertBefore(unusualNote(), anchor); view.warned = true; }
+        if (anchor) {
+          var note = unusualNote();
+          anchor.parentNode.insertBefore(note, anchor); view.warned = true;
+          core.announce(note.textContent);
+        }
       }
       if (still) { showBanner(); return; }
     }
@@ -197,6 +216,13 @@
     }
   }
 
+  // Every drawing goes through core.draw, under the name of the screen it shows: a pick, an
+  // answer or a refresh draws the same screen again and the focused control keeps focus; a
+  // new name (another screen) sends focus to its heading, and on the entry screen to its
+  // first picker (the board's number is read out with it), so typing the tricks is the next
+  // key.
+  var shown = null;    // the screen drawn last
+  var waitWords = '';  // what the table waits for, said when it changes (tables, then director)
   function render() {
     tick();
     showCall();
@@ -204,33 +230,59 @@
     document.getElementById('round-label').textContent =
       state.finished ? '· all rounds played' : '· round ' + cur.round + ' of ' + state.rounds;
     showBanner();
-    screen.innerHTML = '';
-    screen.className = '';
+    var s = which();
+    core.draw(screen, s.name, function () { screen.className = ''; s.build(); });
+    if (s.name !== shown && shown !== null && s.name.indexOf('entry-') === 0) {
+      core.focus(screen.querySelector('button.pick[tabindex="0"]'));
+    }
+    shown = s.name;
+  }
+
+  /** The screen to show now: {name, build}. */
+  function which() {
+    var cur = state.current;
     var seen = load(SEENKEY, null);
     // A tablet that forgot what it showed (reloaded in a private window, another device)
     // shows the recap while nothing of the new round is entered yet: the players leaving
     // still need "where next".
     var fresh = seen === null && !cur.boards.some(function (b) { return b.result; });
     if (state.previous && (seen === state.previous.round || fresh) && cur.round > state.previous.round && !state.finished) {
-      return recap(state.previous, 'Round ' + state.previous.round + ' is over',
-        'Start round ' + cur.round, function () { save(SEENKEY, cur.round); render(); });
+      return {name: 'recap-' + state.previous.round, build: function () {
+        recap(state.previous, 'Round ' + state.previous.round + ' is over',
+          'Start round ' + cur.round, function () { save(SEENKEY, cur.round); render(); });
+      }};
     }
     if (seen !== cur.round) { save(SEENKEY, cur.round); }
-    if (state.finished) { return recap(cur, 'All rounds played: thank you!', null, null); }
+    if (state.finished) {
+      return {name: 'finished', build: function () { recap(cur, 'All rounds played: thank you!', null, null); }};
+    }
+    var waiting = '';
     if (state.waiting_for_tables && state.waiting_for_tables.length) {
       var them = state.waiting_for_tables;
-      return recap(cur, 'Round ' + cur.round + ' is over', null, null,
-        'Waiting for table' + (them.length > 1 ? 's ' : ' ') + them.join(' and ') + ' to finish round ' +
+      waiting = 'Waiting for table' + (them.length > 1 ? 's ' : ' ') + them.join(' and ') + ' to finish round ' +
         cur.round + ': your next players or boards are still there. Round ' + (cur.round + 1) +
-        ' starts here by itself when they have finished.');
+        ' starts here by itself when they have finished.';
+    } else if (state.waiting_for_director) {
+      waiting = 'Waiting for the director to start round ' + (cur.round + 1) + '…';
     }
-    if (state.waiting_for_director) {
-      return recap(cur, 'Round ' + cur.round + ' is over',
-        null, null, 'Waiting for the director to start round ' + (cur.round + 1) + '…');
+    if (waiting) {
+      // One screen while the round is over: what it waits for changes under the players'
+      // eyes (other tables finish, then the director), and is said when it does.
+      var name = 'over-' + cur.round;
+      if (shown === name && waitWords !== waiting) { core.announce(waiting); }
+      waitWords = waiting;
+      return {name: name, build: function () { recap(cur, 'Round ' + cur.round + ' is over', null, null, waiting); }};
     }
-    if (view.name === 'entry') { return entryScreen(); }
-    if (view.name === 'confirm') { return confirmScreen(); }
-    boardsScreen();
+    if (view.name === 'entry') { return {name: 'entry-' + view.board, build: entryScreen}; }
+    if (view.name === 'confirm') {
+      var board = null;
+      cur.boards.forEach(function (b) { if (b.number === view.board) { board = boardView(b); } });
+      if (board && board.state === 'waiting') {
+        return {name: 'confirm-' + view.board, build: function () { confirmScreen(board); }};
+      }
+      view = {name: 'boards'};
+    }
+    return {name: 'boards-' + cur.round, build: boardsScreen};
   }
 
   // Where a pair goes next; a round at the sit-out table (not set up) is a round off.
@@ -242,6 +294,8 @@
 
   function boardsScreen() {
     var cur = state.current;
+    screen.className = 'boards';
+    screen.appendChild(el('h1', {text: cur.sit_out ? 'Round ' + cur.round : 'Boards for round ' + cur.round}));
     screen.appendChild(el('p', {class: 'event', text: state.event.name + ' · ' + state.event.game}));
     screen.appendChild(el('div', {class: 'pairs'}, [
       el('p', {}, [el('strong', {text: 'North-South '}), text(pairLabel(cur.ns))]),
@@ -259,6 +313,7 @@
       if (cur.ns && !cur.ns.absent && after.ns) { go.appendChild(el('li', {text: cur.ns.label + ': next round, ' + whereNext(after.ns)})); }
       if (cur.ew && !cur.ew.absent && after.ew) { go.appendChild(el('li', {text: cur.ew.label + ': next round, ' + whereNext(after.ew)})); }
       if (go.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(go); }
+      screen.appendChild(largePrintHelp());
       return;
     }
     if (!state.accepting) {
@@ -278,17 +333,27 @@
       if (v.describe) {
         item.appendChild(el('p', {class: 'result', text: v.describe + (v.ns !== null ? ' · NS ' + signed(v.ns) : '')}));
       }
-      if (problems[v.number]) { item.appendChild(el('p', {class: 'problem', role: 'alert', text: problems[v.number]})); }
+      if (problems[v.number]) { item.appendChild(el('p', {class: 'problem', text: problems[v.number]})); }
       if (state.accepting && v.state === 'to enter') {
         item.appendChild(el('button', {type: 'button', class: 'primary', text: 'Enter board ' + v.number,
+          'data-focus': 'enter|' + v.number,
           onclick: function () { openEntry(v.number); }}));
       } else if (state.accepting && v.state === 'waiting') {
+        // Named for its board: East-West's buttons of two boards look alike, and a refresh
+        // must give focus back to the one it was on.
         item.appendChild(el('button', {type: 'button', class: 'handover', text: 'East-West: check and confirm',
+          'data-focus': 'check|' + v.number, 'aria-label': 'East-West: check and confirm board ' + v.number,
           onclick: function () { view = {name: 'confirm', board: v.number, typed: '', disputing: false}; render(); }}));
       }
       list.appendChild(item);
     });
     screen.appendChild(list);
+    screen.appendChild(largePrintHelp());
+  }
+
+  function largePrintHelp() {
+    return el('p', {class: 'help', text: 'Text too small? Tap \u201cLarge print\u201d at the top of the screen ' +
+      'for bigger text and buttons; this tablet remembers it.'});
   }
 
   function field(key) {
@@ -327,47 +392,68 @@
     var board = null;
     state.current.boards.forEach(function (b) { if (b.number === view.board) { board = b; } });
     screen.className = 'entry';
-    screen.appendChild(el('h1', {text: 'Board ' + view.board}));
+    screen.appendChild(el('h1', {id: 'entry-heading', text: 'Board ' + view.board}));
     screen.appendChild(el('p', {class: 'facts', text: 'Dealer ' + board.dealer + ' · trumps ' + withSymbol(board.trumps)}));
+    var first = true;
     state.fields.forEach(function (f) {
       if (!applies(f, view.values)) { return; }
-      var box = el('fieldset', {class: 'picker'}, [el('legend', {text: f.label})]);
-      var choices = [];
-      if (f.kind === 'int') { for (var n = f.min; n <= f.max; n++) { choices.push({value: n, label: String(n)}); } }
-      else if (f.kind === 'choice') { choices = f.choices; }
-      else { choices = [{value: true, label: f.label}]; }
-      choices.forEach(function (c) {
-        var on = view.values[f.key] === c.value;
-        box.appendChild(el('button', {type: 'button', class: 'pick' + (on ? ' on' : ''),
-          'aria-pressed': on ? 'true' : 'false', 'data-field': f.key, text: c.label,
-          onclick: function () {
-            view.values[f.key] = (f.kind === 'flag' && on) ? false : c.value;
-            view.preview = null; render(); check();
-          }}));
-      });
-      if (f.help) { box.appendChild(el('p', {class: 'help', text: f.help})); }
+      var box;
+      if (f.kind === 'flag') {
+        // A yes/no: one toggle button, pressed or not.
+        var on = view.values[f.key] === true;
+        var helpId = 'help-' + f.key.replace(/\W/g, '-');
+        box = el('div', {class: 'picker flag'}, [
+          el('button', {type: 'button', class: 'pick' + (on ? ' on' : ''), 'aria-pressed': on ? 'true' : 'false',
+            'data-field': f.key, 'data-focus': 'flag|' + f.key, 'aria-describedby': f.help ? helpId : null,
+            text: f.label, onclick: function () { pick(f.key, !on); }}),
+          f.help ? el('p', {class: 'help', id: helpId, text: f.help}) : null]);
+        if (!f.help) { box.firstChild.removeAttribute('aria-describedby'); }
+      } else {
+        var choices = [];
+        if (f.kind === 'int') { for (var n = f.min; n <= f.max; n++) { choices.push({value: n, label: String(n)}); } }
+        else { choices = f.choices; }
+        box = core.radioGroup({field: f.key, legend: f.label, options: choices, selected: view.values[f.key],
+          help: f.help, onPick: function (value) { pick(f.key, value); }});
+      }
+      if (first && f.kind !== 'flag') {
+        // The first picker takes focus when the screen opens (a contract is the common case:
+        // "All passed", when it comes first, is one Shift+Tab back); its name says the board.
+        box.setAttribute('aria-labelledby', 'entry-heading ' + box.getAttribute('aria-labelledby'));
+        first = false;
+      }
       screen.appendChild(box);
     });
     var made = entryFrom(view.values);
-    var out = el('div', {class: 'preview', id: 'preview', 'aria-live': 'polite'});
+    var out = el('div', {class: 'preview', id: 'preview'});
     var p = view.preview;
     var canSend = made.complete && Object.keys(made.entry).length > 0;
+    var notYet = 'Pick the result first.';
     if (!canSend) { out.appendChild(el('p', {text: 'Tap the result above.'})); }
-    else if (!p) { out.appendChild(el('p', {text: 'Checking…'})); canSend = false; }
+    else if (!p) { out.appendChild(el('p', {text: 'Checking\u2026'})); canSend = false; notYet = 'Checking the score: a moment.'; }
     else if (p.offline) { out.appendChild(el('p', {text: 'Offline: the score will show when the connection is back.'})); }
-    else if (p.error) { out.appendChild(el('p', {class: 'problem', role: 'alert', text: p.error})); canSend = false; }
+    else if (p.error) { out.appendChild(el('p', {class: 'problem', text: p.error})); canSend = false; notYet = p.error; }
     else {
       out.appendChild(el('p', {class: 'scores', text: p.describe}));
       out.appendChild(el('p', {class: 'scores big', text: 'NS ' + signed(p.ns_score) + ' · EW ' + signed(p.ew_score)}));
     }
     screen.appendChild(out);
+    // Not `disabled` while the score is checked: a disabled button leaves the Tab order, and
+    // the keys typed after a pick would land on Back. It says why instead.
     var send = el('button', {type: 'button', class: 'primary send', text: 'Send to East-West',
-      onclick: function () { submit(made.entry); }});
-    if (!canSend) { send.disabled = true; }
+      'aria-describedby': 'preview', onclick: function () {
+        if (canSend) { submit(made.entry); } else { core.announce(notYet); }
+      }});
+    if (!canSend) { send.setAttribute('aria-disabled', 'true'); }
+    // Send first: it is the next key after the pickers (Back is one Tab further).
     screen.appendChild(el('div', {class: 'actions'}, [
-      el('button', {type: 'button', class: 'secondary', text: 'Back', onclick: function () { view = {name: 'boards'}; render(); }}),
-      send
+      send,
+      el('button', {type: 'button', class: 'secondary', text: 'Back', onclick: function () { view = {name: 'boards'}; render(); }})
     ]));
+  }
+
+  function pick(key, value) {
+    view.values[key] = value;
+    view.preview = null; render(); check();
   }
 
   var checking = 0;
@@ -377,9 +463,9 @@
     var mine = ++checking;
     request('POST', 'preview/', {board: view.board, entry: made.entry}, function (status, data) {
       if (mine !== checking || view.name !== 'entry') { return; }
-      if (status === 200) { view.preview = data; }
-      else if (core.retryable(status)) { view.preview = {offline: true}; core.failing = true; }
-      else { view.preview = {error: (data && data.detail) || 'This result is not possible.'}; }
+      if (status === 200) { view.preview = data; core.announce(data.describe + ': NS ' + signed(data.ns_score) + ', EW ' + signed(data.ew_score)); }
+      else if (core.retryable(status)) { view.preview = {offline: true}; core.failing = true; core.announce('Offline: the score will show when the connection is back.'); }
+      else { view.preview = {error: (data && data.detail) || 'This result is not possible.'}; core.announce(view.preview.error); }
       render();
     });
   }
@@ -404,20 +490,19 @@
              describe: p.describe || localDescribe(view.values), ns: p.offline ? null : p.ns_score});
     view = {name: 'confirm', board: view.board, typed: '', disputing: false};
     render();
+    core.announce(outbox.items.length && core.offline() ? 'Kept on this tablet: it is sent when the connection is back. ' +
+      'Hand the tablet to East-West.' : 'Sent to East-West.');
   }
 
   function unusualNote() {
     // Checked once the result was sent: the reason (other tables, double dummy) is the
     // director's; the players are only asked to look again.
-    return el('p', {class: 'unlikely', role: 'alert',
+    return el('p', {class: 'unlikely',
       text: 'This result looks unusual: please check it together. If it is wrong, tap ' +
             '\u201cWe do not agree\u201d and the director will put it right.'});
   }
 
-  function confirmScreen() {
-    var board = null;
-    state.current.boards.forEach(function (b) { if (b.number === view.board) { board = boardView(b); } });
-    if (!board || board.state !== 'waiting') { view = {name: 'boards'}; return render(); }
+  function confirmScreen(board) {
     var ew = state.current.ew;
     screen.className = 'confirm';
     screen.appendChild(el('p', {class: 'handover-note', text: 'Hand the tablet to East-West'}));
@@ -436,24 +521,36 @@
     }
     var want = ew ? String(ew.number) : '';
     var input = el('input', {type: 'text', inputmode: 'numeric', autocomplete: 'off', id: 'pair-number',
-      'aria-label': 'Your pair number', value: view.typed || ''});
+      value: view.typed || ''});
     var wrong = el('p', {class: 'problem', role: 'alert', id: 'pair-number-problem'});
     function judge() {
-      ok.disabled = view.typed !== want;
-      // A whole wrong number says so, and what the right one is, instead of a grey button.
-      var mistaken = view.typed.length >= want.length && view.typed !== want;
-      wrong.textContent = mistaken ? 'Pair ' + view.typed + ' is not the East-West pair at this table: ' +
-        'East-West here are pair ' + want + (ew && ew.names ? ' (' + ew.names + ')' : '') +
-        '. Type that number to confirm.' : '';
+      var right = view.typed === want;
+      if (right) { ok.removeAttribute('aria-disabled'); } else { ok.setAttribute('aria-disabled', 'true'); }
+      // A whole wrong number says so, and what the right one is, instead of a grey button;
+      // so does Confirm (or Enter) with too few digits.
+      var mistaken = (view.typed.length >= want.length || view.tried) && !right;
+      wrong.textContent = !mistaken ? '' : (view.typed ? 'Pair ' + view.typed + ' is not the East-West pair at this table: ' :
+        'Type your pair number first: ') + 'East-West here are pair ' + want + (ew && ew.names ? ' (' + ew.names + ')' : '') +
+        '. Type that number to confirm.';
       wrong.hidden = !mistaken;
+      if (mistaken) {
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', 'pair-number-problem');
+      } else {
+        input.removeAttribute('aria-invalid');
+        input.removeAttribute('aria-describedby');
+      }
     }
-    input.oninput = function () { view.typed = input.value.replace(/\D/g, ''); judge(); };
-    var ok = el('button', {type: 'button', class: 'confirm-button', text: 'Confirm',
-      onclick: function () {
-        if (view.typed !== want) { return; }
-        enqueue({kind: 'confirm', board: board.number, key: board.key});
-        view = {name: 'boards'}; render();
-      }});
+    function confirmIt() {
+      if (view.typed !== want) { view.tried = true; judge(); return; }
+      enqueue({kind: 'confirm', board: board.number, key: board.key});
+      view = {name: 'boards'}; render();
+      core.announce('Board ' + board.number + ' confirmed.');
+    }
+    input.oninput = function () { view.typed = input.value.replace(/\D/g, ''); view.tried = false; judge(); };
+    // Enter in the field confirms, as in any form: the number and Enter are all East-West type.
+    input.onkeydown = function (e) { if (e.key === 'Enter') { e.preventDefault(); confirmIt(); } };
+    var ok = el('button', {type: 'button', class: 'confirm-button', text: 'Confirm', onclick: confirmIt});
     screen.appendChild(el('label', {class: 'type-number', 'for': 'pair-number'},
       [text('To confirm, type your pair number (' + (ew ? ew.label : 'EW') + ')')]));
     screen.appendChild(input);
@@ -461,17 +558,19 @@
     screen.appendChild(ok);
     judge();
     if (view.disputing) {
-      var note = el('textarea', {id: 'dispute-note', rows: '2', 'aria-label': 'What is wrong'});
+      // The note takes the place of "We do not agree" (one focus key): focus goes on to it.
+      var note = el('textarea', {id: 'dispute-note', rows: '2', 'data-focus': 'dispute'});
       screen.appendChild(el('label', {'for': 'dispute-note', text: 'What is wrong? (optional)'}));
       screen.appendChild(note);
       screen.appendChild(el('button', {type: 'button', class: 'dispute', text: 'Dispute: call the director',
         onclick: function () {
           enqueue({kind: 'dispute', board: board.number, key: board.key, note: note.value});
           view = {name: 'boards'}; render();
+          core.announce('Board ' + board.number + ' disputed: the director is called.');
         }}));
     } else {
       screen.appendChild(el('button', {type: 'button', class: 'link-button', text: 'We do not agree',
-        onclick: function () { view.disputing = true; render(); }}));
+        'data-focus': 'dispute', onclick: function () { view.disputing = true; render(); }}));
     }
     screen.appendChild(el('button', {type: 'button', class: 'link-button', text: 'Back to the boards',
       onclick: function () { view = {name: 'boards'}; render(); }}));
@@ -505,6 +604,7 @@
     if (moves.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(moves); }
     if (waiting) { screen.appendChild(el('p', {class: 'big', text: waiting})); }
     if (button) { screen.appendChild(el('button', {type: 'button', class: 'primary', text: button, onclick: onStart})); }
+    screen.appendChild(largePrintHelp());
   }
 
   // Calling the director: the players say why (the director comes knowing what to look at),
@@ -517,19 +617,25 @@
     callButton.textContent = c ? 'Director called' : 'Call the director';
     callButton.className = 'call' + (c ? ' called' : '');
   }
+  var closeCall = null; // closes the open call panel (a modal dialog), when one is open
   function closePanel() {
-    var old = document.getElementById('call-panel');
-    if (old) { old.parentNode.removeChild(old); }
+    if (closeCall) { var close = closeCall; closeCall = null; close(); }
   }
   function callPanel() {
     closePanel();
-    var panel = el('div', {id: 'call-panel', class: 'call-panel', role: 'dialog', 'aria-label': 'Call the director'});
+    var panel = el('div', {id: 'call-panel', class: 'call-panel'});
     var c = state.call;
+    var said = el('p', {class: 'problem', id: 'call-problem', hidden: 'hidden'});
     // A call made or taken back changes the table's state: a state asked for before the answer
     // came may not know it (it would put the button back), so it is dropped (see `epoch`).
-    function done(message) {
+    function done(words) {
       core.epoch += 1; closePanel(); refresh();
-      if (message) { callButton.textContent = message; }
+      if (words) { core.announce(words); }
+    }
+    // Refused or not sent: the panel stays open, with why, said and shown.
+    function failed(words) {
+      said.textContent = words; said.hidden = false;
+      core.announce(words);
     }
     if (c) {
       panel.appendChild(el('h2', {text: 'The director is called: ' + c.reason}));
@@ -537,46 +643,51 @@
         panel.appendChild(el('button', {type: 'button', class: 'secondary', text: 'Cancel the call',
           onclick: function () {
             request('DELETE', 'call-director/', {}, function (status) {
-              if (status === 200) { state.call = null; state.calls_open = false; showCall(); done(); }
-              else { done('Could not cancel: try again'); }
+              if (status === 200) { state.call = null; state.calls_open = false; showCall(); done('Call taken back'); }
+              else { failed('Could not cancel: try again'); }
             });
           }}));
       } else {
         panel.appendChild(el('p', {text: 'A disputed result waits for the director.'}));
       }
     } else {
-      panel.appendChild(el('h2', {text: 'Why do you need the director?'}));
+      panel.appendChild(el('h2', {text: 'Call the director'}));
       var chosen = {reason: null};
-      var choices = el('div', {class: 'reasons'});
-      REASONS.forEach(function (r) {
-        choices.appendChild(el('button', {type: 'button', class: 'pick', 'data-reason': r[0], text: r[1],
-          'aria-pressed': 'false', onclick: function () {
-            chosen.reason = r[0];
-            Array.prototype.forEach.call(choices.children, function (b) {
-              var on = b.getAttribute('data-reason') === r[0];
-              b.className = 'pick' + (on ? ' on' : '');
-              b.setAttribute('aria-pressed', on ? 'true' : 'false');
-            });
-            send.disabled = false;
-          }}));
-      });
-      panel.appendChild(choices);
-      var note = el('input', {type: 'text', id: 'call-note', maxlength: '150', 'aria-label': 'A word for the director (optional)',
-        placeholder: 'A word for the director (optional)'});
+      var reasons = core.radioGroup({field: 'reason', legend: 'Why do you need the director?', cls: 'picker reasons',
+        options: REASONS.map(function (r) { return {value: r[0], label: r[1]}; }), selected: null,
+        onPick: function (value) {
+          // Marked where it is: the panel is not drawn again (what is typed stays).
+          chosen.reason = value;
+          Array.prototype.forEach.call(reasons.querySelectorAll('button.pick'), function (b) {
+            var on = b.getAttribute('data-focus') === 'pick|reason|' + value;
+            b.className = 'pick' + (on ? ' on' : '');
+            b.setAttribute('aria-checked', on ? 'true' : 'false');
+            b.setAttribute('tabindex', on ? '0' : '-1');
+          });
+          send.removeAttribute('aria-disabled');
+        }});
+      panel.appendChild(reasons);
+      panel.appendChild(el('label', {'for': 'call-note', class: 'note-label', text: 'A word for the director (optional)'}));
+      var note = el('input', {type: 'text', id: 'call-note', maxlength: '150'});
       panel.appendChild(note);
-      var send = el('button', {type: 'button', class: 'primary', text: 'Call the director', onclick: function () {
-        send.disabled = true;
-        request('POST', 'call-director/', {reason: chosen.reason, note: note.value}, function (status, data) {
-          if (status === 201) { state.call = {reason: '', cancellable: true}; showCall(); done('Director called'); }
-          else if (status === 409 && data && data.detail) { send.disabled = false; done(data.detail); }
-          else { send.disabled = false; done('Could not call: try again'); }
-        });
-      }});
-      send.disabled = true;
+      var sending = false;
+      var send = el('button', {type: 'button', class: 'primary', text: 'Call the director', 'aria-disabled': 'true',
+        onclick: function () {
+          if (!chosen.reason) { failed('Pick a reason first.'); return; }
+          if (sending) { return; }
+          sending = true; send.setAttribute('aria-disabled', 'true');
+          request('POST', 'call-director/', {reason: chosen.reason, note: note.value}, function (status, data) {
+            sending = false;
+            if (status === 201) { state.call = {reason: '', cancellable: true}; showCall(); done('Director called'); return; }
+            send.removeAttribute('aria-disabled');
+            failed(status === 409 && data && data.detail ? data.detail : 'Could not call: try again');
+          });
+        }});
       panel.appendChild(send);
     }
+    panel.appendChild(said);
     panel.appendChild(el('button', {type: 'button', class: 'link-button', text: 'Close', onclick: closePanel}));
-    document.body.appendChild(panel);
+    closeCall = core.dialog(panel, callButton, function () { closeCall = null; });
   }
   callButton.onclick = callPanel;
 

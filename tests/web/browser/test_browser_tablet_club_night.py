@@ -75,7 +75,7 @@ def test_a_club_night_on_a_phone(live_server: Any, browser: Any, club: Any) -> N
     panel = page.locator("#call-panel")
     send = panel.get_by_role("button", name="Call the director")
     assert send.is_disabled()
-    panel.get_by_role("button", name="Revoke").click()
+    panel.get_by_role("radio", name="Revoke").click()  # the reasons are a radio group
     send.click()
     page.wait_for_function(
         "() => document.getElementById('call').textContent === 'Director called'"
