@@ -347,6 +347,9 @@
     window.setTimeout(function () { announcer.textContent = words; }, 60);
   };
 
+  // What was typed on each field's group and when: kept here, not in the group, because a
+  // pick redraws the screen (a new group), and so may a refresh between the two digits.
+  var typing = {};
   /** A picker as a radio group (the WAI-ARIA pattern): one Tab stop; the arrow keys move to
       the next or previous choice and pick it, Home and End the first and last; Space or
       Enter picks the focused one; on a group of numbers, typing the number picks it (1 then
@@ -370,7 +373,7 @@
       buttons.push(b);
       group.appendChild(b);
     });
-    var typed = '', typedAt = 0;
+    var typed = typing[o.field] || (typing[o.field] = {keys: '', at: 0});
     function go(i) {
       if (i < 0 || i >= buttons.length) { return; }
       core.focus(buttons[i]);   // first, so the drawing that follows keeps focus here
@@ -386,12 +389,12 @@
       else if (k === 'End') { go(buttons.length - 1); }
       else if (/^[0-9]$/.test(k)) {
         var now = Date.now();
-        var tried = (now - typedAt < 1000 ? typed : '') + k;
-        typedAt = now;
+        var tried = (now - typed.at < 1000 ? typed.keys : '') + k;
+        typed.at = now;
         var found = -1;
         o.options.forEach(function (c, i) { if (String(c.label) === tried) { found = i; } });
         if (found < 0) { tried = k; o.options.forEach(function (c, i) { if (String(c.label) === k) { found = i; } }); }
-        typed = tried;
+        typed.keys = tried;
         if (found < 0) { return; }
         go(found);
       } else { return; }
