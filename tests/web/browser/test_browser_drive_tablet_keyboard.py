@@ -328,7 +328,8 @@ PUSHED_ON = """([key, seen]) => {
 def test_a_refresh_or_a_pushed_state_never_moves_focus(live_server: Any, new_page: NewPage) -> None:
     """The tablet draws its screen again on every poll (every 8 s) and on every state the
     stream pushes; focus stays on the same control (a new node, found by its key), the pick
-    stays picked, and a two-digit number typed across a redraw is still one number."""
+    stays picked, and a two-digit number typed across a redraw is still one number. A
+    refusal arriving with a refresh is said and moves nothing."""
     drive, tokens = _drive()
 
     # The periodic refresh, on the page's own timer (the clock is run 9 s forward).
@@ -373,6 +374,15 @@ def test_a_refresh_or_a_pushed_state_never_moves_focus(live_server: Any, new_pag
     page.keyboard.press("Tab")
     page.evaluate(MARK)
     page.wait_for_function(REDRAWN_ON, arg="#send")
+    # A refusal that comes with a refresh (the director replaced the link) is said, once, and
+    # leaves focus where it was.
+    tablets.link_replace(drive=drive, table=1)
+    page.evaluate("() => window.clubwhistTablet.pollNow()")
+    page.locator("#problem").wait_for()
+    refusal = page.locator("#problem").inner_text()
+    assert "replaced table 1's link" in refusal
+    _said(page, refusal)
+    assert _key(page) == "#send"
 
 
 def _tab_through(page: Any, screen: str) -> list[str]:
