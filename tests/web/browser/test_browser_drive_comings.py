@@ -83,7 +83,7 @@ def _shows(drive: Drive, hand: int, tablets: dict[int, Any], room: Any = None) -
 
 
 def _play(tablet: Any, tricks: int) -> None:
-    tablet.locator("#field-ns_tricks").get_by_role("button", name=str(tricks), exact=True).click()
+    tablet.locator("#field-ns_tricks").get_by_role("radio", name=str(tricks), exact=True).click()
     tablet.get_by_role("button", name="Send to East-West to confirm").click()
     tablet.locator("#confirm").wait_for(timeout=WAIT_MS)
     tablet.get_by_role("button", name="Yes, confirm").click()

@@ -34,7 +34,7 @@ WAIT_MS = 10_000
 
 
 def _enter(tablet: Any, tricks: int) -> None:
-    tablet.locator("#field-ns_tricks").get_by_role("button", name=str(tricks), exact=True).click()
+    tablet.locator("#field-ns_tricks").get_by_role("radio", name=str(tricks), exact=True).click()
     tablet.get_by_role("button", name="Send to East-West to confirm").click()
     tablet.locator("#confirm").wait_for(timeout=WAIT_MS)
 
@@ -235,7 +235,7 @@ def test_a_drive_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     page.wait_for_selector("body[data-offline-ready='1']")
     page.context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
-    page.locator("#field-ns_tricks").get_by_role("button", name="9", exact=True).click()
+    page.locator("#field-ns_tricks").get_by_role("radio", name="9", exact=True).click()
     page.get_by_role("button", name="Send to East-West to confirm").click()
     page.locator("#banner.offline").wait_for()
     assert "kept on this tablet" in page.locator("#banner").inner_text()
