@@ -11,7 +11,8 @@ axe-core is the copy bundled by the `axe-playwright-python` package (a dev depen
 source is run with `page.evaluate`, which the pages' Content-Security-Policy does not govern.
 The world (events, a drive, a tournament and a league) is built once for all the pages; each
 role (anonymous, the club's director, an account without a club) has one browser context.
-The tablets' screens are reached by tapping through them, in a test of their own per tablet.
+The tablets' screens are reached by tapping through them, in a test of their own per tablet,
+and each is checked with large print off and on.
 """
 
 from __future__ import annotations
@@ -496,7 +497,12 @@ class Tablet:
         self.page.locator(TABLET[key]).first.click()
 
     def check(self, screen: str) -> None:
+        """The screen at every size, with large print off and then on (the class the tablet's
+        switch sets; the switch itself is tested with each tablet)."""
         self.findings += at_every_size(self.page, f"{self.name} tablet: {screen}")
+        self.page.evaluate("() => document.documentElement.classList.add('large-print')")
+        self.findings += at_every_size(self.page, f"{self.name} tablet, large print: {screen}")
+        self.page.evaluate("() => document.documentElement.classList.remove('large-print')")
         self.page.set_viewport_size({"width": SIZES[1][0], "height": SIZES[1][1]})
 
     def offline_banner(self) -> None:
@@ -596,28 +602,9 @@ def _team_tablet(browser: Any, base: str, club: Club, findings: list[Finding]) -
 
 
 TABLETS = {"pairs": _pairs_tablet, "drive": _drive_tablet, "team": _team_tablet}
-#: What a tablet is known to fail while its page is being rewritten (issue #43). Strict: the
-#: mark must go as soon as the tablet passes; a walk that breaks (a selector gone) fails
-#: with its own error, not as the expected failure.
-KNOWN_FINDINGS = {
-    "drive": "issue #43: the drive tablet scrolls sideways at 195 px",
-}
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(
-            kind,
-            marks=[
-                pytest.mark.xfail(reason=KNOWN_FINDINGS[kind], raises=AssertionError, strict=True)
-            ]
-            if kind in KNOWN_FINDINGS
-            else [],
-        )
-        for kind in sorted(TABLETS)
-    ],
-)
+@pytest.mark.parametrize("kind", sorted(TABLETS))
 def test_tablet_screens(browser: Any, live_server: Any, kind: str) -> None:
     club = club_get_or_create(name="Axe Whist Club")
     findings: list[Finding] = []
