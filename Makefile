@@ -69,11 +69,12 @@ types: $(VENV)/.dev
 # both cores by themselves (a thousand live readers, tablets flat out): beside them a browser
 # test's live server starved past its timeouts, so they run afterwards, alone. Both parts
 # always run; either failing fails the target. The thirty slowest tests are listed at the end
-# of the first part, so a CI log shows where its minutes go.
+# of the first part, so a CI log shows where its minutes go. The slow files are handed out first
+# (tests/conftest.py, `pytest_collection_modifyitems`), so none is left running alone at the end.
 PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
-	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not solo" --durations=30; parallel=$$?; \
+	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not solo" --durations=30; parallel=$$?; \
 	echo; echo "==== the tests marked solo, alone"; \
 	$(PY) -m pytest -m solo; solo=$$?; \
 	echo "==== make pytest: the others exit $$parallel, the solo ones exit $$solo"; \

@@ -41,6 +41,28 @@ def pytest_configure(config: pytest.Config) -> None:
     override_settings(PASSWORD_HASHERS=password_hashers(fast=True)).enable()
 
 
+#: Fixtures that start real processes or a browser's server: a file using one takes seconds a test.
+_SLOW_FIXTURES = {"live_server", "club_night", "celery_worker"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow files first. `make test` hands out whole files to its test processes
+    (pytest-xdist, `--dist loadfile`), in collection order (`--no-loadscope-reorder`; xdist's
+    own order, most tests first, put the few-test browser, fault and walk files last, where
+    one of them alone kept a process busy a minute after the others had finished). Slow: a
+    file with a browser test, one that starts processes or a live server, or one marked
+    `heavy`. Stable: every process sorts alike, as xdist requires."""
+    slow: set[str] = set()
+    for item in items:
+        if (
+            item.get_closest_marker("browser") is not None
+            or item.get_closest_marker("heavy") is not None
+            or _SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+        ):
+            slow.add(item.nodeid.split("::", 1)[0])
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in slow)
+
+
 @pytest.fixture(autouse=True)
 def _services_gate(request: pytest.FixtureRequest) -> None:
     for marker in SERVICE_MARKERS:

@@ -20,6 +20,7 @@ from engine.dd import Position, solve, solve_table, solver_for
 from tests.engine.dd.bridge import dds_table, dds_tricks, random_hands
 
 pytest.importorskip("endplay")
+pytestmark = pytest.mark.heavy  # both cores for about half a minute
 
 TRUMPS = (None, 0, 1, 2, 3)
 T = TypeVar("T")

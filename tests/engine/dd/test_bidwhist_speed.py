@@ -29,9 +29,12 @@ from engine.games import rules_for
 from engine.games.bidwhist import BidWhistRules
 from tests.engine.dd.endings import random_ending
 
-pytestmark = pytest.mark.skipif(
-    not backend_available("c"), reason="the C core is not built (pip install -e .)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not backend_available("c"), reason="the C core is not built (pip install -e .)"
+    ),
+    pytest.mark.heavy,  # thousands of solves
+]
 
 BEFORE = json.loads((Path(__file__).parent / "bidwhist_par_before.json").read_text())
 OFF_DROP_DOMINATED = 131072

@@ -11,9 +11,12 @@ from engine.dd import Position, backend_available, principal_line, solve, solver
 from engine.dd.pysolver import legal_plays, trick_winner
 from tests.engine.dd.endings import KINDS, random_ending
 
-pytestmark = pytest.mark.skipif(
-    not backend_available("c"), reason="the C core is not built (pip install -e .)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not backend_available("c"), reason="the C core is not built (pip install -e .)"
+    ),
+    pytest.mark.heavy,  # thousands of solves
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)

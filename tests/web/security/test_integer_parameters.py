@@ -46,7 +46,7 @@ from tournaments.drives.services.drives import drive_create, drive_start
 from tournaments.events.models import Event
 from tournaments.teams.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.heavy]  # thousands of requests
 
 # The permission matrix's world (a running event, drive and tournament with their table
 # links, a published event) and its fixture that keeps live streams off the test's connection.

@@ -76,7 +76,7 @@ from tournaments.teams.services.teams import (
     league_create,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.heavy]  # every route by every caller
 
 ROLES = ("anonymous", "tablet", "director", "other_director", "admin")
 
