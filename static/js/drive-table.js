@@ -233,7 +233,7 @@
     if (problem) { screen.appendChild(el('p', {class: 'problem', id: 'problem', text: problem})); }
     if (state.status !== 'running') {
       screen.appendChild(el('h2', {class: 'big', id: 'message', tabindex: '-1', text: state.message}));
-      screen.appendChild(largeHelp());
+      screen.appendChild(core.largePrintHelp());
       return;
     }
     if (state.message) { screen.appendChild(el('p', {class: 'big notice', id: 'message', text: state.message})); }
@@ -261,11 +261,7 @@
         el('p', {class: 'help', text: 'It is kept on this tablet until the director\u2019s computer has it.'})
       ]));
     }
-    screen.appendChild(largeHelp());
-  }
-  function largeHelp() {
-    return el('p', {class: 'help', id: 'large-help',
-      text: 'Hard to read? \u201cLarge print\u201d at the top of the screen makes the words and buttons bigger on this tablet.'});
+    screen.appendChild(core.largePrintHelp());
   }
 
   render();

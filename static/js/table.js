@@ -313,7 +313,7 @@
       if (cur.ns && !cur.ns.absent && after.ns) { go.appendChild(el('li', {text: cur.ns.label + ': next round, ' + whereNext(after.ns)})); }
       if (cur.ew && !cur.ew.absent && after.ew) { go.appendChild(el('li', {text: cur.ew.label + ': next round, ' + whereNext(after.ew)})); }
       if (go.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(go); }
-      screen.appendChild(largePrintHelp());
+      screen.appendChild(core.largePrintHelp());
       return;
     }
     if (!state.accepting) {
@@ -348,12 +348,7 @@
       list.appendChild(item);
     });
     screen.appendChild(list);
-    screen.appendChild(largePrintHelp());
-  }
-
-  function largePrintHelp() {
-    return el('p', {class: 'help', text: 'Text too small? Tap \u201cLarge print\u201d at the top of the screen ' +
-      'for bigger text and buttons; this tablet remembers it.'});
+    screen.appendChild(core.largePrintHelp());
   }
 
   function field(key) {
@@ -604,7 +599,7 @@
     if (moves.childNodes.length) { screen.appendChild(el('h2', {text: 'Where next'})); screen.appendChild(moves); }
     if (waiting) { screen.appendChild(el('p', {class: 'big', text: waiting})); }
     if (button) { screen.appendChild(el('button', {type: 'button', class: 'primary', text: button, onclick: onStart})); }
-    screen.appendChild(largePrintHelp());
+    screen.appendChild(core.largePrintHelp());
   }
 
   // Calling the director: the players say why (the director comes knowing what to look at),

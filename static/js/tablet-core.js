@@ -449,6 +449,12 @@
   };
 
   // ---- large print ----------------------------------------------------------------------------
+  /** The line at the foot of a screen that tells the players where large print is: the same
+      words on every tablet. */
+  core.largePrintHelp = function () {
+    return core.el('p', {class: 'help', id: 'large-help', text: 'Hard to read? Tap \u201cLarge print\u201d ' +
+      'at the top of the screen for bigger words and buttons; this tablet remembers it.'});
+  };
   // Kept on the device (not per table link): the player who needs it needs it at every table.
   var LARGE = 'clubwhist-large-print';
   function applyLarge(on) {

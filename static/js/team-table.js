@@ -222,7 +222,7 @@
   function render() {
     labels();
     var name = screenName();
-    core.draw(screen, name, function () { build(name.split('|')[0]); });
+    core.draw(screen, name, function () { build(name.split('|')[0]); add(core.largePrintHelp()); });
     scrollStops();
     var target = focusNext && document.querySelector(focusNext);
     focusNext = null;

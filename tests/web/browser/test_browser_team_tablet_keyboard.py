@@ -560,7 +560,8 @@ def test_large_print_on_every_screen(live_server: Any, browser: Any, club: Club)
     """With large print on (switched on at the first screen, and said) at 390 x 844, on every
     screen: every visible text at least 24 px (its computed font size), every button, field
     and note at least 56 px high, every choice (button.pick) at least 56 px wide, every
-    control wholly in view when Tab reaches it, and nothing scrolls sideways."""
+    control wholly in view when Tab reaches it, nothing scrolls sideways, and the screen's
+    foot says where the switch is."""
     visited: list[str] = []
 
     def check(page: Any, name: str) -> None:
@@ -569,6 +570,7 @@ def test_large_print_on_every_screen(live_server: Any, browser: Any, club: Club)
             _said(page, "Large print on")
         found = page.evaluate(LARGE_PRINT)
         assert found == {"small": [], "low": [], "narrow": [], "on": True}, name
+        assert "Large print" in page.locator("#large-help").inner_text(), name  # says where
         _tab_through(page, name + " in large print")
         visited.append(name)
 

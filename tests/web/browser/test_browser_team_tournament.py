@@ -131,7 +131,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
     _tablet_enter(tablets[3], "home", 7, 5)
     tablets[3].locator("#dispute-note").fill("we made 6")
     tablets[3].locator("#dispute").click()
-    tablets[3].get_by_text("The director is called").wait_for()
+    tablets[3].get_by_role("heading", name="The director is called").wait_for()
     director.reload()
     assert "Disputed" in director.locator("#table-3").inner_text()
     director.locator("#enter-3 input[name=home_points]").fill("7")

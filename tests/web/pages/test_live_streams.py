@@ -8,12 +8,13 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from typing import Any
 
 import pytest
 from django.test import AsyncRequestFactory, Client, override_settings
 
+from tests.support.loops import run_apart
 from tests.web.conftest import make_event
 from tournaments.events.models import Event
 from tournaments.events.services.events import event_set_live_public
@@ -23,8 +24,6 @@ from tournaments.events.views import live as live_views
 from tournaments.kernel import live
 
 pytestmark = pytest.mark.django_db(transaction=True)  # streams read in threads of their own
-
-T = TypeVar("T")
 
 
 @pytest.fixture
@@ -48,26 +47,6 @@ def slots(monkeypatch: pytest.MonkeyPatch) -> Iterator[live.StreamSlots]:
     while fresh.counts()[0] and time.monotonic() < deadline:
         time.sleep(0.01)
     assert fresh.counts()[:2] == (0, 0), "a stream kept its slot"
-
-
-def run_apart(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """`asyncio.run` in a thread of its own: the test's thread may have a loop running (a
-    browser test's driver keeps one for the session)."""
-    found: list[T] = []
-    failed: list[BaseException] = []
-
-    def main() -> None:
-        try:
-            found.append(asyncio.run(make()))
-        except BaseException as exc:  # handed to the test's thread
-            failed.append(exc)
-
-    runner = threading.Thread(target=main)
-    runner.start()
-    runner.join()
-    if failed:
-        raise failed[0]
-    return found[0]
 
 
 def _stream(event: Event) -> Any:

@@ -4,7 +4,6 @@ base, one audit writer, one rule for who directs what (docs/development/architec
 from __future__ import annotations
 
 import ast
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError
 from rest_framework.test import APIRequestFactory
 
+from tests.support.loops import run_apart
 from tournaments.drives.models import Drive, DriveAudit, DriveTableAccess
 from tournaments.drives.services.base import DriveRefused
 from tournaments.drives.services.tablets import DriveTableConflict
@@ -183,6 +183,6 @@ def test_a_tablets_stream_ends_quietly_when_the_database_goes_away() -> None:
         )
         return [part async for part in events]
 
-    sent = asyncio.run(read())
+    sent = run_apart(read)
     assert len(sent) == 1 and sent[0].startswith("retry: 2000\nevent: state")
     assert slots.counts()[0] == 0  # the slot was given back
