@@ -20,14 +20,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import axe_playwright_python
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import get_resolver, resolve, reverse
 
+from tests.web.browser.axe import SIZES, Finding, at_every_size, report
 from tests.web.conftest import director_account, log_in, make_drive, make_event, make_tournament
 from tests.web.security.test_permission_matrix import _walk
 from tournaments.drives.models import Drive, DriveTableAccess
@@ -54,9 +53,6 @@ from tournaments.teams.services.teams import league_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
-WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-SIZES = [(1280, 800), (390, 844), (195, 422)]  # 195x422: a 390 px phone at 200 % zoom
 
 # ---- the tablets' screens: every selector the tablet walk relies on, in one place ----------
 # (the tablets' pages are rewritten often: when one changes, this is what to update)
@@ -96,65 +92,6 @@ TABLET = {
     # all three
     "banner": "#banner:not([hidden])",
 }
-
-
-# ---- running axe -----------------------------------------------------------------------------
-
-
-@dataclass
-class Finding:
-    where: str  # the page (or tablet screen)
-    size: str
-    rule: str
-    impact: str
-    target: str
-    help: str
-
-    def __str__(self) -> str:
-        return (
-            f"{self.where} at {self.size}: {self.rule} ({self.impact}) on {self.target}: "
-            f"{self.help}"
-        )
-
-
-def axe_findings(page: Any, where: str) -> list[Finding]:
-    """axe's WCAG 2.2 A/AA violations on the page as it is now, and a sideways scroll."""
-    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(AXE)
-    result = page.evaluate(
-        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
-                                       resultTypes: ['violations']})""",
-        WCAG_22_AA,
-    )
-    found = [
-        Finding(
-            where, size, v["id"], v["impact"] or "-", " ".join(map(str, node["target"])), v["help"]
-        )
-        for v in result["violations"]
-        for node in v["nodes"]
-    ]
-    wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    if wide[0] > wide[1]:
-        found.append(
-            Finding(
-                where, size, "page-scrolls-sideways", "-", "html", f"{wide[0]} px wide in {wide[1]}"
-            )
-        )
-    return found
-
-
-def at_every_size(page: Any, where: str) -> list[Finding]:
-    """The page as loaded, checked at each size in turn (resized, not loaded again)."""
-    found = []
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        found += axe_findings(page, where)
-    return found
-
-
-def report(findings: list[Finding]) -> str:
-    return f"{len(findings)} accessibility violation(s):\n" + "\n".join(map(str, findings))
 
 
 # ---- the world ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser.axe import axe_findings, report
 from tests.web.conftest import make_drive
 from tournaments.drives.models import Drive, DriveResult, DriveTableAccess
 from tournaments.drives.selectors.tablets import table_state
@@ -530,7 +531,7 @@ def test_large_print_on_every_screen_and_kept_after_a_reload(
     """The Large print switch, pressed with the keyboard, is said and kept on the device
     after a reload; then at 390x844, on every screen, every visible text is at least 24 px,
     every button at least 56 px high and 56 px wide, nothing scrolls sideways, and every
-    control is still seen whole when tabbed to."""
+    control is still seen whole when tabbed to, and axe finds no WCAG 2.2 A or AA violation."""
     seen = []
     for screen, page in _screens(live_server, new_page, PHONE):
         if screen == "entry":
@@ -544,6 +545,8 @@ def test_large_print_on_every_screen_and_kept_after_a_reload(
             assert page.evaluate("() => document.documentElement.classList.contains('large-print')")
             assert page.get_attribute("#large-print", "aria-pressed") == "true"
         assert page.evaluate(LARGE_PRINT_MISSES) == [], screen
+        found = axe_findings(page, f"drive tablet, large print: {screen}")
+        assert not found, report(found)
         _tab_through(page, screen)
         seen.append(screen)
     assert seen == SCREENS

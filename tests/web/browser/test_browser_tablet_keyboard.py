@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser.axe import axe_findings, report
 from tests.web.conftest import make_event
 from tournaments.events.models import Event, Result
 from tournaments.events.services.simulation import event_simulate
@@ -539,13 +540,16 @@ def test_large_print_on_every_screen_and_kept_after_a_reload(
 ) -> None:
     """Large print at 390x844 (the switch kept in localStorage, as a player left it): every
     visible text node's font at least 24 px, every button and field at least 56 px high and
-    every picker's button 56 px wide, and no sideways scroll, on each screen."""
+    every picker's button 56 px wide, no sideways scroll, and no WCAG 2.2 A or AA violation
+    (axe), on each screen."""
 
     def look(page: Any, name: str) -> None:
         assert page.evaluate("document.documentElement.classList.contains('large-print')")
         too_small = page.evaluate(LARGE)
         assert not too_small, f"{name}: {too_small}"
         assert page.evaluate(WIDE) <= 0, f"{name}: the page scrolls sideways"
+        found = axe_findings(page, f"pairs tablet, large print: {name}")
+        assert not found, report(found)
 
     seen = _walk(browser, live_server, club, PHONE, look, large=True)
     assert len(seen) == 14

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from engine.teams import Bracket
+from tests.web.browser.axe import axe_findings, report
 from tests.web.conftest import make_tournament
 from tournaments.kernel.models import Club
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTableAccess
@@ -561,7 +562,7 @@ def test_large_print_on_every_screen(live_server: Any, browser: Any, club: Club)
     screen: every visible text at least 24 px (its computed font size), every button, field
     and note at least 56 px high, every choice (button.pick) at least 56 px wide, every
     control wholly in view when Tab reaches it, nothing scrolls sideways, and the screen's
-    foot says where the switch is."""
+    foot says where the switch is; and axe finds no WCAG 2.2 A or AA violation."""
     visited: list[str] = []
 
     def check(page: Any, name: str) -> None:
@@ -571,6 +572,8 @@ def test_large_print_on_every_screen(live_server: Any, browser: Any, club: Club)
         found = page.evaluate(LARGE_PRINT)
         assert found == {"small": [], "low": [], "narrow": [], "on": True}, name
         assert "Large print" in page.locator("#large-help").inner_text(), name  # says where
+        violations = axe_findings(page, f"team tablet, large print: {name}")
+        assert not violations, report(violations)
         _tab_through(page, name + " in large print")
         visited.append(name)
 
