@@ -223,6 +223,38 @@ def board_mark_fouled(*, board: Board, fouled: bool, reason: str, user: User = N
     return board
 
 
+def award_create(
+    *,
+    section: Section,
+    number: int,
+    round: int,
+    table: int,
+    pairs: tuple[Pair, Pair],
+    code: str,
+    device: str,
+    user: User = None,
+) -> Result:
+    """An artificial score given by the director's tools for a board nobody played: `code`
+    (canonical: "A", or "A+/A-" for North-South's then East-West's), stored with `device`
+    naming which tool gave it (`Result.UNFINISHED_DEVICE`, the presence service's
+    `ABSENCE_DEVICE`), so that tool alone may later take it back or replace it. `pairs`:
+    North-South's, East-West's."""
+    return Result.objects.create(
+        section=section,
+        board_number=number,
+        round=round,
+        table=table,
+        ns_pair=pairs[0],
+        ew_pair=pairs[1],
+        entry=None,
+        ns_score=None,
+        status=Result.Status.ARTIFICIAL,
+        artificial_code=code,
+        entered_by_device=device,
+        entered_by=actor(user),
+    )
+
+
 def unfinished_averages(*, section: Section, before: int, code: str, user: User = None) -> int:
     """A table that has not finished when the director starts the next round: each board of
     the rounds before `before` that a meeting playing it has no result for gets `code` (the
@@ -247,19 +279,15 @@ def unfinished_averages(*, section: Section, before: int, code: str, user: User 
         for number in section.boards_of_set(row.board_set):
             if (rnd, table, number) in stored:
                 continue
-            Result.objects.create(
+            award_create(
                 section=section,
-                board_number=number,
+                number=number,
                 round=rnd,
                 table=table,
-                ns_pair=ns,
-                ew_pair=ew,
-                entry=None,
-                ns_score=None,
-                status=Result.Status.ARTIFICIAL,
-                artificial_code=code,
-                entered_by_device=Result.UNFINISHED_DEVICE,
-                entered_by=actor(user),
+                pairs=(ns, ew),
+                code=code,
+                device=Result.UNFINISHED_DEVICE,
+                user=user,
             )
             given += 1
     return given

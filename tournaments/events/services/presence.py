@@ -38,10 +38,11 @@ from engine.scoring import ArtificialCodeError, method_scope, parse_artificial
 from tournaments.events.bridge import meeting_rows, movement_for
 from tournaments.events.models import Event, MovementRow, Pair, Result, Section
 from tournaments.events.services.audit import audit_record
+from tournaments.events.services.corrections import award_create
 from tournaments.events.services.events import EventError
 from tournaments.events.services.scoring import results_changed
 from tournaments.events.services.tablets import table_links_ensure
-from tournaments.kernel.audit import User, actor
+from tournaments.kernel.audit import User
 
 ABSENCE_DEVICE = Result.ABSENCE_DEVICE
 
@@ -162,20 +163,15 @@ def _awards_rewrite(section: Section, pair: Pair, user: User) -> None:
                 continue  # played, or an award already given (perhaps changed since)
             if codes is None:
                 continue
-            ns_pair, ew_pair = (pair, other) if seat == "NS" else (other, pair)
-            Result.objects.create(
+            award_create(
                 section=section,
-                board_number=number,
+                number=number,
                 round=rnd,
                 table=table,
-                ns_pair=ns_pair,
-                ew_pair=ew_pair,
-                entry=None,
-                ns_score=None,
-                status=Result.Status.ARTIFICIAL,
-                artificial_code=codes,
-                entered_by_device=ABSENCE_DEVICE,
-                entered_by=actor(user),
+                pairs=(pair, other) if seat == "NS" else (other, pair),
+                code=codes,
+                device=ABSENCE_DEVICE,
+                user=user,
             )
 
 
