@@ -547,3 +547,89 @@ def test_tablet_screens(browser: Any, live_server: Any, kind: str) -> None:
     findings: list[Finding] = []
     TABLETS[kind](browser, live_server.url, club, findings)
     assert not findings, report(findings)
+
+
+# ---- the focus ring ----------------------------------------------------------------------------
+
+#: The focused control's ring (its outline, and a box-shadow drawn as a second ring) and the
+#: best contrast (WCAG's ratio) of any of its colours against the background behind the
+#: control, the first opaque one among its ancestors (the ring sits outside the control).
+RING = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) { return null; }
+  const rgb = c => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c || '');
+    if (!m) { return null; }
+    const p = m[1].split(',').map(parseFloat);
+    return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+  };
+  const cs = getComputedStyle(el);
+  const rings = [];
+  if (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2) {
+    rings.push(rgb(cs.outlineColor));
+  }
+  (cs.boxShadow.match(/rgba?\\([^)]+\\)/g) || []).forEach(c => rings.push(rgb(c)));
+  let bg = null;
+  for (let node = el.parentElement; node && !bg; node = node.parentElement) {
+    const b = rgb(getComputedStyle(node).backgroundColor);
+    if (b && b.a > 0.5) { bg = b; }
+  }
+  bg = bg || {r: 255, g: 255, b: 255, a: 1};
+  const linear = v => (v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+  const lum = c => 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+  const ratio = (a, b) => {
+    const x = lum(a), y = lum(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  };
+  const best = rings.filter(c => c && c.a > 0.5).reduce((m, c) => Math.max(m, ratio(c, bg)), 0);
+  const words = (el.textContent || el.value || '').trim().slice(0, 30);
+  return {control: el.tagName + (el.id ? '#' + el.id : '') + ' ' + words, best: best};
+}"""
+
+
+def _rings(page: Any, where: str, stops: int = 14) -> list[str]:
+    """Tab through the first `stops` controls of the page; each focused one whose ring has no
+    colour at 3:1 or more against what lies behind it (WCAG 2.4.13's contrast)."""
+    faint = []
+    page.locator("body").focus()
+    for _ in range(stops):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(RING)
+        if ring is not None and ring["best"] < 3:
+            faint.append(f"{where}: {ring['control']!r}: ring contrast {ring['best']:.2f}:1")
+    return faint
+
+
+def test_the_focus_ring_stands_out_on_every_background(browser: Any, live_server: Any) -> None:
+    """Our own focus ring, seen by keyboard (Tab), on the light pages, on the green bars, on a
+    tablet's white cards and on East-West's dark screen: at least 3:1 against each."""
+    club = club_get_or_create(name="Ring Whist Club")
+    event = make_event(club)
+    token = {a.table: a.token for a in table_links_ensure(event=event)}[1]
+    director_account()
+    base = live_server.url
+    faint: list[str] = []
+    page = _open_as(browser, base, "anonymous")
+    try:
+        for path in ("/", "/accounts/login/"):
+            page.goto(base + path)
+            faint += _rings(page, path)
+        director = _open_as(browser, base, "director")
+        for path in (f"/events/{event.pk}/", f"/events/{event.pk}/room/"):
+            director.goto(base + path)
+            faint += _rings(director, path)
+        _close(director)
+        tablet = Tablet(browser, f"{base}/t/{token}/", "pairs", [])
+        tablet.wait("pairs.ready")
+        faint += _rings(tablet.page, "pairs tablet: board list", stops=6)
+        tablet.tap("pairs.enter")
+        tablet.wait("pairs.entry")
+        tablet.tap("pairs.pick")
+        tablet.wait("pairs.preview")
+        tablet.tap("pairs.send")
+        tablet.wait("pairs.confirm")
+        faint += _rings(tablet.page, "pairs tablet: East-West's check", stops=6)
+        tablet.context.close()
+    finally:
+        _close(page)
+    assert not faint, "\n".join(faint)
