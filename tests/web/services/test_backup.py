@@ -517,7 +517,7 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
 
     assert "2 clubs, 2 events" in said and "3 users" not in said and "2 users" in said
     data = json.loads(gzip.decompress(out.read_bytes()))
-    assert data["format"] == "clubwhist-backup" and data["version"] == 3
+    assert data["format"] == "clubwhist-backup" and data["version"] == 4
     assert not list(tmp_path.glob(".*part"))
     delete_everything()
 

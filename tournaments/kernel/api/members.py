@@ -44,14 +44,14 @@ class MemberIn(serializers.Serializer[Any]):
     number = TextField(max_length=20, required=False, allow_blank=True, trim_whitespace=False)
     email = TextField(max_length=254, required=False, allow_blank=True)
     active = serializers.BooleanField(required=False)
-    public_name = serializers.ChoiceField(choices=PublicName.values, required=False)
+    public_name = serializers.ChoiceField(choices=PublicName.choices, required=False)
 
 
 class MemberChangeIn(MemberIn):
     name = NameField(max_length=120, required=False)
 
 
-class ImportIn(serializers.Serializer[Any]):
+class MembersImportIn(serializers.Serializer[Any]):
     text = TextField(
         max_length=MAX_CHARS,
         trim_whitespace=False,
@@ -60,7 +60,7 @@ class ImportIn(serializers.Serializer[Any]):
     )
 
 
-class ConfirmIn(ImportIn):
+class MembersConfirmIn(MembersImportIn):
     lines = BoundedListField(
         child=WholeNumberField(min_value=1, max_value=MAX_LINES + 1),
         required=False,
@@ -164,9 +164,9 @@ def _preview_out(preview: register.Preview) -> dict[str, Any]:
 class MembersImportPreviewApi(ClubMembersApi):
     """What importing the CSV would do, line by line; nothing is stored."""
 
-    @extend_schema(request=ImportIn, responses=PreviewOut)
+    @extend_schema(request=MembersImportIn, responses=PreviewOut)
     def post(self, request: Request, slug: str) -> Response:
-        data = ImportIn(data=request.data)
+        data = MembersImportIn(data=request.data)
         data.is_valid(raise_exception=True)
         preview = register.members_import_preview(club=self.club, text=data.validated_data["text"])
         return Response(_preview_out(preview))
@@ -176,9 +176,9 @@ class MembersImportConfirmApi(ClubMembersApi):
     """Store the lines the preview showed as new (read again: one added meanwhile is reported
     in not_stored, never stored twice)."""
 
-    @extend_schema(request=ConfirmIn, responses=ImportedOut)
+    @extend_schema(request=MembersConfirmIn, responses=ImportedOut)
     def post(self, request: Request, slug: str) -> Response:
-        data = ConfirmIn(data=request.data)
+        data = MembersConfirmIn(data=request.data)
         data.is_valid(raise_exception=True)
         done = register.members_import_confirm(
             club=self.club, text=data.validated_data["text"],
