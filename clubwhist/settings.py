@@ -405,6 +405,8 @@ SPECTACULAR_SETTINGS = {
         "PrintJobStatusEnum": "tournaments.events.models.PrintJob.Status",
         # A team table's two sides, named once for every field that holds one.
         "TeamSideEnum": [("home", "home"), ("away", "away")],
+        # How public pages show a member (the register's public-name choice).
+        "MemberPublicNameEnum": "tournaments.kernel.models.PublicName",
     },
 }
 

@@ -8,10 +8,32 @@ from tournaments.drives.api import tablets as drive_tablets
 from tournaments.events.api import events, printing, public, results, room, tablets
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
+from tournaments.kernel.api import members
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("clubs/<slug:slug>/members/", members.MembersApi.as_view(), name="api-members"),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/",
+        members.MemberApi.as_view(),
+        name="api-member",
+    ),
+    path(
+        "clubs/<slug:slug>/members/import/preview",
+        members.MembersImportPreviewApi.as_view(),
+        name="api-members-import-preview",
+    ),
+    path(
+        "clubs/<slug:slug>/members/import/confirm",
+        members.MembersImportConfirmApi.as_view(),
+        name="api-members-import-confirm",
+    ),
+    path(
+        "clubs/<slug:slug>/members/export",
+        members.MembersExportApi.as_view(),
+        name="api-members-export",
+    ),
     path("drives/", drives.DriveListApi.as_view(), name="api-drives"),
     path("drives/<int:pk>/", drives.DriveDetailApi.as_view(), name="api-drive"),
     path("drives/<int:pk>/players/", drives.DrivePlayersApi.as_view(), name="api-drive-players"),

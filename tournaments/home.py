@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments.drives.selectors.drives import drives_visible
 from tournaments.events import selectors
+from tournaments.kernel.access import clubs_for
 from tournaments.kernel.health import run_checks
 from tournaments.teams.selectors.teams import tournaments_visible
 
@@ -20,7 +21,13 @@ def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_visible(request.user)
     drives = drives_visible(request.user)
     teams = tournaments_visible(request.user)
-    return render(request, "home.html", {"events": events, "drives": drives, "tournaments": teams})
+    context = {
+        "events": events,
+        "drives": drives,
+        "tournaments": teams,
+        "clubs": clubs_for(request.user),  # the director's: each with its member register
+    }
+    return render(request, "home.html", context)
 
 
 @never_cache

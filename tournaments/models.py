@@ -19,7 +19,7 @@ from tournaments.events.models import (
     Standings,
     TableAccess,
 )
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member, MemberAudit
 from tournaments.teams import models as team_models
 
 __all__ = [
@@ -28,6 +28,8 @@ __all__ = [
     "Club",
     "DirectorCall",
     "Event",
+    "Member",
+    "MemberAudit",
     "MovementRow",
     "Pair",
     "Player",

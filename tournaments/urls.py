@@ -19,6 +19,7 @@ from tournaments.events.views.director import (
 )
 from tournaments.files import views as exports
 from tournaments.files.views import drive_export_json, tournament_export_json
+from tournaments.kernel import member_pages as members
 from tournaments.teams.views import director as teams
 from tournaments.teams.views import paper as team_print
 from tournaments.teams.views import public as team_public
@@ -27,6 +28,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # First: the tablets' API routes are most of a club night's requests (api/urls.py).
     path("api/", include("tournaments.api_urls")),
     path("events/new/", events.event_new, name="event-new"),
+    path("clubs/<slug:slug>/members/", members.members_list, name="members"),
+    path("clubs/<slug:slug>/members/new/", members.member_new, name="member-new"),
+    path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),
+    path("clubs/<slug:slug>/members/export.csv", members.members_export, name="members-export"),
+    path("clubs/<slug:slug>/members/<int:member_id>/", members.member_edit, name="member-edit"),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
     path("results/<int:pk>/export.<slug:fmt>", exports.public_export, name="public-export"),

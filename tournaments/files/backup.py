@@ -27,7 +27,8 @@ from tournaments.kernel.backup.driver import (
     restore,
 )
 from tournaments.kernel.backup.dump import club_block, consistent_read, user_block
-from tournaments.kernel.backup.registry import BackupPart, register
+from tournaments.kernel.backup.members import MEMBERS
+from tournaments.kernel.backup.registry import BackupPart, register, register_backup_club_part
 from tournaments.kernel.backup.report import Imported, RestoreReport
 from tournaments.kernel.backup.schema import (
     ADDED_LATER,
@@ -54,9 +55,11 @@ FORMATS: tuple[BackupPart, ...] = (events_backup.PART, drives_backup.PART, teams
 
 
 def register_formats() -> None:
-    """Register every format's part with the kernel."""
+    """Register every format's part with the kernel, and the kernel's own member register
+    (a club's block in a whole backup)."""
     for part in FORMATS:
         register(part)
+    register_backup_club_part(MEMBERS)
 
 
 __all__ = [

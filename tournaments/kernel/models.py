@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
+
+from tournaments.kernel.audit import AuditRow
 
 
 class Club(models.Model):
@@ -75,3 +78,107 @@ class Play(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%d %b %Y})"
+
+
+class PublicName(models.TextChoices):
+    """How public pages will show a member: the whole name, the initials, or not at all."""
+
+    FULL = "full", "Full name"
+    INITIALS = "initials", "Initials"
+    HIDDEN = "hidden", "Hidden (\u201ca member\u201d)"
+
+
+#: What a public page says for a member who chose to be hidden.
+HIDDEN_NAME = "a member"
+
+
+def initials_of(name: str) -> str:
+    """A name as initials, as public pages will show a member who chose them.
+
+    Each word becomes its first letter (in capitals) and a full stop; a double-barrelled word
+    keeps its hyphen ("A.-M."); a word whose first letter stands before an apostrophe keeps the
+    letter after it ("O'N.", "D'A."), so the O'Neils stay apart from the Neils; words in lower
+    case ("van", "de", "la"), other than the first, are left out; a word with no letter too.
+
+    >>> initials_of("Siân O'Neil")
+    "S. O'N."
+    >>> initials_of("Anne-Marie van der Berg")
+    'A.-M. B.'
+    >>> initials_of("Zoë Brontë")
+    'Z. B.'
+    """
+    words = []
+    for i, word in enumerate(name.split()):
+        if i and word[:1].islower():
+            continue
+        parts = [_initial(piece) for piece in word.split("-")]
+        parts = [p for p in parts if p]
+        if parts:
+            words.append("-".join(parts))
+    return " ".join(words)
+
+
+def _initial(piece: str) -> str:
+    letters = [c for c in piece if c.isalpha()]
+    if not letters:
+        return ""
+    if len(piece) > 2 and piece[0].isalpha() and piece[1] in "'\u2019" and piece[2].isalpha():
+        return f"{piece[0].upper()}{piece[1]}{piece[2].upper()}."
+    return f"{letters[0].upper()}."
+
+
+class Member(models.Model):
+    """One member of a club's register: the person behind the names the formats keep (linking
+    them comes later). Visitors play without being members. A name appears once in a club,
+    compared without regard to case; a membership number, when given, once too."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=120)
+    number = models.CharField(max_length=20, blank=True)
+    email = models.EmailField(max_length=254, blank=True)
+    active = models.BooleanField(default=True)
+    public_name = models.CharField(
+        max_length=8, choices=PublicName.choices, default=PublicName.FULL
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "club", name="member_name_once_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "number"],
+                condition=~models.Q(number=""),
+                name="member_number_once_per_club",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(public_name__in=list(PublicName.values)),
+                name="member_public_name_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def shown_name(self) -> str:
+        """The name public pages will show: the whole name, its initials (`initials_of`) or
+        "a member", as the member chose."""
+        if self.public_name == PublicName.INITIALS:
+            return initials_of(self.name) or HIDDEN_NAME
+        if self.public_name == PublicName.HIDDEN:
+            return HIDDEN_NAME
+        return self.name
+
+
+class MemberAudit(AuditRow):
+    """The register's trail: each addition, change and import of a club's members, with the
+    columns every format's audit line has (`kernel.audit.AuditRow`)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="member_audit")
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+
+    class Meta(AuditRow.Meta):
+        pass

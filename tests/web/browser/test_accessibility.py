@@ -46,7 +46,7 @@ from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member
 from tournaments.teams.models import Tournament, TournamentTableAccess
 from tournaments.teams.services.games import game_enter, tournament_live
 from tournaments.teams.services.teams import league_create
@@ -222,6 +222,22 @@ def _teams(w: World) -> dict[str, Any]:
     return {"pk": w.tournament.pk}
 
 
+def _club(w: World) -> dict[str, Any]:
+    return {"slug": w.club.slug}
+
+
+def _member(w: World) -> Member:
+    return Member.objects.get_or_create(club=w.club, name="Siân O'Neil", number="7")[0]
+
+
+def _import_preview(page: Any) -> None:
+    page.get_by_label("Or paste the CSV here").fill(
+        "name;number;email\nZoë Brontë;8;zoe@example.org\nSiân O'Neil;;\n;9;no-name@example.org\n"
+    )
+    page.get_by_role("button", name="Preview").click()
+    page.wait_for_load_state("load")
+
+
 A, D = "anonymous", "director"
 PAGES = [
     # open to everyone
@@ -295,6 +311,13 @@ PAGES = [
     Page("tournament-detail", D, _teams, label="running"),
     Page("tournament-room", D, _teams),
     Page("tournament-settings", D, _teams),
+    # the club's member register
+    Page("members", D, _club),
+    Page("members", D, _club, query="?q=zzz&show=inactive", label="nobody matches"),
+    Page("member-new", D, _club),
+    Page("member-edit", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
+    Page("members-import", D, _club),
+    Page("members-import", D, _club, label="a preview", then=_import_preview),
 ]
 
 #: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
@@ -340,6 +363,7 @@ EXEMPT = {
     "drive-print": DOWNLOAD,
     "tournament-csv": DOWNLOAD,
     "tournament-print": DOWNLOAD,
+    "members-export": DOWNLOAD,
     "drive-room-part": PART,
     **dict.fromkeys(POST_TARGETS, FORM_POST),
 }

@@ -61,7 +61,7 @@ from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure_for, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member
 from tournaments.teams.models import (
     League,
     Tournament,
@@ -155,7 +155,14 @@ DIRECTOR_EVENT_API = {
     "api-tournament-moves-on", "api-tournament-export",
 }  # fmt: skip
 #: The director's API about a club, or any signed-in account's own clubs.
-CLUB_API = {"api-club-settings", "api-import-event"}
+CLUB_API = {
+    "api-club-settings", "api-import-event",
+    # the club's member register, for its directors only
+    "api-members", "api-member", "api-members-import-preview", "api-members-import-confirm",
+    "api-members-export",
+}  # fmt: skip
+#: The director's pages about one of their clubs (another club's: 404).
+CLUB_PAGES = {"members", "member-new", "member-edit", "members-import", "members-export"}
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
@@ -166,7 +173,7 @@ STANDINGS_API = {"api-standings", "api-tournament-standings"}
 AUDIENCES: dict[str, set[str]] = {
     "director_event": DIRECTOR_EVENT_PAGES | DIRECTOR_EVENT_API,
     "signed_in": SIGNED_IN_PAGES | SIGNED_IN_API,
-    "club": CLUB_API,
+    "club": CLUB_API | CLUB_PAGES,
     "public_event": PUBLIC_EVENT_PAGES | PUBLIC_EVENT_API | STANDINGS_API,
     "public_club": PUBLIC_CLUB_PAGES | PUBLIC_CLUB_API,
     "open": OPEN_PAGES,
@@ -228,6 +235,7 @@ class World:
             "fmt": "csv",
             "kind": "travellers",
             "action": "leave" if name == "drive-comes-goes" else "finish",
+            "member_id": Member.objects.filter(club=self.club).values_list("pk", flat=True)[0],
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
@@ -251,6 +259,7 @@ def world(club: Club, director: Any) -> World:
     other_club = club_get_or_create(name="The Other Club")
     other = users.create_user("other-td", password="pw-for-tests", is_staff=True)
     other_club.directors.add(other)
+    Member.objects.create(club=club, name="Siân O'Neil", number="101")
     admin = users.create_user("admin", password="pw-for-tests", is_superuser=True, is_staff=True)
 
     published = make_event(club, user=director)
@@ -366,6 +375,8 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(TournamentGame.objects.order_by("pk").values_list("status", "result", "kind")),
         TournamentAudit.objects.count(),
         League.objects.count(),
+        tuple(Member.objects.order_by("pk").values_list("name", "number", "email", "active")),
+        tuple(Member.objects.order_by("pk").values_list("public_name", flat=True)),
     )
 
 
@@ -427,7 +438,9 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
     return path, match.url_name
 
 
-_INT_PARAMS = {"id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id"}
+_INT_PARAMS = {
+    "id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id", "member_id",
+}  # fmt: skip
 
 # ---- what each caller must get -----------------------------------------------------------------
 

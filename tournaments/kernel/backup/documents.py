@@ -29,7 +29,7 @@ from tournaments.kernel.backup.rows import (
     check_username,
     load_row,
 )
-from tournaments.kernel.backup.schema import Model, RestoreRefused
+from tournaments.kernel.backup.schema import BACKUP_FORMAT, Model, RestoreRefused
 from tournaments.kernel.backup.writing import (
     club_listed,
     database_refusals,
@@ -138,7 +138,7 @@ def read_backup(
 def parse_club(data: Any, fmt: str, where: str = "The club") -> ClubBlock:
     """A document's club block, checked (`fmt`: the document's marker, for its version)."""
     data = as_object(data, where)
-    parts = club_parts()
+    parts = club_parts(backup=fmt == BACKUP_FORMAT)
     club = load_row(Club, data, where, children=[part.key for part in parts], fmt=fmt)
     check_names(club, ("name",), where)
     for part in parts:
@@ -157,8 +157,9 @@ def club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
     insert_rows(Club, [club])
     club.directors.set([users[name] for name in block.directors])
     written: list[tuple[Model, list[Any]]] = [(Club, [club])]
-    for part in club_parts():
-        written += part.write(club, block.rows[part.key])
+    for part in club_parts(backup=True):
+        if part.key in block.rows:
+            written += part.write(club, block.rows[part.key])
     move_sequences_past(written)
     return club
 

@@ -64,7 +64,7 @@ def backup_document(
         named |= picked.usernames
         for club in picked.clubs:
             chosen_clubs.setdefault(club.pk, club)
-    club_blocks = [club_block(c) for _, c in sorted(chosen_clubs.items())]
+    club_blocks = [club_block(c, backup=True) for _, c in sorted(chosen_clubs.items())]
     if whole:
         users = list(AuthUser.objects.order_by("username"))
     else:

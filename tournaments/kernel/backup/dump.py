@@ -61,13 +61,14 @@ def usernames(ids: Iterable[int | None]) -> dict[int, str]:
     return dict(AuthUser.objects.filter(pk__in=wanted).values_list("pk", "username"))
 
 
-def club_block(club: Club) -> dict[str, Any]:
+def club_block(club: Club, *, backup: bool = False) -> dict[str, Any]:
     """The club as documents carry it: its settings, its directors and the rows the formats
-    keep in it (the events' players: `registry.ClubPart`)."""
+    keep in it (the events' players: `registry.ClubPart`); in a whole backup (`backup`), its
+    member register too."""
     directors = sorted(club.directors.values_list("username", flat=True))
     block = row(club, Club, users={})
     block["directors"] = directors
-    for part in club_parts():
+    for part in club_parts(backup=backup):
         block[part.key] = part.dump(club)
     return block
 

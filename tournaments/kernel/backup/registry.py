@@ -112,6 +112,9 @@ class BackupPart:
 
 _PARTS: dict[str, BackupPart] = {}
 _CLUB_PARTS: dict[str, ClubPart] = {}
+#: Rows a club's block carries in a whole backup only (the member register: an event's JSON,
+#: handed to another club, carries no member's email), by key.
+_BACKUP_CLUB_PARTS: dict[str, ClubPart] = {}
 
 
 def register(part: BackupPart) -> None:
@@ -143,8 +146,15 @@ def part_for(marker: Any) -> BackupPart | None:
     return _PARTS.get(marker) if isinstance(marker, str) else None
 
 
-def club_parts() -> list[ClubPart]:
-    return list(_CLUB_PARTS.values())
+def club_parts(*, backup: bool = False) -> list[ClubPart]:
+    """The parts of a club's block: in every document, and with `backup` those a whole
+    backup's block carries besides."""
+    return list(_CLUB_PARTS.values()) + (list(_BACKUP_CLUB_PARTS.values()) if backup else [])
+
+
+def register_backup_club_part(part: ClubPart) -> None:
+    """Rows a club's block carries in a whole backup only (the kernel's member register)."""
+    _BACKUP_CLUB_PARTS[part.key] = part
 
 
 def importable_by_marker() -> dict[str, str]:

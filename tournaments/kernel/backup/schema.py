@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User as AuthUser
 from django.db import models
 
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member, MemberAudit
 from tournaments.kernel.refusals import Refused
 
 BACKUP_FORMAT = "clubwhist-backup"
@@ -24,12 +24,13 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: it registers). Each kind counts its own versions, so a change to one does not make the
 #: others unreadable to an older clubwhist: an event's JSON from this clubwhist still imports
 #: into one that knows no drives. Backup version 2 added "drives" (issue #26), version 3
-#: "leagues" and "tournaments" (issue #27); an older backup has none of them, and is read as
-#: holding none. A format that adds its documents to the backup makes the next version.
-VERSIONS: dict[str, int] = {BACKUP_FORMAT: 3}
+#: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44); an
+#: older backup has none of them, and is read as holding none. A format that adds its
+#: documents to the backup makes the next version.
+VERSIONS: dict[str, int] = {BACKUP_FORMAT: 4}
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
-READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3})}
+READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4})}
 
 Model = type[models.Model]
 
@@ -50,6 +51,17 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "last_login",
     ),
     Club: ("id", "name", "slug", "created_at", "paper", "minutes_per_board", "directors"),
+    # in a whole backup only, listed in its club's block (`kernel.backup.members`)
+    Member: (
+        "id",
+        "name",
+        "number",
+        "email",
+        "active",
+        "public_name",
+        "created_at",
+        "updated_at",
+    ),
 }
 
 #: What a document carries of every format's audit line (`kernel.audit.AuditRow`) and tablet
@@ -68,7 +80,7 @@ def listed_under(owner: str, *models: Model) -> dict[Model, dict[str, str]]:
 ADDED_LATER: dict[Model, dict[str, Any]] = {}
 
 #: Relations a row does not carry: where it sits in the document says them.
-IMPLIED: dict[Model, dict[str, str]] = {}
+IMPLIED: dict[Model, dict[str, str]] = {Member: {"club": "listed under its club"}}
 
 #: Fields left out on purpose, and why.
 OMITTED: dict[Model, dict[str, str]] = {
@@ -80,7 +92,10 @@ OMITTED: dict[Model, dict[str, str]] = {
 }
 
 #: Models left out whole, and why.
-OMITTED_MODELS: dict[Model, str] = {}
+OMITTED_MODELS: dict[Model, str] = {
+    MemberAudit: "the register's trail stays with the installation that kept it (for now: "
+    "issue #44's later slices carry it)",
+}
 
 
 class RestoreRefused(Refused):
