@@ -106,10 +106,14 @@ def _public_name(value: Any) -> str:
 
 
 def _same_name(club: Club, name: str, but: Member | None = None) -> Member | None:
-    found = Member.objects.filter(club=club, name__iexact=name)
+    """The member of `club` with this name, whatever its capitals. Compared here, with
+    Python's casefold, not by the database: SQLite folds only ASCII letters ("SIÂN" and
+    "Siân" would pass as two names on a club laptop). Called under the club's lock."""
+    key = name.casefold()
+    found = Member.objects.filter(club=club).only("pk", "name", "number")
     if but is not None:
         found = found.exclude(pk=but.pk)
-    return found.first()
+    return next((m for m in found if m.name.casefold() == key), None)
 
 
 def _same_number(club: Club, number: str, but: Member | None = None) -> Member | None:
@@ -361,14 +365,14 @@ def _classify(club: Club, rows: Iterable[PreviewRow]) -> None:
     """Each row not refused: `existing` when its name or number is in the register, refused
     when an earlier line of the file has its name or number, else `new`."""
     register = list(Member.objects.filter(club=club).values_list("name", "number"))
-    by_name = {name.lower(): name for name, _ in register}
+    by_name = {name.casefold(): name for name, _ in register}
     by_number = {number: name for name, number in register if number}
     names: dict[str, int] = {}
     numbers: dict[str, int] = {}
     for row in rows:
         if row.status == "refused":
             continue
-        key = row.name.lower()
+        key = row.name.casefold()
         if key in by_name:
             row.status, row.reason = "existing", f"{by_name[key]} is in the register."
         elif row.number and row.number in by_number:

@@ -34,6 +34,8 @@ from tournaments.kernel.audit import audit_write
 from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.kernel.directors import directed, directs_club
 from tournaments.kernel.links import TableLink
+from tournaments.kernel.member_csv import MembersFileRefused
+from tournaments.kernel.members import MembersRefused
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import RuleRefused
 from tournaments.kernel.numbers import NumberRefused
@@ -69,6 +71,8 @@ REFUSALS: dict[type[Refused], int] = {
     PrintRefused: 400,
     RestoreRefused: 400,
     NumberRefused: 400,
+    MembersRefused: 400,
+    MembersFileRefused: 400,
 }
 
 

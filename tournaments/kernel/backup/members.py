@@ -43,7 +43,7 @@ class ClubMembers:
         for i, member in enumerate(members):
             check_names(member, ("name", "number"), f"{where}, member {i + 1}")
         check_unique(
-            ((m.name.lower(), f"member {i + 1}") for i, m in enumerate(members)), "name", where
+            ((m.name.casefold(), f"member {i + 1}") for i, m in enumerate(members)), "name", where
         )
         check_unique(
             ((m.number, f"member {i + 1}") for i, m in enumerate(members) if m.number),
