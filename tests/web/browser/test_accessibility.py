@@ -206,6 +206,19 @@ def _bad_login(page: Any) -> None:
     page.wait_for_load_state("load")
 
 
+def _refused(button: str) -> Callable[[Any], None]:
+    """Send the form with a name of spaces only, so the page comes back with its errors shown
+    (the browser's own check takes spaces for a name; the server does not)."""
+
+    def send(page: Any) -> None:
+        page.locator("input[name=name]").first.fill("   ")
+        page.get_by_role("button", name=button, exact=True).click()
+        page.wait_for_load_state("load")
+        page.locator(".errorlist, .error, [role=alert]").first.wait_for()
+
+    return send
+
+
 def _running(w: World) -> dict[str, Any]:
     return {"pk": w.running.pk}
 
@@ -274,6 +287,7 @@ PAGES = [
     Page("league-detail", D, lambda w: {"pk": w.tournament.league_id}),
     # the director's: events
     Page("event-new", D),
+    Page("event-new", D, label="its errors shown", then=_refused("Show movements")),
     Page("event-new", "lonely", label="an account directing no club", status=403),
     Page("event-import-file", D),
     Page("event-detail", D, lambda w: {"pk": w.draft.pk}, label="draft"),
@@ -297,6 +311,7 @@ PAGES = [
     ),
     # drives
     Page("drive-new", D),
+    Page("drive-new", D, label="its errors shown", then=_refused("Create the drive")),
     Page("drive-detail", D, lambda w: {"pk": w.draft_drive.pk}, label="draft"),
     Page("drive-detail", D, _drive, label="running"),
     Page("drive-detail", D, lambda w: {"pk": w.finished_drive.pk}, label="published"),
@@ -307,6 +322,7 @@ PAGES = [
     Page("drive-totals", D, _drive),
     # team tournaments
     Page("tournament-new", D),
+    Page("tournament-new", D, label="its errors shown", then=_refused("Create the tournament")),
     Page("tournament-detail", D, lambda w: {"pk": w.draft_tournament.pk}, label="draft"),
     Page("tournament-detail", D, _teams, label="running"),
     Page("tournament-room", D, _teams),
