@@ -295,7 +295,7 @@
     return null;
   }
   /** Focus `node` without the browser's jump; then scroll only as far as it takes to show it
-      whole (the page's scroll-padding keeps it clear of the sticky bars). */
+      whole (the page's scroll-padding keeps it clear of the sticky bars: `clearOfBar`). */
   core.focus = function (node) {
     if (!node) { return; }
     try { node.focus({preventScroll: true}); } catch (e) { node.focus(); }
@@ -309,12 +309,25 @@
     if (h && !h.hasAttribute('tabindex')) { h.setAttribute('tabindex', '-1'); }
     return h;
   }
+  /** Keep the room above a control the browser scrolls to (Tab, a field at fault) as tall as
+      the sticky bar is now: one row on a wide screen, two or three on a phone, none when the
+      bar scrolls away with the page (a short screen, large print). Measured, not set per
+      tablet: the bar's height changes with its words (the hand, the trumps, the round). */
+  var bar = document.querySelector('.bar');
+  core.clearOfBar = function () {
+    if (!bar) { return; }
+    var sticky = window.getComputedStyle(bar).position === 'sticky';
+    document.documentElement.style.scrollPaddingTop = sticky ? (bar.offsetHeight + 12) + 'px' : '0px';
+  };
+  window.addEventListener('resize', function () { core.clearOfBar(); });
+
   var drawn = null; // the name of the screen drawn last
   /** Empty `root` and `build()` it again as screen `name`, keeping the player's place: the
       scroll position and, when focus was in `root` (or in nothing), the focused control. A
       new `name` (another screen) sends focus to the new screen's heading, or its first
       control when it has no heading. */
   core.draw = function (root, name, build) {
+    core.clearOfBar();  // the format has just written the bar's words for this screen
     var active = document.activeElement;
     var inside = active && active !== document.body && root.contains(active);
     var key = inside ? core.focusKey(active) : null;
@@ -462,6 +475,7 @@
       .replace(/\s*\blarge-print\b/g, '') + (on ? ' large-print' : '');
     var b = document.getElementById('large-print');
     if (b) { b.setAttribute('aria-pressed', on ? 'true' : 'false'); }
+    core.clearOfBar();
   }
   applyLarge(core.load(LARGE, false) === true);
   var largeButton = document.getElementById('large-print');

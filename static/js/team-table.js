@@ -131,7 +131,7 @@
       state.round ? '· round ' + state.round + ' of ' + state.rounds : '';
     document.getElementById('done-label').textContent =
       state.tables && !playoff ? state.done + ' of ' + state.tables + ' tables done' : '';
-    clearOfBar();
+    core.clearOfBar();  // also when only the bar changes (no screen drawn)
   }
 
   /** A table too wide for a narrow screen scrolls inside its own box, which the keyboard
@@ -147,17 +147,10 @@
       else if (box !== document.activeElement) { box.removeAttribute('tabindex'); }
     });
   }
-  // The page keeps clear of the bar when it scrolls to a control (Tab, a field at fault): as
-  // much room as the bar takes now (one line on a wide screen, two or three on a phone, in
-  // large print), none when the bar scrolls away with the page.
-  var bar = document.querySelector('.bar');
-  function clearOfBar() {
-    var sticky = window.getComputedStyle(bar).position === 'sticky';
-    document.documentElement.style.scrollPaddingTop = sticky ? (bar.offsetHeight + 12) + 'px' : '0px';
-  }
-  function resized() { scrollStops(); clearOfBar(); }
-  window.addEventListener('resize', resized);
-  document.getElementById('large-print').addEventListener('click', resized);
+  // The boxes that scroll become Tab stops only while they do (the core keeps the room above
+  // a focused control clear of the bar: `core.clearOfBar`).
+  window.addEventListener('resize', scrollStops);
+  document.getElementById('large-print').addEventListener('click', scrollStops);
 
   // Between rounds: the standings through the last round every table has finished (the
   // server sends none of a round still being played anywhere), and where the teams that sat
