@@ -16,6 +16,8 @@ class TournamentsConfig(AppConfig):
         from tournaments import tasks  # noqa: F401
         from tournaments.events.selectors import tablet_cache
         from tournaments.files import backup
+        from tournaments.seasons.backup import register_seasons
 
         tablet_cache.connect()
         backup.register_formats()
+        register_seasons()

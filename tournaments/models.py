@@ -20,12 +20,15 @@ from tournaments.events.models import (
     TableAccess,
 )
 from tournaments.kernel.models import Club, Member, MemberAudit
+from tournaments.seasons.models import Competition, CompetitionPlay, Season, SeasonAudit
 from tournaments.teams import models as team_models
 
 __all__ = [
     "AuditEntry",
     "Board",
     "Club",
+    "Competition",
+    "CompetitionPlay",
     "DirectorCall",
     "Event",
     "Member",
@@ -35,6 +38,8 @@ __all__ = [
     "Player",
     "PrintJob",
     "Result",
+    "Season",
+    "SeasonAudit",
     "Section",
     "Standings",
     "TableAccess",

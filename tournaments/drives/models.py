@@ -66,6 +66,16 @@ class DrivePlayer(models.Model):
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=120)
+    # The club's member this player is, where the director linked them (visitors stay unlinked).
+    member = models.ForeignKey(
+        "tournaments.Member",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="drive_players",
+    )
+    #: The member link and the name field it stands behind (the register merges and erases by it).
+    MEMBER_NAMES = {"member": "name"}
 
     class Meta:
         ordering = ["drive", "number"]

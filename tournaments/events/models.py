@@ -19,7 +19,7 @@ from django.utils import timezone
 from engine.scoring import pair_key
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink, one_live_link
-from tournaments.kernel.models import Club, Play, PlayStatus, status_valid
+from tournaments.kernel.models import Club, Member, Play, PlayStatus, status_valid
 
 
 class Player(models.Model):
@@ -162,6 +162,16 @@ class Pair(models.Model):
     direction = models.CharField(max_length=2, choices=Direction.choices, blank=True, default="")
     player1 = models.CharField(max_length=120, blank=True)
     player2 = models.CharField(max_length=120, blank=True)
+    # The club's members the two names are, where the director linked them (visitors stay
+    # unlinked). The name fields keep the name as played; the link is who it was.
+    member1 = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairs_first"
+    )
+    member2 = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairs_second"
+    )
+    #: Each member link and the name field it stands behind (the register merges and erases by it).
+    MEMBER_NAMES = {"member1": "player1", "member2": "player2"}
     is_phantom = models.BooleanField(default=False)
     arrived_late = models.BooleanField(default=False)
     # The director's arrivals and departures during play, in the order made: each

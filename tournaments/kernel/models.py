@@ -142,6 +142,9 @@ class Member(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    # Set when the member asked to be forgotten: the name, number and email are gone, the
+    # history stays under "former member" (kernel.members.member_erase).
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -112,6 +112,23 @@ class TournamentTeam(models.Model):
     city = models.CharField(max_length=80, blank=True)
     player_one = models.CharField(max_length=120, blank=True)
     player_two = models.CharField(max_length=120, blank=True)
+    # The club's members the two players are, where the director linked them.
+    member_one = models.ForeignKey(
+        "tournaments.Member",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="team_places_one",
+    )
+    member_two = models.ForeignKey(
+        "tournaments.Member",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="team_places_two",
+    )
+    #: Each member link and the name field it stands behind (the register merges and erases by it).
+    MEMBER_NAMES = {"member_one": "player_one", "member_two": "player_two"}
     # Money is recorded, not processed: what the team paid at the door, in cents.
     paid_cents = models.PositiveIntegerField(default=0)
     in_pot = models.BooleanField(default=False)

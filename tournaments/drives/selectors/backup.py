@@ -22,7 +22,13 @@ from tournaments.drives.models import (
 )
 from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
 from tournaments.kernel.backup.registry import Picked, Tables
-from tournaments.kernel.backup.schema import AUDIT_FIELDS, LINK_FIELDS, Model, listed_under
+from tournaments.kernel.backup.schema import (
+    AUDIT_FIELDS,
+    LINK_FIELDS,
+    NOT_YET_LINKED,
+    Model,
+    listed_under,
+)
 from tournaments.kernel.models import Club
 
 DRIVE_FORMAT = "clubwhist-drive"
@@ -75,6 +81,7 @@ TABLES = Tables(
             "drive", DrivePlayer, DriveSeating, DriveResult, DriveTableAccess, DriveAudit
         ),
     },
+    omitted={DrivePlayer: {"member": NOT_YET_LINKED}},
 )
 
 #: Under a drive, its rows by the models' related names, in the order they are written back.

@@ -32,7 +32,13 @@ from tournaments.events.models import (
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
 from tournaments.kernel.backup.registry import Picked, Tables
-from tournaments.kernel.backup.schema import AUDIT_FIELDS, LINK_FIELDS, Model, listed_under
+from tournaments.kernel.backup.schema import (
+    AUDIT_FIELDS,
+    LINK_FIELDS,
+    NOT_YET_LINKED,
+    Model,
+    listed_under,
+)
 from tournaments.kernel.models import Club
 
 EVENT_FORMAT = "clubwhist-event"
@@ -131,6 +137,10 @@ TABLES = Tables(
         **listed_under("section", Pair, MovementRow, Result, TableAccess, DirectorCall),
     },
     omitted={
+        Pair: {
+            "member1": NOT_YET_LINKED,
+            "member2": NOT_YET_LINKED,
+        },
         Event: {
             "rescore_queued_at": "a claim on the results-processing queue of the machine that "
             "wrote the backup; a restored event has nothing queued (its standings are current)",

@@ -61,6 +61,7 @@ FIELDS: dict[Model, tuple[str, ...]] = {
         "public_name",
         "created_at",
         "updated_at",
+        "erased_at",
     ),
 }
 
@@ -77,7 +78,10 @@ def listed_under(owner: str, *models: Model) -> dict[Model, dict[str, str]]:
 
 #: Fields added after documents were first written: an older document without them is read
 #: with these values (what the field meant before it existed).
-ADDED_LATER: dict[Model, dict[str, Any]] = {}
+ADDED_LATER: dict[Model, dict[str, Any]] = {
+    # Erasing a member came with migration 0019: before it nobody had been erased.
+    Member: {"erased_at": None},
+}
 
 #: Relations a row does not carry: where it sits in the document says them.
 IMPLIED: dict[Model, dict[str, str]] = {Member: {"club": "listed under its club"}}
@@ -90,6 +94,9 @@ OMITTED: dict[Model, dict[str, str]] = {
         "user_permissions": "clubwhist grants nothing through per-user permissions",
     },
 }
+
+#: Why a format's links to the member register are not carried yet (issue #44's links slice).
+NOT_YET_LINKED = "links to the member register (migration 0019) are not carried yet"
 
 #: Models left out whole, and why.
 OMITTED_MODELS: dict[Model, str] = {

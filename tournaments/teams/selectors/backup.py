@@ -18,7 +18,13 @@ from typing import Any
 
 from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
 from tournaments.kernel.backup.registry import Picked, Tables
-from tournaments.kernel.backup.schema import AUDIT_FIELDS, LINK_FIELDS, Model, listed_under
+from tournaments.kernel.backup.schema import (
+    AUDIT_FIELDS,
+    LINK_FIELDS,
+    NOT_YET_LINKED,
+    Model,
+    listed_under,
+)
 from tournaments.kernel.models import Club
 from tournaments.teams.models import (
     League,
@@ -110,6 +116,12 @@ TABLES = Tables(
             TournamentTableAccess,
             TournamentAudit,
         ),
+    },
+    omitted={
+        TournamentTeam: {
+            "member_one": NOT_YET_LINKED,
+            "member_two": NOT_YET_LINKED,
+        }
     },
 )
 
