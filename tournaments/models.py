@@ -20,7 +20,13 @@ from tournaments.events.models import (
     TableAccess,
 )
 from tournaments.kernel.models import Club, Member, MemberAudit
-from tournaments.seasons.models import Competition, CompetitionPlay, Season, SeasonAudit
+from tournaments.seasons.models import (
+    Competition,
+    CompetitionPlay,
+    Season,
+    SeasonAudit,
+    SeasonLine,
+)
 from tournaments.teams import models as team_models
 
 __all__ = [
@@ -40,6 +46,7 @@ __all__ = [
     "Result",
     "Season",
     "SeasonAudit",
+    "SeasonLine",
     "Section",
     "Standings",
     "TableAccess",

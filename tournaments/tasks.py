@@ -19,6 +19,7 @@ from tournaments.events.services.printing import print_job_build
 from tournaments.events.services.scoring import rescore_sweep as sweep
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.kernel import jobs
+from tournaments.seasons.services.ledger import play_refresh
 
 log = logging.getLogger(__name__)
 
@@ -51,3 +52,9 @@ def build_print_pack(job_id: int) -> None:
     """Any print job: the pack, or one document too big to draw in a web request (the task
     keeps its first name so that jobs queued before an upgrade still find it)."""
     print_job_build(job_id=job_id)
+
+
+@shared_task(name=jobs.SEASON_PLAY_CHANGED, acks_late=True, ignore_result=True)
+def season_play_changed(format_name: str, play_id: int) -> None:
+    """An evening published or reopened: the season's ledger takes it again."""
+    play_refresh(format_name=format_name, play_id=play_id)

@@ -10,17 +10,38 @@ names when `tournaments.tasks` is imported, which the app does as it starts
 
 from __future__ import annotations
 
+import functools
+import logging
 from typing import Any
 
 from celery import current_app
+from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 RESCORE_EVENT = "clubwhist.rescore_event"
 RESCORE_SWEEP = "clubwhist.rescore_sweep"
 ANALYSE_EVENT_BOARDS = "clubwhist.analyse_event_boards"
 BUILD_PRINT_PACK = "clubwhist.build_print_pack"
+SEASON_PLAY_CHANGED = "clubwhist.season_play_changed"
 
 
 def send(name: str, *args: Any, **options: Any) -> None:
     """Queue the task registered as `name` with these positional arguments and Celery's
     `apply_async` options (countdown, retry_policy, ...); raises what the broker raises."""
     current_app.tasks[name].apply_async(args, **options)
+
+
+def season_play_changed(format_name: str, play_id: int) -> None:
+    """Tell the season an evening was published or reopened ("event", "drive" or
+    "tournament"), once the change is committed: its ledger lines are taken again and the
+    competitions that count it recomputed. A broker that cannot be reached is logged, not
+    raised: the publish stands, and the season's own check finds the evening out of date."""
+    transaction.on_commit(functools.partial(_season_send, format_name, play_id), robust=True)
+
+
+def _season_send(format_name: str, play_id: int) -> None:
+    try:
+        send(SEASON_PLAY_CHANGED, format_name, play_id)
+    except Exception as exc:
+        log.warning("could not queue the season's update for %s %s: %s", format_name, play_id, exc)

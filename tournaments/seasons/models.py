@@ -146,6 +146,52 @@ class CompetitionPlay(models.Model):
         return f"{self.format} {self.play_id}"
 
 
+class SeasonLine(models.Model):
+    """The season's ledger: one person's published evening in any format
+    (`engine.season.Appearance`), taken from the format's results when the evening is
+    published or corrected. Competitions, handicaps and members' pages read these lines, not
+    the formats' rows, so a recompute after a publish is one query whatever the formats.
+    The figures are exact fractions as text ({"percentage": "1241/20", ...})."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="season_lines")
+    format = models.CharField(max_length=10, choices=CompetitionPlay.Format.choices)
+    play_id = models.PositiveIntegerField()
+    play_name = models.CharField(max_length=160)
+    date = models.DateField()
+    entrant = models.CharField(max_length=24)
+    member = models.ForeignKey(
+        "tournaments.Member",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="season_lines",
+    )
+    name = models.CharField(max_length=120)
+    rank = models.CharField(max_length=8, blank=True)
+    field_size = models.PositiveSmallIntegerField(default=0)
+    figures = models.JSONField(default=dict, blank=True)
+    taken_at = models.DateTimeField(default=timezone.now)
+
+    #: The member link and the name field it stands behind (the register merges and erases by it).
+    MEMBER_NAMES = {"member": "name"}
+
+    class Meta:
+        ordering = ["club", "date", "format", "play_id", "entrant", "id"]
+        indexes = [
+            models.Index(fields=["club", "date"], name="season_line_club_date"),
+            models.Index(fields=["format", "play_id"], name="season_line_play"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(format__in=["event", "drive", "tournament"]),
+                name="season_line_format_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.format} {self.play_id}"
+
+
 class SeasonAudit(AuditRow):
     """The seasons' trail: each season and competition set up, changed or removed."""
 

@@ -53,6 +53,7 @@ from tournaments.drives.services.base import (
     player_of,
     settings_stored,
 )
+from tournaments.kernel import jobs
 from tournaments.kernel.audit import User, actor
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import named_and_dated
@@ -494,6 +495,7 @@ def drive_publish(*, drive: Drive, user: User = None) -> Drive:
     drive.status = Drive.Status.PUBLISHED
     drive.save(update_fields=["status"])
     audit(drive, user, "publish", "drive")
+    jobs.season_play_changed("drive", drive.pk)
     return drive
 
 

@@ -20,6 +20,7 @@ from tournaments.events.services.audit import audit_record
 # from `kernel.clubs`, where every format's clubs are made.
 from tournaments.events.services.scoring import lock_sections, results_changed, standings_refresh
 from tournaments.events.services.tablets import table_links_ensure
+from tournaments.kernel import jobs
 from tournaments.kernel.audit import User, actor
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import date_checked, name_checked
@@ -408,6 +409,7 @@ def event_reopen(*, event: Event, reason: str, user: User = None) -> Event:
         after={"status": event.status},
         reason=reason,
     )
+    jobs.season_play_changed("event", event.pk)
     return event
 
 
@@ -420,6 +422,7 @@ def event_publish(*, event: Event, user: User = None) -> Event:
     event.status = Event.Status.PUBLISHED
     event.save(update_fields=["status"])
     audit_record(event=event, user=user, action="results published", target=f"event {event.pk}")
+    jobs.season_play_changed("event", event.pk)
     return event
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Pairing, TeamsError
+from tournaments.kernel import jobs
 from tournaments.kernel.audit import User
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
 from tournaments.teams.selectors.teams import engine_for, round_of, settings_of
@@ -333,6 +334,7 @@ def tournament_publish(*, tournament: Tournament, user: User = None) -> Tourname
     tournament.status = Tournament.Status.PUBLISHED
     tournament.save(update_fields=["status"])
     audit(tournament, user, "publish", "tournament")
+    jobs.season_play_changed("tournament", tournament.pk)
     return tournament
 
 

@@ -1,0 +1,11 @@
+"""The season's arithmetic, in pure Python: each member's evenings (`Appearance`), their
+handicaps (`handicaps`) and the competitions' tables (`competitions`).
+
+The app gathers the appearances from every format's stored results; everything computed from
+them is here, so a season's table can be recomputed from the appearances alone (the tests do).
+"""
+
+from engine.season.handicaps import HandicapRule, handicap_of, pair_handicap
+from engine.season.model import Appearance, Format
+
+__all__ = ["Appearance", "Format", "HandicapRule", "handicap_of", "pair_handicap"]

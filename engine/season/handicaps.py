@@ -1,0 +1,63 @@
+"""Handicaps for duplicate pairs, from each member's average percentage.
+
+The rule (docs/directors/season.md works an example): a member's handicap is 50 less their
+average percentage over their last `window` pairs sessions (matchpoint events only), once they
+have played at least `min_sessions` of them; fewer, and their handicap is 0. A 45 % player
+gets +5, a 58 % player -8. A pair's handicap is the mean of its two players' (a visitor counts
+0), and its handicapped percentage is its percentage plus the pair's handicap. Handicaps are
+kept exact and shown to two decimals, like every percentage.
+
+The window ends before the evening being handicapped: with a season's handicaps fixed at its
+start, it ends at the start for every evening; fluctuating, it ends before each evening.
+
+>>> from fractions import Fraction as F
+>>> rule = HandicapRule(window=4, min_sessions=3)
+>>> handicap_of([F(45), F(47), F(43)], rule)
+Fraction(5, 1)
+>>> handicap_of([F(60), F(40)], rule)   # two sessions: too few for a handicap
+Fraction(0, 1)
+>>> handicap_of([F(70), F(40), F(50), F(52), F(55)], rule)   # the last four: 49.25
+Fraction(3, 4)
+>>> pair_handicap(F(5), F(3, 4))
+Fraction(23, 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["HandicapRule", "handicap_of", "pair_handicap"]
+
+#: The percentage a handicap levels every player towards.
+PAR_PERCENTAGE = Fraction(50)
+
+
+@dataclass(frozen=True)
+class HandicapRule:
+    """Over how many of a member's latest sessions their average is taken (`window`), and how
+    many they must have played to have a handicap at all (`min_sessions`)."""
+
+    window: int = 10
+    min_sessions: int = 3
+
+    def __post_init__(self) -> None:
+        if self.window < 1:
+            raise ValueError("a handicap's window is at least one session")
+        if self.min_sessions < 0:
+            raise ValueError("the sessions a handicap needs cannot be negative")
+
+
+def handicap_of(percentages: Sequence[Fraction], rule: HandicapRule) -> Fraction:
+    """A member's handicap from their percentages, oldest first (only the last `window`
+    count); 0 with fewer than `rule.min_sessions` of them."""
+    recent = list(percentages)[-rule.window :]
+    if not recent or len(recent) < rule.min_sessions:
+        return Fraction(0)
+    return PAR_PERCENTAGE - sum(recent, Fraction(0)) / len(recent)
+
+
+def pair_handicap(first: Fraction, second: Fraction) -> Fraction:
+    """A pair's handicap: the mean of its two players' (a visitor's is 0)."""
+    return (first + second) / 2

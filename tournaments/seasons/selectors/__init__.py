@@ -1,0 +1,1 @@
+"""Every read of the seasons: the ledger's appearances (`ledger`)."""
