@@ -5,7 +5,14 @@ The app gathers the appearances from every format's stored results; everything c
 them is here, so a season's table can be recomputed from the appearances alone (the tests do).
 """
 
-from engine.season.handicaps import HandicapRule, handicap_of, pair_handicap
+from engine.season.handicaps import HandicapRule, handicap_of, handicaps_before, pair_handicap
 from engine.season.model import Appearance, Format
 
-__all__ = ["Appearance", "Format", "HandicapRule", "handicap_of", "pair_handicap"]
+__all__ = [
+    "Appearance",
+    "Format",
+    "HandicapRule",
+    "handicap_of",
+    "handicaps_before",
+    "pair_handicap",
+]

@@ -24,11 +24,14 @@ Fraction(23, 8)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["HandicapRule", "handicap_of", "pair_handicap"]
+from engine.season.model import Appearance
+
+__all__ = ["HandicapRule", "handicap_of", "handicaps_before", "pair_handicap"]
 
 #: The percentage a handicap levels every player towards.
 PAR_PERCENTAGE = Fraction(50)
@@ -61,3 +64,24 @@ def handicap_of(percentages: Sequence[Fraction], rule: HandicapRule) -> Fraction
 def pair_handicap(first: Fraction, second: Fraction) -> Fraction:
     """A pair's handicap: the mean of its two players' (a visitor's is 0)."""
     return (first + second) / 2
+
+
+def handicaps_before(
+    appearances: Iterable[Appearance], rule: HandicapRule, before: dt.date
+) -> dict[int, Fraction]:
+    """Every member's handicap as it stands on `before`: from their pairs percentages of
+    evenings dated before it (oldest first, by date then evening). Members with no handicap
+    are absent (their handicap is 0)."""
+    history: dict[int, list[tuple[dt.date, int, Fraction]]] = {}
+    for a in appearances:
+        if a.format != "event" or a.member_id is None or a.percentage is None:
+            continue
+        if a.date < before:
+            history.setdefault(a.member_id, []).append((a.date, a.play_id, a.percentage))
+    found = {}
+    for member, rows in history.items():
+        rows.sort()
+        figure = handicap_of([p for _, _, p in rows], rule)
+        if len([p for _, _, p in rows][-rule.window :]) >= max(rule.min_sessions, 1):
+            found[member] = figure
+    return found
