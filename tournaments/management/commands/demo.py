@@ -7,13 +7,16 @@ team tournament of eight teams (Swiss, round 2 being played), all reproducible, 
 sees a real evening at once.
 """
 
+import datetime as dt
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandParser
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import drive_state
@@ -27,8 +30,12 @@ from tournaments.events.services.events import (
 )
 from tournaments.events.services.simulation import event_simulate
 from tournaments.kernel.clubs import club_get_or_create
-from tournaments.kernel.models import Club
+from tournaments.kernel.members import member_add
+from tournaments.kernel.models import Club, Member, PublicName
 from tournaments.management.commands._oneline import OneLineCommand
+from tournaments.seasons.models import SeasonLine
+from tournaments.seasons.services.ledger import club_rebuild
+from tournaments.seasons.services.simulation import people, season_play
 from tournaments.teams.models import League, Tournament
 from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services import games as team_games
@@ -108,10 +115,14 @@ class Command(OneLineCommand):
         drives = [{"id": drive.pk, "name": drive.name}]
         tournament = _demo_tournament(club, user)
         league = _demo_league(club, user)
+        season = _demo_season(club, user)
         if options["json"]:
             teams = [{"id": tournament.pk, "name": tournament.name}]
             leagues = [{"id": league.pk, "name": league.name}]
-            shown = {"events": events, "drives": drives, "tournaments": teams, "leagues": leagues}
+            shown = {
+                "events": events, "drives": drives, "tournaments": teams, "leagues": leagues,
+                "members": season.members,
+            }  # fmt: skip
             self.stdout.write(json.dumps(shown))
             return
         for e in events:
@@ -119,6 +130,9 @@ class Command(OneLineCommand):
         self.stdout.write(f"Demo drive {drive.pk}: {drive.name}")
         self.stdout.write(f"Demo Bid Whist tournament {tournament.pk}: {tournament.name}")
         self.stdout.write(f"Demo Bid Whist league {league.pk}: {league.name}")
+        self.stdout.write(
+            f"Demo season: {season.members} members, {season.evenings} evenings published"
+        )
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
 
 
@@ -306,3 +320,52 @@ def _demo_league(club: Club, user: Any) -> League:
             else:
                 team_games.tournament_live(tournament=night, live=True, user=user)
     return league
+
+
+#: The demo season: weeks of club nights played and published before today, by this many
+#: members (a few of them shown on public pages by their initials or not at all) and visitors.
+DEMO_SEASON = {"weeks": 6, "members": 30, "visitors": 6, "seed": 2026}
+
+
+@dataclass(frozen=True)
+class DemoSeason:
+    members: int
+    evenings: int
+
+
+def _demo_season(club: Club, user: Any) -> DemoSeason:
+    """The demo season, made once: the club's member register and six weeks of a pairs event,
+    a drive and a Bid Whist league week, each played and published, so the season's pages,
+    the members' pages and the ledger have something to show."""
+    if not Member.objects.filter(club=club).exists():
+        spec = DEMO_SEASON
+        names = people(spec["members"])
+        with transaction.atomic():
+            for i, name in enumerate(names):
+                choice = (
+                    PublicName.INITIALS if i % 10 == 7 else
+                    PublicName.HIDDEN if i % 10 == 9 else PublicName.FULL
+                )  # fmt: skip
+                member_add(
+                    club=club, name=name, number=f"D{i + 1:03d}", public_name=choice.value,
+                    user=user,
+                )  # fmt: skip
+            today = timezone.localdate()
+            season_play(
+                club=club,
+                starts=today - dt.timedelta(days=7 * spec["weeks"]),
+                weeks=spec["weeks"],
+                members=names,
+                visitors=people(spec["visitors"], skip=spec["members"]),
+                seed=spec["seed"],
+                pairs=8,
+                drive_players=8,
+                drive_hands=4,
+                league_teams=4,
+                user=user,
+            )
+        # The ledger is filled by the publishes' job; taken here too, so the demo stands
+        # whether or not a worker is running.
+        club_rebuild(club=club)
+    evenings = SeasonLine.objects.filter(club=club).values("format", "play_id").distinct()
+    return DemoSeason(Member.objects.filter(club=club).count(), evenings.count())

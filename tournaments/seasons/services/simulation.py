@@ -208,6 +208,7 @@ def season_play(
     seed: int = 1,
     pairs: int = 10,
     drive_players: int = 12,
+    drive_hands: int = 6,
     league_teams: int = 6,
     user: User = None,
 ) -> SimulatedSeason:
@@ -221,7 +222,9 @@ def season_play(
         TeamEntry(f"Team {n + 1}", league_players[2 * n], league_players[2 * n + 1])
         for n in range(league_teams)
     ]
-    league = team_services.league_create(club=club, name=f"League from {starts:%d %b %Y}")
+    league = team_services.league_create(
+        club=club, name=f"Bid Whist league from {starts:%-d %B %Y}", user=user
+    )
     events, drives, nights = [], [], []
     for week in range(weeks):
         day = starts + dt.timedelta(days=7 * week)
@@ -237,7 +240,7 @@ def season_play(
             drive_evening(
                 club=club, name=f"Drive, week {week + 1}", date=day + dt.timedelta(days=1),
                 players=_come(rng, members, visitors, drive_players), seed=seed * 1000 + week,
-                user=user,
+                hands=drive_hands, user=user,
             ).pk
         )  # fmt: skip
         nights.append(
