@@ -11,7 +11,9 @@ from django.core.management import CommandError, call_command
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.drives import drive_state
 from tournaments.events.models import Event, Result
-from tournaments.teams.models import League
+from tournaments.kernel.models import Member
+from tournaments.seasons.models import SeasonLine
+from tournaments.teams.models import League, Tournament
 from tournaments.teams.selectors.teams import league_standings, week_notes
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +31,10 @@ def test_demo_is_idempotent_and_prints_json() -> None:
     second = json.loads(run("demo", "--json"))
     assert first == second
     assert {e["game"] for e in first["events"]} == {"classic", "bidwhist"}
-    assert Event.objects.count() == 2 and Result.objects.count() == results > 0
-    assert all(e.status == "running" for e in Event.objects.all())
-    (drive,) = Drive.objects.all()
+    shown = Event.objects.filter(pk__in=[e["id"] for e in first["events"]])
+    assert Result.objects.count() == results > 0
+    assert len(shown) == 2 and all(e.status == "running" for e in shown)
+    (drive,) = Drive.objects.filter(pk__in=[d["id"] for d in first["drives"]])
     assert first["drives"] == [{"id": drive.pk, "name": drive.name}]
     state = drive_state(drive)
     assert drive.status == "running" and len(state.names) == 12
@@ -41,13 +44,21 @@ def test_demo_is_idempotent_and_prints_json() -> None:
     assert [line.note for line in state.lines if line.note] == ["came for hand 3"]
     assert all(seat.player for table in state.current.tables for seat in table.seats)
     # The league: week 1 published, week 2 running with one team absent and a substitute.
-    (league,) = League.objects.all()
+    (league,) = League.objects.filter(pk__in=[g["id"] for g in first["leagues"]])
     assert first["leagues"] == [{"id": league.pk, "name": league.name}]
     one, two = league.weeks.order_by("week")
     assert (one.status, two.status) == ("published", "running")
     notes = week_notes(league, [one, two])
     assert notes[two.pk] == "absent: Kitty Cats; Book Keepers with Sally (sub) standing in"
     assert sum(row.played for row in league_standings(league)) > 0
+    # The season: six weeks of each format played and published by the register's members,
+    # every one of them in the ledger (and the demo's own league week 1).
+    assert first["members"] == Member.objects.count() == 30
+    published = [
+        model.objects.filter(status="published").count() for model in (Event, Drive, Tournament)
+    ]
+    assert published == [6, 6, 7]
+    assert SeasonLine.objects.values("format", "play_id").distinct().count() == 19
 
 
 def test_simulate_plays_the_rest_and_standings_prints_them() -> None:
