@@ -24,3 +24,9 @@ def send(name: str, *args: Any, **options: Any) -> None:
     """Queue the task registered as `name` with these positional arguments and Celery's
     `apply_async` options (countdown, retry_policy, ...); raises what the broker raises."""
     current_app.tasks[name].apply_async(args, **options)
+
+
+def known(name: str) -> bool:
+    """Whether a task is registered as `name` (`send` raises KeyError for one that is not):
+    for a service that asks for another package's job only once that package provides it."""
+    return name in current_app.tasks
