@@ -367,6 +367,10 @@ class Standings(models.Model):
     version = models.PositiveIntegerField()  # the event's results_version it was computed from
     computed_at = models.DateTimeField(default=timezone.now)
     data = models.JSONField()
+    #: The public pages cache a standings row under its id (`selectors.public.snapshot_key`):
+    #: one rewritten in place (a member forgotten, `kernel.member_privacy`) is stored as a new
+    #: row instead, so no copy of the old one is ever read again.
+    REWRITE_AS_NEW_ROW = True
 
     class Meta:
         ordering = ["event", "-version"]

@@ -275,6 +275,12 @@ def _write(model: type[models.Model], pk: Any, changed: dict[str, Any]) -> None:
     row = model._default_manager.get(pk=pk)
     for name, value in changed.items():
         setattr(row, name, value)
+    if getattr(model, "REWRITE_AS_NEW_ROW", False):
+        # Its readers keep copies under its id: a new id leaves every copy unread.
+        model._default_manager.filter(pk=pk).delete()
+        row.pk = None
+        row.save(force_insert=True)
+        return
     try:
         with transaction.atomic():
             row.save(update_fields=[model._meta.get_field(n).name for n in changed])
