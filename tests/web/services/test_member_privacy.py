@@ -5,10 +5,15 @@ and backup after an erase is in test_member_erase_walk.py."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
 
 from tests.web.conftest import make_drive, make_event, make_tournament
 from tournaments.drives.models import DriveAudit, DrivePlayer, DriveResult
@@ -294,3 +299,157 @@ def test_a_members_data_lists_the_register_row_its_trail_and_every_place_played(
     assert played["pairs event"]["name_as_played"] == "Ann Archer"
     assert played["drive"]["evening"] == "Test drive"
     json.dumps(data)  # plain JSON
+
+
+# ---- the pages -------------------------------------------------------------------------------
+
+
+def test_the_members_page_offers_the_data_a_merge_and_forgetting(
+    club: Club, director_client: Client
+) -> None:
+    member = add(club, "Ann Archer")
+    add(club, "Bill Bennett", number="9")
+    page = director_client.get(f"/clubs/{club.slug}/members/{member.pk}/").content.decode()
+    assert "Download this member's data (JSON)" in page
+    assert "Merge another record into this one" in page and "Bill Bennett (no. 9)" in page
+    assert "Forget this member" in page
+
+
+def test_a_merge_through_the_pages_shows_what_moves_then_merges_on_post(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    keep = add(club, "Ann Archer")
+    drop = add(club, "Anne Archer", number="7")
+    played_everywhere(club, drop, "Anne Archer", director)
+    url = f"/clubs/{club.slug}/members/{keep.pk}/merge/"
+    shown = director_client.get(url, {"other": drop.pk})
+    assert shown.status_code == 200
+    text = shown.content.decode()
+    assert "1 drive, 1 pairs event, 1 team tournament" in text
+    assert "cannot be undone" in text
+    assert Member.objects.filter(pk=drop.pk).exists()  # nothing changed by looking
+    done = director_client.post(url, {"other": drop.pk})
+    assert done.status_code == 302 and done["Location"].endswith(f"/members/{keep.pk}/")
+    assert not Member.objects.filter(pk=drop.pk).exists()
+    assert links_of(keep) == (1, 1, 1)
+
+
+def test_a_refused_merge_page_says_why_beside_the_field(
+    club: Club, director_client: Client
+) -> None:
+    keep = add(club, "Ann Archer")
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    theirs = add(other, "Bill Bennett")
+    url = f"/clubs/{club.slug}/members/{keep.pk}/merge/"
+    before = state()
+    for data in ({"other": theirs.pk}, {"other": keep.pk}, {"other": "²"}, {"other": ""}):
+        response = director_client.post(url, data)
+        assert response.status_code == 400, data
+        assert 'aria-invalid="true"' in response.content.decode()
+    assert state() == before
+
+
+def test_forgetting_through_the_pages_asks_first_then_erases_on_post(
+    club: Club, director_client: Client
+) -> None:
+    member = add(club, "Ann Archer")
+    url = f"/clubs/{club.slug}/members/{member.pk}/erase/"
+    page = director_client.get(url).content.decode()
+    assert "cannot be undone" in page and "former member" in page
+    assert Member.objects.get(pk=member.pk).name == "Ann Archer"
+    assert director_client.post(url).status_code == 302
+    assert Member.objects.get(pk=member.pk).name == "Former member 1"
+    again = director_client.post(url)
+    assert again.status_code == 400 and "already forgotten" in again.content.decode()
+
+
+def test_the_data_download_is_the_members_json(club: Club, director_client: Client) -> None:
+    member = add(club, "Ann Archer", email="ann@example.org")
+    response = director_client.get(f"/clubs/{club.slug}/members/{member.pk}/data.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content)["member"]["email"] == "ann@example.org"
+
+
+def test_another_clubs_director_reaches_none_of_it(club: Club) -> None:
+    member = add(club, "Ann Archer")
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    user = get_user_model().objects.create_user("elsewhere-td", password="pw")
+    other.directors.add(user)
+    client = Client()
+    client.force_login(user)
+    for path in ("merge/", "erase/", "data.json"):
+        url = f"/clubs/{club.slug}/members/{member.pk}/{path}"
+        assert client.get(url).status_code == 404
+        assert client.post(url, {"other": member.pk}).status_code in {404, 405}
+    assert Member.objects.get(pk=member.pk).name == "Ann Archer"
+
+
+# ---- the API ---------------------------------------------------------------------------------
+
+
+def test_the_api_merges_erases_and_gives_a_members_data(
+    club: Club, director: Any, director_client: Client
+) -> None:
+    keep = add(club, "Ann Archer")
+    drop = add(club, "Anne Archer", number="7")
+    played_everywhere(club, drop, "Anne Archer", director)
+    base = f"/api/clubs/{club.slug}/members"
+    merged = director_client.post(
+        f"{base}/{keep.pk}/merge/", {"other": drop.pk}, content_type="application/json"
+    )
+    assert merged.status_code == 200, merged.content
+    body = merged.json()
+    assert body["member"]["number"] == "7"
+    assert body["evenings"] == {"drive": 1, "pairs event": 1, "team tournament": 1}
+    data = director_client.get(f"{base}/{keep.pk}/data/").json()
+    assert len(data["played"]) == 3
+    erased = director_client.post(f"{base}/{keep.pk}/erase/", content_type="application/json")
+    assert erased.status_code == 200 and erased.json()["member"]["name"] == "Former member 1"
+    again = director_client.post(f"{base}/{keep.pk}/erase/", content_type="application/json")
+    assert again.status_code == 400 and "already forgotten" in again.json()["detail"]
+
+
+def test_the_api_refuses_a_merge_with_a_stranger_and_changes_nothing(
+    club: Club, director_client: Client
+) -> None:
+    keep = add(club, "Ann Archer")
+    theirs = add(Club.objects.create(name="Elsewhere", slug="elsewhere"), "Bill Bennett")
+    before = state()
+    for other in (theirs.pk, keep.pk, "x", None):
+        response = director_client.post(
+            f"/api/clubs/{club.slug}/members/{keep.pk}/merge/", {"other": other},
+            content_type="application/json",
+        )  # fmt: skip
+        assert response.status_code == 400, other
+    assert state() == before
+
+
+# ---- the command -----------------------------------------------------------------------------
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command("members", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_merges_and_erases_only_with_yes(club: Club, director: Any) -> None:
+    keep = add(club, "Ann Archer")
+    drop = add(club, "Anne Archer")
+    played_everywhere(club, drop, "Anne Archer", director)
+    said = run("merge", "--club", club.slug, "--keep", str(keep.pk), "--drop", str(drop.pk))
+    assert "1 drive, 1 pairs event, 1 team tournament" in said and "--yes" in said
+    assert Member.objects.filter(pk=drop.pk).exists()
+    run("merge", "--club", club.slug, "--keep", str(keep.pk), "--drop", str(drop.pk), "--yes")
+    assert not Member.objects.filter(pk=drop.pk).exists()
+    data = json.loads(run("data", "--club", club.slug, "--id", str(keep.pk)))
+    assert len(data["played"]) == 3
+    assert "cannot be undone" in run("erase", "--club", club.slug, "--id", str(keep.pk))
+    assert Member.objects.get(pk=keep.pk).erased_at is None
+    said = run("erase", "--club", club.slug, "--id", str(keep.pk), "--yes")
+    assert "Former member 1" in said
+    with pytest.raises(CommandError, match="already forgotten"):
+        run("erase", "--club", club.slug, "--id", str(keep.pk), "--yes")
+    with pytest.raises(CommandError, match="no member 999999"):
+        run("data", "--club", club.slug, "--id", "999999")
