@@ -458,6 +458,28 @@ def member_merge(*, keep: Member, drop: Member, user: User = None) -> Member:
 # ---- erase -----------------------------------------------------------------------------------
 
 
+#: The keys of the register's snapshots an erase empties in the member's own trail.
+PERSONAL_KEYS = ("number", "email")
+
+
+def _emptied(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: "" if k in PERSONAL_KEYS and v else _emptied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_emptied(v) for v in value]
+    return value
+
+
+def _blank_trail(member: Member) -> None:
+    """The member's own trail keeps no membership number or email (its names go with the
+    rest of the club's text)."""
+    for line in MemberAudit.objects.filter(member=member):
+        before, after = _emptied(line.before), _emptied(line.after)
+        if (before, after) != (line.before, line.after):
+            line.before, line.after = before, after
+            line.save(update_fields=["before", "after"])
+
+
 def _former_name(club: Club) -> str:
     taken = {n.casefold() for n in Member.objects.filter(club=club).values_list("name", flat=True)}
     n = 1
@@ -504,7 +526,8 @@ def member_erase(*, member: Member, user: User = None) -> Erased:
     refusal = erase_refusal(member)
     if refusal:
         raise MembersRefused(refusal)
-    scrub = Scrubber(known_names(member))
+    scrub = Scrubber(known_names(member) | ({member.email} if member.email else set()))
+    _blank_trail(member)
     done = Scrubbed(Counter(), set())
     # The linked name fields say "Former member" whatever name was typed there.
     for place in member_places(member):
