@@ -8,7 +8,7 @@ from tournaments.drives.api import tablets as drive_tablets
 from tournaments.events.api import events, printing, public, results, room, tablets
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
-from tournaments.kernel.api import members
+from tournaments.kernel.api import member_privacy, members
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
 
@@ -33,6 +33,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "clubs/<slug:slug>/members/export",
         members.MembersExportApi.as_view(),
         name="api-members-export",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/merge/",
+        member_privacy.MemberMergeApi.as_view(),
+        name="api-member-merge",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/erase/",
+        member_privacy.MemberEraseApi.as_view(),
+        name="api-member-erase",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/data/",
+        member_privacy.MemberDataApi.as_view(),
+        name="api-member-data",
     ),
     path("drives/", drives.DriveListApi.as_view(), name="api-drives"),
     path("drives/<int:pk>/", drives.DriveDetailApi.as_view(), name="api-drive"),

@@ -20,6 +20,7 @@ from tournaments.events.views.director import (
 from tournaments.files import views as exports
 from tournaments.files.views import drive_export_json, tournament_export_json
 from tournaments.kernel import member_pages as members
+from tournaments.kernel import member_privacy_pages as member_privacy
 from tournaments.teams.views import director as teams
 from tournaments.teams.views import paper as team_print
 from tournaments.teams.views import public as team_public
@@ -33,6 +34,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),
     path("clubs/<slug:slug>/members/export.csv", members.members_export, name="members-export"),
     path("clubs/<slug:slug>/members/<int:member_id>/", members.member_edit, name="member-edit"),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/merge/",
+        member_privacy.member_merge,
+        name="member-merge",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/erase/",
+        member_privacy.member_erase,
+        name="member-erase",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/data.json",
+        member_privacy.member_data,
+        name="member-data",
+    ),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
     path("results/<int:pk>/export.<slug:fmt>", exports.public_export, name="public-export"),

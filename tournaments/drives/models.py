@@ -86,6 +86,11 @@ class DrivePlayer(models.Model):
     def __str__(self) -> str:
         return f"{self.number} {self.name}"
 
+    def member_evening(self) -> tuple[str, Drive]:
+        """The format's word and the evening this row is in (the register's privacy tools
+        reach every format's linked rows through it, importing none)."""
+        return "drive", self.drive
+
 
 class DriveSeating(models.Model):
     """Who sat where for one hand: the engine's `Seating.to_dict()`."""

@@ -208,6 +208,11 @@ class Pair(models.Model):
     NAMES_TO_COME = "(names to come)"  # shown for a pair whose players are not named yet
     PHANTOM_NAMES = "Phantom (sit-out)"  # shown for a slot nobody fills
 
+    def member_evening(self) -> tuple[str, Event]:
+        """The format's word and the evening this row is in (the register's privacy tools
+        reach every format's linked rows through it, importing none)."""
+        return "pairs event", self.section.event
+
     def absent_rounds(self, rounds: int) -> frozenset[int]:
         """The rounds 1..`rounds` in which the pair is not there (see `presence`)."""
         return absent_rounds(self.is_phantom, self.presence, rounds)
@@ -362,6 +367,10 @@ class Standings(models.Model):
     version = models.PositiveIntegerField()  # the event's results_version it was computed from
     computed_at = models.DateTimeField(default=timezone.now)
     data = models.JSONField()
+    #: The public pages cache a standings row under its id (`selectors.public.snapshot_key`):
+    #: one rewritten in place (a member forgotten, `kernel.member_privacy`) is stored as a new
+    #: row instead, so no copy of the old one is ever read again.
+    REWRITE_AS_NEW_ROW = True
 
     class Meta:
         ordering = ["event", "-version"]

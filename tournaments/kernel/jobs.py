@@ -24,6 +24,7 @@ RESCORE_SWEEP = "clubwhist.rescore_sweep"
 ANALYSE_EVENT_BOARDS = "clubwhist.analyse_event_boards"
 BUILD_PRINT_PACK = "clubwhist.build_print_pack"
 SEASON_PLAY_CHANGED = "clubwhist.season_play_changed"
+SEASON_RECOMPUTE = "clubwhist.season_recompute"
 
 
 def send(name: str, *args: Any, **options: Any) -> None:
@@ -37,11 +38,20 @@ def season_play_changed(format_name: str, play_id: int) -> None:
     "tournament"), once the change is committed: its ledger lines are taken again and the
     competitions that count it recomputed. A broker that cannot be reached is logged, not
     raised: the publish stands, and the season's own check finds the evening out of date."""
-    transaction.on_commit(functools.partial(_season_send, format_name, play_id), robust=True)
+    transaction.on_commit(
+        functools.partial(_season_send, SEASON_PLAY_CHANGED, format_name, play_id), robust=True
+    )
 
 
-def _season_send(format_name: str, play_id: int) -> None:
+def season_recompute(club_id: int) -> None:
+    """Ask for every season table of the club to be computed again, once the change is
+    committed (a member merged or forgotten changes who the ledger's lines belong to). As with
+    `season_play_changed`, a broker that cannot be reached is logged, not raised."""
+    transaction.on_commit(functools.partial(_season_send, SEASON_RECOMPUTE, club_id), robust=True)
+
+
+def _season_send(name: str, *args: Any) -> None:
     try:
-        send(SEASON_PLAY_CHANGED, format_name, play_id)
+        send(name, *args)
     except Exception as exc:
-        log.warning("could not queue the season's update for %s %s: %s", format_name, play_id, exc)
+        log.warning("could not queue %s%r: %s", name, args, exc)

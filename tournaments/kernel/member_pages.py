@@ -139,7 +139,11 @@ def member_edit(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
         else:
             messages.success(request, f"{member.name} saved.")
             return redirect("members", club.slug)
-    context = {"club": club, "form": form, "member": member, "initials": initials_of(member.name)}
+    context = {
+        "club": club, "form": form, "member": member, "initials": initials_of(member.name),
+        "merge_choices": Member.objects.filter(club=club, erased_at__isnull=True)
+        .exclude(pk=member.pk).order_by("name", "id"),
+    }  # fmt: skip
     return render(request, "tournaments/director/member_edit.html", context)
 
 

@@ -150,6 +150,11 @@ class TournamentTeam(models.Model):
     def __str__(self) -> str:
         return f"{self.number} {self.name}"
 
+    def member_evening(self) -> tuple[str, Tournament]:
+        """The format's word and the evening this row is in (the register's privacy tools
+        reach every format's linked rows through it, importing none)."""
+        return "team tournament", self.tournament
+
 
 class TournamentRound(models.Model):
     """A round's tables as drawn: the engine's `Round.to_dict()`."""

@@ -119,6 +119,11 @@ _REGISTER = (
     "example, every name is) and rules a JSON Schema cannot say (an email address, the name "
     "rule, a CSV's header naming a name column)"
 )
+_PRIVACY = (
+    "the member register's state decides: a merge needs another record of the club, not "
+    "forgotten (the world's register has one member), and a member is forgotten once (after "
+    "the first example, the erase is refused)"
+)
 #: `positive_data_acceptance` left out, operation by operation, for the reason given. Every
 #: other check runs on them, 400s included: no 5xx, no undocumented status, a documented body.
 _NO_ACCEPTANCE = {
@@ -158,6 +163,8 @@ _NO_ACCEPTANCE = {
     "PATCH /api/clubs/{slug}/members/{member_id}/": _REGISTER,
     "POST /api/clubs/{slug}/members/import/preview": _REGISTER,
     "POST /api/clubs/{slug}/members/import/confirm": _REGISTER,
+    "POST /api/clubs/{slug}/members/{member_id}/merge/": _PRIVACY,
+    "POST /api/clubs/{slug}/members/{member_id}/erase/": _PRIVACY,
     "POST /api/t/{token}/preview/": f"{_STATE}; {_RULES}",
     "POST /api/t/{token}/results/": f"{_STATE}; {_RULES}",
     # Each example disputes the same stored results: after the first, they are disputed.

@@ -243,6 +243,25 @@ def _member(w: World) -> Member:
     return Member.objects.get_or_create(club=w.club, name="Siân O'Neil", number="7")[0]
 
 
+def _merge_twin(w: World) -> dict[str, Any]:
+    """The member's page for a merge, with a second record of them to merge."""
+    Member.objects.get_or_create(club=w.club, name="Sian ONeil", number="77")
+    return _club(w) | {"member_id": _member(w).pk}
+
+
+def _merge_preview(page: Any) -> None:
+    page.get_by_label("The other record").select_option(label="Sian ONeil (no. 77)")
+    page.get_by_role("button", name="See what the merge will do").click()
+    page.wait_for_load_state("load")
+    page.locator("#merge-preview").wait_for()
+
+
+def _merge_unchosen(page: Any) -> None:
+    page.get_by_role("button", name="See what the merge will do").click()
+    page.wait_for_load_state("load")
+    page.locator("#merge-error").wait_for()
+
+
 def _import_preview(page: Any) -> None:
     page.get_by_label("Or paste the CSV here").fill(
         "name;number;email\nZoë Brontë;8;zoe@example.org\nSiân O'Neil;;\n;9;no-name@example.org\n"
@@ -334,6 +353,10 @@ PAGES = [
     Page("member-edit", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
     Page("members-import", D, _club),
     Page("members-import", D, _club, label="a preview", then=_import_preview),
+    Page("member-merge", D, _merge_twin),
+    Page("member-merge", D, _merge_twin, label="what it will move", then=_merge_preview),
+    Page("member-merge", D, _merge_twin, label="its error shown", then=_merge_unchosen),
+    Page("member-erase", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
 ]
 
 #: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
@@ -380,6 +403,7 @@ EXEMPT = {
     "tournament-csv": DOWNLOAD,
     "tournament-print": DOWNLOAD,
     "members-export": DOWNLOAD,
+    "member-data": DOWNLOAD,
     "drive-room-part": PART,
     **dict.fromkeys(POST_TARGETS, FORM_POST),
 }

@@ -159,10 +159,13 @@ CLUB_API = {
     "api-club-settings", "api-import-event",
     # the club's member register, for its directors only
     "api-members", "api-member", "api-members-import-preview", "api-members-import-confirm",
-    "api-members-export",
+    "api-members-export", "api-member-merge", "api-member-erase", "api-member-data",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
-CLUB_PAGES = {"members", "member-new", "member-edit", "members-import", "members-export"}
+CLUB_PAGES = {
+    "members", "member-new", "member-edit", "members-import", "members-export",
+    "member-merge", "member-erase", "member-data",
+}  # fmt: skip
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}

@@ -3,9 +3,13 @@
     members import FILE --club SLUG [--yes]   the preview, line by line; stores with --yes
     members export --club SLUG [-o FILE]      the register as CSV (standard output by default)
     members list --club SLUG [--json]         every member, active or not
+    members merge --club SLUG --keep ID --drop ID [--yes]   DROP's history moved onto KEEP
+    members erase --club SLUG --id N [--yes]  the member forgotten (cannot be undone)
+    members data --club SLUG --id N [-o FILE] everything the club holds about one member
 
 The CSV is the pages' (docs/directors/members.md): a header naming `name` and any of `number`,
-`email`, `active`, `public_name`. Nothing is stored without --yes.
+`email`, `active`, `public_name`. Nothing is stored, merged or erased without --yes: without it
+the command says what it would do.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from tournaments.kernel import member_privacy as privacy
 from tournaments.kernel import members as register
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member
 from tournaments.management.commands._oneline import OneLineCommand
 
 
@@ -33,7 +38,17 @@ class Command(OneLineCommand):
         exporting.add_argument("-o", "--output", help="the file to write (default: stdout)")
         listing = sub.add_parser("list", help="every member")
         listing.add_argument("--json", action="store_true")
-        for each in (importing, exporting, listing):
+        merging = sub.add_parser("merge", help="merge the record --drop into --keep")
+        merging.add_argument("--keep", required=True, type=int, help="the kept member's id")
+        merging.add_argument("--drop", required=True, type=int, help="the merged member's id")
+        erasing = sub.add_parser("erase", help="forget a member (cannot be undone)")
+        erasing.add_argument("--id", required=True, type=int, help="the member's id")
+        for each in (merging, erasing):
+            each.add_argument("--yes", action="store_true", help="do it (else: what it would do)")
+        data = sub.add_parser("data", help="one member's data as JSON")
+        data.add_argument("--id", required=True, type=int, help="the member's id")
+        data.add_argument("-o", "--output", help="the file to write (default: stdout)")
+        for each in (importing, exporting, listing, merging, erasing, data):
             each.add_argument("--club", required=True, help="the club's slug")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -45,6 +60,13 @@ class Command(OneLineCommand):
             self._import(club, Path(options["file"]), store=options["yes"])
         elif action == "export":
             self._export(club, options["output"])
+        elif action == "merge":
+            keep, drop = self._member(club, options["keep"]), self._member(club, options["drop"])
+            self._merge(keep, drop, store=options["yes"])
+        elif action == "erase":
+            self._erase(self._member(club, options["id"]), store=options["yes"])
+        elif action == "data":
+            self._data(self._member(club, options["id"]), options["output"])
         else:
             self._list(club, as_json=options["json"])
 
@@ -94,3 +116,47 @@ class Command(OneLineCommand):
         for m in members:
             state = "" if m.active else "  (inactive)"
             self.stdout.write(f"{m.number or '-':>8}  {m.name}{state}")
+
+    def _member(self, club: Club, pk: int) -> Member:
+        member = Member.objects.filter(club=club, pk=pk).first()
+        if member is None:
+            raise CommandError(f"{club.name}'s register has no member {pk}.")
+        return member
+
+    def _merge(self, keep: Member, drop: Member, *, store: bool) -> None:
+        preview = privacy.merge_preview(keep=keep, drop=drop)
+        self.stdout.write(
+            f"{drop.name} (id {drop.pk}) into {keep.name} (id {keep.pk}): {preview.text} "
+            f"({preview.places} place(s)), {preview.audit_lines} line(s) of the register's trail."
+        )
+        for key, value in preview.fills.items():
+            self.stdout.write(f"{keep.name} takes the {key} {value}.")
+        if not store:
+            self.stdout.write("Nothing was changed: run again with --yes to merge.")
+            return
+        privacy.member_merge(keep=keep, drop=drop)
+        self.stdout.write(f"Merged: {drop.name}'s record is now part of {keep.name}'s.")
+
+    def _erase(self, member: Member, *, store: bool) -> None:
+        preview = privacy.erase_preview(member)
+        self.stdout.write(
+            f"{member.name} (id {member.pk}) played {preview['text']}: their name, number and "
+            "email go; their history stays under \u201cformer member\u201d. It cannot be undone."
+        )
+        if not store:
+            self.stdout.write("Nothing was changed: run again with --yes to forget the member.")
+            return
+        done = privacy.member_erase(member=member)
+        self.stdout.write(
+            f"Forgotten: the register now calls them {done.member.name}; "
+            f"{sum(done.rows.values())} row(s) changed in {done.evenings} evening(s), "
+            f"{done.files} stored document(s) deleted."
+        )
+
+    def _data(self, member: Member, output: str | None) -> None:
+        text = json.dumps(privacy.member_data(member), ensure_ascii=False, indent=2)
+        if output:
+            Path(output).write_text(text + "\n", encoding="utf-8")
+            self.stdout.write(f"Member {member.pk}'s data written to {output}.")
+        else:
+            self.stdout.write(text)
