@@ -3,6 +3,7 @@
     members import FILE --club SLUG [--yes]   the preview, line by line; stores with --yes
     members export --club SLUG [-o FILE]      the register as CSV (standard output by default)
     members list --club SLUG [--json]         every member, active or not
+    members link --club SLUG [--dry-run]      link every unlinked name to its member
 
 The CSV is the pages' (docs/directors/members.md): a header naming `name` and any of `number`,
 `email`, `active`, `public_name`. Nothing is stored without --yes.
@@ -17,6 +18,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from tournaments.kernel import members as register
+from tournaments.kernel.member_links import names_link
 from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
 
@@ -33,7 +35,11 @@ class Command(OneLineCommand):
         exporting.add_argument("-o", "--output", help="the file to write (default: stdout)")
         listing = sub.add_parser("list", help="every member")
         listing.add_argument("--json", action="store_true")
-        for each in (importing, exporting, listing):
+        linking = sub.add_parser(
+            "link", help="link every unlinked name of every format to the member of that name"
+        )
+        linking.add_argument("--dry-run", action="store_true", help="report only, change nothing")
+        for each in (importing, exporting, listing, linking):
             each.add_argument("--club", required=True, help="the club's slug")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -45,6 +51,8 @@ class Command(OneLineCommand):
             self._import(club, Path(options["file"]), store=options["yes"])
         elif action == "export":
             self._export(club, options["output"])
+        elif action == "link":
+            self._link(club, dry_run=options["dry_run"])
         else:
             self._list(club, as_json=options["json"])
 
@@ -94,3 +102,17 @@ class Command(OneLineCommand):
         for m in members:
             state = "" if m.active else "  (inactive)"
             self.stdout.write(f"{m.number or '-':>8}  {m.name}{state}")
+
+    def _link(self, club: Club, *, dry_run: bool) -> None:
+        report = names_link(club=club, dry_run=dry_run)
+        verb = "would link" if dry_run else "linked"
+        for hit in report.linked:
+            self.stdout.write(
+                f"{verb}  {hit.name} (member {hit.member.pk})  {hit.places} place(s): "
+                + "; ".join(hit.evenings)
+            )
+        for miss in report.unmatched:
+            self.stdout.write(f"no member  {miss.name}: " + "; ".join(miss.evenings))
+        self.stdout.write(f"{club.name}: {report.summary()}")
+        if dry_run:
+            self.stdout.write("Nothing was changed: run again without --dry-run to link.")
