@@ -87,7 +87,7 @@ def test_an_explicit_choice_is_checked(club: Club) -> None:
     assert linker.link("Ann Lee", chosen=None, what="player 1") is None  # a visitor namesake
     with pytest.raises(Refused, match=f"member {other.pk} is not in this club's register"):
         linker.link("Ann Lee", chosen=other.pk, what="player 1")
-    with pytest.raises(Refused, match="“Bob Gray” but member .* is “Ann Lee”"):
+    with pytest.raises(Refused, match=r"“Bob Gray” but member .* is “Ann Lee”"):
         linker.link("Bob Gray", chosen=ann.pk, what="player 1")
     Member.objects.filter(pk=ann.pk).update(erased_at=timezone.now())
     with pytest.raises(Refused, match="erased"):
@@ -218,7 +218,7 @@ def test_team_players_link_and_the_league_carries_them(club: Club) -> None:
 
 def test_a_team_with_a_wrong_member_is_refused(club: Club) -> None:
     ann = add(club, "Ann Lee")
-    with pytest.raises(Refused, match="Team 1.s first player"):
+    with pytest.raises(Refused, match=r"Team 1.s first player"):
         team_services.tournament_create(
             club=club, name="T", settings={"rotation": "swiss", "rounds": 1},
             teams=[{"name": "T1", "player_one": "Bob", "member_one": ann.pk}],
