@@ -66,6 +66,13 @@ def member_for_name(club: Club, name: str) -> Member | None:
     return members_by_name(club).get(name_key(name))
 
 
+def member_suggestions(club: Club) -> list[str]:
+    """The names the setup forms suggest as a director types (`<datalist>`): the club's
+    active members, not erased, by name."""
+    found = Member.objects.filter(club=club, active=True, erased_at__isnull=True)
+    return list(found.order_by("name", "id").values_list("name", flat=True))
+
+
 def shown_player(name: str, member: Member | None) -> str:
     """A player's name as a member of the public reads it: a linked member's `shown_name()`
     (their whole name, initials or "a member", as they chose; "former member" once erased),

@@ -285,3 +285,38 @@ def test_the_command_and_the_api(director_client: Client, club: Club) -> None:
         ).status_code
         == 404
     )
+
+
+# ---- the pickers and the marks on the directors' pages ------------------------------------------
+
+
+def test_the_setup_pages_suggest_active_members_and_mark_each_name(
+    director_client: Client, club: Club
+) -> None:
+    add(club, "Ann Lee")
+    add(club, "Old Timer", active=False)
+    event = make_event(club, start=False)
+    pair = Pair.objects.filter(section__event=event).order_by("number").first()
+    assert pair is not None
+    event_services.pairs_register(event=event, names={pair.pk: ("Ann Lee", "Vic Visitor")})
+    drive = make_drive(club, start=False)
+    drive_services.player_rename(drive=drive, number=1, name="Ann Lee")
+    tournament = make_tournament(club, start=False)
+    team_services.team_change(tournament=tournament, number=1, data={"player_one": "Ann Lee"})
+    pages = {
+        f"/events/{event.pk}/": 'name="pair-',
+        f"/drives/{drive.pk}/manage/players/": 'name="name"',
+        f"/tournaments/{tournament.pk}/manage/": 'name="player_one"',
+    }
+    for url, field in pages.items():
+        page = director_client.get(url).content.decode()
+        assert page.count('<datalist id="club-members">') == 1, url
+        assert '<option value="Ann Lee">' in page and "Old Timer" not in page, url
+        assert 'list="club-members"' in page and field in page, url
+    marked = [
+        director_client.get(url).content.decode()
+        for url in (f"/events/{event.pk}/", f"/drives/{drive.pk}/manage/players/",
+                    f"/tournaments/{tournament.pk}/manage/")
+    ]  # fmt: skip
+    assert all('class="member-mark muted">member<' in page for page in marked)
+    assert 'class="member-mark muted">visitor<' in marked[0]
