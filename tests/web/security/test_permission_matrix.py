@@ -159,7 +159,7 @@ CLUB_API = {
     "api-club-settings", "api-import-event",
     # the club's member register, for its directors only
     "api-members", "api-member", "api-members-import-preview", "api-members-import-confirm",
-    "api-members-export",
+    "api-members-export", "api-members-link",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {"members", "member-new", "member-edit", "members-import", "members-export"}
