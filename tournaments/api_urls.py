@@ -8,12 +8,17 @@ from tournaments.drives.api import tablets as drive_tablets
 from tournaments.events.api import events, printing, public, results, room, tablets
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
-from tournaments.kernel.api import member_privacy, members
+from tournaments.kernel.api import member_links, member_privacy, members
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<slug:slug>/members/", members.MembersApi.as_view(), name="api-members"),
+    path(
+        "clubs/<slug:slug>/members/link/",
+        member_links.MembersLinkApi.as_view(),
+        name="api-members-link",
+    ),
     path(
         "clubs/<slug:slug>/members/<int:member_id>/",
         members.MemberApi.as_view(),

@@ -260,6 +260,34 @@ class StandingsDocument:
             "sections": [section.to_dict() for section in self.sections],
         }
 
+    def with_names(self, names: Mapping[str, Mapping[str, str]]) -> StandingsDocument:
+        """The same standings with some pairs' names replaced (section name -> pair key ->
+        names): how a public reader sees a pair whose players chose initials or to be hidden.
+        Nothing else changes; a pair not named keeps its names."""
+        if not names:
+            return self
+        return replace(
+            self,
+            sections=tuple(
+                replace(
+                    section,
+                    fields=tuple(
+                        replace(
+                            f,
+                            rows=tuple(
+                                replace(row, names=names[section.name][row.key])
+                                if row.key in names.get(section.name, {})
+                                else row
+                                for row in f.rows
+                            ),
+                        )
+                        for f in section.fields
+                    ),
+                )
+                for section in self.sections
+            ),
+        )
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> StandingsDocument:
         return cls(

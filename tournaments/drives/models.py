@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.member_links import LinkSource, evening_label, register_link_source
 from tournaments.kernel.models import Play, PlayStatus, status_valid
 
 
@@ -165,3 +166,16 @@ class DriveAudit(AuditRow):
 
     class Meta(AuditRow.Meta):
         verbose_name_plural = "drive audit entries"
+
+
+# Where this format keeps players' names, for the sweep that links them to the club's members
+# (`kernel.member_links.names_link`): registered as the models load, before any request.
+register_link_source(
+    LinkSource(
+        format="drive",
+        model=DrivePlayer,
+        club_path="drive__club",
+        evening=lambda row: evening_label(row.drive),
+        related=("drive",),
+    )
+)

@@ -19,6 +19,7 @@ from django.utils import timezone
 from engine.scoring import pair_key
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.member_links import LinkSource, evening_label, register_link_source
 from tournaments.kernel.models import Club, Member, Play, PlayStatus, status_valid
 
 
@@ -466,3 +467,16 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"Print pack {self.pk} of event {self.event_id}: {self.status}"
+
+
+# Where this format keeps players' names, for the sweep that links them to the club's members
+# (`kernel.member_links.names_link`): registered as the models load, before any request.
+register_link_source(
+    LinkSource(
+        format="event",
+        model=Pair,
+        club_path="section__event__club",
+        evening=lambda row: evening_label(row.section.event),
+        related=("section__event",),
+    )
+)

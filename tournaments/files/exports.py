@@ -35,6 +35,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments.drives.models import Drive
 from tournaments.events.bridge import engine_board, meeting_rows
 from tournaments.events.models import Board, Event, Pair, Result, Standings
+from tournaments.events.selectors.public import public_pair_names
 from tournaments.events.selectors.records import board_analyses
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.events.services.audit import audit_record
@@ -52,6 +53,7 @@ from tournaments.events.services.events import (
 from tournaments.events.services.results import result_submit
 from tournaments.files import backup
 from tournaments.kernel.audit import User
+from tournaments.kernel.member_links import shown_player
 from tournaments.kernel.models import Club
 from tournaments.kernel.refusals import Refused
 from tournaments.teams.models import Tournament
@@ -104,14 +106,30 @@ def _names(pair: Pair) -> str:
     return " & ".join(n for n in (pair.player1, pair.player2) if n)
 
 
-def event_record(event: Event) -> EventRecord:
+def _names_of(pair: Pair, public: bool) -> tuple[str, str]:
+    """The pair's two names as typed, or (`public`) as a public reader sees them."""
+    if not public:
+        return pair.player1, pair.player2
+    return (
+        shown_player(pair.player1, pair.member1) if pair.player1 else "",
+        shown_player(pair.player2, pair.member2) if pair.player2 else "",
+    )
+
+
+def event_record(event: Event, *, public: bool = False) -> EventRecord:
     """The event as the engine's record: boards, pairs, and every result that counts, a
     fouled board's lines as entered, with the board in `fouled` (the record scores them
-    Average, as the app does, and an import marks the board fouled again)."""
+    Average, as the app does, and an import marks the board fouled again). `public`: the
+    players named as a public reader sees them (a member by their chosen shown name)."""
     section = event.section
     stored_boards = list(Board.objects.filter(event=event).order_by("number"))
     fouled = {b.number for b in stored_boards if b.fouled}
-    pairs = {p.pk: p for p in Pair.objects.filter(section=section).order_by()}
+    pairs = {
+        p.pk: p
+        for p in Pair.objects.filter(section=section)
+        .select_related("member1", "member2")
+        .order_by()
+    }
     results = []
     for r in Result.objects.filter(section=section, status__in=Result.COUNTING).order_by(
         "board_number", "round", "table"
@@ -138,7 +156,11 @@ def event_record(event: Event) -> EventRecord:
         boards=tuple(engine_board(b) for b in stored_boards),
         pairs=tuple(
             PairRecord(
-                p.number, p.direction or None, _names(p), p.is_phantom, (p.player1, p.player2)
+                p.number,
+                p.direction or None,
+                " & ".join(n for n in _names_of(p, public) if n),
+                p.is_phantom,
+                _names_of(p, public),
             )
             for p in sorted(pairs.values(), key=lambda p: (p.direction, p.number))
         ),
@@ -147,15 +169,17 @@ def event_record(event: Event) -> EventRecord:
     )
 
 
-def _document(event: Event) -> StandingsDocument:
+def _document(event: Event, public: bool = False) -> StandingsDocument:
     latest = Standings.objects.filter(event=event).order_by("-version").first()
     version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
     data = latest.data if latest is not None and latest.version >= version else None
-    return StandingsDocument.from_dict(data or standings_compute(event=event))
+    document = StandingsDocument.from_dict(data or standings_compute(event=event))
+    return document.with_names(public_pair_names(event)) if public else document
 
 
-def event_export(event: Event, fmt: str) -> Export:
-    """The event in one of `FORMATS`, from what the database holds now."""
+def event_export(event: Event, fmt: str, *, public: bool = False) -> Export:
+    """The event in one of `FORMATS`, from what the database holds now; `public`: as a
+    public reader may have it (only the public formats; members named as they chose)."""
     chosen = FORMATS.get(fmt)
     if chosen is None:
         raise ExportError(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
@@ -164,15 +188,17 @@ def event_export(event: Event, fmt: str) -> Export:
             text = backup.dumps(backup.event_document(event))
         name = slugify(event.name) or "event"
         return Export(text, f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}", chosen.content_type)
-    record = event_record(event)
+    if public and not chosen.public:
+        raise ExportError(f"The {chosen.title} is not a public export.")
+    record = event_record(event, public=public)
     if chosen.key == "usebio":
-        text = dumps_usebio(record, _document(event))
+        text = dumps_usebio(record, _document(event, public))
     elif chosen.key == "pbn":
         text = dumps_with_results(record, board_analyses(event))
     elif chosen.key == "csv":
-        text = standings_csv(_document(event))
+        text = standings_csv(_document(event, public))
     else:
-        text = travellers_csv(record, _document(event))
+        text = travellers_csv(record, _document(event, public))
     name = slugify(event.name) or "event"
     filename = f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}"
     return Export(text, filename, chosen.content_type)

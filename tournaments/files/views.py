@@ -39,7 +39,7 @@ def export_response(event: Event, fmt: str, *, public: bool = False) -> HttpResp
     if chosen is None or (public and not chosen.public):
         raise Http404(f"There is no export format {fmt!r} here.")
     try:
-        made = export_services.event_export(event, fmt)
+        made = export_services.event_export(event, fmt, public=public)
     except ValueError as exc:  # an event the format (or its scoring) cannot hold: say so
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(made.text.encode(), content_type=made.content_type)

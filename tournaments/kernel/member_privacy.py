@@ -109,7 +109,7 @@ def member_places(member: Member) -> list[Place]:
         if not hasattr(link.model, "member_evening"):
             continue
         for row in link.model._default_manager.filter(**{link.field: member}):
-            kind, play = row.member_evening()  # type: ignore[attr-defined]
+            kind, play = row.member_evening()
             places.append(Place(kind, play, row, link))
     places.sort(key=lambda p: (p.play.date, p.play.pk), reverse=True)
     return places

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from tournaments.kernel.audit import AuditRow
 from tournaments.kernel.links import TableLink, one_live_link
+from tournaments.kernel.member_links import LinkSource, evening_label, register_link_source
 from tournaments.kernel.models import Play, status_valid
 
 
@@ -251,3 +252,16 @@ class TournamentAudit(AuditRow):
 
     class Meta(AuditRow.Meta):
         verbose_name_plural = "tournament audit entries"
+
+
+# Where this format keeps players' names, for the sweep that links them to the club's members
+# (`kernel.member_links.names_link`): registered as the models load, before any request.
+register_link_source(
+    LinkSource(
+        format="tournament",
+        model=TournamentTeam,
+        club_path="tournament__club",
+        evening=lambda row: evening_label(row.tournament),
+        related=("tournament",),
+    )
+)

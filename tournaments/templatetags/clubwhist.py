@@ -78,3 +78,14 @@ def cents(value: Any) -> str:
     if amount == 0:
         return "0"
     return f"{amount // 100}.{amount % 100:02d}"
+
+
+@register.simple_tag
+def member_mark(name: str, member_id: int | None) -> SafeString:
+    """`{% member_mark pair.player1 pair.member1_id %}`: beside a name on a director's page,
+    "member" when it is linked to the club's register, "visitor" when not (in words, not by
+    colour alone); nothing for a name not given."""
+    if not str(name or "").strip():
+        return mark_safe("")
+    word = "member" if member_id else "visitor"
+    return mark_safe(f'<small class="member-mark muted">{word}</small>')

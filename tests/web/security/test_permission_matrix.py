@@ -159,7 +159,8 @@ CLUB_API = {
     "api-club-settings", "api-import-event",
     # the club's member register, for its directors only
     "api-members", "api-member", "api-members-import-preview", "api-members-import-confirm",
-    "api-members-export", "api-member-merge", "api-member-erase", "api-member-data",
+    "api-members-export", "api-members-link", "api-member-merge", "api-member-erase",
+    "api-member-data",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {

@@ -35,6 +35,7 @@ from tournaments.kernel.backup.schema import RestoreRefused
 from tournaments.kernel.directors import directed, directs_club
 from tournaments.kernel.links import TableLink
 from tournaments.kernel.member_csv import MembersFileRefused
+from tournaments.kernel.member_links import LinkRefused
 from tournaments.kernel.members import MembersRefused
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import RuleRefused
@@ -74,6 +75,7 @@ REFUSALS: dict[type[Refused], int] = {
     NumberRefused: 400,
     MembersRefused: 400,
     UnknownFormat: 400,
+    LinkRefused: 400,
     MembersFileRefused: 400,
 }
 

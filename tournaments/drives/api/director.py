@@ -28,9 +28,15 @@ from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
 from tournaments.kernel.api.entry_schema import EntryJsonField
-from tournaments.kernel.api.fields import BoundedListField, NameField, TextField
+from tournaments.kernel.api.fields import (
+    BoundedListField,
+    MemberChoiceField,
+    NameField,
+    TextField,
+)
 from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.api.schema import PAPER_PARAMETER
+from tournaments.kernel.member_links import member_id_of
 from tournaments.kernel.numbers import NumberRefused, WholeNumberField, whole
 from tournaments.kernel.pdf import pdf_response
 
@@ -81,6 +87,13 @@ class DriveListApi(APIView):
             max_length=MAX_PLAYERS,
             error_messages={"max_length": drive_services.TOO_MANY_PLAYERS},
         )
+        members = BoundedListField(
+            child=MemberChoiceField(),
+            required=False,
+            max_length=MAX_PLAYERS,
+            help_text="The club member each player is, in the players' order (a member's id, "
+            "or null for a visitor); left out, each name links to the member whose name it is.",
+        )
         club = club_field()
 
     @extend_schema(responses=DriveOut(many=True))
@@ -107,18 +120,23 @@ class DrivePlayersApi(DirectorDriveApi):
     class DrivePlayerIn(serializers.Serializer[Any]):
         name = NameField(max_length=120)
         number = WholeNumberField(required=False, min_value=1)
+        member = MemberChoiceField()
 
     @extend_schema(request=DrivePlayerIn, responses=DriveStateOut)
     def post(self, request: Request, pk: int) -> Response:
         data = self.DrivePlayerIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        member = member_id_of(values, "member")
         if "number" in values:
             drive_services.player_rename(
-                drive=self.drive, number=values["number"], name=values["name"], user=request.user
-            )
+                drive=self.drive, number=values["number"], name=values["name"], member=member,
+                user=request.user,
+            )  # fmt: skip
         else:
-            drive_services.player_add(drive=self.drive, name=values["name"], user=request.user)
+            drive_services.player_add(
+                drive=self.drive, name=values["name"], member=member, user=request.user
+            )
         return self.answer()
 
 
@@ -280,6 +298,7 @@ class DriveArriveIn(serializers.Serializer[Any]):
     name = NameField(
         max_length=120, help_text="The late arrival's name, as the cards and prizes show it."
     )
+    member = MemberChoiceField()
 
 
 class DriveArriveApi(DirectorDriveApi):
@@ -291,7 +310,10 @@ class DriveArriveApi(DirectorDriveApi):
         data = DriveArriveIn(data=request.data)
         data.is_valid(raise_exception=True)
         drive_comings.player_arrive(
-            drive=self.drive, name=data.validated_data["name"], user=request.user
+            drive=self.drive,
+            name=data.validated_data["name"],
+            member=member_id_of(data.validated_data, "member"),
+            user=request.user,
         )
         return self.answer()
 

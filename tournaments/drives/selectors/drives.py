@@ -35,6 +35,7 @@ from engine.drives.totals import card_lines
 from engine.games.entry import Score
 from tournaments.drives.access import directs_drive, drives_for
 from tournaments.drives.models import Drive, DriveAudit, DrivePlayer, DriveResult, DriveSeating
+from tournaments.kernel.member_links import shown_player
 
 #: Before four players are listed, a new drive's other settings are checked as if for four.
 FEWEST_PLAYERS = 4
@@ -82,8 +83,18 @@ def public_drives() -> QuerySet[Drive]:
     return Drive.objects.filter(status=Drive.Status.PUBLISHED).select_related("club")
 
 
-def player_names(drive: Drive) -> dict[int, str]:
-    return dict(DrivePlayer.objects.filter(drive=drive).values_list("number", "name"))
+def player_names(drive: Drive, *, public: bool = False) -> dict[int, str]:
+    """The drive's players by number, as typed; `public`: as a member of the public (or a
+    player at a table) reads them, a linked member by their chosen shown name."""
+    players = DrivePlayer.objects.filter(drive=drive)
+    if not public:
+        return dict(players.values_list("number", "name"))
+    return public_names(players)
+
+
+def public_names(players: QuerySet[DrivePlayer]) -> dict[int, str]:
+    """`players` by number under the names a public page shows (`shown_player`)."""
+    return {p.number: shown_player(p.name, p.member) for p in players.select_related("member")}
 
 
 def seatings_of(drive: Drive) -> dict[int, Seating]:
@@ -379,10 +390,11 @@ def _note(line: PlayerTotal) -> str:
     return ", ".join(words)
 
 
-def drive_state(drive: Drive) -> DriveState:
+def drive_state(drive: Drive, *, public: bool = False) -> DriveState:
     """The drive as its pages show it. A draft whose settings the engine refuses for the
-    players listed (fewer than four, say) has no settings and a `problem` saying why."""
-    names = player_names(drive)
+    players listed (fewer than four, say) has no settings and a `problem` saying why.
+    `public`: the players named as the public reads them (`player_names`)."""
+    names = player_names(drive, public=public)
     try:
         settings = settings_for(drive.settings, max(len(names), FEWEST_PLAYERS))
         if len(names) >= FEWEST_PLAYERS:

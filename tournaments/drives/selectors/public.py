@@ -214,8 +214,9 @@ def role_tables(
 
 def public_drive(drive: Drive) -> PublicDrive:
     """The drive's public page and big screen: its state, the half-time leaders and the role
-    tables (the engine's standings worked out once for both)."""
-    state = drive_state(drive)
+    tables (the engine's standings worked out once for both). Players are named as the
+    public reads them (a member by their chosen shown name)."""
+    state = drive_state(drive, public=True)
     settings = state.settings
     if settings is None:
         return PublicDrive(state, None, ())
@@ -392,6 +393,7 @@ def player_card(state: DriveState, number: int) -> PlayerCard | None:
 
 def drive_card(drive: Drive, number: int) -> tuple[DriveState, PlayerCard | None]:
     """The drive as it stands and player `number`'s card: the page shows both (the place is
-    out of how many, the status line), so the state is read once for the two."""
-    state = drive_state(drive)
+    out of how many, the status line), so the state is read once for the two. Players are
+    named as the public reads them."""
+    state = drive_state(drive, public=True)
     return state, player_card(state, number)

@@ -34,6 +34,7 @@ from tournaments.drives.models import (
 from tournaments.drives.selectors.drives import (
     drive_settings,
     player_names,
+    public_names,
     result_text,
     settings_for,
 )
@@ -259,7 +260,7 @@ def build_states(drive: Drive, only: int | None = None) -> list[DriveTabletState
     if only is None:
         results = {r.table: r for r in hand_rows}
         confirmed = [t for t, r in results.items() if r.status == DriveResult.Status.CONFIRMED]
-        names = player_names(drive)
+        names = player_names(drive, public=True)  # the players are the public
         now = _places(settings, seating)
     else:
         results = {r.table: r for r in hand_rows.filter(table=only)}
@@ -268,9 +269,7 @@ def build_states(drive: Drive, only: int | None = None) -> list[DriveTabletState
         )
         earlier = before["tables"][only - 1] if before and only <= len(before["tables"]) else []
         wanted = {p for p in (*tables[only - 1], *earlier) if p != DUMMY}
-        names = dict(
-            DrivePlayer.objects.filter(drive=drive, number__in=wanted).values_list("number", "name")
-        )
+        names = public_names(DrivePlayer.objects.filter(drive=drive, number__in=wanted))
         now = _places(settings, seating, wanted)
     counted = set(confirmed)
     waiting = tuple(t for t in range(1, len(tables) + 1) if t not in counted)

@@ -14,6 +14,8 @@ Each is an audited director's action; a refusal says what to do and changes noth
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from engine.drives import DriveSettings, Seating
@@ -31,6 +33,7 @@ from tournaments.drives.services.base import (
 )
 from tournaments.drives.services.drives import CARDS_ENTERED
 from tournaments.kernel.audit import User
+from tournaments.kernel.member_links import BY_NAME, NameLinker
 
 
 def _running(drive: Drive, doing: str) -> DriveSettings:
@@ -88,9 +91,12 @@ def _where(seating: Seating | None, player: int) -> str:
 
 
 @transaction.atomic
-def player_arrive(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
+def player_arrive(
+    *, drive: Drive, name: str, member: Any = BY_NAME, user: User = None
+) -> DrivePlayer:
     """A player who came late: numbered after everyone, playing from the hand being played if
-    no table has a result of it yet, else from the next."""
+    no table has a result of it yet, else from the next; linked to the club's member of that
+    name (or the member the API caller chose)."""
     drive = locked(drive)
     settings = _running(drive, "adding a late arrival")
     name = player_name(name, "the player's name")
@@ -112,7 +118,10 @@ def player_arrive(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
     number = settings.players + 1
     arrivals = [*map(list, settings.arrivals), [number, first]]
     after = _with(settings, drive, arrivals=arrivals)
-    player = DrivePlayer.objects.create(drive=drive, number=number, name=name)
+    linked = NameLinker(drive.club, refused=DriveRefused).link(
+        name, chosen=member, what="the player"
+    )
+    player = DrivePlayer.objects.create(drive=drive, number=number, name=name, member=linked)
     _save(drive, after)
     seating = None if begun else _refit(drive, after)
     when = f"plays from hand {first}" + (

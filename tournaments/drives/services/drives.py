@@ -55,6 +55,7 @@ from tournaments.drives.services.base import (
 )
 from tournaments.kernel import jobs
 from tournaments.kernel.audit import User, actor
+from tournaments.kernel.member_links import BY_NAME, NameLinker
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import named_and_dated
 
@@ -94,16 +95,32 @@ def drive_create(
     name: str,
     settings: Mapping[str, Any],
     players: Sequence[str] = (),
+    members: Sequence[Any] | None = None,
     date: dt.date | None = None,
     user: User = None,
 ) -> Drive:
     """A draft drive with its settings (every one checked by the engine) and its players, if
-    they are known already (more can be added at the door until the start)."""
+    they are known already (more can be added at the door until the start).
+
+    Each player is linked to the club's member whose name they have (`kernel.member_links`),
+    or to the member the API caller chose (`members`, one per player: an id, None for a
+    visitor, `BY_NAME`)."""
     name, date = named_and_dated(name, date, model=Drive, noun="drive", refused=DriveRefused)
     if len(players) > MAX_PLAYERS:  # before any name is read
         raise DriveRefused(TOO_MANY_PLAYERS)
     names = [player_name(player, f"player {n}'s name") for n, player in enumerate(players, start=1)]
     _no_twins(names)
+    if members is not None and len(members) != len(names):
+        raise DriveRefused(
+            f"The members list has {len(members)} entries for {len(names)} players: give one "
+            "per player (null for a visitor), in the players' order, or leave it out."
+        )
+    linker = NameLinker(club, refused=DriveRefused)
+    links = [
+        linker.link(player, chosen=BY_NAME if members is None else members[n - 1],
+                    what=f"player {n}")
+        for n, player in enumerate(names, start=1)
+    ]  # fmt: skip
     checked = _checked_settings(settings, len(names))
     drive = Drive.objects.create(
         club=club,
@@ -114,7 +131,8 @@ def drive_create(
         created_by=actor(user),
     )
     DrivePlayer.objects.bulk_create(
-        DrivePlayer(drive=drive, number=n, name=player) for n, player in enumerate(names, start=1)
+        DrivePlayer(drive=drive, number=n, name=player, member=member)
+        for n, (player, member) in enumerate(zip(names, links, strict=True), start=1)
     )
     audit(drive, user, "create", "drive", after={"settings": drive.settings, "players": names})
     return drive
@@ -144,7 +162,9 @@ def _draft(drive: Drive, doing: str) -> Drive:
 
 
 @transaction.atomic
-def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
+def player_add(*, drive: Drive, name: str, member: Any = BY_NAME, user: User = None) -> DrivePlayer:
+    """A player more before the start, linked to the club's member of that name (or the
+    member the API caller chose; None: a visitor)."""
     drive = _draft(drive, "adding a player")
     name = player_name(name, "the player's name")
     names = list(DrivePlayer.objects.filter(drive=drive).values_list("name", flat=True))
@@ -154,21 +174,33 @@ def player_add(*, drive: Drive, name: str, user: User = None) -> DrivePlayer:
             "tables). Start a second drive for the others."
         )
     _no_twins([*names, name])
-    player = DrivePlayer.objects.create(drive=drive, number=len(names) + 1, name=name)
+    linked = NameLinker(drive.club, refused=DriveRefused).link(
+        name, chosen=member, what="the player"
+    )
+    player = DrivePlayer.objects.create(
+        drive=drive, number=len(names) + 1, name=name, member=linked
+    )
     audit(drive, user, "add player", f"player {player.number}", after=name)
     return player
 
 
 @transaction.atomic
-def player_rename(*, drive: Drive, number: int, name: str, user: User = None) -> DrivePlayer:
-    """A player's name may change at any time (a spelling put right); the number stays."""
+def player_rename(
+    *, drive: Drive, number: int, name: str, member: Any = BY_NAME, user: User = None
+) -> DrivePlayer:
+    """A player's name may change at any time (a spelling put right); the number stays. A
+    new name links to the club's member of that name (or the member chosen); the same name
+    keeps its link."""
     drive = locked(drive)
     player = player_of(drive, number)
     name = player_name(name, f"player {number}'s name")
     others = DrivePlayer.objects.filter(drive=drive).exclude(pk=player.pk)
     _no_twins([*others.values_list("name", flat=True), name])
+    player.member = NameLinker(drive.club, refused=DriveRefused).link(
+        name, chosen=member, what=f"player {number}", before=(player.name, player.member)
+    )
     before, player.name = player.name, name
-    player.save(update_fields=["name"])
+    player.save(update_fields=["name", "member"])
     audit(drive, user, "rename player", f"player {number}", before=before, after=name)
     return player
 

@@ -21,7 +21,7 @@ from clubwhist.lan import loopback_warning
 from engine.drives.prizes import show
 from engine.exports.csv import safe_row
 from tournaments.drives.access import drive_for
-from tournaments.drives.models import Drive
+from tournaments.drives.models import Drive, DrivePlayer
 from tournaments.drives.selectors.drives import (
     DriveState,
     HandView,
@@ -37,6 +37,7 @@ from tournaments.drives.views.forms import DriveForm
 from tournaments.kernel.access import clubs_for, is_admin
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.forms import entry_from_post
+from tournaments.kernel.member_links import member_suggestions
 from tournaments.kernel.numbers import NumberRefused, optional_whole
 from tournaments.kernel.pages import FIRST_CLUB, act, base_url, no_club
 from tournaments.kernel.pdf import pdf_response
@@ -93,6 +94,7 @@ def drive_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "drive": drive,
             "state": state,
             "fields": fields,
+            "member_names": member_suggestions(drive.club),
             "audit": audit_of(drive)[:10],
             "links": drive_links(drive, base_url(request)) if running else [],
             "links_warning": loopback_warning(base_url(request)) if running else None,
@@ -139,8 +141,16 @@ def drive_players(request: HttpRequest, pk: int) -> HttpResponse:
             )
         return redirect("drive-players", drive.pk)
     state = drive_state(drive)
+    linked = dict(DrivePlayer.objects.filter(drive=drive).values_list("number", "member_id"))
     return render(
-        request, "tournaments/director/drive_players.html", {"drive": drive, "state": state}
+        request,
+        "tournaments/director/drive_players.html",
+        {
+            "drive": drive,
+            "state": state,
+            "linked": linked,
+            "member_names": member_suggestions(drive.club),
+        },
     )
 
 

@@ -22,8 +22,9 @@ from tournaments.events.services import closing as closing_services
 from tournaments.events.services import corrections, presence
 from tournaments.events.services import events as event_services
 from tournaments.events.services import tablets as tablet_services
-from tournaments.kernel.api.fields import NameField, TextField
+from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField
 from tournaments.kernel.api.plays import club_field, new_play
+from tournaments.kernel.member_links import member_id_of
 
 
 class EventListApi(APIView):
@@ -123,6 +124,8 @@ class PairsApi(DirectorEventApi):
         id = serializers.IntegerField()
         player1 = NameField(max_length=120, allow_blank=True)
         player2 = NameField(max_length=120, allow_blank=True)
+        member1 = MemberChoiceField()
+        member2 = MemberChoiceField()
 
     @extend_schema(responses=PairOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -135,7 +138,11 @@ class PairsApi(DirectorEventApi):
         data = self.NamesIn(data=request.data, many=True)
         data.is_valid(raise_exception=True)
         names = {row["id"]: (row["player1"], row["player2"]) for row in data.validated_data}
-        event_services.pairs_register(event=event, names=names, user=request.user)
+        members = {
+            row["id"]: (member_id_of(row, "member1"), member_id_of(row, "member2"))
+            for row in data.validated_data
+        }
+        event_services.pairs_register(event=event, names=names, members=members, user=request.user)
         return Response(PairOut(Pair.objects.filter(section__event=event), many=True).data)
 
 

@@ -38,10 +38,13 @@ class PairOut(serializers.ModelSerializer[Pair]):
             "pair_label",
             "player1",
             "player2",
+            "member1",
+            "member2",
             "names",
             "is_phantom",
             "presence",
         ]
+        read_only_fields = ["member1", "member2"]
 
 
 class EventOut(serializers.ModelSerializer[Event]):

@@ -36,7 +36,8 @@ from tournaments.events.selectors.documents import (
 )
 from tournaments.events.selectors.events import latest_standings
 from tournaments.events.selectors.standings import finished_standings
-from tournaments.kernel.models import Club
+from tournaments.kernel.member_links import shown_player
+from tournaments.kernel.models import Club, Member
 
 CACHE_SECONDS = 15 * 60
 
@@ -73,7 +74,37 @@ def published_for(event: Event, user: Any, key: str | None = None) -> PublishedE
     whose standings count only the finished boards. Every public page, part, stream and API
     document reads the results through here."""
     results = published(event, key)
-    return results if sees_everything(event, user) else results.public_view()
+    if not sees_everything(event, user):
+        results = results.public_view()
+    if not access.directs(user, event):
+        results = results.named(public_pair_names(event))
+    return results
+
+
+def _shown_names(pair: Pair) -> str:
+    return " & ".join(
+        shown_player(name, member)
+        for name, member in ((pair.player1, pair.member1), (pair.player2, pair.member2))
+        if name
+    )
+
+
+def public_pair_names(event: Event) -> dict[str, dict[str, str]]:
+    """The pairs whose names a public reader sees otherwise than typed (section name -> pair
+    key -> names): a linked member's name as they chose it shown (`shown_player`). Read at
+    each request, not kept in the snapshot: a member's choice applies at once."""
+    names: dict[str, dict[str, str]] = {}
+    linked = (
+        Pair.objects.filter(section__event=event)
+        .filter(Q(member1__isnull=False) | Q(member2__isnull=False))
+        .select_related("section", "member1", "member2")
+    )
+    for pair in linked:
+        shown = _shown_names(pair)
+        if shown != " & ".join(n for n in (pair.player1, pair.player2) if n):
+            key = pair.section.pair_key(pair.number, pair.direction or "")
+            names.setdefault(pair.section.name, {})[key] = shown
+    return names
 
 
 def document_for(results: PublishedEvent, shown: frozenset[int]) -> dict[str, Any] | None:
@@ -216,6 +247,17 @@ class PublishedEvent:
             info={key: info for key, info in self.info.items() if key[0] in shown},
             analyses={n: a for n, a in self.analyses.items() if n in shown},
             is_public_view=True,
+        )
+
+    def named(self, names: dict[str, dict[str, str]]) -> PublishedEvent:
+        """These results with some pairs' names as a public reader sees them
+        (`public_pair_names`)."""
+        if not names:
+            return self
+        return replace(
+            self,
+            document=self.document.with_names(names) if self.document else None,
+            public=self.public.with_names(names) if self.public else None,
         )
 
     @property
@@ -411,15 +453,30 @@ class HistoryEntry:
     row: StandingRow | None  # None when the event has no standings
 
 
+def _public_name(name: str, member: Member | None) -> bool:
+    """Whether a public page may show this name as typed: a visitor's, or a member's who
+    chose their full name."""
+    return shown_player(name, member) == name
+
+
 def player_history(club: Club, name: str) -> list[HistoryEntry]:
-    """A player's published events at this club, oldest first, with the pair's result."""
+    """A player's published events at this club, oldest first, with the pair's result. A
+    member who chose initials or to be hidden has no such page under their name: the places
+    they played under it are left out."""
     pairs = Pair.objects.filter(
         section__event__club=club, section__event__status=Event.Status.PUBLISHED
     ).filter(Q(player1=name) | Q(player2=name))
     found = []
-    for pair in pairs.select_related("section__event"):
+    for pair in pairs.select_related("section__event", "member1", "member2"):
+        if not any(
+            typed == name and _public_name(typed, member)
+            for typed, member in ((pair.player1, pair.member1), (pair.player2, pair.member2))
+        ):
+            continue
         event = pair.section.event
         doc = published(event).document
+        if doc is not None:
+            doc = doc.with_names(public_pair_names(event))
         key = pair.section.pair_key(pair.number, pair.direction or "")
         row = None
         for section in doc.sections if doc else ():
@@ -430,10 +487,16 @@ def player_history(club: Club, name: str) -> list[HistoryEntry]:
 
 
 def player_names(club: Club) -> list[str]:
-    """Everyone who has played in a published event of the club."""
+    """Everyone who has played in a published event of the club, as a public page may name
+    them: members who chose initials or to be hidden are left out (their full name is not
+    public, and a list of initials would lead nowhere)."""
     names: set[str] = set()
-    for first, second in Pair.objects.filter(
+    for pair in Pair.objects.filter(
         section__event__club=club, section__event__status="published", is_phantom=False
-    ).values_list("player1", "player2"):
-        names.update(n for n in (first, second) if n)
+    ).select_related("member1", "member2"):
+        names.update(
+            n
+            for n, member in ((pair.player1, pair.member1), (pair.player2, pair.member2))
+            if n and _public_name(n, member)
+        )
     return sorted(names, key=str.casefold)

@@ -40,6 +40,7 @@ from tournaments.events.selectors.room import (
 )
 from tournaments.events.selectors.section_snapshot import section_snapshot
 from tournaments.kernel.documents import entry_field_document
+from tournaments.kernel.member_links import shown_player
 
 
 def table_round(section: Section, table: int, progress: RoomProgress | None = None) -> int | None:
@@ -127,7 +128,15 @@ def _pair_view(
     away = rnd in missed
     # It played earlier this evening and has gone: its opponents are told so.
     left = away and any(r not in missed for r in range(1, rnd))
-    players = " & ".join(n for n in (pair.player1, pair.player2) if n) or pair.NAMES_TO_COME
+    # The players at the tables are the public: a member's name as they chose it shown.
+    players = (
+        " & ".join(
+            shown_player(n, m)
+            for n, m in ((pair.player1, pair.member1), (pair.player2, pair.member2))
+            if n
+        )
+        or pair.NAMES_TO_COME
+    )
     return TabletPair(
         number=pair.number,
         label=pair.label,
@@ -252,7 +261,10 @@ def _pairs_at(section: Section, table: int) -> dict[tuple[int, str], Pair]:
         wanted |= Q(direction=direction, number__in=numbers)
     return {
         (p.number, p.direction): p
-        for p in Pair.objects.filter(section=section).filter(wanted).order_by()
+        for p in Pair.objects.filter(section=section)
+        .filter(wanted)
+        .select_related("member1", "member2")
+        .order_by()
     }
 
 

@@ -22,6 +22,7 @@ from tournaments.events.services.scoring import lock_sections, results_changed, 
 from tournaments.events.services.tablets import table_links_ensure
 from tournaments.kernel import jobs
 from tournaments.kernel.audit import User, actor
+from tournaments.kernel.member_links import BY_NAME, NameLinker
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import date_checked, name_checked
 from tournaments.kernel.refusals import Refused
@@ -141,11 +142,18 @@ def pairs_register(
     *,
     event: Event,
     names: Mapping[int, tuple[str, str]],
+    members: Mapping[int, tuple[Any, Any]] | None = None,
     user: User = None,
 ) -> list[Pair]:
-    """Set the players' names of pair slots (pair id -> names); late arrivals included."""
+    """Set the players' names of pair slots (pair id -> names); late arrivals included.
+
+    Each name set is linked to the club's member whose name it is (`kernel.member_links`), or
+    to the member the API caller chose (`members`: pair id -> two member ids, None for a
+    visitor, `BY_NAME` to go by the name); a name left as it was keeps its link."""
     _require_status(event, "draft", "running", doing="change pair names")
     changed = []
+    linker = NameLinker(event.club, refused=EventError)
+    members = members or {}
     pairs = {p.pk: p for p in Pair.objects.select_for_update().filter(section__event=event)}
     for pair_id, (first, second) in names.items():
         pair = pairs.get(pair_id)
@@ -161,12 +169,29 @@ def pairs_register(
             )
             for value, column, which in ((first, "player1", "first"), (second, "player2", "second"))
         )
-        if (pair.player1, pair.player2) == (first, second):
+        chosen = members.get(pair_id, (BY_NAME, BY_NAME))
+        links = (
+            linker.link(
+                value,
+                chosen=choice,
+                what=f"{pair.label}'s {which} player",
+                before=(getattr(pair, column), getattr(pair, link)),
+            )
+            for value, choice, column, link, which in (
+                (first, chosen[0], "player1", "member1", "first"),
+                (second, chosen[1], "player2", "member2", "second"),
+            )
+        )
+        member1, member2 = links
+        if (pair.player1, pair.player2, pair.member1, pair.member2) == (
+            first, second, member1, member2
+        ):  # fmt: skip
             continue
         before = {"player1": pair.player1, "player2": pair.player2}
         pair.player1, pair.player2 = first, second
+        pair.member1, pair.member2 = member1, member2
         pair.arrived_late = pair.arrived_late or event.status == Event.Status.RUNNING
-        pair.save(update_fields=["player1", "player2", "arrived_late"])
+        pair.save(update_fields=["player1", "player2", "member1", "member2", "arrived_late"])
         changed.append(pair)
         if event.status != Event.Status.DRAFT:
             audit_record(
@@ -253,8 +278,11 @@ def pairs_swap(*, event: Event, first: Pair, second: Pair, reason: str, user: Us
     before = {first.label: first.names, second.label: second.names}
     first.player1, second.player1 = second.player1, first.player1
     first.player2, second.player2 = second.player2, first.player2
-    first.save(update_fields=["player1", "player2"])
-    second.save(update_fields=["player1", "player2"])
+    first.member1, second.member1 = second.member1, first.member1
+    first.member2, second.member2 = second.member2, first.member2
+    moved = ["player1", "player2", "member1", "member2"]
+    first.save(update_fields=moved)
+    second.save(update_fields=moved)
     audit_record(
         event=event,
         user=user,

@@ -43,6 +43,7 @@ from tournaments.events.services.events import EventError
 from tournaments.events.services.scoring import results_changed
 from tournaments.events.services.tablets import table_links_ensure
 from tournaments.kernel.audit import User
+from tournaments.kernel.member_links import NameLinker
 
 ABSENCE_DEVICE = Result.ABSENCE_DEVICE
 
@@ -267,8 +268,12 @@ def pair_arrive(
     pair.arrived_late = True
     fields = ["presence", "is_phantom", "arrived_late"]
     if names is not None:
+        linker = NameLinker(event.club, refused=EventError)
         pair.player1, pair.player2 = (n.strip() for n in names)
-        fields += ["player1", "player2"]
+        pair.member1, pair.member2 = (
+            linker.link(n, what=f"{pair.label}'s player") for n in (pair.player1, pair.player2)
+        )
+        fields += ["player1", "player2", "member1", "member2"]
     pair.save(update_fields=fields)
     _awards_rewrite(section, pair, user)
     audit_record(

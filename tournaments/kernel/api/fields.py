@@ -56,3 +56,31 @@ class BoundedListField(serializers.ListField):
         if isinstance(data, list) and self.max_length is not None and len(data) > self.max_length:
             self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
+
+
+#: The largest id a member choice may carry (a 64-bit key's): a larger number is a 400 in
+#: words, never an overflow in the database.
+MEMBER_ID_MAX = 2**63 - 1
+
+
+class MemberChoiceField(serializers.IntegerField):
+    """The club member a name stands for, chosen explicitly: a member's id, or null for a
+    visitor (even when a member has that name). Left out, the name typed decides
+    (`kernel.member_links`). Only JSON numbers: "12" is refused, as text is not an id."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MEMBER_ID_MAX)
+        kwargs.setdefault(
+            "help_text",
+            "The club member this player is (their id), or null for a visitor; left out, "
+            "the name links to the member whose name it is.",
+        )
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))

@@ -3,6 +3,7 @@
     members import FILE --club SLUG [--yes]   the preview, line by line; stores with --yes
     members export --club SLUG [-o FILE]      the register as CSV (standard output by default)
     members list --club SLUG [--json]         every member, active or not
+    members link --club SLUG [--dry-run]      link every unlinked name to its member
     members merge --club SLUG --keep ID --drop ID [--yes]   DROP's history moved onto KEEP
     members erase --club SLUG --id N [--yes]  the member forgotten (cannot be undone)
     members data --club SLUG --id N [-o FILE] everything the club holds about one member
@@ -22,6 +23,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from tournaments.kernel import member_privacy as privacy
 from tournaments.kernel import members as register
+from tournaments.kernel.member_links import names_link
 from tournaments.kernel.models import Club, Member
 from tournaments.management.commands._oneline import OneLineCommand
 
@@ -38,6 +40,10 @@ class Command(OneLineCommand):
         exporting.add_argument("-o", "--output", help="the file to write (default: stdout)")
         listing = sub.add_parser("list", help="every member")
         listing.add_argument("--json", action="store_true")
+        linking = sub.add_parser(
+            "link", help="link every unlinked name of every format to the member of that name"
+        )
+        linking.add_argument("--dry-run", action="store_true", help="report only, change nothing")
         merging = sub.add_parser("merge", help="merge the record --drop into --keep")
         merging.add_argument("--keep", required=True, type=int, help="the kept member's id")
         merging.add_argument("--drop", required=True, type=int, help="the merged member's id")
@@ -48,7 +54,7 @@ class Command(OneLineCommand):
         data = sub.add_parser("data", help="one member's data as JSON")
         data.add_argument("--id", required=True, type=int, help="the member's id")
         data.add_argument("-o", "--output", help="the file to write (default: stdout)")
-        for each in (importing, exporting, listing, merging, erasing, data):
+        for each in (importing, exporting, listing, linking, merging, erasing, data):
             each.add_argument("--club", required=True, help="the club's slug")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -67,6 +73,8 @@ class Command(OneLineCommand):
             self._erase(self._member(club, options["id"]), store=options["yes"])
         elif action == "data":
             self._data(self._member(club, options["id"]), options["output"])
+        elif action == "link":
+            self._link(club, dry_run=options["dry_run"])
         else:
             self._list(club, as_json=options["json"])
 
@@ -160,3 +168,17 @@ class Command(OneLineCommand):
             self.stdout.write(f"Member {member.pk}'s data written to {output}.")
         else:
             self.stdout.write(text)
+
+    def _link(self, club: Club, *, dry_run: bool) -> None:
+        report = names_link(club=club, dry_run=dry_run)
+        verb = "would link" if dry_run else "linked"
+        for hit in report.linked:
+            self.stdout.write(
+                f"{verb}  {hit.name} (member {hit.member.pk})  {hit.places} place(s): "
+                + "; ".join(hit.evenings)
+            )
+        for miss in report.unmatched:
+            self.stdout.write(f"no member  {miss.name}: " + "; ".join(miss.evenings))
+        self.stdout.write(f"{club.name}: {report.summary()}")
+        if dry_run:
+            self.stdout.write("Nothing was changed: run again without --dry-run to link.")

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.teams.model import MAX_TEAMS
-from tournaments.kernel.api.fields import NameField, TextField
+from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField
 from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.numbers import WholeNumberField
 from tournaments.teams.access import tournament_for, tournament_readable, tournaments_for
@@ -86,6 +86,8 @@ class TeamIn(serializers.Serializer[Any]):
     city = NameField(max_length=80, required=False, allow_blank=True)
     player_one = NameField(max_length=120, required=False, allow_blank=True)
     player_two = NameField(max_length=120, required=False, allow_blank=True)
+    member_one = MemberChoiceField()
+    member_two = MemberChoiceField()
 
 
 class TournamentIn(serializers.Serializer[Any]):

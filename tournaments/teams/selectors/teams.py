@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from engine.teams import GameResult, Round, Team, TeamTournament
 from engine.teams.ranking import StandingRow, tie_break_text
 from engine.teams.settings import ROTATIONS, TournamentSettings
+from tournaments.kernel.member_links import shown_player
 from tournaments.teams.access import tournaments_for
 from tournaments.teams.models import League, Tournament, TournamentGame, TournamentTeam
 
@@ -147,7 +148,8 @@ def week_notes(league: League, weeks: Sequence[Tournament]) -> dict[int, str]:
     }
     notes: dict[int, str] = {}
     for week in weeks:
-        there = {t.league_team or t.number: t for t in week.teams.all()}
+        teams = week.teams.select_related("member_one", "member_two")
+        there = {t.league_team or t.number: t for t in teams}
         said = []
         absent = [regular[k].name for k in sorted(regular) if k not in there]
         if absent:
@@ -157,10 +159,11 @@ def week_notes(league: League, weeks: Sequence[Tournament]) -> dict[int, str]:
             if usual is None:
                 continue
             stood_in = [
-                name
-                for name in (team.player_one, team.player_two)
+                shown_player(name, member)
+                for name, member in ((team.player_one, team.member_one),
+                                     (team.player_two, team.member_two))
                 if name and name not in (usual.player_one, usual.player_two)
-            ]
+            ]  # fmt: skip
             if stood_in:
                 said.append(f"{team.name} with {' and '.join(stood_in)} standing in")
         notes[week.pk] = "; ".join(said)
@@ -347,3 +350,14 @@ def games_of_team(tournament: Tournament, number: int) -> Sequence[TournamentGam
         for g in TournamentGame.objects.filter(tournament=tournament).order_by("round", "table")
         if g.home == number or g.away == number
     ]
+
+
+def shown_players(team: TournamentTeam) -> list[str]:
+    """A team's players as a public page names them: a linked member by their chosen shown
+    name (`shown_player`), a visitor as typed; players not given are left out."""
+    return [
+        shown_player(name, member)
+        for name, member in ((team.player_one, team.member_one),
+                             (team.player_two, team.member_two))
+        if name
+    ]  # fmt: skip

@@ -14,6 +14,8 @@ from typing import Any
 from engine.teams import TeamsError
 from engine.teams.model import MAX_TEAMS
 from engine.teams.settings import PLAYOFF_SIZES, TournamentSettings, playoff_sizes_text
+from tournaments.kernel.member_links import NameLinker, member_id_of
+from tournaments.kernel.models import Member
 from tournaments.kernel.names import RuleRefused, name_checked
 from tournaments.kernel.refusals import Refused
 from tournaments.teams.models import TournamentTeam
@@ -27,6 +29,9 @@ TOO_MANY_TEAMS = (
 )
 
 TEAM_FIELDS = ("name", "city", "player_one", "player_two")
+#: The explicit member choices a team's data may carry beside its players' names (the API's;
+#: left out, each name links to the member whose name it is).
+MEMBER_FIELDS = ("member_one", "member_two")
 
 
 class TeamsRefused(Refused):
@@ -71,7 +76,7 @@ def team_fields(data: Mapping[str, Any], number: int) -> dict[str, str]:
         raise TeamsRefused(
             f"Team {number}: give its name (and, if known, its city and two players)."
         )
-    unknown = sorted(set(data) - {*TEAM_FIELDS, "paid_cents", "in_pot", "present"})
+    unknown = sorted(set(data) - {*TEAM_FIELDS, *MEMBER_FIELDS, "paid_cents", "in_pot", "present"})
     if unknown:
         raise TeamsRefused(
             f"Team {number}: unknown {', '.join(unknown)} (known: {', '.join(TEAM_FIELDS)})."
@@ -100,3 +105,25 @@ def teams_distinct(names: Sequence[str]) -> None:
                 f"Two teams are called {first}: add a word (a city, a number) so the "
                 "standings tell them apart."
             )
+
+
+def team_links(
+    linker: NameLinker,
+    fields: Mapping[str, str],
+    data: Mapping[str, Any],
+    number: int,
+    before: TournamentTeam | None = None,
+) -> dict[str, Member | None]:
+    """The members a team's two players are (`kernel.member_links`): the member the caller
+    chose (`member_one`/`member_two` in `data`: an id, None for a visitor), else the one whose
+    name the player has; a name left as `before` had it keeps its link."""
+    links: dict[str, Member | None] = {}
+    for link, name_field in TournamentTeam.MEMBER_NAMES.items():
+        which = "first" if link == "member_one" else "second"
+        links[link] = linker.link(
+            fields[name_field],
+            chosen=member_id_of(data, link),
+            what=f"team {number}'s {which} player",
+            before=None if before is None else (getattr(before, name_field), getattr(before, link)),
+        )
+    return links

@@ -30,6 +30,7 @@ from engine.teams import Round, TeamsError
 from engine.teams.model import MAX_TEAMS
 from tournaments.kernel import live
 from tournaments.kernel.audit import Change, User, actor, audit_write, counter_bump
+from tournaments.kernel.member_links import NameLinker
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import named_and_dated
 from tournaments.kernel.tokens import new_link_token
@@ -50,11 +51,13 @@ from tournaments.teams.selectors.teams import (
 )
 from tournaments.teams.services.input import (
     FEWEST_TEAMS,
+    MEMBER_FIELDS,
     TEAM_FIELDS,
     TOO_MANY_TEAMS,
     checked_settings,
     name_or_refusal,
     team_fields,
+    team_links,
     teams_distinct,
 )
 from tournaments.teams.services.input import TeamsRefused as TeamsRefused
@@ -122,7 +125,11 @@ def tournament_create(
     if len(teams) > MAX_TEAMS:
         raise TeamsRefused(TOO_MANY_TEAMS)
     checked = checked_settings(settings)
-    rows: list[dict[str, Any]] = [team_fields(team, n) for n, team in enumerate(teams, start=1)]
+    linker = NameLinker(club, refused=TeamsRefused)
+    rows: list[dict[str, Any]] = []
+    for n, team in enumerate(teams, start=1):
+        fields = team_fields(team, n)
+        rows.append(fields | team_links(linker, fields, team, n))
     week = 1
     if league is not None:
         if league.club_id != club.pk:
@@ -173,7 +180,7 @@ def league_teams(league: League) -> list[dict[str, Any]]:
         .values_list("league_team", flat=True)
     )
     return [
-        {field: getattr(team, field) for field in TEAM_FIELDS}
+        {field: getattr(team, field) for field in (*TEAM_FIELDS, *MEMBER_FIELDS)}
         | {"league_team": team.league_team or team.number}
         for team in first.teams.order_by("number")
         if (team.league_team or team.number) not in gone
@@ -211,8 +218,9 @@ def team_add(
     fields = team_fields(data, number)
     teams_distinct([*tournament.teams.values_list("name", flat=True), fields["name"]])
     league_team = number if tournament.league_id is not None else None
+    links = team_links(NameLinker(tournament.club, refused=TeamsRefused), fields, data, number)
     team = TournamentTeam.objects.create(
-        tournament=tournament, number=number, league_team=league_team, **fields
+        tournament=tournament, number=number, league_team=league_team, **fields, **links
     )
     audit(tournament, user, "team-add", f"team {number}", after=fields)
     return team
@@ -231,10 +239,13 @@ def team_change(
         raise TeamsRefused("The draw is made: a team's city can no longer change.")
     others = tournament.teams.exclude(pk=team.pk).values_list("name", flat=True)
     teams_distinct([*others, fields["name"]])
+    links = team_links(
+        NameLinker(tournament.club, refused=TeamsRefused), fields, data, number, before=team
+    )
     before = {f: getattr(team, f) for f in TEAM_FIELDS}
-    for key, value in fields.items():
+    for key, value in {**fields, **links}.items():
         setattr(team, key, value)
-    team.save(update_fields=list(TEAM_FIELDS))
+    team.save(update_fields=[*TEAM_FIELDS, *MEMBER_FIELDS])
     audit(tournament, user, "team-change", f"team {number}", before=before, after=fields)
     return team
 

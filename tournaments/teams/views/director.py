@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubwhist.lan import loopback_warning
 from tournaments.kernel.access import clubs_for, is_admin
 from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.member_links import member_suggestions
 from tournaments.kernel.numbers import NumberRefused, optional_whole
 from tournaments.kernel.pages import FIRST_CLUB, act, base_url, no_club
 from tournaments.teams.access import tournament_for
@@ -99,6 +100,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "playoff": playoff_view(tournament),
             "money": money_view(tournament, state.standings),
             "tie_pairs": _tie_pairs(state) if state.settings.tie_games else [],
+            "member_names": member_suggestions(tournament.club),
             "links": team_links(tournament, base_url(request)) if running else [],
             "links_warning": loopback_warning(base_url(request)) if running else None,
         },

@@ -28,6 +28,7 @@ from tournaments.teams.selectors.teams import (
     games_of_team,
     league_standings,
     settings_of,
+    shown_players,
     tournament_state,
     week_notes,
 )
@@ -68,7 +69,12 @@ def tournament_team(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(
         request,
         "tournaments/public/tournament_team.html",
-        {"tournament": tournament, "team": team, "games": games},
+        {
+            "tournament": tournament,
+            "team": team,
+            "games": games,
+            "players": shown_players(team),
+        },
     )
 
 

@@ -32,6 +32,7 @@ from tournaments.events.views.director._common import event_for_director
 from tournaments.events.views.director.tablet_links import links_warning
 from tournaments.kernel.access import clubs_for, is_admin
 from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.member_links import member_suggestions
 from tournaments.kernel.pages import FIRST_CLUB, act, base_url, no_club
 
 
@@ -138,6 +139,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "section": section,
             "tables_words": selectors_events.tables_words(section),
             "pairs": pairs,
+            "member_names": member_suggestions(event.club),
             "rules": rules_for(event),
             "boards": event.boards.count(),
             "analysis": analysis_services.analysis_progress(event),
