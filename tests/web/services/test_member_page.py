@@ -379,3 +379,13 @@ def test_the_member_page_shows_the_current_handicap(world: World) -> None:
 
 def _document(data: dict[str, Any]) -> StandingsDocument:
     return StandingsDocument.from_dict(data)
+
+
+def test_the_players_pages_link_members_shown_by_full_name_to_their_page(world: World) -> None:
+    base = f"/clubs/{world.club.slug}/"
+    listing = Client().get(base + "players/").content.decode()
+    assert f'href="{base}members/{world.ann.pk}/"' in listing
+    assert f'href="{base}members/{world.bea.pk}/"' not in listing  # initials: not beside the name
+    assert f'href="{base}members/{world.cy.pk}/"' not in listing  # hidden
+    player = Client().get(base + "player/", {"name": "Ann Archer"}).content.decode()
+    assert f'href="{base}members/{world.ann.pk}/"' in player

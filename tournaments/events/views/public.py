@@ -227,7 +227,11 @@ def players_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/public/players.html",
-        {"club": club, "players": selectors_public.player_names(club)},
+        {
+            "club": club,
+            "players": selectors_public.player_names(club),
+            "members": selectors_public.member_pages(club),
+        },
     )
 
 
@@ -260,7 +264,13 @@ def player_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/public/player.html",
-        {"club": club, "name": name, "history": history, "chart": chart},
+        {
+            "club": club,
+            "name": name,
+            "history": history,
+            "chart": chart,
+            "member": selectors_public.member_pages(club).get(name),
+        },
     )
 
 
