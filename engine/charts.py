@@ -23,12 +23,14 @@ FONT = 14
 INK, MUTED, ACCENT, GRID = "#1f2937", "#6b7280", "#1d4ed8", "#e5e7eb"
 
 
-def _frame(title: str, description: str, body: list[str]) -> str:
+def _frame(title: str, description: str, body: list[str], ident: str = "chart") -> str:
+    # `ident` names the title and description: two charts on one page need two names, or
+    # each would be labelled by the first one's title.
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-labelledby="chart-title chart-desc" class="chart">'
-        f'<title id="chart-title">{escape(title)}</title>'
-        f'<desc id="chart-desc">{escape(description)}</desc>'
+        f'role="img" aria-labelledby="{ident}-title {ident}-desc" class="chart">'
+        f'<title id="{ident}-title">{escape(title)}</title>'
+        f'<desc id="{ident}-desc">{escape(description)}</desc>'
         f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>'
         f'<text x="{LEFT}" y="18" font-size="{FONT + 1}" font-weight="bold" fill="{INK}">'
         f"{escape(title)}</text>" + "".join(body) + "</svg>"
@@ -57,9 +59,16 @@ def line_chart(
     high: float = 100,
     unit: str = "%",
     reference: float | None = 50,
+    second: Sequence[float] | None = None,
+    second_name: str = "",
+    ident: str = "chart",
 ) -> str:
     """A line through `points` (label, value) left to right, e.g. a pair's running percentage
-    board by board, with a dashed reference line (50 %: an average session)."""
+    board by board, with a dashed reference line (50 %: an average session).
+
+    `second`, one value per point (a running average), is drawn dashed with square marks, so
+    the two lines differ by more than colour; `second_name` names it in the description and
+    in each mark's tooltip."""
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     span = high - low or 1
@@ -81,6 +90,23 @@ def line_chart(
     if len(coords) > 1:
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in coords)
         body.append(f'<polyline points="{path}" fill="none" stroke="{ACCENT}" stroke-width="2"/>')
+    if second is not None:
+        others = []
+        for (x, _, label, _), value in zip(coords, second, strict=True):
+            y = TOP + plot_h * (1 - (min(max(value, low), high) - low) / span)
+            others.append((x, y, label, value))
+        if len(others) > 1:
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in others)
+            body.append(
+                f'<polyline points="{path}" fill="none" stroke="{INK}" stroke-width="2" '
+                f'stroke-dasharray="6 3"/>'
+            )
+        for x, y, label, value in others:
+            body.append(
+                f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{INK}">'
+                f"<title>{escape(label)}, {escape(second_name)}: {value:.2f}{escape(unit)}"
+                f"</title></rect>"
+            )
     every = max(1, len(coords) // 12)
     for i, (x, y, label, value) in enumerate(coords):
         body.append(
@@ -93,7 +119,10 @@ def line_chart(
                 f'fill="{MUTED}">{escape(label)}</text>'
             )
     last = f"{points[-1][1]:.2f}{unit}" if points else "no boards yet"
-    return _frame(title, f"{len(points)} points; last {last}", body)
+    description = f"{len(points)} points; last {last}"
+    if second:
+        description += f"; {second_name} (dashed, square marks) last {second[-1]:.2f}{unit}"
+    return _frame(title, description, body, ident)
 
 
 def filled_bins(bars: Sequence[tuple[str, float]], *, most: int = 30) -> list[tuple[str, float]]:
@@ -122,7 +151,12 @@ def filled_bins(bars: Sequence[tuple[str, float]], *, most: int = 30) -> list[tu
 
 
 def bar_chart(
-    bars: Sequence[tuple[str, float]], *, title: str, unit: str = "", highlight: str = ""
+    bars: Sequence[tuple[str, float]],
+    *,
+    title: str,
+    unit: str = "",
+    highlight: str = "",
+    ident: str = "chart",
 ) -> str:
     """Vertical bars (label, value) left to right, e.g. how many tables had each score, or how
     many pairs finished in each band of percentages; the bar labelled `highlight` stands out."""
@@ -155,4 +189,4 @@ def bar_chart(
                 f'text-anchor="middle" fill="{MUTED}">{escape(label)}</text>'
             )
     total = sum(value for _, value in bars)
-    return _frame(title, f"{len(bars)} bars, {total:g} in all", body)
+    return _frame(title, f"{len(bars)} bars, {total:g} in all", body, ident)

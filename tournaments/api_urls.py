@@ -9,6 +9,7 @@ from tournaments.events.api import events, printing, public, results, room, tabl
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
 from tournaments.kernel.api import member_links, member_privacy, members
+from tournaments.seasons import member_api
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
 
@@ -23,6 +24,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "clubs/<slug:slug>/members/<int:member_id>/",
         members.MemberApi.as_view(),
         name="api-member",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/history/",
+        member_api.MemberHistoryApi.as_view(),
+        name="api-member-history",
     ),
     path(
         "clubs/<slug:slug>/members/import/preview",

@@ -16,8 +16,13 @@ class TournamentsConfig(AppConfig):
         from tournaments import tasks  # noqa: F401
         from tournaments.events.selectors import tablet_cache
         from tournaments.files import backup
+        from tournaments.kernel import handicaps
         from tournaments.seasons.backup import register_seasons
+        from tournaments.seasons.selectors.handicaps import club_handicaps
 
         tablet_cache.connect()
         backup.register_formats()
         register_seasons()
+        # The events' results pages show handicapped standings from the seasons' figures,
+        # asked through the kernel's slot: events may not import seasons (kernel.handicaps).
+        handicaps.register(club_handicaps)

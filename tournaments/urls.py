@@ -21,6 +21,7 @@ from tournaments.files import views as exports
 from tournaments.files.views import drive_export_json, tournament_export_json
 from tournaments.kernel import member_pages as members
 from tournaments.kernel import member_privacy_pages as member_privacy
+from tournaments.seasons import member_views
 from tournaments.teams.views import director as teams
 from tournaments.teams.views import paper as team_print
 from tournaments.teams.views import public as team_public
@@ -33,7 +34,25 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<slug:slug>/members/new/", members.member_new, name="member-new"),
     path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),
     path("clubs/<slug:slug>/members/export.csv", members.members_export, name="members-export"),
-    path("clubs/<slug:slug>/members/<int:member_id>/", members.member_edit, name="member-edit"),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/edit/", members.member_edit, name="member-edit"
+    ),
+    # A member's page (public when the member chose to be shown; always for directors).
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/",
+        member_views.member_page_view,
+        name="member-page",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/results.pdf",
+        member_views.member_page_pdf,
+        name="member-page-pdf",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/results.csv",
+        member_views.member_page_csv,
+        name="member-page-csv",
+    ),
     path(
         "clubs/<slug:slug>/members/<int:member_id>/merge/",
         member_privacy.member_merge,

@@ -23,7 +23,9 @@ text of the standings document (two decimals), never floats.
 | versus_average | total scoring only: the pair against its direction's average |
 
 then one column per session figure of the game (Candid Whist: `bags`, `bag_penalty`), named
-by the keys of the document's `session_columns`; games without them add none.
+by the keys of the document's `session_columns`; games without them add none; and, for an
+event with handicapped standings (a season covers its date), `handicap` (the pair's, signed)
+and `handicapped_percentage`.
 
 `travellers_csv(record, document)`, one row per traveller line, by board then as recorded:
 
@@ -56,12 +58,15 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 from engine import EngineError
 from engine.exports.record import EventRecord, ExportError
 from engine.scoring.document import BoardLine, Points, SectionStandings, StandingsDocument
+from engine.scoring.model import format_points
 
 __all__ = [
+    "HANDICAP_COLUMNS",
     "STANDINGS_COLUMNS",
     "TRAVELLER_COLUMNS",
     "safe_cell",
@@ -134,8 +139,16 @@ def _write(header: Sequence[str], rows: Iterable[Mapping[str, object]]) -> str:
     return out.getvalue()
 
 
-def standings_csv(document: StandingsDocument) -> str:
-    """The standings as CSV text (see the module docstring for the columns)."""
+def standings_csv(
+    document: StandingsDocument,
+    handicaps: Mapping[tuple[str, str], tuple[Fraction, Fraction]] | None = None,
+) -> str:
+    """The standings as CSV text (see the module docstring for the columns).
+
+    `handicaps`, when the event has handicapped standings: (section, pair key) -> (the pair's
+    handicap, its handicapped percentage); two more columns, `handicap` and
+    `handicapped_percentage`, empty for a pair not in the handicapped table (one that
+    withdrew)."""
     session_keys: list[str] = []
     for section in document.sections:
         for key, _heading in section.session_columns:
@@ -162,7 +175,23 @@ def standings_csv(document: StandingsDocument) -> str:
                         **{key: row.session.get(key) for key in session_keys},
                     }
                 )
-    return _write((*STANDINGS_COLUMNS, *session_keys), rows)
+                if handicaps is not None:
+                    figures = handicaps.get((section.name, row.key))
+                    rows[-1]["handicap"] = _signed(figures[0]) if figures else None
+                    rows[-1]["handicapped_percentage"] = (
+                        format_points(figures[1]) if figures else None
+                    )
+    extra = HANDICAP_COLUMNS if handicaps is not None else ()
+    return _write((*STANDINGS_COLUMNS, *session_keys, *extra), rows)
+
+
+#: The standings CSV's last two columns, for an event with handicapped standings.
+HANDICAP_COLUMNS = ("handicap", "handicapped_percentage")
+
+
+def _signed(value: Fraction) -> str:
+    text = format_points(value)
+    return f"+{text}" if value > 0 else text
 
 
 def _section_for(record: EventRecord, document: StandingsDocument) -> SectionStandings:

@@ -5,14 +5,25 @@ The app gathers the appearances from every format's stored results; everything c
 them is here, so a season's table can be recomputed from the appearances alone (the tests do).
 """
 
-from engine.season.handicaps import HandicapRule, handicap_of, handicaps_before, pair_handicap
+from engine.season.handicaps import (
+    HandicappedLine,
+    HandicapRule,
+    handicap_of,
+    handicapped_standings,
+    handicaps_before,
+    pair_handicap,
+    signed,
+)
 from engine.season.model import Appearance, Format
 
 __all__ = [
     "Appearance",
     "Format",
     "HandicapRule",
+    "HandicappedLine",
     "handicap_of",
+    "handicapped_standings",
     "handicaps_before",
     "pair_handicap",
+    "signed",
 ]

@@ -29,9 +29,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.scoring.model import format_points
 from engine.season.model import Appearance
 
-__all__ = ["HandicapRule", "handicap_of", "handicaps_before", "pair_handicap"]
+__all__ = [
+    "HandicapRule",
+    "HandicappedLine",
+    "handicap_of",
+    "handicapped_standings",
+    "handicaps_before",
+    "pair_handicap",
+    "signed",
+]
 
 #: The percentage a handicap levels every player towards.
 PAR_PERCENTAGE = Fraction(50)
@@ -85,3 +94,48 @@ def handicaps_before(
         if len([p for _, _, p in rows][-rule.window :]) >= max(rule.min_sessions, 1):
             found[member] = figure
     return found
+
+
+@dataclass(frozen=True)
+class HandicappedLine:
+    """One pair in an evening's handicapped standings: its scratch percentage, its handicap
+    and the two added up, ranked ("2=" for a tie)."""
+
+    key: str
+    percentage: Fraction
+    handicap: Fraction
+    rank: str
+
+    @property
+    def handicapped(self) -> Fraction:
+        return self.percentage + self.handicap
+
+
+def handicapped_standings(
+    pairs: Iterable[tuple[str, Fraction, Fraction]],
+) -> list[HandicappedLine]:
+    """A field's pairs (key, percentage, pair handicap) ranked by percentage plus handicap,
+    best first; pairs level share a place ("2=") and the next place is skipped, as the
+    scratch standings do. Pairs keep their given order among equals.
+
+    >>> from fractions import Fraction as F
+    >>> [(line.key, line.rank) for line in handicapped_standings(
+    ...     [("1", F(60), F(-5)), ("2", F(50), F(5)), ("3", F(52), F(0))])]
+    [('1', '1='), ('2', '1='), ('3', '3')]
+    """
+    lines = sorted(pairs, key=lambda pair: -(pair[1] + pair[2]))
+    ranked: list[HandicappedLine] = []
+    position = 0
+    while position < len(lines):
+        level = lines[position][1] + lines[position][2]
+        tied = [line for line in lines[position:] if line[1] + line[2] == level]
+        label = f"{position + 1}=" if len(tied) > 1 else str(position + 1)
+        ranked += [HandicappedLine(key, pct, handicap, label) for key, pct, handicap in tied]
+        position += len(tied)
+    return ranked
+
+
+def signed(value: Fraction) -> str:
+    """A handicap as people read it: two decimals with its sign ("+2.88", "-8.00", "0.00")."""
+    text = format_points(value)
+    return f"+{text}" if value > 0 else text

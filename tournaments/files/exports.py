@@ -35,6 +35,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments.drives.models import Drive
 from tournaments.events.bridge import engine_board, meeting_rows
 from tournaments.events.models import Board, Event, Pair, Result, Standings
+from tournaments.events.selectors.handicapped import handicap_columns
 from tournaments.events.selectors.public import public_pair_names
 from tournaments.events.selectors.records import board_analyses
 from tournaments.events.selectors.standings import standings_compute
@@ -196,7 +197,8 @@ def event_export(event: Event, fmt: str, *, public: bool = False) -> Export:
     elif chosen.key == "pbn":
         text = dumps_with_results(record, board_analyses(event))
     elif chosen.key == "csv":
-        text = standings_csv(_document(event, public))
+        document = _document(event, public)
+        text = standings_csv(document, handicap_columns(event, document))
     else:
         text = travellers_csv(record, _document(event, public))
     name = slugify(event.name) or "event"

@@ -18,6 +18,7 @@ and each is checked with large print off and on.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,8 @@ from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
+from tournaments.seasons.models import Season
+from tournaments.seasons.services.ledger import club_rebuild
 from tournaments.teams.models import Tournament, TournamentTableAccess
 from tournaments.teams.services.games import game_enter, tournament_live
 from tournaments.teams.services.teams import league_create
@@ -118,6 +121,19 @@ def build_world() -> World:
     Pair.objects.filter(section__event=published, number=1, direction="NS").update(
         player1="Ann Archer", player2="Bill Bennett"
     )
+    # Ann and Bill are members, and a season covers the evening: its results pages show the
+    # handicapped standings, and Ann has a member's page.
+    ann = Member.objects.create(club=club, name="Ann Archer")
+    bill = Member.objects.create(club=club, name="Bill Bennett", public_name="initials")
+    Pair.objects.filter(section__event=published, number=1, direction="NS").update(
+        member1=ann, member2=bill
+    )
+    Season.objects.create(
+        club=club,
+        name="Axe season",
+        starts=published.date - dt.timedelta(days=30),
+        ends=published.date + dt.timedelta(days=30),
+    )
     event_simulate(event=published, seed=5, batch=True)
     event_finish(event=published)
     event_publish(event=published)
@@ -160,6 +176,7 @@ def build_world() -> World:
     tournament = make_tournament(club, teams=5, rounds=3, name="Axe teams", league=league)
     game_enter(tournament=tournament, table=1, score={"home_points": 7, "away_points": 2})
     tournament_live(tournament=tournament, live=True)
+    club_rebuild(club=club)  # the ledger, as the publishing jobs take it
     return World(
         club=club,
         running=running,
@@ -262,6 +279,10 @@ def _merge_unchosen(page: Any) -> None:
     page.locator("#merge-error").wait_for()
 
 
+def _ann(w: World) -> Member:
+    return Member.objects.get(club=w.club, name="Ann Archer")
+
+
 def _import_preview(page: Any) -> None:
     page.get_by_label("Or paste the CSV here").fill(
         "name;number;email\nZoë Brontë;8;zoe@example.org\nSiân O'Neil;;\n;9;no-name@example.org\n"
@@ -284,6 +305,8 @@ PAGES = [
     # an event's public pages: published, and a running one followed live
     Page("public-results", A, _published, label="published"),
     Page("public-results", A, _running, label="live"),
+    Page("member-page", A, lambda w: _club(w) | {"member_id": _ann(w).pk}),
+    Page("member-page", D, lambda w: _club(w) | {"member_id": _ann(w).pk}, label="director"),
     Page("public-board", A, lambda w: _published(w) | {"number": 1}),
     Page("public-board", A, lambda w: _running(w) | {"number": 1}, label="live"),
     Page("public-pair", A, lambda w: _published(w) | {"key": "NS1"}),
@@ -404,6 +427,8 @@ EXEMPT = {
     "tournament-print": DOWNLOAD,
     "members-export": DOWNLOAD,
     "member-data": DOWNLOAD,
+    "member-page-pdf": DOWNLOAD,
+    "member-page-csv": DOWNLOAD,
     "drive-room-part": PART,
     **dict.fromkeys(POST_TARGETS, FORM_POST),
 }

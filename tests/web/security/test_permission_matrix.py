@@ -114,6 +114,9 @@ PUBLIC_EVENT_PAGES = {
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
+#: A member's page, its PDF and CSV: everyone, unless the member chose to be hidden or was
+#: erased (then the club's directors only; the matrix's member chose their full name).
+PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv"}
 #: For everyone.
 OPEN_PAGES = {
     "home", "health", "login", "logout", "table-sw", "drive-table-sw", "team-table-sw",
@@ -170,7 +173,7 @@ CLUB_PAGES = {
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
-PUBLIC_CLUB_API = {"api-club"}
+PUBLIC_CLUB_API = {"api-club", "api-member-history"}
 #: Live results before publishing: the club's directors, or anyone once published.
 STANDINGS_API = {"api-standings", "api-tournament-standings"}
 

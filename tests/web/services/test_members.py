@@ -248,7 +248,7 @@ def test_the_pages_add_search_edit_import_and_export(director_client: Client, cl
         and "1 member: 1 active" in page.content.decode()
     )
     assert "Siân" not in director_client.get(base, {"q": "zzz"}).content.decode()
-    director_client.post(f"{base}{member.pk}/", values | {"public_name": "hidden"})
+    director_client.post(f"{base}{member.pk}/edit/", values | {"public_name": "hidden"})
     assert Member.objects.get().public_name == "hidden"
     text = "name\nZoë Brontë\nsiân o'neil\n"
     preview = director_client.post(base + "import/", {"step": "preview", "text": text})

@@ -37,7 +37,7 @@ from tournaments.events.selectors.documents import (
 from tournaments.events.selectors.events import latest_standings
 from tournaments.events.selectors.standings import finished_standings
 from tournaments.kernel.member_links import shown_player
-from tournaments.kernel.models import Club, Member
+from tournaments.kernel.models import Club, Member, PublicName
 
 CACHE_SECONDS = 15 * 60
 
@@ -500,3 +500,25 @@ def player_names(club: Club) -> list[str]:
             if n and _public_name(n, member)
         )
     return sorted(names, key=str.casefold)
+
+
+def member_pages(club: Club) -> dict[str, int]:
+    """Names played under in the club's published events that belong to a member whose page
+    is public under that same full name: name -> member id (the players' list links them to
+    the member's page). A member shown by initials or hidden is left out: linking them here
+    would put their full name beside their page."""
+    found: dict[str, int] = {}
+    pairs = Pair.objects.filter(
+        section__event__club=club, section__event__status="published", is_phantom=False
+    )
+    for name_field, member_field in (("player1", "member1"), ("player2", "member2")):
+        rows = pairs.filter(
+            **{
+                f"{member_field}__public_name": PublicName.FULL,
+                f"{member_field}__erased_at__isnull": True,
+            }
+        ).values_list(name_field, member_field, f"{member_field}__name")
+        for played, member, name in rows:
+            if played and played == name:
+                found[played] = member
+    return found

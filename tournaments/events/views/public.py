@@ -26,6 +26,7 @@ from engine.scoring.document import StandingsDocument
 from tournaments.events import access, selectors
 from tournaments.events.models import Event, Pair
 from tournaments.events.selectors import public as selectors_public
+from tournaments.events.selectors.handicapped import event_handicapped
 from tournaments.events.views.published import (
     board_context,
     boards_shown_to,
@@ -70,6 +71,8 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
             "computed_at": standings.computed_at if standings else None,
             "few_boards": few,  # a pair under half the busiest pair's boards is marked *
             "has_few": any(row.boards < few for row in rows),
+            "handicapped": event_handicapped(event, document),
+            "many_sections": len(document.sections) > 1 if document else False,
         },
     )
 
@@ -224,7 +227,11 @@ def players_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/public/players.html",
-        {"club": club, "players": selectors_public.player_names(club)},
+        {
+            "club": club,
+            "players": selectors_public.player_names(club),
+            "members": selectors_public.member_pages(club),
+        },
     )
 
 
@@ -257,7 +264,13 @@ def player_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/public/player.html",
-        {"club": club, "name": name, "history": history, "chart": chart},
+        {
+            "club": club,
+            "name": name,
+            "history": history,
+            "chart": chart,
+            "member": selectors_public.member_pages(club).get(name),
+        },
     )
 
 

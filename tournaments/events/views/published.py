@@ -21,6 +21,7 @@ from engine.diagrams import board_facts, jokers_of, suit_rows
 from engine.publishing import board_frequencies, percentage_spread
 from tournaments.events.models import Event
 from tournaments.events.selectors import public as selectors_public
+from tournaments.events.selectors.handicapped import event_handicapped
 
 
 def reader_event(request: HttpRequest, pk: int) -> Event:
@@ -77,12 +78,16 @@ def results_context(
 ) -> dict[str, Any]:
     """The standings page (and its live part): each field with its spread of percentages."""
     sections: list[dict[str, Any]] = []
+    # From the document this reader was given: a running event's public copy counts only the
+    # finished boards, and so does its handicapped table.
+    handicapped = event_handicapped(event, results.document)
     for section in results.document.sections if results.document else ():
         spread = percentage_spread(section)
         sections.append(
             {
                 "section": section,
                 "spread": bar_chart(spread, title="How the field finished (%)") if spread else "",
+                "handicapped": [t for t in handicapped if t.section == section.name],
             }
         )
     most = max(
@@ -96,7 +101,12 @@ def results_context(
     )
     # A pair that played under half the boards the others did is marked: its percentage
     # rests on few boards (a late arrival, a pair that left early).
-    return {**common_context(event, results, shown), "sections": sections, "few_boards": most / 2}
+    return {
+        **common_context(event, results, shown),
+        "sections": sections,
+        "few_boards": most / 2,
+        "many_sections": len(sections) > 1,
+    }
 
 
 def board_context(
