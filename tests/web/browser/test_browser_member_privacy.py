@@ -40,7 +40,7 @@ def test_a_director_merges_a_record_then_forgets_a_member(live_server: Any, brow
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     log_in(page, live_server.url)
-    page.goto(f"{live_server.url}/clubs/{club.slug}/members/{keep.pk}/")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/members/{keep.pk}/edit/")
 
     # The merge: the other record chosen by keyboard, what will move shown, then confirmed.
     _checked(page, "member page", findings)
@@ -60,7 +60,7 @@ def test_a_director_merges_a_record_then_forgets_a_member(live_server: Any, brow
     assert Member.objects.get(pk=keep.pk).number == "77"
 
     # Forgetting: another member's page, what will happen shown, then confirmed.
-    page.goto(f"{live_server.url}/clubs/{club.slug}/members/{leaving.pk}/")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/members/{leaving.pk}/edit/")
     page.get_by_role("link", name="Forget this member").click()
     page.locator("#erase-preview").wait_for()
     assert "cannot be undone" in page.locator("#erase-preview").inner_text()

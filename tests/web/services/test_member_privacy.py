@@ -304,7 +304,7 @@ def test_the_members_page_offers_the_data_a_merge_and_forgetting(
 ) -> None:
     member = add(club, "Ann Archer")
     add(club, "Bill Bennett", number="9")
-    page = director_client.get(f"/clubs/{club.slug}/members/{member.pk}/").content.decode()
+    page = director_client.get(f"/clubs/{club.slug}/members/{member.pk}/edit/").content.decode()
     assert "Download this member's data (JSON)" in page
     assert "Merge another record into this one" in page and "Bill Bennett (no. 9)" in page
     assert "Forget this member" in page
@@ -324,7 +324,7 @@ def test_a_merge_through_the_pages_shows_what_moves_then_merges_on_post(
     assert "cannot be undone" in text
     assert Member.objects.filter(pk=drop.pk).exists()  # nothing changed by looking
     done = director_client.post(url, {"other": drop.pk})
-    assert done.status_code == 302 and done["Location"].endswith(f"/members/{keep.pk}/")
+    assert done.status_code == 302 and done["Location"].endswith(f"/members/{keep.pk}/edit/")
     assert not Member.objects.filter(pk=drop.pk).exists()
     assert links_of(keep) == (1, 1, 1)
 
