@@ -5,11 +5,27 @@ The app gathers the appearances from every format's stored results; everything c
 them is here, so a season's table can be recomputed from the appearances alone (the tests do).
 """
 
+from engine.season.competitions import (
+    CompetitionRule,
+    CompetitionRuleError,
+    CompetitionTable,
+    TableRow,
+    averages_before,
+    competition_table,
+    evening_handicaps,
+)
 from engine.season.handicaps import HandicapRule, handicap_of, handicaps_before, pair_handicap
 from engine.season.model import Appearance, Format
 
 __all__ = [
     "Appearance",
+    "CompetitionRule",
+    "CompetitionRuleError",
+    "CompetitionTable",
+    "TableRow",
+    "averages_before",
+    "competition_table",
+    "evening_handicaps",
     "Format",
     "HandicapRule",
     "handicap_of",
