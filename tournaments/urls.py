@@ -20,6 +20,7 @@ from tournaments.events.views.director import (
 from tournaments.files import views as exports
 from tournaments.files.views import drive_export_json, tournament_export_json
 from tournaments.kernel import member_pages as members
+from tournaments.seasons import views as seasons
 from tournaments.teams.views import director as teams
 from tournaments.teams.views import paper as team_print
 from tournaments.teams.views import public as team_public
@@ -33,6 +34,44 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),
     path("clubs/<slug:slug>/members/export.csv", members.members_export, name="members-export"),
     path("clubs/<slug:slug>/members/<int:member_id>/", members.member_edit, name="member-edit"),
+    path("clubs/<slug:slug>/seasons/", seasons.seasons_list, name="seasons"),
+    path("clubs/<slug:slug>/seasons/new/", seasons.season_new, name="season-new"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/", seasons.season_detail, name="season-detail"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/edit/", seasons.season_edit, name="season-edit"
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/new/",
+        seasons.competition_new,
+        name="competition-new",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/<int:competition_id>/",
+        seasons.competition_edit,
+        name="competition-edit",
+    ),
+    path("clubs/<slug:slug>/season/", seasons.public_seasons, name="public-seasons"),
+    path("clubs/<slug:slug>/season/<int:season_id>/", seasons.public_season, name="public-season"),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/season.pdf",
+        seasons.season_pdf_file,
+        name="season-pdf",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/season.csv",
+        seasons.season_csv_file,
+        name="season-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/",
+        seasons.public_competition,
+        name="public-competition",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/competition.csv",
+        seasons.competition_csv_file,
+        name="competition-csv",
+    ),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
     path("results/<int:pk>/export.<slug:fmt>", exports.public_export, name="public-export"),
