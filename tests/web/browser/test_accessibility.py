@@ -18,6 +18,7 @@ and each is checked with large print off and on.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,8 @@ from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
+from tournaments.seasons.models import Competition, Season, SeasonLine
+from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import Tournament, TournamentTableAccess
 from tournaments.teams.services.games import game_enter, tournament_live
 from tournaments.teams.services.teams import league_create
@@ -243,6 +246,31 @@ def _member(w: World) -> Member:
     return Member.objects.get_or_create(club=w.club, name="Siân O'Neil", number="7")[0]
 
 
+def _season(w: World) -> dict[str, Any]:
+    """The club's season with a ladder over its published evenings (made once)."""
+    season = Season.objects.filter(club=w.club, name="Accessible season").first()
+    if season is None:
+        for n, (name, pct) in enumerate((("Siân O'Neil", 61), ("Zoë Brontë", 48)), start=1):
+            member = Member.objects.get_or_create(club=w.club, name=name)[0]
+            SeasonLine.objects.create(
+                club=w.club, format="event", play_id=999, play_name="An evening",
+                date=dt.date.today(), entrant=f"NS{n}", member=member, name=name, rank=str(n),
+                field_size=2, figures={"percentage": str(pct), "points": str(pct)},
+            )  # fmt: skip
+        season = season_create(
+            club=w.club, name="Accessible season", starts="2020-01-01", ends=dt.date.today()
+        )
+        competition_add(season=season, name="Ladder")
+        competition_add(season=season, name="Attendance", kind="attendance")
+    return {"slug": w.club.slug, "season_id": season.pk}
+
+
+def _competition(w: World) -> dict[str, Any]:
+    args = _season(w)
+    first = Competition.objects.filter(season_id=args["season_id"]).order_by("position")[0]
+    return args | {"competition_id": first.pk}
+
+
 def _import_preview(page: Any) -> None:
     page.get_by_label("Or paste the CSV here").fill(
         "name;number;email\nZoë Brontë;8;zoe@example.org\nSiân O'Neil;;\n;9;no-name@example.org\n"
@@ -334,6 +362,17 @@ PAGES = [
     Page("member-edit", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
     Page("members-import", D, _club),
     Page("members-import", D, _club, label="a preview", then=_import_preview),
+    # the club's seasons
+    Page("seasons", D, _club),
+    Page("season-new", D, _club),
+    Page("season-new", D, _club, label="its errors shown", then=_refused("Set up the season")),
+    Page("season-detail", D, _season),
+    Page("season-edit", D, _season),
+    Page("competition-new", D, _season),
+    Page("competition-edit", D, _competition),
+    Page("public-seasons", A, _club),
+    Page("public-season", A, _season),
+    Page("public-competition", A, _competition),
 ]
 
 #: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
@@ -380,6 +419,9 @@ EXEMPT = {
     "tournament-csv": DOWNLOAD,
     "tournament-print": DOWNLOAD,
     "members-export": DOWNLOAD,
+    "season-pdf": DOWNLOAD,
+    "season-csv": DOWNLOAD,
+    "competition-csv": DOWNLOAD,
     "drive-room-part": PART,
     **dict.fromkeys(POST_TARGETS, FORM_POST),
 }
