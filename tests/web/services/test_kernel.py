@@ -42,6 +42,8 @@ from tournaments.kernel.numbers import NumberRefused
 from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
 from tournaments.kernel.streams import state_events
 from tournaments.kernel.table_gate import TableWritesClosed
+from tournaments.seasons.services.ledger import UnknownFormat
+from tournaments.seasons.services.seasons import SeasonRefused
 from tournaments.teams.models import TournamentTableAccess
 from tournaments.teams.services.input import TeamsRefused
 from tournaments.teams.services.tablets import TeamsDiffer
@@ -73,6 +75,8 @@ REFUSALS: dict[type[Refused], int] = {
     NumberRefused: 400,
     MembersRefused: 400,
     MembersFileRefused: 400,
+    SeasonRefused: 400,
+    UnknownFormat: 400,
 }
 
 

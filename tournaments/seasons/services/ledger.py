@@ -12,11 +12,12 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.kernel.models import Club
+from tournaments.kernel.refusals import Refused
 from tournaments.seasons.models import SeasonLine
 from tournaments.seasons.selectors.ledger import PUBLISHED, SOURCES, figures_of
 
 
-class UnknownFormat(ValueError):
+class UnknownFormat(Refused):
     """A format the season does not know (a task sent with a wrong name)."""
 
 

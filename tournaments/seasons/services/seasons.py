@@ -34,7 +34,7 @@ from tournaments.kernel.audit import User, actor, audit_write
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import date_checked, name_checked
 from tournaments.kernel.numbers import NumberRefused, optional_whole, whole
-from tournaments.kernel.refusals import Kind, Refused
+from tournaments.kernel.refusals import Refused
 from tournaments.seasons.models import Competition, CompetitionPlay, Season, SeasonAudit, SeasonLine
 from tournaments.seasons.selectors.ledger import appearances
 from tournaments.seasons.selectors.seasons import (
@@ -53,12 +53,6 @@ FORMAT_WORDS = {"event": "duplicate pairs", "drive": "whist drive", "tournament"
 
 class SeasonRefused(Refused):
     """A season or competition change that breaks a rule; the message says which and why."""
-
-
-class SeasonNotFound(SeasonRefused):
-    """No such season or competition of this club."""
-
-    kind = Kind.NOT_FOUND
 
 
 # ---- the rule of one row ---------------------------------------------------------------------
