@@ -407,6 +407,11 @@ SPECTACULAR_SETTINGS = {
         "TeamSideEnum": [("home", "home"), ("away", "away")],
         # How public pages show a member (the register's public-name choice).
         "MemberPublicNameEnum": "tournaments.kernel.models.PublicName",
+        # A season's competition kinds and tie rules, and the formats of its evenings.
+        "CompetitionKindEnum": "tournaments.seasons.models.Competition.Kind",
+        "CompetitionTiesEnum": "tournaments.seasons.models.Competition.Ties",
+        "SeasonHandicapBasisEnum": "tournaments.seasons.models.Season.Basis",
+        "SeasonPlayFormatEnum": "tournaments.seasons.models.CompetitionPlay.Format",
     },
 }
 

@@ -9,6 +9,7 @@ from tournaments.events.api import events, printing, public, results, room, tabl
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
 from tournaments.kernel.api import member_links, member_privacy, members
+from tournaments.seasons import api as seasons
 from tournaments.seasons import member_api
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
@@ -80,6 +81,38 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/totals/", drives.DriveTotalsApi.as_view(), name="api-drive-totals"),
     path("drives/<int:pk>/export/json", DriveExportApi.as_view(), name="api-drive-export"),
     path("public/clubs/<slug:slug>/events/", public.ClubEventsApi.as_view(), name="api-club"),
+    # The club's seasons (tournaments/seasons/api.py): for everyone, then for its directors.
+    path(
+        "public/clubs/<slug:slug>/seasons/",
+        seasons.PublicSeasonsApi.as_view(),
+        name="api-public-seasons",
+    ),
+    path(
+        "public/clubs/<slug:slug>/seasons/<int:season_id>/",
+        seasons.PublicSeasonApi.as_view(),
+        name="api-public-season",
+    ),
+    path("clubs/<slug:slug>/seasons/", seasons.SeasonsApi.as_view(), name="api-seasons"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/",
+        seasons.SeasonApi.as_view(),
+        name="api-season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/",
+        seasons.CompetitionsApi.as_view(),
+        name="api-competitions",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/<int:competition_id>/",
+        seasons.CompetitionApi.as_view(),
+        name="api-competition",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/recompute",
+        seasons.SeasonRecomputeApi.as_view(),
+        name="api-season-recompute",
+    ),
     path("public/events/<int:pk>/", public.PublicStandingsApi.as_view(), name="api-public"),
     path(
         "public/events/<int:pk>/boards/<int:number>/",

@@ -19,7 +19,7 @@ from tournaments.events.services.printing import print_job_build
 from tournaments.events.services.scoring import rescore_sweep as sweep
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.kernel import jobs
-from tournaments.seasons.services.ledger import play_refresh
+from tournaments.seasons.services.seasons import play_changed
 
 log = logging.getLogger(__name__)
 
@@ -56,5 +56,6 @@ def build_print_pack(job_id: int) -> None:
 
 @shared_task(name=jobs.SEASON_PLAY_CHANGED, acks_late=True, ignore_result=True)
 def season_play_changed(format_name: str, play_id: int) -> None:
-    """An evening published or reopened: the season's ledger takes it again."""
-    play_refresh(format_name=format_name, play_id=play_id)
+    """An evening published or reopened: the season's ledger takes it again, and the
+    competitions of the seasons covering its date are recomputed."""
+    play_changed(format_name=format_name, play_id=play_id)

@@ -22,6 +22,7 @@ from tournaments.files.views import drive_export_json, tournament_export_json
 from tournaments.kernel import member_pages as members
 from tournaments.kernel import member_privacy_pages as member_privacy
 from tournaments.seasons import member_views
+from tournaments.seasons import views as seasons
 from tournaments.teams.views import director as teams
 from tournaments.teams.views import paper as team_print
 from tournaments.teams.views import public as team_public
@@ -67,6 +68,44 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "clubs/<slug:slug>/members/<int:member_id>/data.json",
         member_privacy.member_data,
         name="member-data",
+    ),
+    path("clubs/<slug:slug>/seasons/", seasons.seasons_list, name="seasons"),
+    path("clubs/<slug:slug>/seasons/new/", seasons.season_new, name="season-new"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/", seasons.season_detail, name="season-detail"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/edit/", seasons.season_edit, name="season-edit"
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/new/",
+        seasons.competition_new,
+        name="competition-new",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/competitions/<int:competition_id>/",
+        seasons.competition_edit,
+        name="competition-edit",
+    ),
+    path("clubs/<slug:slug>/season/", seasons.public_seasons, name="public-seasons"),
+    path("clubs/<slug:slug>/season/<int:season_id>/", seasons.public_season, name="public-season"),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/season.pdf",
+        seasons.season_pdf_file,
+        name="season-pdf",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/season.csv",
+        seasons.season_csv_file,
+        name="season-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/",
+        seasons.public_competition,
+        name="public-competition",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/competition.csv",
+        seasons.competition_csv_file,
+        name="competition-csv",
     ),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),

@@ -5,6 +5,15 @@ The app gathers the appearances from every format's stored results; everything c
 them is here, so a season's table can be recomputed from the appearances alone (the tests do).
 """
 
+from engine.season.competitions import (
+    CompetitionRule,
+    CompetitionRuleError,
+    CompetitionTable,
+    TableRow,
+    averages_before,
+    competition_table,
+    evening_handicaps,
+)
 from engine.season.handicaps import (
     HandicappedLine,
     HandicapRule,
@@ -18,9 +27,16 @@ from engine.season.model import Appearance, Format
 
 __all__ = [
     "Appearance",
+    "CompetitionRule",
+    "CompetitionRuleError",
+    "CompetitionTable",
     "Format",
     "HandicapRule",
     "HandicappedLine",
+    "TableRow",
+    "averages_before",
+    "competition_table",
+    "evening_handicaps",
     "handicap_of",
     "handicapped_standings",
     "handicaps_before",

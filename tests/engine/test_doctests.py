@@ -19,6 +19,8 @@ MODULES = [
     "engine.reading",
     "engine.names",
     "engine.shapes",
+    "engine.season.handicaps",
+    "engine.season.competitions",
 ]
 
 

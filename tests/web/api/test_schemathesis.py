@@ -52,6 +52,7 @@ from tournaments.events.services.printing import KINDS
 from tournaments.events.services.results import result_submit
 from tournaments.files.exports import FORMATS
 from tournaments.kernel.models import Club, Member
+from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import TournamentTableAccess
 from tournaments.teams.services.teams import team_arrive, tournament_create, tournament_start
 
@@ -124,6 +125,12 @@ _PRIVACY = (
     "forgotten (the world's register has one member), and a member is forgotten once (after "
     "the first example, the erase is refused)"
 )
+_SEASONS = (
+    "the seasons' state decides (a name already there: after the first example, every name "
+    "is; a removed season or competition) and rules a JSON Schema cannot say (a season ends "
+    "on or after it starts, a total counts one kind of points, a chosen evening is the club's "
+    "and within the season's dates)"
+)
 #: `positive_data_acceptance` left out, operation by operation, for the reason given. Every
 #: other check runs on them, 400s included: no 5xx, no undocumented status, a documented body.
 _NO_ACCEPTANCE = {
@@ -165,6 +172,10 @@ _NO_ACCEPTANCE = {
     "POST /api/clubs/{slug}/members/import/confirm": _REGISTER,
     "POST /api/clubs/{slug}/members/{member_id}/merge/": _PRIVACY,
     "POST /api/clubs/{slug}/members/{member_id}/erase/": _PRIVACY,
+    "POST /api/clubs/{slug}/seasons/": _SEASONS,
+    "PATCH /api/clubs/{slug}/seasons/{season_id}/": _SEASONS,
+    "POST /api/clubs/{slug}/seasons/{season_id}/competitions/": _SEASONS,
+    "PATCH /api/clubs/{slug}/seasons/{season_id}/competitions/{competition_id}/": _SEASONS,
     "POST /api/t/{token}/preview/": f"{_STATE}; {_RULES}",
     "POST /api/t/{token}/results/": f"{_STATE}; {_RULES}",
     # Each example disputes the same stored results: after the first, they are disputed.
@@ -281,6 +292,8 @@ def world(club: Club) -> World:
     team_tokens = list(
         TournamentTableAccess.objects.filter(tournament=teams).values_list("token", flat=True)
     )
+    season = season_create(club=club, name="Fuzzed season", starts="2025-01-01", ends="2025-12-31")
+    competition = competition_add(season=season, name="Fuzzed ladder")
     login = Client()
     login.force_login(user)
     csrf = get_random_string(32)
@@ -297,6 +310,8 @@ def world(club: Club) -> World:
             "job_id": [job.pk],
             "slug": [club.slug],
             "member_id": [Member.objects.create(club=club, name="Siân O'Neil", number="1").pk],
+            "season_id": [season.pk],
+            "competition_id": [competition.pk],
             "token": [*tokens[:2], *drive_tokens[:2], *team_tokens[:2]],
         },
         headers={"X-CSRFToken": csrf},
@@ -387,6 +402,8 @@ def test_the_real_objects_cover_every_path_parameter() -> None:
         "token",
         "what",
         "member_id",
+        "season_id",
+        "competition_id",
     }
     assert len(OPERATIONS) >= 39 and SLOW
 

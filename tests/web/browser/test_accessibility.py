@@ -48,8 +48,9 @@ from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
-from tournaments.seasons.models import Season
+from tournaments.seasons.models import Competition, Season, SeasonLine
 from tournaments.seasons.services.ledger import club_rebuild
+from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import Tournament, TournamentTableAccess
 from tournaments.teams.services.games import game_enter, tournament_live
 from tournaments.teams.services.teams import league_create
@@ -283,6 +284,31 @@ def _ann(w: World) -> Member:
     return Member.objects.get(club=w.club, name="Ann Archer")
 
 
+def _season(w: World) -> dict[str, Any]:
+    """The club's season with a ladder over its published evenings (made once)."""
+    season = Season.objects.filter(club=w.club, name="Accessible season").first()
+    if season is None:
+        for n, (name, pct) in enumerate((("Siân O'Neil", 61), ("Zoë Brontë", 48)), start=1):
+            member = Member.objects.get_or_create(club=w.club, name=name)[0]
+            SeasonLine.objects.create(
+                club=w.club, format="event", play_id=999, play_name="An evening",
+                date=dt.date.today(), entrant=f"NS{n}", member=member, name=name, rank=str(n),
+                field_size=2, figures={"percentage": str(pct), "points": str(pct)},
+            )  # fmt: skip
+        season = season_create(
+            club=w.club, name="Accessible season", starts="2020-01-01", ends=dt.date.today()
+        )
+        competition_add(season=season, name="Ladder")
+        competition_add(season=season, name="Attendance", kind="attendance")
+    return {"slug": w.club.slug, "season_id": season.pk}
+
+
+def _competition(w: World) -> dict[str, Any]:
+    args = _season(w)
+    first = Competition.objects.filter(season_id=args["season_id"]).order_by("position")[0]
+    return args | {"competition_id": first.pk}
+
+
 def _import_preview(page: Any) -> None:
     page.get_by_label("Or paste the CSV here").fill(
         "name;number;email\nZoë Brontë;8;zoe@example.org\nSiân O'Neil;;\n;9;no-name@example.org\n"
@@ -380,6 +406,17 @@ PAGES = [
     Page("member-merge", D, _merge_twin, label="what it will move", then=_merge_preview),
     Page("member-merge", D, _merge_twin, label="its error shown", then=_merge_unchosen),
     Page("member-erase", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
+    # the club's seasons
+    Page("seasons", D, _club),
+    Page("season-new", D, _club),
+    Page("season-new", D, _club, label="its errors shown", then=_refused("Set up the season")),
+    Page("season-detail", D, _season),
+    Page("season-edit", D, _season),
+    Page("competition-new", D, _season),
+    Page("competition-edit", D, _competition),
+    Page("public-seasons", A, _club),
+    Page("public-season", A, _season),
+    Page("public-competition", A, _competition),
 ]
 
 #: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
@@ -429,6 +466,9 @@ EXEMPT = {
     "member-data": DOWNLOAD,
     "member-page-pdf": DOWNLOAD,
     "member-page-csv": DOWNLOAD,
+    "season-pdf": DOWNLOAD,
+    "season-csv": DOWNLOAD,
+    "competition-csv": DOWNLOAD,
     "drive-room-part": PART,
     **dict.fromkeys(POST_TARGETS, FORM_POST),
 }

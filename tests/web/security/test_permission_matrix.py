@@ -62,6 +62,8 @@ from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure_for, tablet_submit
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
+from tournaments.seasons.models import Competition, Season
+from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import (
     League,
     Tournament,
@@ -113,7 +115,12 @@ PUBLIC_EVENT_PAGES = {
     "tournament-public", "tournament-team", "tournament-csv", "league-detail",
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
-PUBLIC_CLUB_PAGES = {"public-club", "public-players", "public-player"}
+PUBLIC_CLUB_PAGES = {
+    "public-club", "public-players", "public-player",
+    # the club's seasons: stored tables of published evenings only
+    "public-seasons", "public-season", "public-competition", "season-pdf", "season-csv",
+    "competition-csv",
+}  # fmt: skip
 #: A member's page, its PDF and CSV: everyone, unless the member chose to be hidden or was
 #: erased (then the club's directors only; the matrix's member chose their full name).
 PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv"}
@@ -164,16 +171,19 @@ CLUB_API = {
     "api-members", "api-member", "api-members-import-preview", "api-members-import-confirm",
     "api-members-export", "api-members-link", "api-member-merge", "api-member-erase",
     "api-member-data",
+    # the club's seasons, for its directors only
+    "api-seasons", "api-season", "api-competitions", "api-competition", "api-season-recompute",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {
     "members", "member-new", "member-edit", "members-import", "members-export",
     "member-merge", "member-erase", "member-data",
+    "seasons", "season-new", "season-detail", "season-edit", "competition-new", "competition-edit",
 }  # fmt: skip
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
 PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-public-export"}
-PUBLIC_CLUB_API = {"api-club", "api-member-history"}
+PUBLIC_CLUB_API = {"api-club", "api-member-history", "api-public-seasons", "api-public-season"}
 #: Live results before publishing: the club's directors, or anyone once published.
 STANDINGS_API = {"api-standings", "api-tournament-standings"}
 
@@ -243,6 +253,10 @@ class World:
             "kind": "travellers",
             "action": "leave" if name == "drive-comes-goes" else "finish",
             "member_id": Member.objects.filter(club=self.club).values_list("pk", flat=True)[0],
+            "season_id": Season.objects.filter(club=self.club).values_list("pk", flat=True)[0],
+            "competition_id": Competition.objects.filter(season__club=self.club).values_list(
+                "pk", flat=True
+            )[0],
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
@@ -267,6 +281,8 @@ def world(club: Club, director: Any) -> World:
     other = users.create_user("other-td", password="pw-for-tests", is_staff=True)
     other_club.directors.add(other)
     Member.objects.create(club=club, name="Siân O'Neil", number="101")
+    season = season_create(club=club, name="Matrix season", starts="2025-01-01", ends="2025-12-31")
+    competition_add(season=season, name="Matrix ladder")
     admin = users.create_user("admin", password="pw-for-tests", is_superuser=True, is_staff=True)
 
     published = make_event(club, user=director)
@@ -384,6 +400,8 @@ def fingerprint() -> tuple[Any, ...]:
         League.objects.count(),
         tuple(Member.objects.order_by("pk").values_list("name", "number", "email", "active")),
         tuple(Member.objects.order_by("pk").values_list("public_name", flat=True)),
+        tuple(Season.objects.order_by("pk").values_list("name", "starts", "ends")),
+        tuple(Competition.objects.order_by("pk").values_list("name", "kind", "position")),
     )
 
 
@@ -447,6 +465,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
 
 _INT_PARAMS = {
     "id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id", "member_id",
+    "season_id", "competition_id",
 }  # fmt: skip
 
 # ---- what each caller must get -----------------------------------------------------------------
@@ -527,7 +546,11 @@ def calls(world: World, role: str) -> Iterator[tuple[str, str, str, Any, bool]]:
     everything = pages + operations
     logout = [c for c in everything if c[2] == reverse("logout")]
     yield from (c for c in everything if c[1] == "GET" and c not in logout)
-    yield from (c for c in everything if c[1] != "GET" and c not in logout)
+    yield from (c for c in everything if c[1] not in ("GET", "DELETE") and c not in logout)
+    # Removals after the other writes, the longest paths (a season's competition) before
+    # their parents' (the season), so no removal leaves a later call nothing to reach.
+    removals = [c for c in everything if c[1] == "DELETE" and c not in logout]
+    yield from sorted(removals, key=lambda c: -len(c[2]))
     yield from logout  # last: it ends the session the other calls ride on
 
 

@@ -44,6 +44,7 @@ from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
 from tournaments.kernel.streams import state_events
 from tournaments.kernel.table_gate import TableWritesClosed
 from tournaments.seasons.services.ledger import UnknownFormat
+from tournaments.seasons.services.seasons import SeasonRefused
 from tournaments.teams.models import TournamentTableAccess
 from tournaments.teams.services.input import TeamsRefused
 from tournaments.teams.services.tablets import TeamsDiffer
@@ -77,6 +78,7 @@ REFUSALS: dict[type[Refused], int] = {
     UnknownFormat: 400,
     LinkRefused: 400,
     MembersFileRefused: 400,
+    SeasonRefused: 400,
 }
 
 
