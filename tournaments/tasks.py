@@ -19,7 +19,7 @@ from tournaments.events.services.printing import print_job_build
 from tournaments.events.services.scoring import rescore_sweep as sweep
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.kernel import jobs
-from tournaments.seasons.services.seasons import play_changed
+from tournaments.seasons.services.seasons import competitions_recompute, play_changed
 
 log = logging.getLogger(__name__)
 
@@ -59,3 +59,9 @@ def season_play_changed(format_name: str, play_id: int) -> None:
     """An evening published or reopened: the season's ledger takes it again, and the
     competitions of the seasons covering its date are recomputed."""
     play_changed(format_name=format_name, play_id=play_id)
+
+
+@shared_task(name=jobs.SEASON_RECOMPUTE, acks_late=True, ignore_result=True)
+def season_recompute(club_id: int) -> None:
+    """A member merged or forgotten: every season table of the club computed again."""
+    competitions_recompute(club_id=club_id, force=True)
