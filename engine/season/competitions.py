@@ -45,7 +45,7 @@ from fractions import Fraction
 from typing import Any, Literal, cast
 
 from engine.scoring.model import format_points
-from engine.season.handicaps import HandicapRule, handicap_of, pair_handicap
+from engine.season.handicaps import ZERO, HandicapRule, exact_sum, handicap_of, pair_handicap
 from engine.season.model import FORMATS, Appearance
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
 Kind = Literal["ladder", "total", "improved", "attendance", "league"]
 Ties = Literal["share", "sessions", "best"]
 Evening = tuple[str, int]
+ONE = Fraction(1)
 
 #: Each kind, and what its figure is called in a table's heading.
 KINDS: dict[str, str] = {
@@ -258,18 +259,20 @@ def _evening_figure(
         if a.percentage is None:
             return None
         if not rule.handicapped:
-            return (a.percentage, Fraction(0))
+            return (a.percentage, ZERO)
         on_night = handicaps.get(a.evening, {})
         pair = [p for p in partners.get((a.evening, a.entrant), [a]) if p is not a]
         other = pair[0] if pair else None
-        theirs = on_night.get(other.member_id, Fraction(0)) if other and other.member_id else 0
-        mine = on_night.get(a.member_id, Fraction(0)) if a.member_id is not None else 0
-        return (a.percentage + pair_handicap(Fraction(mine), Fraction(theirs)), Fraction(0))
+        theirs = on_night.get(other.member_id, ZERO) if other and other.member_id else ZERO
+        mine = on_night.get(a.member_id, ZERO) if a.member_id is not None else ZERO
+        if not mine and not theirs:
+            return (a.percentage, ZERO)
+        return (a.percentage + pair_handicap(mine, theirs), ZERO)
     if rule.kind == "total":
-        return None if a.points is None else (a.points, Fraction(0))
+        return None if a.points is None else (a.points, ZERO)
     if rule.kind == "league":
-        return (a.wins or Fraction(0), a.points or Fraction(0))
-    return (Fraction(1), Fraction(0))  # attendance
+        return (a.wins or ZERO, a.points or ZERO)
+    return (ONE, ZERO)  # attendance
 
 
 @dataclass(frozen=True)
@@ -303,23 +306,26 @@ def _line(
     rule: CompetitionRule, member_id: int, entry: _Member, baseline: Mapping[int, Fraction] | None
 ) -> _Line:
     """A member's figure over their best evenings, and whether they qualify."""
-    results = sorted(entry.results, reverse=True)
+    # Ordered by the figures as floats: two different percentages or points of a season
+    # (denominators in the thousands at most) never round to the same float, and equal ones
+    # are equal as floats, so the order is the exact one, at a fraction of its cost.
+    results = sorted(entry.results, key=lambda r: (float(r[0]), float(r[1])), reverse=True)
     best = results[: rule.best_of] if rule.best_of else results
     played = len(results)
     qualified = played >= rule.min_sessions
     top = best[0][0]
     figures = [f for f, _ in best]
-    second = sum((s for _, s in best), Fraction(0))
+    second = exact_sum(s for _, s in best)
     detail = ""
     shown: str | None = None
     if rule.kind == "ladder":
-        figure = sum(figures, Fraction(0)) / len(figures)
+        figure = exact_sum(figures) / len(figures)
         detail = f"best {format_points(top)}"
     elif rule.kind == "total":
-        figure = sum(figures, Fraction(0))
+        figure = exact_sum(figures)
         detail = f"best {format_points(top)}"
     elif rule.kind == "improved":
-        average = sum(figures, Fraction(0)) / len(figures)
+        average = exact_sum(figures) / len(figures)
         before = (baseline or {}).get(member_id)
         if before is None:
             figure = Fraction(0)
@@ -330,7 +336,7 @@ def _line(
             figure = average - before
             detail = f"{format_points(average)} against {format_points(before)}"
     elif rule.kind == "league":
-        figure = sum(figures, Fraction(0))
+        figure = exact_sum(figures)
         detail = f"{_shown('league', second)} points"
     else:
         figure = Fraction(played)
@@ -485,5 +491,5 @@ def averages_before(
         rows.sort()
         recent = [p for _, _, p in rows][-rule.window :]
         if len(recent) >= max(rule.min_sessions, 1):
-            found[member] = sum(recent, Fraction(0)) / len(recent)
+            found[member] = exact_sum(recent) / len(recent)
     return found

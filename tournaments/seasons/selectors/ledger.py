@@ -9,6 +9,7 @@ evenings. A fourth format adds its pair of functions here.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -95,4 +96,11 @@ def figures_of(appearance: Appearance) -> dict[str, str]:
 
 
 def _fraction(value: Any) -> Fraction | None:
-    return None if value is None else Fraction(str(value))
+    return None if value is None else _exact(str(value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _exact(text: str) -> Fraction:
+    """A figure's text as its fraction, parsed once: a season's ledger holds the same
+    percentages and points many times over, and parsing is most of reading it."""
+    return Fraction(text)

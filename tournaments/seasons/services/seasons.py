@@ -612,11 +612,8 @@ def season_recompute(
                 handicaps = evening_handicaps(
                     lines, handicap_rule, fixed_at=season.starts if fixed else None
                 )
-            extra = sorted(
-                (k, sorted(v.items()))
-                for k, v in handicaps.items()
-                if k in {a.evening for a in counted}
-            )
+            evenings = {a.evening for a in counted}
+            extra = sorted((k, sorted(v.items())) for k, v in handicaps.items() if k in evenings)
         if rule.kind == "improved":
             if baseline is None:
                 baseline = averages_before(lines, handicap_rule, season.starts)
