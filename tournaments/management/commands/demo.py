@@ -33,8 +33,13 @@ from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.members import member_add
 from tournaments.kernel.models import Club, Member, PublicName
 from tournaments.management.commands._oneline import OneLineCommand
-from tournaments.seasons.models import SeasonLine
+from tournaments.seasons.models import Season, SeasonLine
 from tournaments.seasons.services.ledger import club_rebuild
+from tournaments.seasons.services.seasons import (
+    competition_add,
+    competitions_recompute,
+    season_create,
+)
 from tournaments.seasons.services.simulation import people, season_play
 from tournaments.teams.models import League, Tournament
 from tournaments.teams.selectors.teams import round_of
@@ -325,6 +330,26 @@ def _demo_league(club: Club, user: Any) -> League:
 #: The demo season: weeks of club nights played and published before today, by this many
 #: members (a few of them shown on public pages by their initials or not at all) and visitors.
 DEMO_SEASON = {"weeks": 6, "members": 30, "visitors": 6, "seed": 2026}
+#: The demo season's competitions: one of each kind a club runs.
+DEMO_COMPETITIONS: list[dict[str, Any]] = [
+    {"name": "Pairs ladder", "kind": "ladder", "best_of": 4, "min_sessions": 2},
+    {
+        "name": "Handicapped ladder", "kind": "ladder", "best_of": 4, "min_sessions": 2,
+        "handicapped": True,
+    },
+    {
+        "name": "Drive of the season", "kind": "total", "count_events": False,
+        "count_drives": True, "best_of": 4, "ties": "sessions",
+    },
+    {
+        "name": "Bid Whist league", "kind": "league", "count_events": False,
+        "count_teams": True,
+    },
+    {
+        "name": "Most evenings", "kind": "attendance", "count_drives": True,
+        "count_teams": True,
+    },
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -351,9 +376,10 @@ def _demo_season(club: Club, user: Any) -> DemoSeason:
                     user=user,
                 )  # fmt: skip
             today = timezone.localdate()
+            starts = today - dt.timedelta(days=7 * spec["weeks"])
             season_play(
                 club=club,
-                starts=today - dt.timedelta(days=7 * spec["weeks"]),
+                starts=starts,
                 weeks=spec["weeks"],
                 members=names,
                 visitors=people(spec["visitors"], skip=spec["members"]),
@@ -364,8 +390,16 @@ def _demo_season(club: Club, user: Any) -> DemoSeason:
                 league_teams=4,
                 user=user,
             )
-        # The ledger is filled by the publishes' job; taken here too, so the demo stands
-        # whether or not a worker is running.
+            season = season_create(
+                club=club, name="Demo season", starts=starts, ends=today + dt.timedelta(days=90),
+                handicap_basis=Season.Basis.FLUCTUATING.value, handicap_window=6,
+                handicap_min_sessions=2, user=user,
+            )  # fmt: skip
+            for spec_line in DEMO_COMPETITIONS:
+                competition_add(season=season, user=user, **spec_line)
+        # The ledger is filled by the publishes' job; taken here too (and the tables computed
+        # from it), so the demo stands whether or not a worker is running.
         club_rebuild(club=club)
+        competitions_recompute(club_id=club.pk, force=True)
     evenings = SeasonLine.objects.filter(club=club).values("format", "play_id").distinct()
     return DemoSeason(Member.objects.filter(club=club).count(), evenings.count())

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
+__SWAP__
 
 from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
@@ -47,7 +48,7 @@ class Command(OneLineCommand):
                 for competition in competitions_of(season):
                     self.stdout.write(
                         f"  {competition.name}  ({competition.get_kind_display()}), "
-                        f"as of {competition.computed_at or 'never'}"
+                        f"as of {_when(competition.computed_at)}"
                     )
         elif action == "rebuild":
             taken = club_rebuild(club=club)
@@ -84,3 +85,8 @@ class Command(OneLineCommand):
                 f"{row.place or '-':>4}  {name:<30} {row.shown:>10}  "
                 f"{row.counted}/{row.played}  {row.detail}"
             )
+
+
+def _when(moment: Any) -> str:
+    """A table's time as the pages show it, in the club's time zone ("never" if not yet)."""
+    return "never" if moment is None else f"{timezone.localtime(moment):%d %b %Y %H:%M}"
