@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
+
 __SWAP__
 
 from tournaments.kernel.models import Club
