@@ -14,8 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-
-__SWAP__
+from django.utils import timezone
 
 from tournaments.kernel.models import Club
 from tournaments.management.commands._oneline import OneLineCommand
