@@ -99,7 +99,10 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     events, drives and tournaments, all of it or nothing; refuses, naming them, when any is
     already here. Each format reads its blocks by the backup's version: a version 1 backup
     (written before drives were backed up) holds no drive, a version 1 or 2 backup no league
-    and no tournament."""
+    and no tournament, a version 4 or older no link to the member register. Every club is
+    written with its register before any document, so each document's links (ids in the
+    backup's register, checked before anything is written) follow their members
+    (`members`)."""
     check_marker(document, BACKUP_FORMAT, "backup")
     carried: dict[str, AuthUser] = {}
     for i, raw in enumerate(list_in(document, "users", "The backup")):
