@@ -260,7 +260,7 @@ def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None
         not owners[markers[0]] & owners[markers[1]] and not owners[markers[1]] & owners[markers[2]]
     )
     assert set(backup.FIELDS) == {User, Club, Member}.union(*owners.values())
-    assert {**dict.fromkeys(markers, 1), backup.BACKUP_FORMAT: 4} == backup.VERSIONS
+    assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 5} == backup.VERSIONS
     assert backup.FORMATS[0].club_part is not None and backup.FORMATS[0].club_part.key == "players"
 
 
@@ -457,7 +457,7 @@ def test_bad_documents_are_refused_by_name_and_change_nothing(club, director) ->
 
     extra = copy.deepcopy(good)
     extra["event"]["colour"] = "blue"
-    _refused(extra, "'colour', which version 1 of the format does not have")
+    _refused(extra, "'colour', which version 2 of the format does not have")
 
     whole = backup.backup_document()
     with pytest.raises(backup.RestoreRefused, match=r"manage\.py restore FILE"):
@@ -517,7 +517,7 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
 
     assert "2 clubs, 2 events" in said and "3 users" not in said and "2 users" in said
     data = json.loads(gzip.decompress(out.read_bytes()))
-    assert data["format"] == "clubwhist-backup" and data["version"] == 4
+    assert data["format"] == "clubwhist-backup" and data["version"] == 5
     assert not list(tmp_path.glob(".*part"))
     delete_everything()
 

@@ -250,7 +250,7 @@ def run(*args: str) -> str:
 @pytest.mark.django_db
 def test_the_drive_document_has_every_field_it_says_it_carries(drives: list[Drive]) -> None:
     doc = backup.drive_document(drives[1])
-    assert doc["format"] == "clubwhist-drive" and doc["version"] == 1
+    assert doc["format"] == "clubwhist-drive" and doc["version"] == 2
     assert set(backup.FIELDS[Drive]) == set(doc["drive"])
     for key, model in backup.DRIVE_CHILDREN:
         assert doc[key], key
@@ -471,10 +471,10 @@ def test_bad_drive_documents_are_refused_by_name_and_change_nothing(drives: list
         change(doc)
         return doc
 
-    _refused(edited(good, lambda d: d.update(version=99)), "reads version 1 only")
+    _refused(edited(good, lambda d: d.update(version=99)), "reads version 1, 2 only")
     _refused(
         edited(good, lambda d: d["drive"].update(colour="blue")),
-        "'colour', which version 1 of the format does not have",
+        "'colour', which version 2 of the format does not have",
     )
     _refused(
         edited(good, lambda d: d["results"][0].update(entry={"ns_tricks": 14})),

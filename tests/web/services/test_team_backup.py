@@ -289,7 +289,7 @@ def test_the_tournament_document_has_every_field_it_says_it_carries(
 ) -> None:
     one, two, _ = tournaments
     doc = document_of(two)
-    assert doc["format"] == "clubwhist-tournament" and doc["version"] == 1
+    assert doc["format"] == "clubwhist-tournament" and doc["version"] == 2
     assert set(backup.FIELDS[League]) == set(doc["league"]) and doc["league"]["created_by"] == "td"
     assert set(backup.FIELDS[Tournament]) == set(doc["tournament"])
     assert doc["tournament"]["week"] == 2 and doc["club"]["slug"] == two.club.slug
@@ -491,10 +491,10 @@ def test_damaged_tournament_documents_are_refused_by_name_and_change_nothing(
         doc["games"][played]["result"]["points"] = [7, 6]
 
     _refused(_edited(two, wrong_score), "its result is not what its .* make: points")
-    _refused(_edited(two, lambda d: d.update(version=2)), "reads version 1 only")
+    _refused(_edited(two, lambda d: d.update(version=3)), "reads version 1, 2 only")
     _refused(
         _edited(two, lambda d: d["teams"][0].update(colour="blue")),
-        "'colour', which version 1 of the format does not have",
+        "'colour', which version 2 of the format does not have",
     )
     _refused(
         _edited(two, lambda d: d["rounds"].pop()),
@@ -559,7 +559,7 @@ def test_a_backup_written_before_tournaments_were_in_it_still_restores(
     event = played_event(club, director, "classic", "mitchell", "finished")
     before = rows_of(event.pk)
     old = json.loads(backup.dumps(backup.backup_document()))
-    assert old["version"] == 4 and old["tournaments"] == [] and old["leagues"] == []
+    assert old["version"] == 5 and old["tournaments"] == [] and old["leagues"] == []
     # What clubwhist wrote before tournaments were backed up: version 2, neither list.
     old["version"] = 2
     del old["tournaments"], old["leagues"]

@@ -20,12 +20,18 @@ from tournaments.drives.models import (
     DriveSeating,
     DriveTableAccess,
 )
-from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
+from tournaments.kernel.backup.dump import (
+    documents_of,
+    head,
+    member_links_out,
+    named_in,
+    row,
+    usernames,
+)
 from tournaments.kernel.backup.registry import Picked, Tables
 from tournaments.kernel.backup.schema import (
     AUDIT_FIELDS,
     LINK_FIELDS,
-    NOT_YET_LINKED,
     Model,
     listed_under,
 )
@@ -52,7 +58,7 @@ TABLES = Tables(
             "created_by",
             "created_at",
         ),
-        DrivePlayer: ("id", "number", "name"),
+        DrivePlayer: ("id", "number", "name", "member"),
         DriveSeating: ("id", "hand", "seating"),
         DriveResult: (
             "id",
@@ -74,6 +80,9 @@ TABLES = Tables(
         # A drive's audit kept no name in words before migration 0015: its lines said who only
         # by the account.
         DriveAudit: {"user_name": ""},
+        # The links to the member register came with migration 0019 and were carried from
+        # version 2 of the document (version 5 of the backup): before, none.
+        DrivePlayer: {"member": None},
     },
     implied={
         Drive: {"club": "the document's club"},
@@ -81,7 +90,6 @@ TABLES = Tables(
             "drive", DrivePlayer, DriveSeating, DriveResult, DriveTableAccess, DriveAudit
         ),
     },
-    omitted={DrivePlayer: {"member": NOT_YET_LINKED}},
 )
 
 #: Under a drive, its rows by the models' related names, in the order they are written back.
@@ -94,13 +102,15 @@ DRIVE_CHILDREN: tuple[tuple[str, Model], ...] = (
 )
 
 
-def drive_document(drive: Drive) -> dict[str, Any]:
+def drive_document(drive: Drive, *, backup: bool = False) -> dict[str, Any]:
     """The whole drive as a JSON-ready document (`DRIVE_FORMAT`, its version): its club, its
     own settings and state, and every row under it (players, each hand's seating, each
     table's result as stored, whatever its status, the tablet links with their tokens, the
     audit trail). Totals and prizes are not in it: they are worked out from these rows, here
-    and wherever the document is restored. Reads only; call inside `consistent_read()` when
-    tablets may be writing."""
+    and wherever the document is restored. A player's link to the club's members is the
+    member's id in a whole backup (`backup`), which carries the register, and the member's
+    name in a document on its own (`kernel.backup.dump.member_links_out`). Reads only; call
+    inside `consistent_read()` when tablets may be writing."""
     drive = Drive.objects.select_related("club").get(pk=drive.pk)
     rows = {
         key: list(model._default_manager.filter(drive=drive).order_by("pk"))
@@ -113,12 +123,16 @@ def drive_document(drive: Drive) -> dict[str, Any]:
             *DriveAudit.objects.filter(drive=drive).values_list("user_id", flat=True),
         ]
     )
+    members = member_links_out(
+        [getattr(p, f"{link}_id") for p in rows["players"] for link in DrivePlayer.MEMBER_NAMES],
+        backup=backup,
+    )
     document: dict[str, Any] = {
         **head(DRIVE_FORMAT, drive.club),
         "drive": row(drive, Drive, users=users),
     }
     for key, model in DRIVE_CHILDREN:
-        document[key] = [row(item, model, users=users) for item in rows[key]]
+        document[key] = [row(item, model, users=users, members=members) for item in rows[key]]
     return document
 
 
@@ -137,7 +151,7 @@ def drives_picked(clubs: list[Club], chosen: Iterable[Drive] | None, whole: bool
         lambda club: Drive.objects.filter(club=club).select_related("club"),
         lambda: Drive.objects.select_related("club"),
         whole,
-        drive_document,
+        lambda drive: drive_document(drive, backup=True),
     )
     return Picked(
         blocks={"drives": documents},

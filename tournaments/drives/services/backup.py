@@ -178,8 +178,8 @@ def drives_read(document: dict[str, Any], slugs: set[str]) -> DocumentsInBackup:
 
 PART = BackupPart(
     marker=DRIVE_FORMAT,
-    version=1,
-    readable=frozenset({1}),
+    version=2,
+    readable=frozenset({1, 2}),
     kind="drive",
     whose="a whist drive's",
     importable="a whist drive",

@@ -14,7 +14,7 @@ it. A correction made after the players moved changes scores only, never where a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
@@ -39,7 +39,14 @@ from tournaments.drives.selectors.drives import (
 )
 from tournaments.kernel.backup.checks import check_ids_once, check_links, check_names
 from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse_club
-from tournaments.kernel.backup.rows import UserRef, check_marker, list_in, load_row, rows_in
+from tournaments.kernel.backup.rows import (
+    MemberRef,
+    UserRef,
+    check_marker,
+    list_in,
+    load_row,
+    rows_in,
+)
 from tournaments.kernel.backup.schema import Model, RestoreRefused
 
 
@@ -55,6 +62,7 @@ class ParsedDrive(ParsedDocument):
     table_access: list[DriveTableAccess]
     audit: list[DriveAudit]
     user_refs: list[UserRef]
+    member_refs: list[MemberRef] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -82,9 +90,16 @@ class ParsedDrive(ParsedDocument):
         )
 
 
-def _rows(document: Any, key: str, model: Model, label: str, refs: list[UserRef]) -> list[Any]:
+def _rows(
+    document: Any,
+    key: str,
+    model: Model,
+    label: str,
+    refs: list[UserRef],
+    members: list[MemberRef] | None = None,
+) -> list[Any]:
     each, where = f"The drive's {label}", "The drive document"
-    return rows_in(document, key, model, each, where, refs, DRIVE_FORMAT)
+    return rows_in(document, key, model, each, where, refs, DRIVE_FORMAT, members)
 
 
 def _settings(drive: Drive, players: int) -> DriveSettings:
@@ -230,6 +245,7 @@ def parse_drive(document: Any) -> ParsedDrive:
         if key not in document:
             raise RestoreRefused(f"The drive document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
+    linked: list[MemberRef] = []
     club = parse_club(document["club"], DRIVE_FORMAT)
     drive: Drive = load_row(Drive, document["drive"], "The drive", users=refs, fmt=DRIVE_FORMAT)
     check_names(drive, ("name",), "The drive")
@@ -239,7 +255,7 @@ def parse_drive(document: Any) -> ParsedDrive:
             f"The drive has {listed} players; a drive takes at most {MAX_PLAYERS}. It was not "
             "written by clubwhist: export the drive again."
         )
-    players: list[DrivePlayer] = _rows(document, "players", DrivePlayer, "player", refs)
+    players: list[DrivePlayer] = _rows(document, "players", DrivePlayer, "player", refs, linked)
     _check_players(players)
     settings = _settings(drive, len(players))
     seating_rows: list[DriveSeating] = _rows(document, "seatings", DriveSeating, "seating", refs)
@@ -273,6 +289,8 @@ def parse_drive(document: Any) -> ParsedDrive:
     tables = max(settings.tables_at(hand) for hand in range(1, settings.hands + 1))
     check_links(links, "The drive", tables, f"the drive has tables 1-{tables}")
     audit: list[DriveAudit] = _rows(document, "audit", DriveAudit, "audit entry", refs)
-    parsed = ParsedDrive(club, drive, players, seating_rows, result_rows, links, audit, refs)
+    parsed = ParsedDrive(
+        club, drive, players, seating_rows, result_rows, links, audit, refs, linked
+    )
     check_ids_once(parsed.rows(), "the drive document")
     return parsed

@@ -30,12 +30,18 @@ from tournaments.events.models import (
     TableAccess,
 )
 from tournaments.events.selectors.standings import standings_compute
-from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
+from tournaments.kernel.backup.dump import (
+    documents_of,
+    head,
+    member_links_out,
+    named_in,
+    row,
+    usernames,
+)
 from tournaments.kernel.backup.registry import Picked, Tables
 from tournaments.kernel.backup.schema import (
     AUDIT_FIELDS,
     LINK_FIELDS,
-    NOT_YET_LINKED,
     Model,
     listed_under,
 )
@@ -84,6 +90,8 @@ TABLES = Tables(
             "direction",
             "player1",
             "player2",
+            "member1",
+            "member2",
             "is_phantom",
             "arrived_late",
             "presence",
@@ -128,7 +136,9 @@ TABLES = Tables(
         DirectorCall: {"reason": "other", "cancelled": False, "board_number": None},
         # Arrivals and departures during play came with migration 0017: before it a pair was
         # there all evening or not at all (`is_phantom`).
-        Pair: {"presence": []},
+        # The links to the member register came with migration 0019 and were carried from
+        # version 2 of the document (version 5 of the backup): before, none.
+        Pair: {"presence": [], "member1": None, "member2": None},
     },
     implied={
         Player: {"club": "listed under its club"},
@@ -137,10 +147,6 @@ TABLES = Tables(
         **listed_under("section", Pair, MovementRow, Result, TableAccess, DirectorCall),
     },
     omitted={
-        Pair: {
-            "member1": NOT_YET_LINKED,
-            "member2": NOT_YET_LINKED,
-        },
         Event: {
             "rescore_queued_at": "a claim on the results-processing queue of the machine that "
             "wrote the backup; a restored event has nothing queued (its standings are current)",
@@ -185,8 +191,11 @@ def _standings_block(event: Event) -> dict[str, Any] | None:
     }
 
 
-def event_document(event: Event) -> dict[str, Any]:
+def event_document(event: Event, *, backup: bool = False) -> dict[str, Any]:
     """The whole event as a JSON-ready document (`EVENT_FORMAT`, its version); reads only.
+    Its pairs' links to the club's members are the members' ids in a whole backup
+    (`backup`), which carries the register, and their names in a document on its own
+    (`kernel.backup.dump.member_links_out`).
 
     Call inside `consistent_read()` when tablets may be writing, so every part is of the same
     moment.
@@ -201,6 +210,9 @@ def event_document(event: Event) -> dict[str, Any]:
     )
     pairs_of = {p.pk: p for p in Pair.objects.filter(section_id__in=section_ids).order_by("pk")}
     keys = {pk: pair_key(p.number, p.direction or None) for pk, p in pairs_of.items()}
+    members = member_links_out(
+        [m for p in pairs_of.values() for m in (p.member1_id, p.member2_id)], backup=backup
+    )
     standings = _standings_block(event)
     event_row = row(event, Event, users=users)
     if standings is not None:
@@ -209,7 +221,9 @@ def event_document(event: Event) -> dict[str, Any]:
     for section in sections:
         block = row(section, Section, users=users)
         block["pairs"] = [
-            row(p, Pair, users=users) for p in pairs_of.values() if p.section_id == section.pk
+            row(p, Pair, users=users, members=members)
+            for p in pairs_of.values()
+            if p.section_id == section.pk
         ]
         block["movement_rows"] = [
             row(r, MovementRow, users=users)
@@ -252,7 +266,12 @@ def events_picked(clubs: list[Club], chosen: Iterable[Event] | None, whole: bool
     """A backup's "events": the events given and those of the clubs given (with `whole`,
     every event), each a document of its own, with their clubs and the people they name."""
     events, documents = documents_of(
-        chosen, clubs, lambda club: club.events.all(), Event.objects.all, whole, event_document
+        chosen,
+        clubs,
+        lambda club: club.events.all(),
+        Event.objects.all,
+        whole,
+        lambda event: event_document(event, backup=True),
     )
     return Picked(
         blocks={"events": documents},

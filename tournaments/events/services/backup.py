@@ -314,8 +314,8 @@ PLAYERS = ClubPlayers()
 
 PART = BackupPart(
     marker=EVENT_FORMAT,
-    version=1,
-    readable=frozenset({1}),
+    version=2,
+    readable=frozenset({1, 2}),
     kind="event",
     whose="an event's",
     importable="an event",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
@@ -48,6 +48,7 @@ from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse
 from tournaments.kernel.backup.registry import parts
 from tournaments.kernel.backup.rows import (
     Keyed,
+    MemberRef,
     UserRef,
     check_marker,
     check_unique,
@@ -80,6 +81,7 @@ class ParsedEvent(ParsedDocument):
     audit: list[AuditEntry]
     standings: Standings | None
     user_refs: list[UserRef]
+    member_refs: list[MemberRef] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -164,6 +166,7 @@ def parse_event(document: Any) -> ParsedEvent:
         if key not in document:
             raise RestoreRefused(f"The event document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
+    linked: list[MemberRef] = []
     club = parse_club(document["club"], EVENT_FORMAT)
     event = load_row(Event, document["event"], "The event", users=refs, fmt=EVENT_FORMAT)
     check_names(event, ("name",), "The event")
@@ -219,7 +222,8 @@ def parse_event(document: Any) -> ParsedEvent:
             f"{MAX_TABLES} tables). Export the event again from clubwhist."
         )
     sections = [
-        _parse_section(raw, i, rules, deals, refs, event.method) for i, raw in enumerate(listed)
+        _parse_section(raw, i, rules, deals, refs, linked, event.method)
+        for i, raw in enumerate(listed)
     ]
     played = max(s.board_count for s in sections)
     extra = sorted(number for number in deals if number > played)
@@ -250,7 +254,7 @@ def parse_event(document: Any) -> ParsedEvent:
         for i, raw in enumerate(list_in(document, "audit", "The document"))
     ]
     standings = _parse_standings(document["standings"], event)
-    parsed = ParsedEvent(club, event, sections, boards, audit, standings, refs)
+    parsed = ParsedEvent(club, event, sections, boards, audit, standings, refs, linked)
     check_ids_once(parsed.rows(), "the document")
     return parsed
 
@@ -289,6 +293,7 @@ def _parse_section(
     rules: Any,
     deals: Mapping[int, Any],
     refs: list[UserRef],
+    linked: list[MemberRef],
     method: str,
 ) -> _SectionRows:
     section: Section = load_row(
@@ -339,7 +344,9 @@ def _parse_section(
 
     pairs: dict[str, Pair] = {}
     for i, data in enumerate(list_in(raw, "pairs", where)):
-        pair: Pair = load_row(Pair, data, f"{where}, pair {i + 1}", fmt=EVENT_FORMAT)
+        pair: Pair = load_row(
+            Pair, data, f"{where}, pair {i + 1}", members=linked, fmt=EVENT_FORMAT
+        )
         check_range(pair.number, 1, None, f"{where}, pair {i + 1}", "number")
         check_names(pair, ("player1", "player2"), f"{where}, pair {pair.label}")
         if section.one_winner != (pair.direction == ""):

@@ -8,6 +8,9 @@ there is none, and links its people to accounts (`document_restore`). A director
 it under the club they chose, links nobody and creates nobody: a file's names are anybody's
 words, so an audit line keeps its name as text (`user_name`) and what has no column for a name
 in words is the importer's, or nobody's (`document_import`, `ParsedDocument.people_as_text`).
+Either way, a document on its own names the members its rows link to, and each is linked again
+by name in the club it goes into (`members.links_by_name`); in a whole backup the links are
+ids in the backup's register (`members`).
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from django.db import transaction
 
 from tournaments.kernel.audit import AuditRow, User, actor
 from tournaments.kernel.backup.checks import check_names
+from tournaments.kernel.backup.members import links_by_name, links_to_members, names_only
 from tournaments.kernel.backup.registry import club_parts
 from tournaments.kernel.backup.report import Restored, RestoreReport
 from tournaments.kernel.backup.rows import (
+    MemberRef,
     UserRef,
     as_object,
     check_username,
@@ -53,10 +58,14 @@ class ClubBlock:
 
 
 class ParsedDocument:
-    """What every format's checked document has: its club, the people its rows name."""
+    """What every format's checked document has: its club, the people its rows name, the
+    links its rows make to the club's member register (`members`), and, in a whole backup,
+    its place there for a refusal (`place`, set by `read_backup`)."""
 
     club: ClubBlock
     user_refs: list[UserRef]
+    member_refs: list[MemberRef]
+    place: str = "The document"
 
     def rows(self) -> Iterator[tuple[Model, list[Any]]]:
         """Every row by model, parents before children."""
@@ -104,11 +113,15 @@ class DocumentsInBackup:
     def usernames(self) -> set[str]:
         return {name for parsed in self.documents for name in parsed.usernames()}
 
+    def parsed_documents(self) -> list[Any]:
+        return list(self.documents)
+
     def write(
         self, clubs: Mapping[str, Club], users: Mapping[str, AuthUser], report: RestoreReport
     ) -> None:
         for parsed in self.documents:
             link_users(parsed.user_refs, users)
+            links_to_members(parsed.member_refs)
             club = clubs[parsed.club.club.slug]
             report.of(self.kind).append(self.restore(parsed, club, report))
 
@@ -131,6 +144,7 @@ def read_backup(
         club_listed(parsed.club.club.slug, slugs, where, parsed.name)
         if also is not None:
             also(parsed, where)
+        parsed.place = f"{where} of the backup ({parsed.name!r})"
         documents.append(parsed)
     return documents
 
@@ -193,11 +207,13 @@ def document_restore(
     its name is taken under another), its people linked by username and made, inactive, when
     missing; `write` puts the rows under the club and says so in the report. A dry run does
     everything, checks included, then rolls back."""
+    names_only(parsed.member_refs, "a document")
     report = RestoreReport(dry_run=dry_run)
     with database_refusals(), transaction.atomic():
         users = ensure_users(parsed.usernames() | set(parsed.club.directors), {}, report)
         target = club_for(parsed.club, users, report, advice=advice)
         link_users(parsed.user_refs, users)
+        links_by_name(parsed.member_refs, target)
         write(target, report)
         if dry_run:
             transaction.set_rollback(True)
@@ -216,9 +232,11 @@ def document_import(
     the file's club settings applied, its people kept as text (`people_as_text`); `write`
     puts the rows under the club and writes the import's own audit line, naming the people
     the file gave."""
+    names_only(parsed.member_refs, "a document")
     report = RestoreReport(dry_run=dry_run)
     with database_refusals(), transaction.atomic():
         named = parsed.people_as_text(actor(imported_by))
+        links_by_name(parsed.member_refs, club)
         restored = write(club, report, named)
         if dry_run:
             transaction.set_rollback(True)

@@ -29,6 +29,7 @@ from django.utils import timezone
 from tournaments.kernel.audit import User
 from tournaments.kernel.backup.documents import ClubBlock, club_create, parse_club
 from tournaments.kernel.backup.dump import club_block, user_block
+from tournaments.kernel.backup.members import backup_links_check, registers
 from tournaments.kernel.backup.registry import InBackup, importable_by_marker, part_for, parts
 from tournaments.kernel.backup.report import Imported, RestoreReport
 from tournaments.kernel.backup.rows import check_marker, check_unique, list_in, load_row
@@ -98,7 +99,10 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     events, drives and tournaments, all of it or nothing; refuses, naming them, when any is
     already here. Each format reads its blocks by the backup's version: a version 1 backup
     (written before drives were backed up) holds no drive, a version 1 or 2 backup no league
-    and no tournament."""
+    and no tournament, a version 4 or older no link to the member register. Every club is
+    written with its register before any document, so each document's links (ids in the
+    backup's register, checked before anything is written) follow their members
+    (`members`)."""
     check_marker(document, BACKUP_FORMAT, "backup")
     carried: dict[str, AuthUser] = {}
     for i, raw in enumerate(list_in(document, "users", "The backup")):
@@ -109,6 +113,13 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     clubs = _clubs_of(document)
     slugs = {b.club.slug for b in clubs}
     found: list[InBackup] = [part.read(document, slugs) for part in parts()]
+    # The links name members of the registers by their ids in the backup: checked now, and
+    # followed as the registers are written (new ids included) before any document.
+    listed = registers(clubs)
+    for items in found:
+        for parsed in items.parsed_documents():
+            slug = parsed.club.club.slug
+            backup_links_check(parsed.member_refs, listed[slug], slug, parsed.place)
 
     here = [
         f"{c.name!r} ({c.slug})"
@@ -135,6 +146,7 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
             names |= items.usernames()
         users = ensure_users(names, carried, report)
         made = {}
+        # Every club with its register first: the documents' links follow the members.
         for block in clubs:
             made[block.club.slug] = club_create(block, users)
             report.of("clubs").append(f"{block.club.name} ({block.club.slug})")

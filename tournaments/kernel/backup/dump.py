@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from tournaments.kernel.backup.registry import club_parts
 from tournaments.kernel.backup.schema import FIELDS, VERSIONS, Model, model_field
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Member
 
 
 def _out(value: Any) -> Any:
@@ -35,9 +35,11 @@ def row(
     *,
     users: Mapping[int, str],
     keys: Mapping[Model, Mapping[int, str]] | None = None,
+    members: Mapping[int, Any] | None = None,
 ) -> dict[str, Any]:
     """One row as the document holds it: `FIELDS[model]`, relations by name (a user by
-    username, another row of the document by its key in `keys`, such as a result's pairs)."""
+    username, another row of the document by its key in `keys`, such as a result's pairs, a
+    link to the club's member register as `members` says it: `member_links_out`)."""
     out: dict[str, Any] = {}
     for name in FIELDS[model]:
         f = model_field(model, name)
@@ -47,7 +49,10 @@ def row(
             target = getattr(obj, f.attname)
             related = f.related_model
             by_key = None if keys is None or related is None else keys.get(related)
-            if by_key is not None:
+            if related is Member:
+                assert members is not None, f"{model.__name__} links members: say how"
+                out[name] = None if target is None else members[target]
+            elif by_key is not None:
                 out[name] = by_key[target]
             else:
                 out[name] = None if target is None else users[target]
@@ -59,6 +64,21 @@ def row(
 def usernames(ids: Iterable[int | None]) -> dict[int, str]:
     wanted = {i for i in ids if i is not None}
     return dict(AuthUser.objects.filter(pk__in=wanted).values_list("pk", "username"))
+
+
+def member_links_out(ids: Iterable[int | None], *, backup: bool) -> dict[int, Any]:
+    """How a document carries each link to the member register, by member id. In a whole
+    backup (`backup`), the id itself: the backup carries the register, and its restore maps
+    each id to the member as restored (`kernel.backup.members`). In a document on its own (the
+    JSON a director hands to another club), the member's name, {"name": ...}: an id means
+    nothing in another database and an email address is not the other club's to have; the
+    import links the name again by the matching rule. A member who asked to be forgotten is
+    carried as no link (null): their name is nobody's to hand on."""
+    wanted = {i for i in ids if i is not None}
+    if backup:
+        return {i: i for i in wanted}
+    found = Member.objects.filter(pk__in=wanted).only("pk", "name", "erased_at")
+    return {m.pk: None if m.erased_at is not None else {"name": m.name} for m in found}
 
 
 def club_block(club: Club, *, backup: bool = False) -> dict[str, Any]:

@@ -63,6 +63,12 @@ class InBackup(Protocol):
 
     def usernames(self) -> set[str]: ...
 
+    def parsed_documents(self) -> list[Any]:
+        """The checked documents (`documents.ParsedDocument`), whose links to the club's
+        members the driver checks against the backup's registers before anything is
+        written."""
+        ...
+
     def write(
         self, clubs: Mapping[str, Club], users: Mapping[str, AuthUser], report: RestoreReport
     ) -> None: ...

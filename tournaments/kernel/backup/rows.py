@@ -20,6 +20,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
+from engine.names import name_problem
 from tournaments.kernel.backup.schema import (
     ADDED_LATER,
     FIELDS,
@@ -29,6 +30,7 @@ from tournaments.kernel.backup.schema import (
     RestoreRefused,
     model_field,
 )
+from tournaments.kernel.models import Member
 
 
 def check_marker(
@@ -210,6 +212,37 @@ class UserRef:
     username: str
 
 
+@dataclass
+class MemberRef:
+    """A row's link to the club's member register, as the document gives it: the member's
+    id in the backup's register (`id`, a whole backup) or the member's name (`name`, a
+    document on its own); filled in once the members are known (`kernel.backup.members`).
+    `where` names the row and the field in a refusal."""
+
+    obj: models.Model
+    attname: str
+    where: str
+    id: int | None = None
+    name: str | None = None
+    member: Member | None = None  # a whole backup's: the register's row the id names
+
+
+def _member_ref(obj_where: str, name: str, raw: Any) -> tuple[int | None, str | None]:
+    """A link's value read: a member's id (a whole number) or {"name": the member's name}."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw < 2**63:
+        return raw, None
+    if isinstance(raw, dict) and set(raw) == {"name"} and isinstance(raw["name"], str):
+        problem = name_problem(raw["name"], model_field(Member, "name").max_length or 0)
+        if problem is None and raw["name"].strip():
+            return None, raw["name"]
+        raise RestoreRefused(f"{obj_where}: {name}'s name: {problem or 'it is empty'}.")
+    raise RestoreRefused(
+        f"{obj_where}: {name} should be null (a visitor), a member's id in the backup's "
+        f'register (a whole backup) or {{"name": the member\'s name}} (a document on its '
+        f"own), not {raw!r}."
+    )
+
+
 def load_row(
     model: Model,
     data: Any,
@@ -217,12 +250,14 @@ def load_row(
     *,
     users: list[UserRef] | None = None,
     keyed: Mapping[Model, Keyed] | None = None,
+    members: list[MemberRef] | None = None,
     children: Iterable[str] = (),
     fmt: str,
 ) -> Any:
     """An unsaved row from the document: every field of `FIELDS[model]` present, of the right
     type and valid for the model (choices, lengths, ranges). A relation to a user is recorded
-    in `users` by username; a relation to another row of the document (a result's pairs) is
+    in `users` by username; a link to the club's member register in `members` (by id or by
+    name: `MemberRef`); a relation to another row of the document (a result's pairs) is
     found by its key in `keyed`. Keys the format does
     not have are refused: they would otherwise be dropped without a word (`fmt`, the kind of
     document the row is in, names the version in the refusal)."""
@@ -240,6 +275,7 @@ def load_row(
     values: dict[str, Any] = {}
     skip: list[str] = []
     refs: list[tuple[str, str]] = []
+    linked: list[tuple[str, str, int | None, str | None]] = []
     for name in names:
         f = model_field(model, name)
         raw = data[name]
@@ -247,6 +283,10 @@ def load_row(
         rows = None if keyed is None or related is None else keyed.get(related)
         if f.many_to_many:
             skip.append(name)
+        elif related is Member:
+            skip.append(name)
+            if raw is not None:
+                linked.append((f.attname, name, *_member_ref(where, name, raw)))
         elif f.is_relation and rows is not None:
             skip.append(name)
             if not isinstance(raw, str) or raw not in rows.rows:
@@ -276,6 +316,12 @@ def load_row(
     if refs:
         assert users is not None, f"{model.__name__} names users but nobody collects them"
         users.extend(UserRef(obj, attname, username) for attname, username in refs)
+    if linked:
+        assert members is not None, f"{model.__name__} links members but nobody collects them"
+        members.extend(
+            MemberRef(obj, attname, f"{where}, {name}", member_id, member_name)
+            for attname, name, member_id, member_name in linked
+        )
     return obj
 
 
@@ -304,11 +350,19 @@ def check_unique(items: Iterable[tuple[Any, str]], what: str, where: str = "The 
 
 
 def rows_in(
-    document: Any, key: str, model: Model, each: str, where: str, refs: list[UserRef], fmt: str
+    document: Any,
+    key: str,
+    model: Model,
+    each: str,
+    where: str,
+    refs: list[UserRef],
+    fmt: str,
+    members: list[MemberRef] | None = None,
 ) -> list[Any]:
     """The rows listed under `key`, each read back (`load_row`), named in a refusal as
-    `each` and its place in the list ("The drive's player 3"); `where` names the document."""
+    `each` and its place in the list ("The drive's player 3"); `where` names the document,
+    `members` collects the rows' links to the member register."""
     return [
-        load_row(model, raw, f"{each} {i + 1}", users=refs, fmt=fmt)
+        load_row(model, raw, f"{each} {i + 1}", users=refs, members=members, fmt=fmt)
         for i, raw in enumerate(list_in(document, key, where))
     ]

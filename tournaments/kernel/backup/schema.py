@@ -24,19 +24,22 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: it registers). Each kind counts its own versions, so a change to one does not make the
 #: others unreadable to an older clubwhist: an event's JSON from this clubwhist still imports
 #: into one that knows no drives. Backup version 2 added "drives" (issue #26), version 3
-#: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44); an
-#: older backup has none of them, and is read as holding none. A format that adds its
-#: documents to the backup makes the next version.
-VERSIONS: dict[str, int] = {BACKUP_FORMAT: 4}
+#: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44),
+#: version 5 the links of every format's names to those members (issue #44: each link the
+#: member's id in the backup's register); an older backup has none of them, and is read as
+#: holding none. A format that adds its documents to the backup makes the next version.
+VERSIONS: dict[str, int] = {BACKUP_FORMAT: 5}
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
-READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4})}
+READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5})}
 
 Model = type[models.Model]
 
 #: What a document carries of each model, by the model's own field names (a relation to a user
 #: as the username, a row of the same document by its key, such as a result's pairs
-#: "NS3"/"EW2"/"3", the club's directors as usernames).
+#: "NS3"/"EW2"/"3", the club's directors as usernames, a link to the club's member register as
+#: the member's id in a whole backup and as {"name": ...} in a document on its own:
+#: `kernel.backup.members`).
 FIELDS: dict[Model, tuple[str, ...]] = {
     AuthUser: (
         "username",
@@ -94,9 +97,6 @@ OMITTED: dict[Model, dict[str, str]] = {
         "user_permissions": "clubwhist grants nothing through per-user permissions",
     },
 }
-
-#: Why a format's links to the member register are not carried yet (issue #44's links slice).
-NOT_YET_LINKED = "links to the member register (migration 0019) are not carried yet"
 
 #: Models left out whole, and why.
 OMITTED_MODELS: dict[Model, str] = {

@@ -16,12 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from tournaments.kernel.backup.dump import documents_of, head, named_in, row, usernames
+from tournaments.kernel.backup.dump import (
+    documents_of,
+    head,
+    member_links_out,
+    named_in,
+    row,
+    usernames,
+)
 from tournaments.kernel.backup.registry import Picked, Tables
 from tournaments.kernel.backup.schema import (
     AUDIT_FIELDS,
     LINK_FIELDS,
-    NOT_YET_LINKED,
     Model,
     listed_under,
 )
@@ -66,6 +72,8 @@ TABLES = Tables(
             "city",
             "player_one",
             "player_two",
+            "member_one",
+            "member_two",
             "paid_cents",
             "in_pot",
             "present",
@@ -97,10 +105,12 @@ TABLES = Tables(
     added_later={
         # A league kept its teams by each week's numbers before migration 0016: None reads a
         # team by its number on the night, as the league table then did.
-        TournamentTeam: {"league_team": None},
         # A tournament's audit kept no name in words before migration 0015: its lines said who
         # only by the account.
         TournamentAudit: {"user_name": ""},
+        # The links to the member register came with migration 0019 and were carried from
+        # version 2 of the document (version 5 of the backup): before, none.
+        TournamentTeam: {"league_team": None, "member_one": None, "member_two": None},
     },
     implied={
         League: {"club": "the document's club (a backup's league block names its club's slug)"},
@@ -117,12 +127,6 @@ TABLES = Tables(
             TournamentAudit,
         ),
     },
-    omitted={
-        TournamentTeam: {
-            "member_one": NOT_YET_LINKED,
-            "member_two": NOT_YET_LINKED,
-        }
-    },
 )
 
 #: Under a tournament, its rows by the models' related names, in the order they are written back.
@@ -135,7 +139,7 @@ TOURNAMENT_CHILDREN: tuple[tuple[str, Model], ...] = (
 )
 
 
-def tournament_document(tournament: Tournament) -> dict[str, Any]:
+def tournament_document(tournament: Tournament, *, backup: bool = False) -> dict[str, Any]:
     """The whole team tournament (or league week) as a JSON-ready document
     (`TOURNAMENT_FORMAT`, its version): its club, its league (by name; the week is the
     tournament's own column) or null, every column of the tournament (settings, status, the
@@ -143,7 +147,10 @@ def tournament_document(tournament: Tournament) -> dict[str, Any]:
     tables as drawn, each game as entered and as counted, whatever its status, the tablet
     links with their tokens, the audit trail). The standings and the bracket's progress are
     not in it: they are worked out from these rows, here and wherever the document is
-    restored. Reads only; call inside `consistent_read()` when tablets may be writing."""
+    restored. A team's players' links to the club's members are the members' ids in a whole
+    backup (`backup`), which carries the register, and their names in a document on its own
+    (`kernel.backup.dump.member_links_out`). Reads only; call inside `consistent_read()` when
+    tablets may be writing."""
     tournament = Tournament.objects.select_related("club", "league").get(pk=tournament.pk)
     rows = {
         key: list(model._default_manager.filter(tournament=tournament).order_by("pk"))
@@ -159,13 +166,17 @@ def tournament_document(tournament: Tournament) -> dict[str, Any]:
             ),
         ]
     )
+    members = member_links_out(
+        [getattr(t, f"{link}_id") for t in rows["teams"] for link in TournamentTeam.MEMBER_NAMES],
+        backup=backup,
+    )
     document: dict[str, Any] = {
         **head(TOURNAMENT_FORMAT, tournament.club),
         "league": None if league is None else row(league, League, users=users),
         "tournament": row(tournament, Tournament, users=users),
     }
     for key, model in TOURNAMENT_CHILDREN:
-        document[key] = [row(item, model, users=users) for item in rows[key]]
+        document[key] = [row(item, model, users=users, members=members) for item in rows[key]]
     return document
 
 
@@ -203,7 +214,7 @@ def tournaments_picked(
         lambda club: Tournament.objects.filter(club=club).select_related("club", "league"),
         lambda: Tournament.objects.select_related("club", "league"),
         whole,
-        tournament_document,
+        lambda tournament: tournament_document(tournament, backup=True),
     )
     leagues = list(League.objects.filter(club__in=[c.pk for c in clubs]).select_related("club"))
     if whole:

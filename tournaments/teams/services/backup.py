@@ -234,6 +234,9 @@ class TournamentsInBackup:
         names = {ref.username for entry in self.leagues for ref in entry.user_refs}
         return names | self.tournaments.usernames()
 
+    def parsed_documents(self) -> list[Any]:
+        return self.tournaments.parsed_documents()
+
     def write(
         self, clubs: Mapping[str, Club], users: Mapping[str, AuthUser], report: RestoreReport
     ) -> None:
@@ -302,8 +305,8 @@ def tournaments_read(document: dict[str, Any], slugs: set[str]) -> TournamentsIn
 
 PART = BackupPart(
     marker=TOURNAMENT_FORMAT,
-    version=1,
-    readable=frozenset({1}),
+    version=2,
+    readable=frozenset({1, 2}),
     kind="tournament",
     whose="a team tournament's",
     importable="a team tournament (or a league's week)",

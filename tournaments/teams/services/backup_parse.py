@@ -23,7 +23,7 @@ tournament may hold such rounds.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
@@ -39,6 +39,7 @@ from tournaments.kernel.backup.checks import (
 )
 from tournaments.kernel.backup.documents import ClubBlock, ParsedDocument, parse_club
 from tournaments.kernel.backup.rows import (
+    MemberRef,
     UserRef,
     as_object,
     check_marker,
@@ -87,6 +88,7 @@ class ParsedTournament(ParsedDocument):
     table_access: list[TournamentTableAccess]
     audit: list[TournamentAudit]
     user_refs: list[UserRef]
+    member_refs: list[MemberRef] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -129,9 +131,16 @@ class LeagueEntry:
     user_refs: list[UserRef]
 
 
-def _rows(document: Any, key: str, model: Model, label: str, refs: list[UserRef]) -> list[Any]:
+def _rows(
+    document: Any,
+    key: str,
+    model: Model,
+    label: str,
+    refs: list[UserRef],
+    members: list[MemberRef] | None = None,
+) -> list[Any]:
     each, where = f"The tournament's {label}", "The tournament document"
-    return rows_in(document, key, model, each, where, refs, TOURNAMENT_FORMAT)
+    return rows_in(document, key, model, each, where, refs, TOURNAMENT_FORMAT, members)
 
 
 def parse_league(raw: Any, refs: list[UserRef], where: str = "The league") -> League:
@@ -294,6 +303,7 @@ def parse_tournament(document: Any) -> ParsedTournament:
         if key not in document:
             raise RestoreRefused(f"The tournament document has no {key!r}: it is not complete.")
     refs: list[UserRef] = []
+    linked: list[MemberRef] = []
     club = parse_club(document["club"], TOURNAMENT_FORMAT)
     league = None if document["league"] is None else parse_league(document["league"], refs)
     tournament: Tournament = load_row(
@@ -313,7 +323,7 @@ def parse_tournament(document: Any) -> ParsedTournament:
             f"The tournament has {listed} teams; a tournament takes at most {MAX_TEAMS}. It was "
             "not written by clubwhist: export the tournament again."
         )
-    teams: list[TournamentTeam] = _rows(document, "teams", TournamentTeam, "team", refs)
+    teams: list[TournamentTeam] = _rows(document, "teams", TournamentTeam, "team", refs, linked)
     _check_state(tournament, settings, len(teams))
     _check_teams(tournament, teams)
     ordered = sorted(teams, key=lambda t: t.number)
@@ -331,6 +341,8 @@ def parse_tournament(document: Any) -> ParsedTournament:
     tables = max((len(r.tables) for r in drawn.values()), default=0)
     check_links(links, "The tournament", tables, f"the tournament's rounds have {tables} table(s)")
     audit: list[TournamentAudit] = _rows(document, "audit", TournamentAudit, "audit entry", refs)
-    parsed = ParsedTournament(club, league, tournament, teams, rounds, games, links, audit, refs)
+    parsed = ParsedTournament(
+        club, league, tournament, teams, rounds, games, links, audit, refs, linked
+    )
     check_ids_once(parsed.rows(), "the tournament document")
     return parsed
