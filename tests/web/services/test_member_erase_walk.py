@@ -45,7 +45,9 @@ from tournaments.kernel import member_privacy as privacy
 from tournaments.kernel import members as register
 from tournaments.kernel.backup.driver import backup_document
 from tournaments.kernel.models import Club, Member
-from tournaments.seasons.models import Competition, Season, SeasonAudit
+from tournaments.seasons.models import SeasonAudit
+from tournaments.seasons.services.ledger import club_rebuild
+from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import TournamentTableAccess, TournamentTeam
 from tournaments.teams.services.games import game_enter, tournament_finish, tournament_publish
 from tournaments.teams.services.teams import league_create, round_next, team_change
@@ -134,10 +136,18 @@ def _club_world(club: Club, director: Any) -> World:
     tournament_publish(tournament=tournament, user=director)
 
     # A season's table and trail naming them.
-    season = Season.objects.create(club=club, name="Season 2025", starts="2025-01-01",
-                                   ends="2025-12-31")  # fmt: skip
-    Competition.objects.create(season=season, name="Ladder",
-                               table={"rows": [{"name": NAME, "member": member.pk}]})  # fmt: skip
+    # The season's ledger taken from the published evenings (the job does not run inside a
+    # test's transaction), then a season whose tables list the member in every format.
+    club_rebuild(club=club)
+    season = season_create(club=club, name="Season", starts=event.date, ends=event.date)
+    competitions = [
+        competition_add(season=season, name="Ladder", kind="ladder"),
+        competition_add(
+            season=season, name="Evenings", kind="attendance", count_drives=True,
+            count_teams=True,
+        ),
+    ]  # fmt: skip
+    assert all(NAME in str(c.table) for c in competitions)
     SeasonAudit.objects.create(club=club, season=season, action="ladder", target="season",
                                after={"leader": NAME})  # fmt: skip
 
@@ -155,6 +165,7 @@ def _club_world(club: Club, director: Any) -> World:
                           .values_list("pk", flat=True)[:2]),
         "pair_id": [ns1.pk], "call_id": list(DirectorCall.objects.values_list("pk", flat=True)),
         "job_id": [job.pk], "member_id": list(Member.objects.values_list("pk", flat=True)),
+        "season_id": [season.pk], "competition_id": [c.pk for c in competitions],
         "key": ["NS1", "1"], "name": [NAME, "Bob Partner"],
         "fmt": ["csv", "pbn", "usebio", "json", "xml", "txt"],
         "what": ["hands", "table-cards", "standings", "team-list", "games", "totals",
