@@ -45,7 +45,14 @@ from fractions import Fraction
 from typing import Any, Literal, cast
 
 from engine.scoring.model import format_points
-from engine.season.handicaps import ZERO, HandicapRule, exact_sum, handicap_of, pair_handicap
+from engine.season.handicaps import (
+    ZERO,
+    HandicapRule,
+    exact_sum,
+    handicap_if_any,
+    handicaps_standing,
+    pair_handicap,
+)
 from engine.season.model import FORMATS, Appearance
 
 __all__ = [
@@ -434,35 +441,20 @@ def evening_handicaps(
         while j < len(pairs) and pairs[j].date == day:
             j += 1
         if fixed_at is not None and day >= fixed_at and fixed is None:
-            fixed = _standing(history, rule)
+            fixed = handicaps_standing(history, rule)
         for a in pairs[i:j]:
             if a.member_id is None:
                 continue
             if fixed is not None:
                 figure = fixed.get(a.member_id)
             else:
-                figure = _one(history.get(a.member_id, []), rule)
+                figure = handicap_if_any(history.get(a.member_id, []), rule)
             if figure is not None:
                 found.setdefault(a.evening, {})[a.member_id] = figure
         for a in pairs[i:j]:
             if a.member_id is not None:
                 history.setdefault(a.member_id, []).append(cast(Fraction, a.percentage))
         i = j
-    return found
-
-
-def _one(percentages: list[Fraction], rule: HandicapRule) -> Fraction | None:
-    if len(percentages[-rule.window :]) < max(rule.min_sessions, 1):
-        return None
-    return handicap_of(percentages, rule)
-
-
-def _standing(history: Mapping[int, list[Fraction]], rule: HandicapRule) -> dict[int, Fraction]:
-    found = {}
-    for member, percentages in history.items():
-        figure = _one(percentages, rule)
-        if figure is not None:
-            found[member] = figure
     return found
 
 

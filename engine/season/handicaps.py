@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,9 +36,11 @@ from engine.season.model import Appearance
 __all__ = [
     "HandicapRule",
     "HandicappedLine",
+    "handicap_if_any",
     "handicap_of",
     "handicapped_standings",
     "handicaps_before",
+    "handicaps_standing",
     "pair_handicap",
     "signed",
 ]
@@ -92,6 +94,27 @@ def pair_handicap(first: Fraction, second: Fraction) -> Fraction:
     return (first + second) / 2
 
 
+def handicap_if_any(percentages: Sequence[Fraction], rule: HandicapRule) -> Fraction | None:
+    """A member's handicap from their percentages, oldest first; None (no handicap, counted as
+    0) until they have played the rule's minimum, and at least one session."""
+    if len(percentages[-rule.window :]) < max(rule.min_sessions, 1):
+        return None
+    return handicap_of(percentages, rule)
+
+
+def handicaps_standing(
+    history: Mapping[int, Sequence[Fraction]], rule: HandicapRule
+) -> dict[int, Fraction]:
+    """Each member's handicap from their percentages so far (oldest first), for those who
+    have one."""
+    found = {}
+    for member, percentages in history.items():
+        figure = handicap_if_any(percentages, rule)
+        if figure is not None:
+            found[member] = figure
+    return found
+
+
 def handicaps_before(
     appearances: Iterable[Appearance], rule: HandicapRule, before: dt.date
 ) -> dict[int, Fraction]:
@@ -104,13 +127,8 @@ def handicaps_before(
             continue
         if a.date < before:
             history.setdefault(a.member_id, []).append((a.date, a.play_id, a.percentage))
-    found = {}
-    for member, rows in history.items():
-        rows.sort()
-        figure = handicap_of([p for _, _, p in rows], rule)
-        if len([p for _, _, p in rows][-rule.window :]) >= max(rule.min_sessions, 1):
-            found[member] = figure
-    return found
+    ordered = {member: [p for _, _, p in sorted(rows)] for member, rows in history.items()}
+    return handicaps_standing(ordered, rule)
 
 
 @dataclass(frozen=True)
