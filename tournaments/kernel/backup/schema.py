@@ -24,13 +24,14 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: it registers). Each kind counts its own versions, so a change to one does not make the
 #: others unreadable to an older clubwhist: an event's JSON from this clubwhist still imports
 #: into one that knows no drives. Backup version 2 added "drives" (issue #26), version 3
-#: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44); an
-#: older backup has none of them, and is read as holding none. A format that adds its
-#: documents to the backup makes the next version.
-VERSIONS: dict[str, int] = {BACKUP_FORMAT: 4}
+#: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44), version
+#: 5 each club's "seasons" and "season_audit" (issue #44's seasons); an older backup has none
+#: of them, and is read as holding none. A format that adds its documents to the backup makes
+#: the next version.
+VERSIONS: dict[str, int] = {BACKUP_FORMAT: 5}
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
-READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4})}
+READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5})}
 
 Model = type[models.Model]
 
