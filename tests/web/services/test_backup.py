@@ -58,6 +58,7 @@ from tournaments.events.services.tablets import (
 from tournaments.files import backup
 from tournaments.kernel.backup import registry
 from tournaments.kernel.models import Club, Member
+from tournaments.seasons import backup as season_backup
 
 #: A movement and a stage for each game of the registry, in turn (a new game gets one too).
 SETUPS = [
@@ -259,7 +260,9 @@ def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None
     assert (
         not owners[markers[0]] & owners[markers[1]] and not owners[markers[1]] & owners[markers[2]]
     )
-    assert set(backup.FIELDS) == {User, Club, Member}.union(*owners.values())
+    # ... and the seasons theirs (`tournaments.seasons.backup`, in a whole backup's club blocks).
+    seasons = set(season_backup.TABLES)
+    assert set(backup.FIELDS) == {User, Club, Member}.union(*owners.values(), seasons)
     assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 5} == backup.VERSIONS
     assert backup.FORMATS[0].club_part is not None and backup.FORMATS[0].club_part.key == "players"
 

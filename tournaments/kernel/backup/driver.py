@@ -30,7 +30,13 @@ from tournaments.kernel.audit import User
 from tournaments.kernel.backup.documents import ClubBlock, club_create, parse_club
 from tournaments.kernel.backup.dump import club_block, user_block
 from tournaments.kernel.backup.members import backup_links_check, registers
-from tournaments.kernel.backup.registry import InBackup, importable_by_marker, part_for, parts
+from tournaments.kernel.backup.registry import (
+    InBackup,
+    after_restore,
+    importable_by_marker,
+    part_for,
+    parts,
+)
 from tournaments.kernel.backup.report import Imported, RestoreReport
 from tournaments.kernel.backup.rows import check_marker, check_unique, list_in, load_row
 from tournaments.kernel.backup.schema import BACKUP_FORMAT, VERSIONS, RestoreRefused
@@ -99,10 +105,11 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     events, drives and tournaments, all of it or nothing; refuses, naming them, when any is
     already here. Each format reads its blocks by the backup's version: a version 1 backup
     (written before drives were backed up) holds no drive, a version 1 or 2 backup no league
-    and no tournament, a version 4 or older no link to the member register. Every club is
-    written with its register before any document, so each document's links (ids in the
-    backup's register, checked before anything is written) follow their members
-    (`members`)."""
+    and no tournament, a version 4 or older no link to the member register and no season.
+    Every club is written with its register before any document, so each document's links (ids
+    in the backup's register, checked before anything is written) follow their members
+    (`members`). Once every document is written, the steps registered after a restore run for
+    each club (`registry.after_restore`: the seasons' chosen evenings, ledger and tables)."""
     check_marker(document, BACKUP_FORMAT, "backup")
     carried: dict[str, AuthUser] = {}
     for i, raw in enumerate(list_in(document, "users", "The backup")):
@@ -152,6 +159,10 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
             report.of("clubs").append(f"{block.club.name} ({block.club.slug})")
         for items in found:
             items.write(made, users, report)
+        # What names the evenings (a competition's chosen ones) follows the ids they got.
+        for block in clubs:
+            for step in after_restore():
+                step(club=made[block.club.slug], rows=block.rows, report=report)
         if dry_run:
             transaction.set_rollback(True)
     return report

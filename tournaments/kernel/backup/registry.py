@@ -5,7 +5,10 @@ document carries of its models (`schema`), and how its documents are written, re
 imported into a club and carried in a whole installation's backup. `register` adds it to the
 kernel's tables; the whole backup, the restore of any document and a director's import
 (`driver`) then go through every part registered, in the order registered. A club's block may
-carry a format's rows too (the events' players): that format registers a `ClubPart`.
+carry a format's rows too (the events' players): that format registers a `ClubPart`. A whole
+backup's club block carries more (the member register, the seasons:
+`register_backup_club_part`); rows that name the formats' evenings are written once the
+evenings are in (`register_after_restore`).
 
 The parts are registered as Django starts (`tournaments.apps` calls
 `tournaments.files.backup.register_formats`, which lists them): a fourth format writes its
@@ -116,11 +119,23 @@ class BackupPart:
     club_part: ClubPart | None = None
 
 
+class AfterRestore(Protocol):
+    """What a package does once every format's documents of a whole backup are written, for
+    each club restored (`rows`: the club block's rows by key, as its `ClubPart`s parsed them):
+    the seasons write their competitions' chosen evenings then, under the ids the evenings
+    got (the report says them), and compute their tables again."""
+
+    def __call__(
+        self, *, club: Club, rows: Mapping[str, list[Any]], report: RestoreReport
+    ) -> None: ...
+
+
 _PARTS: dict[str, BackupPart] = {}
 _CLUB_PARTS: dict[str, ClubPart] = {}
 #: Rows a club's block carries in a whole backup only (the member register: an event's JSON,
 #: handed to another club, carries no member's email), by key.
 _BACKUP_CLUB_PARTS: dict[str, ClubPart] = {}
+_AFTER_RESTORE: list[AfterRestore] = []
 
 
 def register(part: BackupPart) -> None:
@@ -161,6 +176,18 @@ def club_parts(*, backup: bool = False) -> list[ClubPart]:
 def register_backup_club_part(part: ClubPart) -> None:
     """Rows a club's block carries in a whole backup only (the kernel's member register)."""
     _BACKUP_CLUB_PARTS[part.key] = part
+
+
+def register_after_restore(hook: AfterRestore) -> None:
+    """A step of a whole backup's restore once every format's documents are written (the
+    seasons'); registering the same step again changes nothing."""
+    if hook not in _AFTER_RESTORE:
+        _AFTER_RESTORE.append(hook)
+
+
+def after_restore() -> list[AfterRestore]:
+    """The steps after a whole backup's documents are written, in the order registered."""
+    return list(_AFTER_RESTORE)
 
 
 def importable_by_marker() -> dict[str, str]:

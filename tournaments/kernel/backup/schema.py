@@ -25,9 +25,10 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: others unreadable to an older clubwhist: an event's JSON from this clubwhist still imports
 #: into one that knows no drives. Backup version 2 added "drives" (issue #26), version 3
 #: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44),
-#: version 5 the links of every format's names to those members (issue #44: each link the
-#: member's id in the backup's register); an older backup has none of them, and is read as
-#: holding none. A format that adds its documents to the backup makes the next version.
+#: version 5 the links of every format's names to those members (each link the member's id in
+#: the backup's register) and each club's "seasons" and "season_audit" (issue #44); an older
+#: backup has none of them, and is read as holding none. A format that adds its documents to
+#: the backup makes the next version.
 VERSIONS: dict[str, int] = {BACKUP_FORMAT: 5}
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
