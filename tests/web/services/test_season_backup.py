@@ -19,6 +19,7 @@ from tournaments.events.models import Event, Result
 from tournaments.files import backup
 from tournaments.kernel.backup.driver import backup_document, backup_restore
 from tournaments.kernel.backup.registry import club_parts
+from tournaments.kernel.members import member_add
 from tournaments.kernel.models import Club
 from tournaments.seasons import backup as season_backup
 from tournaments.seasons.models import (
@@ -101,6 +102,8 @@ def season_night(club: Club, director: Any) -> dict[str, Any]:
     """Two pairs evenings and a drive, published; a season with a ladder over the first
     pairs evening (chosen) and an attendance over every evening, and a removed season."""
     names = people(12)
+    for name in names[:10]:  # two visitors: never in a table, before or after
+        member_add(club=club, name=name)
     couples = [(names[2 * i], names[2 * i + 1]) for i in range(6)]
     first = pairs_evening(
         club=club, name="Pairs one", date=dt.date(2025, 1, 7), pairs=couples, seed=1
@@ -135,6 +138,8 @@ def test_a_whole_backup_carries_the_seasons_and_a_restore_shows_the_same_tables(
 ) -> None:
     before = (tables(), chosen(), trail(), seasons())
     assert all(table is not None for table, *_ in before[0].values())
+    # The tables list the members, through the links a restore must bring back.
+    assert all(len(table["rows"]) >= 8 for table, *_ in before[0].values())
     assert before[1] == {
         "Ladder": {("event", "Pairs one")},
         "Attendance": {("event", "Pairs one"), ("event", "Pairs two"), ("drive", "Drive one")},
