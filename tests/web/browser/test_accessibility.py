@@ -237,6 +237,13 @@ def _refused(button: str) -> Callable[[Any], None]:
     return send
 
 
+def _register_filtered(page: Any) -> None:
+    """The new drive's register picker in use: a member ticked, the list filtered to them."""
+    page.get_by_label("Type to filter").fill("archer")
+    page.get_by_role("checkbox", name="Ann Archer").check()
+    page.get_by_text("1 member chosen").wait_for()
+
+
 def _running(w: World) -> dict[str, Any]:
     return {"pk": w.running.pk}
 
@@ -380,6 +387,7 @@ PAGES = [
     # drives
     Page("drive-new", D),
     Page("drive-new", D, label="its errors shown", then=_refused("Create the drive")),
+    Page("drive-new", D, label="the register filtered", then=_register_filtered),
     Page("drive-detail", D, lambda w: {"pk": w.draft_drive.pk}, label="draft"),
     Page("drive-detail", D, _drive, label="running"),
     Page("drive-detail", D, lambda w: {"pk": w.finished_drive.pk}, label="published"),

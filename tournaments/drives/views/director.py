@@ -33,7 +33,7 @@ from tournaments.drives.selectors.room import drive_links
 from tournaments.drives.services import comings as drive_comings
 from tournaments.drives.services import drives as drive_services
 from tournaments.drives.services import paper as drive_paper
-from tournaments.drives.views.forms import DriveForm
+from tournaments.drives.views.forms import DriveForm, register_groups
 from tournaments.kernel.access import clubs_for, is_admin
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.forms import entry_from_post
@@ -59,12 +59,15 @@ def drive_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            club = data["club"] or clubs.first() or club_get_or_create(name=FIRST_CLUB)
+            players, members = form.players_for(club)
             drive = drive_services.drive_create(
-                club=data["club"] or clubs.first() or club_get_or_create(name=FIRST_CLUB),
+                club=club,
                 name=data["name"],
                 date=data["date"],
                 settings=form.settings(),
-                players=form.player_names(),
+                players=players,
+                members=members,
                 user=request.user,
             )
         except ValueError as exc:
@@ -74,7 +77,11 @@ def drive_new(request: HttpRequest) -> HttpResponse:
                 request, f"Drive created: {drive.name}. Check the players, then start."
             )
             return redirect("drive-players", drive.pk)
-    return render(request, "tournaments/director/drive_new.html", {"form": form, "error": error})
+    return render(
+        request,
+        "tournaments/director/drive_new.html",
+        {"form": form, "error": error, "register": register_groups(form), "clubs": clubs},
+    )
 
 
 @never_cache  # it shows the tables' links and QR codes, which are credentials: never kept

@@ -6,6 +6,7 @@ setting, is shown above the form. Defaults follow docs/games/drives.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -15,8 +16,10 @@ from django.db.models import QuerySet
 from engine.drives import PRIZE_KINDS
 from engine.drives.settings import MAX_PLAYERS
 from engine.games import find_variant, variant_names
+from tournaments.drives.services.base import DriveRefused
 from tournaments.kernel.forms import NameField
-from tournaments.kernel.models import Club
+from tournaments.kernel.member_links import BY_NAME, name_key
+from tournaments.kernel.models import Club, Member
 from tournaments.kernel.numbers import WholeNumberFormField
 
 #: The move forms offered, as the engine's `MoveForm.to_dict()`.
@@ -131,7 +134,19 @@ class DriveForm(forms.Form):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
-        help_text="One name a line; more can be added at the door until the start.",
+        help_text="One name a line (visitors, or anyone not ticked below); more can be added "
+        "at the door until the start.",
+    )
+    members = forms.ModelMultipleChoiceField(
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": "A member ticked is no longer in the register's active list "
+            "(taken off or made inactive meanwhile): reload the page and tick again.",
+            "invalid_pk_value": "A member ticked is not one of the register's: reload the "
+            "page and tick again.",
+        },
     )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
@@ -140,6 +155,9 @@ class DriveForm(forms.Form):
         assert isinstance(club_field, forms.ModelChoiceField)
         club_field.queryset = clubs
         club_field.required = clubs.count() > 1
+        members_field = self.fields["members"]
+        assert isinstance(members_field, forms.ModelMultipleChoiceField)
+        members_field.queryset = register_choices(clubs)
         game_field = self.fields["game"]
         assert isinstance(game_field, forms.ChoiceField)
         game_field.choices = drive_games()
@@ -173,3 +191,59 @@ class DriveForm(forms.Form):
         refuse the list, so a pasted page of a million lines is never read whole."""
         names = (line.strip() for line in self.cleaned_data["players"].splitlines())
         return list(islice((name for name in names if name), MAX_PLAYERS + 1))
+
+    def chosen(self) -> list[Member]:
+        """The members ticked in the register, by name."""
+        return sorted(self.cleaned_data["members"], key=lambda m: (name_key(m.name), m.pk))
+
+    def players_for(self, club: Club) -> tuple[list[str], list[Any]]:
+        """The drive's players and, for each, the member it is linked to: the names typed
+        (linked by the matching rule, `BY_NAME`), then each member ticked whose name was not
+        typed already (a name both typed and ticked is one player, linked to the member
+        ticked). A member of another of the director's clubs is refused: a drive's players
+        are linked only to its own club's register."""
+        names = self.player_names()
+        links: list[Any] = [BY_NAME] * len(names)
+        typed = {name_key(name): n for n, name in enumerate(names)}
+        for member in self.chosen():
+            if member.club_id != club.pk:
+                raise DriveRefused(
+                    f"{member.name} is a member of {member.club.name}, not of {club.name}: "
+                    f"untick them, or choose {member.club.name} as the drive's club."
+                )
+            at = typed.get(name_key(member.name))
+            if at is None:
+                names.append(member.name)
+                links.append(member.pk)
+            else:
+                links[at] = member.pk
+        return names, links
+
+
+def register_choices(clubs: QuerySet[Club]) -> QuerySet[Member]:
+    """The members a director may tick when setting up a drive: the active, not erased
+    members of the director's clubs, by club and name (a lapsed member is typed by name)."""
+    found = Member.objects.filter(club__in=clubs, active=True, erased_at__isnull=True)
+    return found.select_related("club").order_by("club__name", "club_id", "name", "id")
+
+
+@dataclass(frozen=True)
+class RegisterGroup:
+    """One club's members as the new-drive page lists them to tick: (member, ticked)."""
+
+    club: Club
+    members: list[tuple[Member, bool]]
+
+
+def register_groups(form: DriveForm) -> list[RegisterGroup]:
+    """The register's members to tick, one group a club (a director of several clubs sees each
+    club's under its name), each ticked as the director left it when the form comes back."""
+    ticked = {str(v) for v in (form["members"].value() or [])}
+    field = form.fields["members"]
+    assert isinstance(field, forms.ModelMultipleChoiceField)
+    groups: list[RegisterGroup] = []
+    for member in field.queryset or ():
+        if not groups or groups[-1].club.pk != member.club_id:
+            groups.append(RegisterGroup(member.club, []))
+        groups[-1].members.append((member, str(member.pk) in ticked))
+    return groups
