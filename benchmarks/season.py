@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 #: The season's public page (its URL's name).
-SEASON_PAGE = "season-public"
+SEASON_PAGE = "public-season"
 
 if __name__ == "__main__":
     sys.exit(main())

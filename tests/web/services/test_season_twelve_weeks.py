@@ -113,7 +113,11 @@ def test_a_twelve_week_season_recounts_from_the_stored_results(jobs_in_process: 
     assert linked > 0, "the pairs' names were not linked to the register"
 
     recount = Recount(club, season)
-    tables = {key: Competition.objects.get(pk=c.pk).table for key, c in made.items()}
+    tables: dict[str, dict[str, Any]] = {}
+    for key, competition in made.items():
+        table = Competition.objects.get(pk=competition.pk).table
+        assert table is not None, f"{competition.name} was never computed"
+        tables[key] = table
     assert tables["ladder"]["evenings"] == WEEKS
     assert rows_of(tables["ladder"]) == recount.ranked(recount.ladder(best=8), min_played=4)
     assert rows_of(tables["handicapped"]) == recount.ranked(
@@ -199,7 +203,7 @@ class Recount:
         if member is None:
             return Fraction(0)
         before = [p for d, _, p in self.history.get(member, []) if d < day][-6:]
-        return Fraction(50) - sum(before) / len(before) if len(before) >= 2 else Fraction(0)
+        return Fraction(50) - mean(before) if len(before) >= 2 else Fraction(0)
 
     def ladder(self, *, best: int, handicapped: bool = False) -> dict[int, tuple[Fraction, int]]:
         found = {}
@@ -210,7 +214,7 @@ class Recount:
                     pct += (self.handicap(member, day) + self.handicap(partner, day)) / 2
                 figures.append(pct)
             top = sorted(figures, reverse=True)[:best]
-            found[member] = (sum(top) / len(top), len(figures))
+            found[member] = (mean(top), len(figures))
         return found
 
     def improved(self) -> dict[int, tuple[Fraction, int]]:
@@ -220,7 +224,7 @@ class Recount:
             if len(before) < 2:
                 continue  # no average before the season: listed, unqualified
             now = [p for _, _, p, _ in rows]
-            found[member] = (sum(now) / len(now) - sum(before) / len(before), len(now))
+            found[member] = (mean(now) - mean(before), len(now))
         return found
 
     def drive_total(self, *, best: int) -> dict[int, tuple[Fraction, int]]:
@@ -247,33 +251,35 @@ class Recount:
         min_played: int = 0,
         tie: Any = None,
     ) -> list[tuple[str, int, Fraction]]:
-        """Standard competition ranking of the qualified: a member's place is one more than
-        those strictly ahead; "=" when someone else has the same (figure, tie key)."""
-        keys = {
+        """Standard competition ranking of the qualified (see `places`), by the figure and
+        then the tie rule's key."""
+        return places({
             m: (figure, tie(m) if tie else 0)
             for m, (figure, played) in figures.items()
             if played >= min_played
-        }
-        names = dict(Member.objects.filter(pk__in=keys).values_list("pk", "name"))
-        order = sorted(keys, key=lambda m: (tuple(-k for k in keys[m]), names[m].casefold(), m))
-        out = []
-        for m in order:
-            ahead = sum(1 for o in keys if keys[o] > keys[m])
-            level = sum(1 for o in keys if keys[o] == keys[m]) > 1
-            out.append((f"{ahead + 1}{'=' if level else ''}", m, keys[m][0]))
-        return out
+        })  # fmt: skip
 
     def league(self) -> list[tuple[str, int, Fraction]]:
         """Games won, then points scored, then evenings played: level on all three, tied."""
-        keys = {
+        return places({
             m: (sum((w for w, _ in rows), Fraction(0)), sum(p for _, p in rows), len(rows))
             for m, rows in self.league_rows.items()
-        }
-        names = dict(Member.objects.filter(pk__in=keys).values_list("pk", "name"))
-        order = sorted(keys, key=lambda m: (tuple(-k for k in keys[m]), names[m].casefold(), m))
-        out = []
-        for m in order:
-            ahead = sum(1 for o in keys if keys[o] > keys[m])
-            level = sum(1 for o in keys if keys[o] == keys[m]) > 1
-            out.append((f"{ahead + 1}{'=' if level else ''}", m, keys[m][0]))
-        return out
+        })  # fmt: skip
+
+
+def mean(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values)
+
+
+def places(keys: dict[int, tuple[Any, ...]]) -> list[tuple[str, int, Fraction]]:
+    """Best key first (names break no tie: they only order the members who share a place):
+    a member's place is one more than the number strictly ahead, with "=" when another has
+    the same key; each row (place, member, the key's first figure)."""
+    names = dict(Member.objects.filter(pk__in=keys).values_list("pk", "name"))
+    order = sorted(keys, key=lambda m: (tuple(-k for k in keys[m]), names[m].casefold(), m))
+    out = []
+    for m in order:
+        ahead = sum(1 for o in keys if keys[o] > keys[m])
+        level = sum(1 for o in keys if keys[o] == keys[m]) > 1
+        out.append((f"{ahead + 1}{'=' if level else ''}", m, keys[m][0]))
+    return out
