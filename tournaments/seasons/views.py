@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -324,6 +325,11 @@ def public_seasons(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/public/seasons.html", context)
 
 
+#: Seconds between fetches of a current season's tables (they change when an evening is
+#: published, a few times a week: once a minute shows a publish soon enough).
+LIVE_SECONDS = 60
+
+
 @require_GET
 def public_season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club, season = _public_season(slug, season_id)
@@ -335,7 +341,12 @@ def public_season(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
         "as_of": season_as_of(season),
         "stale": director and season_stale(season),
         "director": director,
+        "refresh": LIVE_SECONDS if season.starts <= timezone.localdate() <= season.ends else 0,
     }
+    if request.GET.get("part"):
+        # The live part alone: the page fetches it again while the season is on, so a table
+        # recomputed by a publish's job shows without a reload.
+        return render(request, "tournaments/public/_season_live.html", context)
     return render(request, "tournaments/public/season.html", context)
 
 

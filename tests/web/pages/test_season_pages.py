@@ -131,3 +131,24 @@ def test_another_clubs_director_gets_404(club: Club, season: Season, director: A
     client = Client()
     client.force_login(other)
     assert client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").status_code == 404
+
+
+def test_a_current_seasons_page_fetches_its_tables_again_and_a_past_one_does_not(
+    club: Club, season: Season
+) -> None:
+    """A season under way refreshes its live part (a publish's recomputed table shows without
+    a reload); the part is the tables alone; a season that has ended stays still."""
+    url = f"/clubs/{club.slug}/season/{season.pk}/"
+    past = Client().get(url).content.decode()
+    assert 'data-part="?part=1"' not in past and "drive-live.js" not in past
+    today = dt.date.today()
+    Season.objects.filter(pk=season.pk).update(starts=today - dt.timedelta(days=30), ends=today)
+    current = Client().get(url).content.decode()
+    assert 'data-part="?part=1" data-refresh="60"' in current and "drive-live.js" in current
+    # A table recomputed meanwhile (here by hand) is in the next fetch of the part.
+    Competition.objects.filter(season=season).update(
+        table={**season.competitions.get().table, "rows": []}
+    )
+    part = Client().get(url + "?part=1").content.decode()
+    assert "<h1>" not in part and "Ladder" in part
+    assert "Bob Birch" not in part and "Bob Birch" in current
