@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import logging
 import re
 from collections import Counter
@@ -562,6 +563,11 @@ def _when(value: dt.datetime | dt.date | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
+def _json_text(value: Any) -> str:
+    """A trail line's snapshot as JSON text ("" for none)."""
+    return "" if value is None else json.dumps(json_safe(value), ensure_ascii=False, sort_keys=True)
+
+
 def member_data(member: Member) -> dict[str, Any]:
     """Everything the club holds about `member`, as JSON data: the register's row, the
     register's trail about them, and every place they played (the format, the evening's
@@ -590,8 +596,10 @@ def member_data(member: Member) -> dict[str, Any]:
                 "action": line.action,
                 "target": line.target,
                 "by": line.who,
-                "before": json_safe(line.before),
-                "after": json_safe(line.after),
+                # The state before and after, as JSON text: a trail line's values differ in
+                # shape from one action to another (a name, a choice, a list of names).
+                "before": _json_text(line.before),
+                "after": _json_text(line.after),
                 "reason": line.reason,
             }
             for line in trail

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.kernel.models import Club
+from tournaments.seasons.models import CompetitionPlay
 from tournaments.seasons.selectors.members import (
     directs,
     member_for_reader,
@@ -24,7 +25,9 @@ from tournaments.seasons.selectors.members import (
 )
 
 
-class SeasonOut(serializers.Serializer[Any]):
+class MemberSeasonOut(serializers.Serializer[Any]):
+    """The season a member's page is limited to (its dates only)."""
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     starts = serializers.DateField()
@@ -32,7 +35,7 @@ class SeasonOut(serializers.Serializer[Any]):
 
 
 class SummaryOut(serializers.Serializer[Any]):
-    format = serializers.ChoiceField(choices=["event", "drive", "tournament"])
+    format = serializers.ChoiceField(choices=CompetitionPlay.Format.choices)
     evenings = serializers.IntegerField()
     average_percentage = serializers.CharField(allow_null=True)
     best_percentage = serializers.CharField(allow_null=True)
@@ -41,7 +44,7 @@ class SummaryOut(serializers.Serializer[Any]):
 
 
 class EveningOut(serializers.Serializer[Any]):
-    format = serializers.ChoiceField(choices=["event", "drive", "tournament"])
+    format = serializers.ChoiceField(choices=CompetitionPlay.Format.choices)
     play_id = serializers.IntegerField()
     play_name = serializers.CharField()
     date = serializers.DateField()
@@ -58,7 +61,7 @@ class MemberHistoryOut(serializers.Serializer[Any]):
     club = serializers.CharField()
     member = serializers.IntegerField()
     name = serializers.CharField(help_text="As this reader may see it.")
-    season = SeasonOut(allow_null=True)
+    season = MemberSeasonOut(allow_null=True)
     handicap = serializers.CharField()
     handicap_rule = serializers.CharField()
     summaries = SummaryOut(many=True)

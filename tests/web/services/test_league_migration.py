@@ -4,6 +4,7 @@ team was taken off still counts each game for the team that played it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +15,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("tournaments", "0015_drive_tournament_audit_user_name")]
 AFTER = [("tournaments", "0016_league_team")]
+
+
+@pytest.fixture(autouse=True)
+def _latest_afterwards() -> Iterator[None]:
+    """The database back at the latest migration after the test, whatever it ran to: the
+    tests after it in the same process need every column the models have."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def _migrate(target: list[tuple[str, str]]) -> Any:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -34,6 +33,54 @@ class MergedOut(serializers.Serializer[Any]):
         child=serializers.IntegerField(),
         help_text='How many evenings of each format moved ("pairs event", "drive", ...).',
     )
+
+
+class DataMemberOut(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.CharField()
+    email = serializers.CharField()
+    active = serializers.BooleanField()
+    public_name = serializers.CharField()
+    shown_name = serializers.CharField(help_text="How public pages show them.")
+    created_at = serializers.CharField()
+    updated_at = serializers.CharField()
+    erased_at = serializers.CharField(allow_null=True)
+
+
+class DataTrailOut(serializers.Serializer[Any]):
+    at = serializers.CharField()
+    action = serializers.CharField()
+    target = serializers.CharField()
+    by = serializers.CharField()
+    before = serializers.CharField(help_text='The state before, as JSON text ("": none).')
+    after = serializers.CharField(help_text='The state after, as JSON text ("": none).')
+    reason = serializers.CharField()
+
+
+class DataPlayedOut(serializers.Serializer[Any]):
+    format = serializers.CharField()
+    evening = serializers.CharField()
+    evening_id = serializers.IntegerField()
+    date = serializers.CharField()
+    status = serializers.CharField()
+    name_as_played = serializers.CharField()
+    place = serializers.CharField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # "with" (the partner or team-mates as played) is a Python keyword: declared here.
+        self.fields["with"] = serializers.ListField(child=serializers.CharField())
+
+
+class MemberDataOut(serializers.Serializer[Any]):
+    format = serializers.CharField(help_text='"clubwhist-member-data"')
+    version = serializers.IntegerField()
+    club = serializers.CharField()
+    written_at = serializers.CharField()
+    member = DataMemberOut()
+    register_trail = DataTrailOut(many=True)
+    played = DataPlayedOut(many=True)
 
 
 class ErasedOut(serializers.Serializer[Any]):
@@ -88,6 +135,6 @@ class MemberDataApi(MemberPrivacyApi):
     """Everything the club holds about this member (docs/directors/members.md): the
     register's row, its trail, every place they played."""
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(responses=MemberDataOut)
     def get(self, request: Request, slug: str, member_id: int) -> Response:
         return Response(privacy.member_data(self.member(member_id)))
