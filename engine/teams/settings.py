@@ -157,7 +157,7 @@ class TournamentSettings:
         _whole("pot_stake_cents", self.pot_stake_cents, 0, MAX_CENTS)
         if self.pot_round is not None:
             _whole("pot_round", self.pot_round, 1, self.rounds)
-        if self.playoff != 0:
+        if self.playoff != 0 or isinstance(self.playoff, bool):  # false is no count of teams
             _whole("playoff", self.playoff, 2, 64)
         _flag("playoff_third_place", self.playoff_third_place)
         if self.playoff_third_place and self.playoff < 4:

@@ -41,6 +41,9 @@ def test_the_playoff_settings_read_back_and_seed_a_third_place_game():
         ({"playoff": 4, "playoff_third_place": 1}, r"^playoff_third_place: true or false, not 1"),
         ({"playoff": 4, "playoff_best_of": 2}, r"^playoff_best_of: .* 1, 3, 5 games, not 2"),
         ({"playoff": 4, "playoff_best_of": True}, r"^playoff_best_of: .* not True"),
+        # false equals 0 in Python, but it is no count of teams (a fuzzer's find)
+        ({"playoff": False}, r"^playoff: "),
+        ({"playoff": True}, r"^playoff: "),
     ],
 )
 def test_playoff_settings_refused(data, message):
