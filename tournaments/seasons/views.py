@@ -11,9 +11,12 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -30,6 +33,7 @@ from tournaments.seasons.selectors.seasons import (
     chosen_of,
     club_evenings,
     season_as_of,
+    season_page_key,
     season_stale,
     season_tables,
     seasons_of,
@@ -328,12 +332,34 @@ def public_seasons(request: HttpRequest, slug: str) -> HttpResponse:
 #: Seconds between fetches of a current season's tables (they change when an evening is
 #: published, a few times a week: once a minute shows a publish soon enough).
 LIVE_SECONDS = 60
+#: How long a drawn season's tables stay in the cache (a change makes a new key at once).
+LIVE_KEPT_SECONDS = 3600
 
 
 @require_GET
 def public_season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club, season = _public_season(slug, season_id)
     director = directs_club(request.user, club.pk)
+    refresh = LIVE_SECONDS if season.starts <= timezone.localdate() <= season.ends else 0
+    live = _season_live(club, season, director=director)
+    if request.GET.get("part"):
+        # The live part alone: the page fetches it again while the season is on, so a table
+        # recomputed by a publish's job shows without a reload.
+        return HttpResponse(live)
+    context = {"club": club, "season": season, "refresh": refresh, "live": mark_safe(live)}
+    return render(request, "tournaments/public/season.html", context)
+
+
+def _season_live(club: Club, season: Season, *, director: bool) -> str:
+    """The season's tables as HTML. For members of the public it is kept in the cache under
+    what it is drawn from (`season_page_key`), so a room of phones reading the season while
+    the tablets play costs two small queries a read, not five tables decoded and drawn; the
+    director's version (with the stale note) is drawn each time."""
+    key = None if director else season_page_key(season)
+    if key is not None:
+        kept = cache.get(key)
+        if isinstance(kept, str):
+            return kept
     context = {
         "club": club,
         "season": season,
@@ -341,13 +367,11 @@ def public_season(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
         "as_of": season_as_of(season),
         "stale": director and season_stale(season),
         "director": director,
-        "refresh": LIVE_SECONDS if season.starts <= timezone.localdate() <= season.ends else 0,
     }
-    if request.GET.get("part"):
-        # The live part alone: the page fetches it again while the season is on, so a table
-        # recomputed by a publish's job shows without a reload.
-        return render(request, "tournaments/public/_season_live.html", context)
-    return render(request, "tournaments/public/season.html", context)
+    html = render_to_string("tournaments/public/_season_live.html", context)
+    if key is not None:
+        cache.set(key, html, LIVE_KEPT_SECONDS)
+    return html
 
 
 @require_GET

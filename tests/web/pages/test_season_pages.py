@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 from pypdf import PdfReader
 
+from tournaments.kernel import members as register
 from tournaments.kernel.members import member_add
 from tournaments.kernel.models import Club, Member
 from tournaments.seasons.models import Competition, Season, SeasonLine
@@ -145,10 +147,30 @@ def test_a_current_seasons_page_fetches_its_tables_again_and_a_past_one_does_not
     Season.objects.filter(pk=season.pk).update(starts=today - dt.timedelta(days=30), ends=today)
     current = Client().get(url).content.decode()
     assert 'data-part="?part=1" data-refresh="60"' in current and "drive-live.js" in current
-    # A table recomputed meanwhile (here by hand) is in the next fetch of the part.
+    # A table recomputed meanwhile (here by hand, as a recompute writes it) is in the next
+    # fetch of the part.
     Competition.objects.filter(season=season).update(
-        table={**season.competitions.get().table, "rows": []}
+        table={**season.competitions.get().table, "rows": []}, computed_at=timezone.now()
     )
     part = Client().get(url + "?part=1").content.decode()
     assert "<h1>" not in part and "Ladder" in part
     assert "Bob Birch" not in part and "Bob Birch" in current
+
+
+def test_the_public_tables_are_kept_until_what_they_show_changes(
+    club: Club, season: Season
+) -> None:
+    """The drawn tables are kept in the cache; a member's new public-name choice, a table
+    computed again and a renamed competition each show at the next read."""
+    url = f"/clubs/{club.slug}/season/{season.pk}/"
+    assert "A. A." in Client().get(url).content.decode()
+    alice = Member.objects.get(name="Alice Ash")
+    register.member_edit(member=alice, public_name="full")
+    page = Client().get(url).content.decode()
+    assert "Alice Ash" in page and "A. A." not in page
+    one = season.competitions.get()
+    svc.competition_edit(competition=one, name="Winter ladder")
+    assert "Winter ladder" in Client().get(url).content.decode()
+    line(club, 2, dt.date(2025, 1, 14), "NS1", alice, 70)
+    svc.competitions_recompute(club_id=club.pk)
+    assert "65.00" in Client().get(url).content.decode()  # (60 + 70) / 2

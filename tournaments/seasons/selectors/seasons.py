@@ -6,10 +6,11 @@ read what the job stored, so a page costs a few queries whatever the season's si
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max, Min, QuerySet
+from django.db.models import Count, Max, Min, QuerySet, Sum
 
 from engine.season import CompetitionRule, CompetitionTable, TableRow
 from engine.season.model import FORMATS
@@ -109,6 +110,24 @@ def season_tables(season: Season, *, public: bool) -> list[ShownTable]:
     ids = {row.member_id for _, table in tables if table for row in table.rows}
     names = member_names(ids, public=public)
     return [ShownTable(c, table, names) for c, table in tables]
+
+
+def season_page_key(season: Season) -> str:
+    """What a season's public tables are drawn from, as a cache key: the season's own fields,
+    its competitions' times and settings (a recompute, an edit or a removal changes them) and
+    the club's register (a public-name choice, a merge or an erase changes what a row shows).
+    Two small aggregate queries, so a page read costs no table's decoding while nothing
+    changed."""
+    tables = season.competitions.aggregate(
+        n=Count("id"), ids=Sum("id"), at=Max("computed_at"), oldest=Min("computed_at"),
+        moved=Sum("position"),
+    )  # fmt: skip
+    register = Member.objects.filter(club_id=season.club_id).aggregate(
+        n=Count("id"), at=Max("updated_at"), gone=Max("erased_at")
+    )
+    names = "|".join(c.name for c in season.competitions.order_by("position", "id"))
+    text = repr((season.pk, season.name, season.starts, season.ends, tables, register, names))
+    return "season-tables:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def season_as_of(season: Season) -> dt.datetime | None:
