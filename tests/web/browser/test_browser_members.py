@@ -60,7 +60,7 @@ def test_a_director_imports_searches_and_edits(
         rows = page.locator("#members tbody tr")
         assert rows.count() == 1 and "Z. B." in rows.inner_text()
         page.screenshot(path=str(SHOTS / f"members-list-{width}.png"), full_page=True)
-        page.get_by_role("link", name="Zoë Brontë").click()
+        page.get_by_role("link", name="Zoë Brontë", exact=True).click()
         page.get_by_label("Hidden").check()
         page.screenshot(path=str(SHOTS / f"members-edit-{width}.png"), full_page=True)
         page.get_by_role("button", name="Save").click()
