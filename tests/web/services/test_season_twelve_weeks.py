@@ -35,6 +35,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.heavy]
 
 SEASON_STARTS = dt.date(2026, 1, 6)  # a Tuesday
 WEEKS = 12
+#: Each week's evenings: 8 pairs, a drive of 12 players over 4 hands, a league of 6 teams.
+EVENINGS: dict[str, Any] = {"pairs": 8, "drive_players": 12, "drive_hands": 4, "league_teams": 6}
 BEFORE = 4  # weeks played before the season: the handicaps' and most improved's history
 
 
@@ -103,11 +105,12 @@ def test_a_twelve_week_season_recounts_from_the_stored_results(jobs_in_process: 
     # job that takes the evening into the ledger and recomputes the season's tables.
     season_play(
         club=club, starts=SEASON_STARTS - dt.timedelta(days=7 * BEFORE), weeks=BEFORE,
-        members=members, visitors=visitors, seed=5,
+        members=members, visitors=visitors, seed=5, **EVENINGS,
     )  # fmt: skip
     played = season_play(
-        club=club, starts=SEASON_STARTS, weeks=WEEKS, members=members, visitors=visitors, seed=6
-    )
+        club=club, starts=SEASON_STARTS, weeks=WEEKS, members=members, visitors=visitors, seed=6,
+        **EVENINGS,
+    )  # fmt: skip
     assert len(played.events) == len(played.drives) == len(played.tournaments) == WEEKS
     linked = Pair.objects.filter(section__event__club=club, member1__isnull=False).count()
     assert linked > 0, "the pairs' names were not linked to the register"
@@ -132,7 +135,7 @@ def test_a_twelve_week_season_recounts_from_the_stored_results(jobs_in_process: 
     # Enough of each table is ranked for the comparisons to mean something, and the
     # handicaps moved the ladder (a handicapped ladder equal to the scratch one tests nothing).
     ranked = {key: len(rows_of(table)) for key, table in tables.items()}
-    assert ranked["ladder"] >= 15 and ranked["improved"] >= 5 and ranked["drive"] >= 30
+    assert ranked["ladder"] >= 12 and ranked["improved"] >= 4 and ranked["drive"] >= 30
     assert ranked["league"] == 12 and ranked["attendance"] >= 35
     assert rows_of(tables["handicapped"]) != rows_of(tables["ladder"])
     # Visitors are never listed; every member who came is.
