@@ -83,6 +83,15 @@
     // Said once, when it happens: the board list is drawn again on every refresh, and an
     // alert drawn again would be read out again every ten seconds.
     if (problems[item.board]) { core.announce('Board ' + item.board + ': ' + problems[item.board]); }
+    // A refused submission's confirmation screen is void: East-West must not confirm the
+    // result another device stored there (a refresh may already show it "waiting"). Back to
+    // the boards, where the problem is shown.
+    if (item.kind === 'submit' && problems[item.board] && view.board === item.board &&
+        (view.name === 'confirm' || view.name === 'entry')) {
+      view = {name: 'boards'};
+      render();
+      return;
+    }
     quietly();
   }
 
