@@ -25,6 +25,13 @@ across the outage (snapshots, or Redis was reachable from elsewhere): a table's 
 before a result arrived during the outage would be served after it. So a process that lost a
 write first deletes, before its next cache call, every key matching the patterns registered
 with `retire_after_outage` (the version keys those copies hang on), and only then carries on.
+
+A Redis restarted from its snapshot is noticed by every process, not only by those that lost a
+write: Redis itself holds the run_id of the server that last retired its versions (`MARKER`), and
+each new connection compares it with the server's own. A process started while Redis was away
+(a web worker its manager restarted, a new machine) has nothing of its own to compare with, which
+is why the mark lives in Redis. While one thread retires, the process's other threads read
+nothing from Redis; a call that ran while a restart was being noticed answers as a miss.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from django.utils.functional import cached_property
 from redis.commands.core import Script
 
 log = logging.getLogger(__name__)
@@ -61,48 +69,57 @@ def retire_after_outage(*patterns: str) -> None:
 # cache object per thread, and per request under ASGI (its cache handler keeps them in a
 # context variable, which every request starts afresh), so pools kept on the object meant a
 # new TCP connection to Redis for every request a tablet made.
-_POOLS: dict[tuple[str, str], Any] = {}
+_POOLS: dict[tuple[str, str, str], Any] = {}
 _CLIENTS: dict[int, Any] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-#: The run_id each server (as the settings name it) had at this process's last connection.
-_RUN_IDS: dict[str, str] = {}
+#: The key (after the cache's prefix) holding the run_id of the Redis server that last retired
+#: the versions: a snapshot brings back an older one, an empty Redis none.
+MARKER = "cache-run-id"
 
 
-def _restart_watch(server: str) -> Callable[[Any], None]:
-    """A connection's set-up that notices a Redis restarted since this process last connected.
+def _run_id(connection: Any) -> str:
+    connection.send_command("INFO", "server")
+    info = connection.read_response()
+    text = info.decode() if isinstance(info, bytes) else str(info)
+    return next((line[7:].strip() for line in text.splitlines() if line.startswith("run_id:")), "")
 
-    A Redis that restarts from its snapshot holds the versions it had then, older than any
-    moved on while it was away; a process that lost such a write retires them when Redis is
-    back (`_retire_stale`), but a process that lost none reconnects without an error (redis-py
-    opens a fresh connection for a dead pooled one) and read the snapshot's copies. Each new
-    connection asks the server's run_id (INFO, once a connection: connections are pooled); a
-    new run_id after a known one marks the versions for retirement, as a lost write does, and
-    the call that made the connection answers as a miss (see `_guard`)."""
+
+def _restart_watch(server: str, marker: str) -> Callable[[Any], None]:
+    """A connection's set-up that notices a Redis whose versions were not retired since it
+    started: restarted from its snapshot (it holds the versions it had then, older than any
+    moved on while it was away), or new.
+
+    A process that lost a write retires them when Redis is back (`_guard`), but one that lost
+    none reconnects without an error (redis-py opens a fresh connection for a dead pooled one),
+    and one started during the outage knows nothing of the Redis before it. So each new
+    connection (pooled: once a connection, not once a call) asks the server's run_id and the
+    one stored under `marker` by the last retirement; if they differ the versions are marked
+    for retirement, as after a lost write, and the call that made the connection answers as a
+    miss."""
 
     def on_connect(connection: Any) -> None:
         connection.on_connect()
-        connection.send_command("INFO", "server")
-        info = connection.read_response()
-        text = info.decode() if isinstance(info, bytes) else str(info)
-        run_id = next(
-            (line[7:].strip() for line in text.splitlines() if line.startswith("run_id:")), ""
-        )
-        with _OUTAGES_LOCK:
-            known = _RUN_IDS.get(server)
-            _RUN_IDS[server] = run_id
-            if known is not None and known != run_id:
-                _OUTAGES.setdefault(server, _Outage()).lost_writes = True
+        run_id = _run_id(connection)
+        connection.send_command("GET", marker)
+        stored = connection.read_response()
+        retired_by = stored.decode() if isinstance(stored, bytes) else stored
+        if retired_by != run_id:
+            _OUTAGES.setdefault(server, _Outage()).flag()
 
     return on_connect
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
+    #: The restart mark's key, with the prefix of the cache that made this client.
+    marker = MARKER
+
     def _get_connection_pool(self, write: bool) -> Any:
         index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         server = self._servers[index]  # type: ignore[attr-defined]
-        key = (server, repr(sorted(self._pool_options.items())))  # type: ignore[attr-defined]
+        options = repr(sorted(self._pool_options.items()))  # type: ignore[attr-defined]
+        key = (server, options, self.marker)
         pool = _POOLS.get(key)
         if pool is None:
             with _POOLS_LOCK:
@@ -110,7 +127,7 @@ class RedisCacheClient(DjangoRedisCacheClient):
                 if pool is None:
                     pool = _POOLS[key] = self._pool_class.from_url(  # type: ignore[attr-defined]
                         server,
-                        redis_connect_func=_restart_watch(server),
+                        redis_connect_func=_restart_watch(server, self.marker),
                         **self._pool_options,  # type: ignore[attr-defined]
                     )
         return pool
@@ -136,7 +153,19 @@ class _Outage:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.down = False  # an outage logged and not yet seen to end
-        self.lost_writes = False  # a write lost since the last retirement
+        self.lost_writes = False  # a write lost, or a restart noticed, since the last retirement
+        self.generation = 0  # how many times that has happened: a call spanning one is a miss
+        self.retiring = False  # a thread is deleting the versions: the others read nothing
+        self.retire_lock = threading.Lock()  # one retirement at a time
+
+    def flag(self) -> None:
+        """The versions in Redis may be stale: retire them before anything is read again."""
+        with self.lock:
+            self.lost_writes = True
+            self.generation += 1
+
+    def unsettled(self) -> bool:
+        return self.lost_writes or self.retiring
 
 
 _OUTAGES: dict[str, _Outage] = {}
@@ -153,6 +182,12 @@ class RedisCache(DjangoRedisCache):
         self._class = RedisCacheClient
         with _OUTAGES_LOCK:
             self._outage = _OUTAGES.setdefault(str(server), _Outage())
+
+    @cached_property
+    def _cache(self) -> RedisCacheClient:
+        client = RedisCacheClient(self._servers, **self._options)  # type: ignore[attr-defined]
+        client.marker = self.make_key(MARKER)
+        return client
 
     def run_script(
         self, source: str, keys: Sequence[str], args: Sequence[str | int], default: T
@@ -190,15 +225,17 @@ class RedisCache(DjangoRedisCache):
 
     def _guard(self, call: Callable[[], T], default: T, *, write: bool) -> T:
         outage = self._outage
-        if outage.lost_writes and not self._retire_stale():
+        seen = outage.generation
+        if outage.unsettled() and not self._retire_stale():
             return default
         try:
             found = call()
         except UNREACHABLE as exc:
             self._note_outage(exc, write=write)
             return default
-        if outage.lost_writes:
-            # the call found Redis restarted (`_restart_watch`): what it read may be stale
+        if outage.unsettled() or outage.generation != seen:
+            # Redis was found restarted (`_restart_watch`) during the call, here or in another
+            # thread: what it read may be stale
             self._retire_stale()
             return default
         if outage.down:
@@ -210,28 +247,39 @@ class RedisCache(DjangoRedisCache):
 
     def _note_outage(self, exc: Exception, *, write: bool) -> None:
         outage = self._outage
+        if write:
+            outage.flag()
         with outage.lock:
-            if write:
-                outage.lost_writes = True
             if not outage.down:
                 outage.down = True
                 log.warning("Redis (the cache) is unreachable (%s): carrying on without it", exc)
 
     def _retire_stale(self) -> bool:
-        """Delete the registered keys after lost writes; False while Redis is still away."""
-        with self._outage.lock:
-            self._outage.lost_writes = False  # a write lost from now on asks for another round
-        try:
-            client = self._cache.get_client(write=True)
-            retired = 0
-            for pattern in sorted(_RETIRED):
-                keys = list(client.scan_iter(match=self.make_key(pattern), count=500))
-                for start in range(0, len(keys), 500):
-                    retired += client.delete(*keys[start : start + 500])
-        except UNREACHABLE as exc:
-            self._note_outage(exc, write=True)
-            return False
-        log.warning("Redis (the cache) is back: %d versions retired after lost writes", retired)
+        """Delete the registered keys after lost writes or a restart, then mark Redis as
+        retired under its run_id; False while Redis is still away. One thread retires; the
+        others wait for it here rather than read what it is deleting."""
+        outage = self._outage
+        with outage.retire_lock:
+            if not outage.lost_writes:
+                return True  # another thread retired them while this one waited
+            outage.retiring = True
+            with outage.lock:
+                outage.lost_writes = False  # a write lost from now on asks for another round
+            try:
+                client = self._cache.get_client(write=True)
+                retired = 0
+                for pattern in sorted(_RETIRED):
+                    keys = list(client.scan_iter(match=self.make_key(pattern), count=500))
+                    for start in range(0, len(keys), 500):
+                        retired += client.delete(*keys[start : start + 500])
+                client.set(self._cache.marker, client.info("server")["run_id"])
+            except UNREACHABLE as exc:
+                self._note_outage(exc, write=True)
+                return False
+            finally:
+                outage.retiring = False
+        if retired:
+            log.warning("Redis (the cache) is back: %d versions retired", retired)
         return True
 
     # Every call Django's cache API makes, guarded (incr is not: a count cannot be made up).
@@ -280,4 +328,11 @@ class RedisCache(DjangoRedisCache):
         self._guard(lambda: super(RedisCache, self).delete_many(keys, version), None, write=True)
 
     def clear(self) -> None:
-        self._guard(lambda: super(RedisCache, self).clear(), None, write=True)
+        """Everything goes, the versions with it: the server's mark says none is stale."""
+
+        def clear() -> None:
+            super(RedisCache, self).clear()
+            client = self._cache.get_client(write=True)
+            client.set(self._cache.marker, client.info("server")["run_id"])
+
+        self._guard(clear, None, write=True)

@@ -68,6 +68,7 @@ def test_a_process_that_lost_no_write_does_not_read_a_restarted_redis_s_old_vers
     redis.start()
     try:
         cache = _cache(redis.url(1))
+        cache.clear()  # a Redis in use: its versions retired once, under its mark
         cache.set("tablet-version:7:2", "before")
         cache.set("kept", "unrelated")
         assert cache.get("tablet-version:7:2") == "before"
@@ -80,3 +81,45 @@ def test_a_process_that_lost_no_write_does_not_read_a_restarted_redis_s_old_vers
         assert cache.get("tablet-version:7:2") == "after"  # retired once, not on every call
     finally:
         redis.stop()
+
+
+@pytest.mark.redis
+def test_a_process_started_while_redis_was_away_does_not_read_its_old_versions(
+    tmp_path: Path,
+) -> None:
+    """A web worker restarted by its manager during the outage has no connection from before
+    it to compare with: the run_id Redis keeps under its mark (the server's that last retired
+    the versions) is older than the restarted server's, and that retires them."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        cache = _cache(redis.url(1))
+        cache.clear()  # a Redis in use: its versions retired once, under its mark
+        cache.set("tablet-version:7:3", "before")
+        cache.set("kept", "unrelated")
+        assert cache.get("tablet-version:7:3") == "before"
+        redis.stop(save=True)
+        _forget_this_process()  # as if this were the new worker, started while Redis was away
+        redis.start()
+        fresh = _cache(redis.url(1))
+        assert fresh.get("tablet-version:7:3") is None  # the call that noticed: a miss
+        assert fresh.get("tablet-version:7:3") is None  # retired, not read
+        assert fresh.get("kept") == "unrelated"
+        fresh.set("tablet-version:7:3", "after")
+        _forget_this_process()  # another new process: the mark now says nothing is stale
+        again = _cache(redis.url(1))
+        assert again.get("tablet-version:7:3") == "after"
+    finally:
+        redis.stop()
+
+
+def _forget_this_process() -> None:
+    """Drop what this process keeps of its Redis connections and outages, as a process that
+    has just started holds none."""
+    from clubwhist import cache as module
+
+    for pool in module._POOLS.values():
+        pool.disconnect()
+    module._POOLS.clear()
+    module._CLIENTS.clear()
+    module._OUTAGES.clear()
