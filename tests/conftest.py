@@ -166,6 +166,17 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_end_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser context a test opened is closed when it ends. Left open, a tablet's page
+    went on polling and streaming from the session's live server through the next tests
+    (answered 404: its drive was gone), taking their CPU and the server's threads."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
