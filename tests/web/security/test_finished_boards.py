@@ -295,3 +295,77 @@ def test_a_two_section_event_counts_each_sections_finished_boards(club: Any, dir
     a_rows = [r for f in computed.document.sections[0].fields for r in f.rows]
     b_rows = [r for f in computed.document.sections[1].fields for r in f.rows]
     assert all(r.boards > 0 for r in a_rows) and all(r.boards == 0 for r in b_rows)
+
+
+def test_the_handicapped_table_counts_only_finished_boards_too(club: Any, director: Any) -> None:
+    """A running event's public Handicapped table (beside the scratch one, when a season
+    covers the evening) shows each pair's percentage from the finished boards alone, the
+    scratch table's, plus its handicap: never a figure from a board a table has still to play.
+    Every pair's two players are members with a handicap from the evenings before the season
+    (its ledger), so each line's handicap is not nought."""
+    import datetime as dt
+    import itertools
+    from fractions import Fraction
+
+    from tournaments.kernel.models import Member
+    from tournaments.seasons.models import Season, SeasonLine
+
+    # A Howell finishes boards round by round (a plain Mitchell's only at the end).
+    params = {"tables": 3, "boards_per_round": 1}
+    event = make_event(club, user=director, game="classic", kind="howell", params=params)
+    event_set_live_public(event=event, live=True, user=director)
+    section = event.section
+    season = Season.objects.create(
+        club=club, name="Autumn", starts=event.date, ends=event.date + dt.timedelta(days=90),
+        handicap_min_sessions=1,
+    )  # fmt: skip
+    handicaps: dict[str, Fraction] = {}
+    for index, pair in enumerate(Pair.objects.filter(section=section, is_phantom=False)):
+        members = []
+        for seat in (1, 2):
+            member = Member.objects.create(club=club, name=f"Member {index}-{seat}")
+            SeasonLine.objects.create(
+                club=club, format="event", play_id=1000 + index, play_name="Before",
+                date=season.starts - dt.timedelta(days=7), entrant=f"{index}-{seat}",
+                member=member, name=member.name,
+                figures={"percentage": str(40 + 3 * index + seat)},
+            )  # fmt: skip
+            members.append(member)
+        Pair.objects.filter(pk=pair.pk).update(member1=members[0], member2=members[1])
+        # 50 less each one's only percentage, the pair's the mean of its two
+        handicaps[f"{pair.direction} {pair.number}".strip()] = Fraction(
+            (50 - (40 + 3 * index + 1)) + (50 - (40 + 3 * index + 2)), 2
+        )
+    anonymous = Client()
+    row_pattern = re.compile(
+        r"<tr><td>[^<]*</td><td>([^<]+)</td><td>[^<]*</td><td class=\"num\">([^<]+)</td>"
+        r"<td class=\"num\">([^<]+)</td><td class=\"num\">([^<]+)</td></tr>"
+    )
+    seen_partial = False
+    for when in itertools.chain(steps(event, section, seed=5), ["the end"]):  # played as it goes
+        standings_refresh(event_id=event.pk, force=True)
+        want, shown = expected(Event.objects.get(pk=event.pk))
+        scratch = {
+            f"{row.direction} {row.pair}".strip(): row.percentage.display
+            for s in StandingsDocument.from_dict(want).sections
+            for f in s.fields
+            for row in f.rows
+            if row.percentage is not None
+        }
+        for url in (f"/results/{event.pk}/", f"/results/{event.pk}/?part=1"):
+            body = anonymous.get(url).content.decode()
+            tables = body.split('class="list standings handicapped"')[1:]
+            lines = {
+                pair: (percentage, handicap, handicapped)
+                for table in tables
+                for pair, percentage, handicap, handicapped in row_pattern.findall(
+                    table.split("</table>")[0]
+                )
+            }
+            assert {pair: line[0] for pair, line in lines.items()} == scratch, f"{when}: {url}"
+            for pair, (percentage, handicap, handicapped) in lines.items():
+                assert Fraction(handicap.replace("+", "")) == handicaps[pair], f"{when}: {pair}"
+                total = Fraction(percentage.rstrip("%")) + handicaps[pair]
+                assert abs(Fraction(handicapped.rstrip("%")) - total) < Fraction(1, 100), when
+        seen_partial |= 0 < len(shown) < Board.objects.filter(event=event).count()
+    assert seen_partial and scratch  # partial states were checked, and a full one at the end
