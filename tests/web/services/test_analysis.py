@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from engine.dd.analysis import board_tricks
+from engine.dd.analysis import table as dd_table
 from tests.web.conftest import make_event
 from tournaments.events.bridge import engine_board, rules_for
 from tournaments.events.models import Board, Event
@@ -31,6 +32,13 @@ def test_par_is_computed_board_by_board_and_never_twice(club) -> None:
     expected = board_tricks(engine_board(board), rules_for(event))
     assert board.par["tricks"]["ns"] == expected["ns"]
     assert board.par["summary"].startswith(f"NS {expected['ns']}, EW ")
+    # The table comes in the second pass, after every par, and is the engine's own.
+    assert board.par["table"] == dd_table(engine_board(board), rules_for(event))
+    # Each board's par as the page lists it, in board order.
+    assert progress["pars"] == [
+        {"board": row.number, "summary": row.par["summary"], "failed": False}
+        for row in Board.objects.filter(event=event).order_by("number")
+    ]
     assert boards_analyse_request(event=event) == 0  # nothing left to do
     assert boards_analyse(event_id=event.pk) == 0
 
@@ -44,6 +52,18 @@ def test_the_event_page_offers_analysis_and_reports_progress(director_client: Cl
     progress = director_client.get(f"/events/{event.pk}/analysis.json").json()
     assert progress["total"] == 3
     assert progress["queued"] + progress["done"] == 3
+    # One board in, two to go (as the job leaves them, one at a time): the page lists it.
+    boards_analyse_request(event=event)
+    Board.objects.filter(event=event, number__gt=1).update(par_status=Board.ParStatus.NONE)
+    boards_analyse(event_id=event.pk)
+    Board.objects.filter(event=event, number__gt=1).update(par_status=Board.ParStatus.QUEUED)
+    body = director_client.get(f"/events/{event.pk}/").content.decode()
+    assert '<progress max="3" value="1"' in body and "1 of 3" in body
+    summary = Board.objects.get(event=event, number=1).par["summary"]
+    assert f'Board 1</a>: {summary}</li>' in body.replace("&#x27;", "'")
+    assert director_client.get(f"/events/{event.pk}/analysis.json").json()["pars"] == [
+        {"board": 1, "summary": summary, "failed": False}
+    ]
 
 
 @pytest.mark.redis

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -88,10 +89,12 @@ def boards_analyse(*, event_id: int) -> int:
     if event is None:
         return 0
     rules = rules_for(event)
-    # Every board keeps its double-dummy table for the board page and the "are you sure?"
-    # check; a Bid Whist table costs several times its par, so it comes in a second pass
-    # (boards_tables_fill) once every board has its par.
-    later = rules.check_uses_table and not rules.par_uses_table
+    # Every board keeps its double-dummy table for the hand records, the board page and (Bid
+    # Whist) the "are you sure?" check. Unless par is read off it (Candid Whist), the table
+    # comes in a second pass (boards_tables_fill) once every board has its par: it costs
+    # several times par in most games (an Open Whist evening's par took 63 s with its tables
+    # beside it, against 9 s alone), and par is what the director is waiting for.
+    later = not rules.par_uses_table
     rows = {
         board.number: board
         for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED)
@@ -151,28 +154,42 @@ def boards_analysed(event_id: int) -> None:
 
 
 def boards_tables_fill(*, event: Event) -> int:
-    """Add the double-dummy table to analysed boards that lack it, for the games whose "are
-    you sure?" check reads it (`GameRules.check_uses_table`: Bid Whist, where the contract
-    played differs from table to table). A second pass after par, so the director has every
-    board's par first; a Bid Whist table costs several times its par (the solver's work is
-    shared through the deal cache). Returns how many tables were added; safe to rerun."""
+    """Add the double-dummy table to analysed boards that lack it: the second pass, after
+    every board has its par (`boards_analyse`), ANALYSIS_THREADS boards at a time, hardest
+    first. The solver's work on par is shared through the deal cache. Returns how many tables
+    were added; safe to rerun, and harmless beside another job (a table is written only to a
+    board still without one)."""
     rules = rules_for(event)
+    rows = {
+        board.number: board
+        for board in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE)
+        if isinstance(board.par, dict) and not board.par.get("table")
+    }
+    todo = iter(hardest_first((engine_board(row) for row in rows.values()), rules))
     added = 0
-    for board in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE).order_by(
-        "number"
-    ):
-        if not isinstance(board.par, dict) or board.par.get("table"):
-            continue
-        try:
-            found = dd_table(engine_board(board), rules)
-        except DDInputError:
-            continue
-        fresh = Board.objects.filter(pk=board.pk).values_list("par", flat=True).first()
-        if not isinstance(fresh, dict) or fresh.get("table"):
-            continue  # another job filled it meanwhile
-        Board.objects.filter(pk=board.pk).update(par={**fresh, "table": found})
-        boards_analysed(event.pk)
-        added += 1
+    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=f"table-{event.pk}") as pool:
+        running: dict[Future[dict[str, Any] | None], Board] = {}
+
+        def start_next() -> None:
+            for board in todo:
+                running[pool.submit(_table, board, rules)] = rows[board.number]
+                return
+
+        for _ in range(ANALYSIS_THREADS):
+            start_next()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                row, found = running.pop(future), future.result()
+                start_next()
+                if found is None:
+                    continue
+                fresh = Board.objects.filter(pk=row.pk).values_list("par", flat=True).first()
+                if not isinstance(fresh, dict) or fresh.get("table"):
+                    continue  # another job filled it meanwhile
+                Board.objects.filter(pk=row.pk).update(par={**fresh, "table": found})
+                boards_analysed(event.pk)
+                added += 1
     if added:
         # The pages' snapshots are keyed by the results version and the count of analysed
         # boards, which a table does not change: move the version on, so the boards' double-
@@ -181,10 +198,35 @@ def boards_tables_fill(*, event: Event) -> int:
     return added
 
 
-def analysis_progress(event: Event) -> dict[str, int]:
+def _table(board: EngineBoard, rules: GameRules) -> dict[str, Any] | None:
+    """One board's double-dummy table, in a worker thread: the engine only, no database."""
+    try:
+        return dd_table(board, rules)
+    except DDInputError:
+        return None
+
+
+def analysis_progress(event: Event) -> dict[str, Any]:
+    """How far the par job has got, for the event page's bar, and each board's par so far
+    (its one-line summary, or why it failed), by board number: the page lists them as they
+    arrive, hardest boards first, so the director sees the easy ones come in without waiting
+    for the whole set."""
     counts = dict.fromkeys(Board.ParStatus.values, 0)
-    for status in Board.objects.filter(event=event).values_list("par_status", flat=True):
+    pars = []
+    for number, status, summary in (
+        Board.objects.filter(event=event)
+        .order_by("number")
+        .values_list("number", "par_status", "par__summary")
+    ):
         counts[status] += 1
+        if status in (Board.ParStatus.DONE, Board.ParStatus.FAILED):
+            pars.append(
+                {
+                    "board": number,
+                    "summary": str(summary or ""),
+                    "failed": status == Board.ParStatus.FAILED,
+                }
+            )
     total = sum(counts.values())
     return {
         "total": total,
@@ -192,4 +234,5 @@ def analysis_progress(event: Event) -> dict[str, int]:
         "failed": counts[Board.ParStatus.FAILED],
         "queued": counts[Board.ParStatus.QUEUED],
         "not_requested": counts[Board.ParStatus.NONE],
+        "pars": pars,
     }
