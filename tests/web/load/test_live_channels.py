@@ -26,4 +26,4 @@ def test_installations_sharing_a_redis_server_do_not_wake_each_others_streams() 
     live._client(theirs).publish(f"{live._channel(theirs)}7", "810")  # their event 7
     assert listener.wait(7, None, timeout=0.5) is None
     live._client(ours).publish(f"{live._channel(ours)}7", "3")  # ours
-    assert listener.wait(7, None, timeout=2.0) == 3
+    assert listener.wait(7, None, timeout=15.0) == 3  # returns as soon as it arrives

@@ -60,7 +60,7 @@ def test_the_event_page_offers_analysis_and_reports_progress(director_client: Cl
     body = director_client.get(f"/events/{event.pk}/").content.decode()
     assert '<progress max="3" value="1"' in body and "1 of 3" in body
     summary = Board.objects.get(event=event, number=1).par["summary"]
-    assert f'Board 1</a>: {summary}</li>' in body.replace("&#x27;", "'")
+    assert f"Board 1</a>: {summary}</li>" in body.replace("&#x27;", "'")
     assert director_client.get(f"/events/{event.pk}/analysis.json").json()["pars"] == [
         {"board": 1, "summary": summary, "failed": False}
     ]
