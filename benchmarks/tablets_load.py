@@ -4,9 +4,9 @@ What runs, on loopback only (the processes and the tablets are `benchmarks.harne
 same the load and fault tests drive):
 - a PostgreSQL database of its own (`clubwhist_bench_<random>`, dropped at the end), classic
   whist two-winner Mitchells with one table per tablet (up to 100 tables an event: N = 300 is
-  three events of 100 at once, as three clubs on one server), 2 boards a round, cut to ROUNDS
-  rounds by default so a run stays within a minute on this 2-core machine (`--rounds 9`: a
-  whole club night's Mitchell, about three minutes);
+  three events of 100 at once, as three clubs on one server), 2 boards a round, ROUNDS rounds:
+  a whole club night's Mitchell of 9 rounds by default (about three minutes on this 2-core
+  machine; `--rounds 3` for a quicker look, which judges only an evening's first third);
 - gunicorn (2 ASGI workers, as production runs it), a real Celery worker (`--pool solo`) on a
   queue of its own, Redis as broker and shared cache; the per-link request limit is lifted;
 - N tablet threads (at most 300), each with its own keep-alive connection, one per table,
@@ -76,7 +76,7 @@ from benchmarks.results_pipeline import (
 )
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
-ROUNDS = 3
+ROUNDS = 9
 SECONDS_A_ROUND = 50.0  # the time limit: a round takes about 18 s at this load model
 DEFAULT_TABLES = [100, 300]
 
