@@ -166,14 +166,16 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture(autouse=True)
-def _pages_end_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Every browser context a test opened is closed when it ends. Left open, a tablet's page
-    went on polling and streaming from the session's live server through the next tests
-    (answered 404: its drive was gone), taking their CPU and the server's threads."""
-    yield
-    if "browser" in request.fixturenames:
-        for context in list(request.getfixturevalue("browser").contexts):
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Every browser context a test opened is closed when it ends, before its fixtures are
+    torn down. Left open, a tablet's page went on polling and streaming from the session's
+    live server through the next tests (answered 404: its drive was gone), taking their CPU
+    and the server's threads; and its requests met the database's flush at the test's end,
+    which could deadlock with them. Closed first, nothing is in flight when the flush runs."""
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if browser is not None:
+        for context in list(browser.contexts):
             context.close()
 
 

@@ -319,11 +319,11 @@ def test_the_page_brings_each_writes_receipt_back_at_once(live_server, browser, 
             brought.append((request.method, receipt))
 
     page.on("response", answered)
-    page.on("request", asked)
+    page.on("requestfinished", asked)  # answered: the server has ended the receipt
     ew = table_state(TableAccess.objects.get(token=token))["current"]["ew"]["number"]
     _enter(page, 1, [("ns_tricks", "7")])
     _confirm(page, ew)
-    for _ in range(50):  # the refresh after the confirmation, sent as its answer arrives
+    for _ in range(200):  # the refresh after the confirmation, sent as its answer arrives
         if len(brought) >= 2:
             break
         page.wait_for_timeout(100)
