@@ -19,10 +19,11 @@ from typing import TextIO
 
 import engine.games  # noqa: F401  (enters every game's board shape; see the docstring)
 from engine import EngineError
-from engine.boards import Board
+from engine.boards import Board, BoardError
 from engine.cards import Suit
 from engine.games.base import GameRules
-from engine.pbn_text import HEADER, PBNError, board_lines, deal_count, parse
+from engine.pbn_text import HEADER, BoardFields, PBNError, board_lines, deal_count, parse
+from engine.shapes import shape_of
 
 __all__ = ["PBNError", "deal_count", "dump", "dumps", "load", "loads", "loads_for_game"]
 
@@ -76,7 +77,13 @@ def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> l
             )
         return dealt.trumps
 
-    boards = parse(text, variant=rules.name, make=Board.from_fields, untagged=untagged, most=most)
+    def make(fields: BoardFields) -> Board:
+        try:
+            return Board.from_fields(fields)
+        except EngineError as exc:
+            raise BoardError(_another_deck(fields, rules) or str(exc)) from None
+
+    boards = parse(text, variant=rules.name, make=make, untagged=untagged, most=most)
     for board in boards:
         if board.turned_card is not None:
             continue
@@ -91,6 +98,32 @@ def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> l
                 "trumps from it: import a file that gives each board's turned card"
             )
     return boards
+
+
+def _another_deck(fields: BoardFields, rules: GameRules) -> str | None:
+    """What to say when a board read as this event's game was dealt for another deck: a
+    bridge deal (four hands of 13, no kitty: what dealing programs write) offered to Bid
+    Whist, or to three-handed Open Whist. "North holds 13 cards, not 12" says what is wrong
+    with the board, not that no such file can become this game's boards, nor what to do."""
+    sizes = sorted(len(cards) for cards in fields.hands.values() if cards)
+    if sizes != [13, 13, 13, 13] or fields.kitty:
+        return None
+    shape = shape_of(fields.variant)
+    if any(len(hands.seats) == 4 and hands.size == 13 for hands in shape.deals) and not (
+        shape.kitty or shape.jokers
+    ):
+        return None  # a bridge deal is this game's deal: the fault is elsewhere
+    dealt = " or ".join(f"{len(hands.seats)} hands of {hands.size}" for hands in shape.deals) + (
+        f" and a kitty of {shape.kitty}" if shape.kitty else ""
+    )
+    deck = "54 cards with the two jokers" if shape.jokers else "52 cards"
+    return (
+        f"board {fields.number} is a bridge deal (four hands of 13, as dealing programs write "
+        f"them), and {shape.title} deals {dealt} from {deck}: a file of bridge deals cannot "
+        f"become this event's boards. Let clubwhist deal the boards (they are dealt when the "
+        f"event is made), or import a PBN file written for {shape.title}, such as the boards "
+        "file of another clubwhist event of this game"
+    )
 
 
 def load(fp: TextIO, *, variant: str = "classic") -> list[Board]:

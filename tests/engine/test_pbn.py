@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import pbn
 from engine.boards import DEFAULT_ROTATION
 from engine.cards import Card, Seat, Suit
 from engine.dealing import deal_boards
@@ -195,3 +196,26 @@ def test_a_real_world_bridge_file_reads_as_classic_boards() -> None:
     assert [b.number for b in boards] == [1, 2]
     assert [str(b.dealer) for b in boards] == ["N", "E"]
     assert boards[1].deal.hand(Seat.E)[0] == Card.from_str("SA")
+
+
+def test_a_bridge_deal_offered_to_bid_whist_says_it_cannot_be_and_what_to_do() -> None:
+    """A dealing program's file (four hands of 13, no game named) offered to a Bid Whist event:
+    the refusal says it is a bridge deal, what Bid Whist deals, and what to import instead."""
+    import random
+
+    from engine.games import rules_for
+
+    classic = rules_for("classic")
+    rng = random.Random(1)
+    text = "\n".join(
+        line
+        for line in pbn.dumps([classic.deal_board(n, rng) for n in (1, 2)]).splitlines()
+        if not line.startswith("[Whist")
+    )
+    with pytest.raises(PBNError) as refused:
+        pbn.loads_for_game(text, rules_for("bidwhist"))
+    words = str(refused.value)
+    assert "board 1 is a bridge deal (four hands of 13" in words
+    assert "Bid Whist deals 4 hands of 12 and a kitty of 6 from 54 cards" in words
+    assert "Let clubwhist deal the boards" in words
+    assert len(pbn.loads_for_game(text, rules_for("candid"))) == 2  # a bridge deal is Candid's
