@@ -36,6 +36,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),
     path("clubs/<slug:slug>/members/export.csv", members.members_export, name="members-export"),
     path(
+        "clubs/<slug:slug>/members/export.xlsx",
+        members.members_export,
+        {"fmt": "xlsx"},
+        name="members-export-xlsx",
+    ),
+    path(
         "clubs/<slug:slug>/members/<int:member_id>/edit/", members.member_edit, name="member-edit"
     ),
     # A member's page (public when the member chose to be shown; always for directors).
@@ -53,6 +59,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "clubs/<slug:slug>/members/<int:member_id>/results.csv",
         member_views.member_page_csv,
         name="member-page-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:member_id>/results.xlsx",
+        member_views.member_page_csv,
+        {"fmt": "xlsx"},
+        name="member-page-xlsx",
     ),
     path(
         "clubs/<slug:slug>/members/<int:member_id>/merge/",
@@ -98,6 +110,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="season-csv",
     ),
     path(
+        "clubs/<slug:slug>/season/<int:season_id>/season.xlsx",
+        seasons.season_csv_file,
+        {"fmt": "xlsx"},
+        name="season-xlsx",
+    ),
+    path(
         "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/",
         seasons.public_competition,
         name="public-competition",
@@ -106,6 +124,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/competition.csv",
         seasons.competition_csv_file,
         name="competition-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/season/<int:season_id>/<int:competition_id>/competition.xlsx",
+        seasons.competition_csv_file,
+        {"fmt": "xlsx"},
+        name="competition-xlsx",
     ),
     path("events/import/", exports.event_import, name="event-import-file"),
     path("events/<int:pk>/export/<slug:fmt>/", exports.event_export, name="event-export"),
@@ -207,6 +231,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("drives/<int:pk>/manage/status/<str:action>/", drives.drive_status, name="drive-status"),
     path("drives/<int:pk>/manage/totals/", drives.drive_totals, name="drive-totals"),
     path("drives/<int:pk>/manage/export/<slug:what>.csv", drives.drive_export, name="drive-export"),
+    path(
+        "drives/<int:pk>/manage/export/<slug:what>.xlsx",
+        drives.drive_export,
+        {"fmt": "xlsx"},
+        name="drive-export-xlsx",
+    ),
     path("drives/<int:pk>/manage/export/json/", drive_export_json, name="drive-export-json"),
     path("drives/<int:pk>/manage/print/<slug:what>.pdf", drives.drive_print, name="drive-print"),
     path("drives/<int:pk>/manage/room/", drive_room.drive_room, name="drive-room"),
@@ -258,6 +288,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/<slug:what>.csv",
         team_public.tournament_csv,
         name="tournament-csv",
+    ),
+    path(
+        "tournaments/<int:pk>/<slug:what>.xlsx",
+        team_public.tournament_csv,
+        {"fmt": "xlsx"},
+        name="tournament-xlsx",
     ),
     path(
         "tournaments/<int:pk>/manage/export/json/",

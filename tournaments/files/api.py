@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.exports.spreadsheet import XLSX_CONTENT_TYPE
 from tournaments.drives.api.director import DirectorDriveApi
 from tournaments.events import access
 from tournaments.events.api.director import DirectorEventApi
@@ -38,6 +39,7 @@ class EventExportApi(DirectorEventApi):
             (200, "application/xml"): OpenApiTypes.STR,
             (200, "application/x-pbn"): OpenApiTypes.STR,
             (200, "text/csv"): OpenApiTypes.STR,
+            (200, XLSX_CONTENT_TYPE): OpenApiTypes.BINARY,
             (200, "application/json"): event_json_schema(),
         }
     )
@@ -119,6 +121,7 @@ class PublicExportApi(PublicView):
             (200, "application/xml"): OpenApiTypes.STR,
             (200, "application/x-pbn"): OpenApiTypes.STR,
             (200, "text/csv"): OpenApiTypes.STR,
+            (200, XLSX_CONTENT_TYPE): OpenApiTypes.BINARY,
         }
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:

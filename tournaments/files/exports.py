@@ -31,6 +31,7 @@ from engine.exports import (
     standings_csv,
     travellers_csv,
 )
+from engine.exports.spreadsheet import XLSX_CONTENT_TYPE, with_bom, xlsx_from_csv
 from engine.scoring.document import StandingsDocument
 from tournaments.drives.models import Drive
 from tournaments.events.bridge import engine_board, meeting_rows
@@ -82,9 +83,11 @@ FORMATS: dict[str, ExportFormat] = {
         ExportFormat("usebio", "USEBIO 1.2 XML", "xml", "application/xml; charset=utf-8"),
         ExportFormat("pbn", "PBN with results", "pbn", "application/x-pbn; charset=utf-8"),
         ExportFormat("csv", "Standings (CSV)", "csv", "text/csv; charset=utf-8"),
+        ExportFormat("xlsx", "Standings (Excel)", "xlsx", XLSX_CONTENT_TYPE),
         ExportFormat(
             "travellers-csv", "Travellers (CSV)", "travellers.csv", "text/csv; charset=utf-8"
         ),
+        ExportFormat("travellers-xlsx", "Travellers (Excel)", "travellers.xlsx", XLSX_CONTENT_TYPE),
         ExportFormat(
             "json",
             "The whole event (clubwhist JSON)",
@@ -98,9 +101,16 @@ FORMATS: dict[str, ExportFormat] = {
 
 @dataclass(frozen=True)
 class Export:
+    """A made export: `text` for the text formats; a workbook's bytes in `binary`."""
+
     text: str
     filename: str
     content_type: str
+    binary: bytes | None = None
+
+    def content(self) -> bytes:
+        """What a download or a file holds."""
+        return self.binary if self.binary is not None else self.text.encode()
 
 
 def _names(pair: Pair) -> str:
@@ -196,13 +206,18 @@ def event_export(event: Event, fmt: str, *, public: bool = False) -> Export:
         text = dumps_usebio(record, _document(event, public))
     elif chosen.key == "pbn":
         text = dumps_with_results(record, board_analyses(event))
-    elif chosen.key == "csv":
+    elif chosen.key in ("csv", "xlsx"):
         document = _document(event, public)
         text = standings_csv(document, handicap_columns(event, document))
     else:
         text = travellers_csv(record, _document(event, public))
     name = slugify(event.name) or "event"
     filename = f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}"
+    if chosen.extension.endswith("xlsx"):
+        title = "Standings" if chosen.key == "xlsx" else "Travellers"
+        return Export("", filename, chosen.content_type, xlsx_from_csv(text, title))
+    if chosen.extension.endswith("csv"):
+        text = with_bom(text)  # Excel reads UTF-8 only with it (engine.exports.spreadsheet)
     return Export(text, filename, chosen.content_type)
 
 

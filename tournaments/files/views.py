@@ -42,7 +42,7 @@ def export_response(event: Event, fmt: str, *, public: bool = False) -> HttpResp
         made = export_services.event_export(event, fmt, public=public)
     except ValueError as exc:  # an event the format (or its scoring) cannot hold: say so
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
-    response = HttpResponse(made.text.encode(), content_type=made.content_type)
+    response = HttpResponse(made.content(), content_type=made.content_type)
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
@@ -142,7 +142,7 @@ def drive_json_response(drive: Drive) -> HttpResponse:
     """The drive's JSON as a download. It carries the tablets' link tokens, as the event's JSON
     does, so it is for the drive's directors only and is never kept by a cache."""
     made = export_services.drive_json_export(drive)
-    response = HttpResponse(made.text.encode(), content_type=made.content_type)
+    response = HttpResponse(made.content(), content_type=made.content_type)
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
@@ -159,7 +159,7 @@ def tournament_export_json(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_json_response(tournament: Tournament) -> HttpResponse:
     """The tournament's JSON as a download (the page's and the API's)."""
     made = export_services.tournament_json_export(tournament)
-    response = HttpResponse(made.text.encode(), content_type=made.content_type)
+    response = HttpResponse(made.content(), content_type=made.content_type)
     response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response

@@ -13,6 +13,7 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.exports.spreadsheet import BOM
 from tournaments.kernel.refusals import Refused
 
 #: The register's columns, in the order an export writes them; `name` alone is required.
@@ -22,7 +23,6 @@ REQUIRED = "name"
 #: this many lines: a bigger file is no register.
 MAX_CHARS = 5 * 1024 * 1024
 MAX_LINES = 10_000
-BOM = "\ufeff"
 
 EXPECTED = (
     "The first line must name the columns: name (required), and any of number, email, "

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments.kernel import members as register
 from tournaments.kernel.access import club_for
+from tournaments.kernel.downloads import table_response
 from tournaments.kernel.forms import LimitedFileField, NameField
 from tournaments.kernel.models import Club, Member, PublicName, initials_of
 from tournaments.kernel.numbers import NumberRefused, whole
@@ -196,9 +197,8 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def members_export(request: HttpRequest, slug: str) -> HttpResponse:
+def members_export(request: HttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
+    """The register as CSV (the import's own columns, so it can be read back) or XLSX."""
     club = _club(request, slug)
-    response = HttpResponse(register.members_export(club), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{club.slug}-members.csv"'
-    response["Cache-Control"] = "no-store"
-    return response
+    text = register.members_export(club)
+    return table_response(text, f"{club.slug}-members", title="Members", fmt=fmt)

@@ -10,15 +10,14 @@ import datetime as dt
 import io
 from collections.abc import Sequence
 
-from django.http import HttpResponse
 from django.utils import timezone
 
+from engine.exports.csv import safe_cell
 from engine.printing.season import SeasonCompetition, SeasonRow, SeasonSheet
 from tournaments.kernel.models import Club
 from tournaments.seasons.models import Competition, Season
 from tournaments.seasons.selectors.seasons import ShownTable, formats_of
 
-BOM = "\ufeff"
 FORMAT_WORDS = {"event": "pairs", "drive": "drives", "tournament": "Bid Whist teams"}
 CSV_HEADER = (
     "season", "competition", "place", "name", "played", "counted", "figure", "detail", "qualified"
@@ -73,9 +72,9 @@ def paper_of(club: Club) -> str:
 
 
 def season_csv(tables: Sequence[ShownTable]) -> str:
-    """The tables as CSV: one line a member a competition, after a header."""
+    """The tables as CSV: one line a member a competition, after a header (the byte-order
+    mark and the workbook are the download's: `kernel.downloads.table_response`)."""
     out = io.StringIO()
-    out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
     for shown in tables:
@@ -85,7 +84,7 @@ def season_csv(tables: Sequence[ShownTable]) -> str:
                     shown.competition.season.name,
                     shown.competition.name,
                     row.place,
-                    _cell(name),
+                    safe_cell(name),
                     row.played,
                     row.counted,
                     row.shown,
@@ -94,14 +93,3 @@ def season_csv(tables: Sequence[ShownTable]) -> str:
                 )
             )
     return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet will not take for a formula."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
-def csv_response(text: str, filename: str) -> HttpResponse:
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response

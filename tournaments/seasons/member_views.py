@@ -19,6 +19,7 @@ from engine.charts import bar_chart, line_chart
 from engine.printing.member import member_pdf
 from engine.scoring.model import format_points
 from engine.season.member import history_csv, ordinal
+from tournaments.kernel.downloads import table_response
 from tournaments.kernel.models import Club
 from tournaments.kernel.pdf import pdf_response
 from tournaments.seasons.selectors.members import (
@@ -122,10 +123,10 @@ def member_page_pdf(request: HttpRequest, slug: str, member_id: int) -> HttpResp
 
 @vary_on_cookie
 @require_GET
-def member_page_csv(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+def member_page_csv(
+    request: HttpRequest, slug: str, member_id: int, fmt: str = "csv"
+) -> HttpResponse:
+    """The member's evenings as CSV or XLSX (`fmt`), as the page shows them to this reader."""
     page = _page(request, slug, member_id)
-    response = HttpResponse(
-        "\ufeff" + history_csv(page.history), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{_filename(page, "csv")}"'
-    return response
+    name = _filename(page, fmt).removesuffix(f".{fmt}")
+    return table_response(history_csv(page.history), name, title="Results", fmt=fmt)

@@ -24,6 +24,7 @@ from engine.printing.season import season_pdf
 from engine.season.model import FORMATS
 from tournaments.kernel.access import club_for
 from tournaments.kernel.directors import directs_club
+from tournaments.kernel.downloads import table_response
 from tournaments.kernel.forms import NameField
 from tournaments.kernel.models import Club
 from tournaments.kernel.pdf import pdf_response
@@ -400,18 +401,28 @@ def season_pdf_file(request: HttpRequest, slug: str, season_id: int) -> HttpResp
 
 
 @require_GET
-def season_csv_file(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+def season_csv_file(
+    request: HttpRequest, slug: str, season_id: int, fmt: str = "csv"
+) -> HttpResponse:
+    """The season's tables, one after another, as CSV or XLSX (`fmt`)."""
     _club, season = _public_season(slug, season_id)
     text = files.season_csv(season_tables(season, public=True))
-    return files.csv_response(text, f"season-{season.pk}.csv")
+    return table_response(text, f"season-{season.pk}", title=season.name, fmt=fmt, private=False)
 
 
 @require_GET
 def competition_csv_file(
-    request: HttpRequest, slug: str, season_id: int, competition_id: int
+    request: HttpRequest, slug: str, season_id: int, competition_id: int, fmt: str = "csv"
 ) -> HttpResponse:
+    """One competition's table as CSV or XLSX (`fmt`)."""
     _club, season = _public_season(slug, season_id)
     shown = [t for t in season_tables(season, public=True) if t.competition.pk == competition_id]
     if not shown:
         raise Http404("No such competition in this season.")
-    return files.csv_response(files.season_csv(shown), f"competition-{competition_id}.csv")
+    return table_response(
+        files.season_csv(shown),
+        f"competition-{competition_id}",
+        title=shown[0].competition.name,
+        fmt=fmt,
+        private=False,
+    )

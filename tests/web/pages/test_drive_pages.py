@@ -64,7 +64,7 @@ def test_a_director_runs_a_drive_on_paper(director_client: Client, club: Club) -
     assert "The drive is finished" in page
     totals = director_client.get(base + "totals/").content.decode()
     assert "Highest total" in totals or "highest" in totals.lower()
-    csv = director_client.get(base + "export/hands.csv").content.decode()
+    csv = director_client.get(base + "export/hands.csv").content.decode("utf-8-sig")
     assert csv.splitlines()[0].startswith("hand,trumps,table,N,E,S,W")
     assert len(csv.splitlines()) == 1 + 2 * 2
     assert Client().get(f"/drives/{drive.pk}/").status_code == 404  # not published yet

@@ -189,10 +189,15 @@ def test_the_csv_files_for_other_programs(club: Club, director: Any, client: Cli
     services.team_change(tournament=tournament, number=2, data={"name": "=SUM(A1)"})
     standings = client.get(f"/tournaments/{tournament.pk}/standings.csv")
     assert standings["Content-Type"].startswith("text/csv")
-    lines = standings.content.decode().splitlines()
+    assert standings.content.startswith(b"\xef\xbb\xbf")  # the byte-order mark Excel needs
+    lines = standings.content.decode("utf-8-sig").splitlines()
     assert lines[0].startswith("rank,tied,team,name,city,played,won")
     assert len(lines) == 6 and "'=SUM(A1)" in standings.content.decode()
-    games = client.get(f"/tournaments/{tournament.pk}/games.csv").content.decode().splitlines()
+    games = (
+        client.get(f"/tournaments/{tournament.pk}/games.csv")
+        .content.decode("utf-8-sig")
+        .splitlines()
+    )
     # The bye and table 1's game count; table 2's is not in.
     assert len(games) == 3 and ",7,3," in games[1] + games[2]
     assert client.get(f"/tournaments/{tournament.pk}/hands.csv").status_code == 404

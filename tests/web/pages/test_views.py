@@ -155,7 +155,7 @@ def test_the_audit_trail_reads_as_words_and_filters_and_downloads(
     assert "Result entered and confirmed: board 1, table 1, round 1" in page
     sheet = director_client.get(url, {"format": "csv"})
     assert sheet["Content-Type"].startswith("text/csv")
-    rows = sheet.content.decode().splitlines()
+    rows = sheet.content.decode("utf-8-sig").splitlines()
     assert rows[0] == "at,who,action,target,change,reason"
     assert any("ns tricks 7 → 9" in row for row in rows[1:])
 

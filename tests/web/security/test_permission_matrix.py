@@ -96,7 +96,8 @@ DIRECTOR_EVENT_PAGES = {
     "event-pair-arrive", "event-pair-presence-undo",
     # A drive's, for its club's directors.
     "drive-detail", "drive-players", "drive-start", "drive-enter", "drive-next", "drive-correct",
-    "drive-status", "drive-totals", "drive-export", "drive-export-json", "drive-print",
+    "drive-status", "drive-totals", "drive-export", "drive-export-xlsx", "drive-export-json",
+    "drive-print",
     "drive-room", "drive-room-part", "drive-moves-on", "drive-link-replace", "drive-cards",
     "drive-comes-goes",
     # A team tournament's, likewise.
@@ -112,18 +113,18 @@ SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-ne
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
     "public-stream", "public-export", "drive-public", "drive-display", "drive-player",
-    "tournament-public", "tournament-team", "tournament-csv", "league-detail",
+    "tournament-public", "tournament-team", "tournament-csv", "tournament-xlsx", "league-detail",
 }  # fmt: skip
 #: A club's public pages (published results only, for everyone).
 PUBLIC_CLUB_PAGES = {
     "public-club", "public-players", "public-player",
     # the club's seasons: stored tables of published evenings only
     "public-seasons", "public-season", "public-competition", "season-pdf", "season-csv",
-    "competition-csv",
+    "season-xlsx", "competition-csv", "competition-xlsx",
 }  # fmt: skip
 #: A member's page, its PDF and CSV: everyone, unless the member chose to be hidden or was
 #: erased (then the club's directors only; the matrix's member chose their full name).
-PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv"}
+PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv", "member-page-xlsx"}
 #: For everyone.
 OPEN_PAGES = {
     "home", "health", "login", "logout", "table-sw", "drive-table-sw", "team-table-sw",
@@ -177,6 +178,7 @@ CLUB_API = {
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {
     "members", "member-new", "member-edit", "members-import", "members-export",
+    "members-export-xlsx",
     "member-merge", "member-erase", "member-data",
     "seasons", "season-new", "season-detail", "season-edit", "competition-new", "competition-edit",
 }  # fmt: skip
@@ -234,9 +236,11 @@ class World:
             "pk": pk,
             "what": "table-cards"
             if name.endswith("drive-print")
-            else {"tournament-csv": "standings", "tournament-print": "team-list"}.get(
-                name, "hands"
-            ),
+            else {
+                "tournament-csv": "standings",
+                "tournament-xlsx": "standings",
+                "tournament-print": "team-list",
+            }.get(name, "hands"),
             # a drive's player, a tournament's team, or a board
             "number": 1 if is_drive or is_teams else self.result.board_number,
             "result_id": self.result.pk,
@@ -668,7 +672,13 @@ def test_a_published_event_is_open_to_everyone(world: World) -> None:
         assert client.get(f"/api/events/{world.published.pk}/standings").status_code == 200
 
 
-TEAM_PUBLIC_PAGES = {"tournament-public", "tournament-team", "tournament-csv", "league-detail"}
+TEAM_PUBLIC_PAGES = {
+    "tournament-public",
+    "tournament-team",
+    "tournament-csv",
+    "tournament-xlsx",
+    "league-detail",
+}
 
 
 def test_a_published_tournament_is_open_to_everyone(world: World) -> None:

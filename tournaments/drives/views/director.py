@@ -36,6 +36,7 @@ from tournaments.drives.services import paper as drive_paper
 from tournaments.drives.views.forms import DriveForm, register_groups
 from tournaments.kernel.access import clubs_for, is_admin
 from tournaments.kernel.clubs import club_get_or_create
+from tournaments.kernel.downloads import table_response
 from tournaments.kernel.forms import entry_from_post
 from tournaments.kernel.member_links import member_suggestions
 from tournaments.kernel.numbers import NumberRefused, optional_whole
@@ -353,9 +354,9 @@ def _played(state: DriveState) -> list[HandView]:
 
 @login_required
 @require_GET
-def drive_export(request: HttpRequest, pk: int, what: str) -> HttpResponse:
-    """CSV: every hand at every table (`hands`), or the totals (`totals`). Names are typed by
-    people: every cell goes through the formula rule (`safe_row`)."""
+def drive_export(request: HttpRequest, pk: int, what: str, fmt: str = "csv") -> HttpResponse:
+    """CSV or XLSX (`fmt`): every hand at every table (`hands`), or the totals (`totals`).
+    Names are typed by people: every cell goes through the formula rule (`safe_row`)."""
     drive = drive_for_director(request, pk)
     state = drive_state(drive)
     out = io.StringIO()
@@ -400,10 +401,9 @@ def drive_export(request: HttpRequest, pk: int, what: str) -> HttpResponse:
                 )
             )
     else:
-        raise Http404("The drive's CSV files are hands and totals.")
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="drive-{drive.pk}-{what}.csv"'
-    return response
+        raise Http404("The drive's tables are hands and totals.")
+    title = "Hands" if what == "hands" else "Totals"
+    return table_response(out.getvalue(), f"drive-{drive.pk}-{what}", title=title, fmt=fmt)
 
 
 @login_required

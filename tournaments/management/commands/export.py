@@ -1,5 +1,6 @@
-"""`python manage.py export EVENT_ID --format usebio|pbn|csv|travellers-csv -o FILE`: an
-event's results as a file for other programs (docs/directors/results.md).
+"""`python manage.py export EVENT_ID --format FORMAT -o FILE`: the event's results as a file
+for other programs (docs/directors/results.md); FORMAT is usebio, pbn, csv, xlsx,
+travellers-csv, travellers-xlsx or json.
 Written beside FILE and renamed over it only when complete."""
 
 import os
@@ -36,8 +37,8 @@ class Command(OneLineCommand):
             raise CommandError(str(exc)) from None
         handle, temporary = tempfile.mkstemp(dir=out.parent, suffix=".part")
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as fp:
-                fp.write(made.text)
+            with os.fdopen(handle, "wb") as fp:
+                fp.write(made.content())
             os.replace(temporary, out)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from engine.exports.csv import safe_row
 from engine.teams import GameResult
 from engine.teams.ranking import tie_break_text
+from tournaments.kernel.downloads import table_response
 from tournaments.kernel.numbers import NumberRefused, optional_whole, refused_page
 from tournaments.teams.access import tournament_readable, tournaments_for
 from tournaments.teams.models import League, Tournament
@@ -133,10 +134,10 @@ GAMES_HEADER = [
 
 
 @require_GET
-def tournament_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
-    """CSV for spreadsheets and other programs: the standings (`standings`) or every game
-    that counts (`games`, playoff included). Names are typed by people: every cell goes
-    through the formula rule (`safe_row`)."""
+def tournament_csv(request: HttpRequest, pk: int, what: str, fmt: str = "csv") -> HttpResponse:
+    """CSV or XLSX (`fmt`) for spreadsheets and other programs: the standings (`standings`)
+    or every game that counts (`games`, playoff included). Names are typed by people: every
+    cell goes through the formula rule (`safe_row`)."""
     tournament = tournament_readable(request.user, pk)
     out = io.StringIO()
     sheet = csv.writer(out)
@@ -155,11 +156,11 @@ def tournament_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         for result in counted_results(tournament, playoff=True):
             sheet.writerow(safe_row(_game_cells(result, names)))
     else:
-        raise Http404("The CSV files are standings.csv and games.csv.")
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    filename = f"tournament-{tournament.pk}-{what}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+        raise Http404("The tables are standings and games.")
+    title = "Standings" if what == "standings" else "Games"
+    return table_response(
+        out.getvalue(), f"tournament-{tournament.pk}-{what}", title=title, fmt=fmt
+    )
 
 
 def _game_cells(result: GameResult, names: dict[int, str]) -> tuple[object, ...]:
