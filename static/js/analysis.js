@@ -1,6 +1,6 @@
 /* The event page's par computation: the bar follows the boards analysed so far, each board's
-   par is listed as it arrives (the hardest boards come first, so the list fills out of
-   order and is kept in board order), and the page reloads when none is left waiting. */
+   par is listed as it arrives (Bid Whist's hardest boards come first, so the list may fill
+   out of order; it is kept in board order), and the page reloads when none is left waiting. */
 (function () {
   var box = document.getElementById('analysis');
   if (!box || !box.querySelector('progress')) { return; }

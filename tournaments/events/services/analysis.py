@@ -209,8 +209,7 @@ def _table(board: EngineBoard, rules: GameRules) -> dict[str, Any] | None:
 def analysis_progress(event: Event) -> dict[str, Any]:
     """How far the par job has got, for the event page's bar, and each board's par so far
     (its one-line summary, or why it failed), by board number: the page lists them as they
-    arrive, hardest boards first, so the director sees the easy ones come in without waiting
-    for the whole set."""
+    arrive, so the director sees each board's par without waiting for the whole set."""
     counts = dict.fromkeys(Board.ParStatus.values, 0)
     pars = []
     for number, status, summary in (
