@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -35,6 +36,8 @@ from tournaments.kernel import jobs
 from tournaments.kernel.audit import User
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 ANALYSIS_THREADS = 2
 """Boards solved at once by one job: one per core of the club's 2-core machine. The solver's C
@@ -99,30 +102,58 @@ def boards_analyse(*, event_id: int) -> int:
         board.number: board
         for board in Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED)
     }
+
+    def queued(row: Board) -> bool:  # else another job finished it meanwhile
+        return Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).exists()
+
+    done = _in_threads(
+        rows,
+        rules,
+        solve=lambda board: _analyse(board, rules, not later),
+        save=_save,
+        name=f"par-{event_id}",
+        wanted=queued,
+    )
+    if later:
+        boards_tables_fill(event=event)
+    return done
+
+
+def _in_threads(
+    rows: dict[int, Board],
+    rules: GameRules,
+    *,
+    solve: Callable[[EngineBoard], T],
+    save: Callable[[Board, T], bool | None],
+    name: str,
+    wanted: Callable[[Board], bool] = lambda row: True,
+) -> int:
+    """Solve the boards of `rows` (by number) ANALYSIS_THREADS at a time, hardest first: the
+    threads only compute (`solve`, the engine alone), this thread saves each answer as it
+    comes (`save`, which may say False: nothing was saved) and starts the next board. A board
+    no longer `wanted` when its turn comes is skipped. Returns how many were saved."""
     todo = iter(hardest_first((engine_board(row) for row in rows.values()), rules))
-    done = 0
-    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=f"par-{event_id}") as pool:
-        running: dict[Future[BoardAnalysis], Board] = {}
+    saved = 0
+    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=name) as pool:
+        running: dict[Future[T], Board] = {}
 
         def start_next() -> None:
             for board in todo:
                 row = rows[board.number]
-                if Board.objects.filter(pk=row.pk, par_status=Board.ParStatus.QUEUED).exists():
-                    running[pool.submit(_analyse, board, rules, not later)] = row
+                if wanted(row):
+                    running[pool.submit(solve, board)] = row
                     return
-                # else another job finished it meanwhile
 
         for _ in range(ANALYSIS_THREADS):
             start_next()
         while running:
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                _save(running.pop(future), future.result())
-                done += 1
+                row = running.pop(future)
+                if save(row, future.result()) is not False:
+                    saved += 1
                 start_next()
-    if later:
-        boards_tables_fill(event=event)
-    return done
+    return saved
 
 
 def _analyse(board: EngineBoard, rules: GameRules, with_table: bool) -> BoardAnalysis:
@@ -165,31 +196,20 @@ def boards_tables_fill(*, event: Event) -> int:
         for board in Board.objects.filter(event=event, par_status=Board.ParStatus.DONE)
         if isinstance(board.par, dict) and not board.par.get("table")
     }
-    todo = iter(hardest_first((engine_board(row) for row in rows.values()), rules))
-    added = 0
-    with ThreadPoolExecutor(ANALYSIS_THREADS, thread_name_prefix=f"table-{event.pk}") as pool:
-        running: dict[Future[dict[str, Any] | None], Board] = {}
 
-        def start_next() -> None:
-            for board in todo:
-                running[pool.submit(_table, board, rules)] = rows[board.number]
-                return
+    def save(row: Board, found: dict[str, Any] | None) -> bool:
+        if found is None:
+            return False
+        fresh = Board.objects.filter(pk=row.pk).values_list("par", flat=True).first()
+        if not isinstance(fresh, dict) or fresh.get("table"):
+            return False  # another job filled it meanwhile
+        Board.objects.filter(pk=row.pk).update(par={**fresh, "table": found})
+        boards_analysed(event.pk)
+        return True
 
-        for _ in range(ANALYSIS_THREADS):
-            start_next()
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                row, found = running.pop(future), future.result()
-                start_next()
-                if found is None:
-                    continue
-                fresh = Board.objects.filter(pk=row.pk).values_list("par", flat=True).first()
-                if not isinstance(fresh, dict) or fresh.get("table"):
-                    continue  # another job filled it meanwhile
-                Board.objects.filter(pk=row.pk).update(par={**fresh, "table": found})
-                boards_analysed(event.pk)
-                added += 1
+    added = _in_threads(
+        rows, rules, solve=lambda board: _table(board, rules), save=save, name=f"table-{event.pk}"
+    )
     if added:
         # The pages' snapshots are keyed by the results version and the count of analysed
         # boards, which a table does not change: move the version on, so the boards' double-
