@@ -101,9 +101,10 @@ def member_page_view(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     return render(request, "tournaments/seasons/member.html", context)
 
 
-def _filename(page: MemberPage, extension: str) -> str:
+def _file_stem(page: MemberPage) -> str:
+    """The downloads' name before its extension."""
     who = slugify(page.name) or f"member-{page.member.pk}"
-    return f"{page.club.slug}-{who}.{extension}"
+    return f"{page.club.slug}-{who}"
 
 
 @vary_on_cookie
@@ -118,7 +119,7 @@ def member_page_pdf(request: HttpRequest, slug: str, member_id: int) -> HttpResp
         handicap=page.handicap_text,
         handicap_rule=page.handicap_rule,
     )
-    return pdf_response(data, _filename(page, "pdf"))
+    return pdf_response(data, f"{_file_stem(page)}.pdf")
 
 
 @vary_on_cookie
@@ -128,5 +129,4 @@ def member_page_csv(
 ) -> HttpResponse:
     """The member's evenings as CSV or XLSX (`fmt`), as the page shows them to this reader."""
     page = _page(request, slug, member_id)
-    name = _filename(page, fmt).removesuffix(f".{fmt}")
-    return table_response(history_csv(page.history), name, title="Results", fmt=fmt)
+    return table_response(history_csv(page.history), _file_stem(page), title="Results", fmt=fmt)

@@ -67,11 +67,7 @@ def test_a_process_that_lost_no_write_does_not_read_a_restarted_redis_s_old_vers
     redis = RedisServer(tmp_path)
     redis.start()
     try:
-        cache = _cache(redis.url(1))
-        cache.clear()  # a Redis in use: its versions retired once, under its mark
-        cache.set("tablet-version:7:2", "before")
-        cache.set("kept", "unrelated")
-        assert cache.get("tablet-version:7:2") == "before"
+        cache = _in_use(redis, "tablet-version:7:2")
         redis.stop(save=True)
         redis.start()  # from the snapshot: the version another process lost is back
         assert cache.get("tablet-version:7:2") is None  # the call that noticed: a miss
@@ -93,11 +89,7 @@ def test_a_process_started_while_redis_was_away_does_not_read_its_old_versions(
     redis = RedisServer(tmp_path)
     redis.start()
     try:
-        cache = _cache(redis.url(1))
-        cache.clear()  # a Redis in use: its versions retired once, under its mark
-        cache.set("tablet-version:7:3", "before")
-        cache.set("kept", "unrelated")
-        assert cache.get("tablet-version:7:3") == "before"
+        _in_use(redis, "tablet-version:7:3")
         redis.stop(save=True)
         _forget_this_process()  # as if this were the new worker, started while Redis was away
         redis.start()
@@ -111,6 +103,17 @@ def test_a_process_started_while_redis_was_away_does_not_read_its_old_versions(
         assert again.get("tablet-version:7:3") == "after"
     finally:
         redis.stop()
+
+
+def _in_use(redis: RedisServer, version: str) -> RedisCache:
+    """A cache on a Redis in use (its versions retired once, under its mark) holding `version`
+    ("before") and a key no outage concerns."""
+    cache = _cache(redis.url(1))
+    cache.clear()
+    cache.set(version, "before")
+    cache.set("kept", "unrelated")
+    assert cache.get(version) == "before"
+    return cache
 
 
 def _forget_this_process() -> None:

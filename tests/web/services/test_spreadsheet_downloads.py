@@ -206,3 +206,22 @@ def test_every_table_downloads_as_csv_and_as_a_workbook(
     assert page.status_code == 200 and b"<h1>Audit trail</h1>" in page.content
     ods = reverse("event-export", args=[world["event"].pk, "ods"])
     assert director_client.get(ods).status_code == 404
+
+
+def test_a_running_events_tables_reach_no_one_but_its_directors(
+    club: Club, director_client: Client
+) -> None:
+    """Cards are secret until played: before publication the public addresses answer 404 for
+    the workbooks as for the CSV files (a live event's figures are the live pages', which count
+    finished boards only); the director has them."""
+    from tests.web.conftest import make_event
+    from tournaments.events.services.results import result_submit
+
+    event = make_event(club)
+    result_submit(
+        section=event.section, round=1, table=1, board_number=1, entry={"ns_tricks": 7},
+        confirm=True,
+    )  # fmt: skip
+    for fmt in ("csv", "xlsx", "travellers-csv", "travellers-xlsx"):
+        assert Client().get(reverse("public-export", args=[event.pk, fmt])).status_code == 404
+        assert director_client.get(reverse("event-export", args=[event.pk, fmt])).status_code == 200

@@ -25,7 +25,7 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for_director(request, pk)
     query = request.GET.get("q", "").strip()
     lines = selectors.audit_lines(event, query)
-    fmt = request.GET.get("format")
+    fmt = request.GET.get("format", "")
     if fmt in TABLE_FORMATS:
         out = io.StringIO()
         sheet = csv.writer(out)
@@ -35,7 +35,7 @@ def event_audit(request: HttpRequest, pk: int) -> HttpResponse:
             cells = (line.at.isoformat(), line.who, line.action, line.target, line.change)
             sheet.writerow(safe_row((*cells, line.reason)))
         return table_response(
-            out.getvalue(), f"event-{event.pk}-audit", title="Audit trail", fmt=str(fmt)
+            out.getvalue(), f"event-{event.pk}-audit", title="Audit trail", fmt=fmt
         )
     return render(
         request,
