@@ -254,6 +254,10 @@ class RedisCache(DjangoRedisCache):
                 outage.down = True
                 log.warning("Redis (the cache) is unreachable (%s): carrying on without it", exc)
 
+    def _mark_retired(self, client: Any) -> None:
+        """Redis's mark: no version in it is older than this server's run (`MARKER`)."""
+        client.set(self._cache.marker, client.info("server")["run_id"])
+
     def _retire_stale(self) -> bool:
         """Delete the registered keys after lost writes or a restart, then mark Redis as
         retired under its run_id; False while Redis is still away. One thread retires; the
@@ -272,7 +276,7 @@ class RedisCache(DjangoRedisCache):
                     keys = list(client.scan_iter(match=self.make_key(pattern), count=500))
                     for start in range(0, len(keys), 500):
                         retired += client.delete(*keys[start : start + 500])
-                client.set(self._cache.marker, client.info("server")["run_id"])
+                self._mark_retired(client)
             except UNREACHABLE as exc:
                 self._note_outage(exc, write=True)
                 return False
@@ -332,7 +336,6 @@ class RedisCache(DjangoRedisCache):
 
         def clear() -> None:
             super(RedisCache, self).clear()
-            client = self._cache.get_client(write=True)
-            client.set(self._cache.marker, client.info("server")["run_id"])
+            self._mark_retired(self._cache.get_client(write=True))
 
         self._guard(clear, None, write=True)
