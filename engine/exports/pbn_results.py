@@ -114,11 +114,78 @@ def _tag(name: str, value: str) -> str:
     return f"[{name} {_quote(value)}]"
 
 
-def _compact(data: Any) -> str:
-    """Compact ASCII JSON without a single space (an escaped one inside strings), so it is one
-    token for readers that split table rows at white space."""
-    text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
-    return text.replace(" ", "\\u0020")
+# ---- values other readers take whole -------------------------------------------------------
+#
+# PBN 2.1 writes a `"` inside a tag value or a quoted table cell as `\"` and a backslash as
+# `\\`, but readers do not all undo that: endplay ends a tag value at the first `"]` (so
+# JSON holding `\"]` was cut short) and leaves `\"` as it is, and the readers of tables split
+# a row at every space, quotes or not. So what clubwhist writes for its own data never needs
+# a double quote or a backslash, and never holds a space inside a table cell:
+#
+# - JSON (`WhistOptions`, `WhistMovement`, `WhistPar`, a ScoreTable's `WhistEntry`, a pair's
+#   `WhistPlayers`) is written quote-free: JSON with every string between single quotes, and
+#   in a string the characters `%`, `'`, `"`, `\` and any that do not print written as `%XX`,
+#   the bytes of their UTF-8 (a space too inside a table cell): `{'kind':'mitchell'}`,
+#   `'7 uptown C by N'`; in a cell `['Zoë%20%22Z%22','Åsa']` (letters print and stay).
+#   Reading turns each `'...'` back into a JSON string. A value holding `"` is JSON as
+#   earlier versions wrote it (no JSON with a string can be without `"`, and the quote-free
+#   form never has one), so files written before still read.
+# - A pair's names (`WhistNames`) are written as the players' names separated by `;`, each
+#   with `%`, `;`, `"`, `\`, spaces and characters that do not print written `%XX`:
+#   `"Ann%20Smith;Bob%20Jones"`. Earlier versions wrote PBN's own `Names` column, the names as
+#   they are; a file with that column still reads as it did.
+#
+# The cells stay quoted, as PBN requires of a cell holding `;` or `{` (which otherwise start a
+# comment); a reader that splits at spaces then gets each cell whole, quotes included.
+
+_JSON_SPECIALS = "%'\"\\"
+_NAME_SPECIALS = '%;"\\ '
+_ESCAPED = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_QUOTE_FREE_STRING = re.compile(r"'([^']*)'")
+
+
+def _escape(text: str, specials: str) -> str:
+    """`text` with `specials` and every character that does not print as `%XX` (UTF-8)."""
+    return "".join(
+        char
+        if char.isprintable() and char not in specials
+        else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+        for char in text
+    )
+
+
+def _unescape_percent(text: str) -> str:
+    """`_escape` undone; a `%` not followed by two hex digits stays as it is."""
+    try:
+        return _ESCAPED.sub(
+            lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "surrogatepass"),
+            text,
+        )
+    except UnicodeDecodeError:
+        raise ExportError(f"{quoted(text[:40])} has a %XX escape that is not UTF-8") from None
+
+
+def _compact(data: Any, *, cell: bool = False) -> str:
+    """`data` as quote-free JSON (above): sorted keys, no space between items, strings between
+    single quotes; in a table cell (`cell`) a space in a string is written `%20` as well."""
+    specials = _JSON_SPECIALS + (" " if cell else "")
+    if isinstance(data, str):
+        return "'" + _escape(data, specials) + "'"
+    if isinstance(data, Mapping):
+        # keys as json.dumps makes them: 1 -> "1", True -> "true"
+        items = sorted((k if isinstance(k, str) else json.dumps(k), v) for k, v in data.items())
+        pairs = (f"{_compact(k, cell=cell)}:{_compact(v, cell=cell)}" for k, v in items)
+        return "{" + ",".join(pairs) + "}"
+    if isinstance(data, list | tuple):
+        return "[" + ",".join(_compact(item, cell=cell) for item in data) + "]"
+    return json.dumps(data)
+
+
+def _json_text(value: str) -> str:
+    """Plain JSON from a value written by `_compact` or, holding `"`, by an earlier version."""
+    if '"' in value:
+        return value
+    return _QUOTE_FREE_STRING.sub(lambda m: json.dumps(_unescape_percent(m.group(1))), value)
 
 
 def _pbn_date(date: str) -> str:
@@ -206,6 +273,10 @@ def _par_tags(variant: str, analysis: Mapping[str, Any] | None) -> dict[str, lis
                 contracts.append(f"{side} {int(tricks) - 6}{strain}")
             if contracts:
                 tags["ParContract"] = [_tag("ParContract", ";".join(dict.fromkeys(contracts)))]
+        if par is not None:
+            # The par as the app states it ("10D by N": tricks, Candid Whist's own words),
+            # beside PBN's ParContract ("NS 4D": a bridge level, the tricks less six).
+            tags["WhistPar"] = [_tag("WhistPar", _compact(dict(par)))]
         return tags
     table = analysis.get("table")
     rows = []
@@ -215,7 +286,8 @@ def _par_tags(variant: str, analysis: Mapping[str, Any] | None) -> dict[str, lis
                 continue  # Bid Whist's "approximate" list of cells
             for strain, tricks in strains.items():
                 if isinstance(tricks, int) and not isinstance(tricks, bool):
-                    rows.append([str(declarer), _quote(str(strain)), str(tricks)])
+                    # "uptown C" -> uptown-C: one token for readers that split at spaces
+                    rows.append([str(declarer), "-".join(str(strain).split()), str(tricks)])
     if rows:
         tags["WhistOptimumResultTable"] = _table(
             "WhistOptimumResultTable", ["Declarer", "Denomination", "Result"], rows
@@ -226,12 +298,17 @@ def _par_tags(variant: str, analysis: Mapping[str, Any] | None) -> dict[str, lis
 
 
 def _names_cells(pair: PairRecord) -> tuple[str, str]:
-    """The pair's `Names` (PBN: the two players separated by ';', or a partnership's name)
-    and, only when that cannot give back the players and names exactly, `WhistPlayers`."""
-    standard = ";".join(pair.players) if pair.players else pair.names
-    if _read_names(standard or None, None) == (pair.names, pair.players):
+    """The pair's `WhistNames` (the players separated by ';', each escaped, or a
+    partnership's one name: see "values other readers take whole") and, only when that
+    cannot give back the players and names exactly, `WhistPlayers`."""
+    if pair.players:
+        standard = ";".join(_escape(player, _NAME_SPECIALS) for player in pair.players)
+    else:
+        standard = _escape(pair.names, _NAME_SPECIALS)
+    if _read_names(standard or None, None, escaped=True) == (pair.names, pair.players):
         return (_quote(standard) if standard else "-"), "-"
-    return (_quote(pair.names) if pair.names else "-"), _quote(_compact(list(pair.players)))
+    names = _escape(pair.names, _NAME_SPECIALS)
+    return (_quote(names) if names else "-"), _quote(_compact(list(pair.players), cell=True))
 
 
 def _event_tags(record: EventRecord) -> dict[str, list[str]]:
@@ -250,7 +327,7 @@ def _event_tags(record: EventRecord) -> dict[str, list[str]]:
         names, players = _names_cells(pair)
         direction = pair.direction or "-"
         rows.append([str(pair.number), direction, "yes" if pair.absent else "-", names, players])
-    columns = ["PairId\\2R", "Direction", "Absent", "Names", "WhistPlayers"]
+    columns = ["PairId\\2R", "Direction", "Absent", "WhistNames", "WhistPlayers"]
     tags["WhistPairsTable"] = _table("WhistPairsTable", columns, rows)
     return tags
 
@@ -276,7 +353,7 @@ def _score_table(
                 "-" if line is None or line.ns_points is None else line.ns_points.display,
                 "-" if line is None or line.ew_points is None else line.ew_points.display,
                 "-" if result.artificial is None else result.artificial,
-                "-" if result.entry is None else _quote(_compact(dict(result.entry))),
+                "-" if result.entry is None else _quote(_compact(dict(result.entry), cell=True)),
             ]
         )
     return _table("ScoreTable", columns, rows)
@@ -485,7 +562,7 @@ def _score(value: str | None, where: str) -> int | Fraction:
 
 def _json_object(value: str, what: str, where: str) -> dict[str, Any]:
     try:
-        data = json.loads(value)
+        data = json.loads(_json_text(value))
     except (ValueError, RecursionError):  # bad JSON, a number of thousands of digits, nesting
         raise ExportError(f"{where}: {what} {quoted(value)} is not JSON") from None
     if not isinstance(data, dict):
@@ -548,22 +625,29 @@ def _results(tag: _Tag, board: int) -> list[ResultRecord]:
     return results
 
 
-def _read_names(names: str | None, players: str | None) -> tuple[str, tuple[str, ...]]:
-    """A pair's (names, players) from its `Names` and `WhistPlayers` cells: the players as
-    `WhistPlayers` lists them, else PBN's "first;second" (names joined by " & "), else a
-    partnership name with no players."""
+def _read_names(
+    names: str | None, players: str | None, *, escaped: bool
+) -> tuple[str, tuple[str, ...]]:
+    """A pair's (names, players) from its names cell and `WhistPlayers`: the players as
+    `WhistPlayers` lists them, else "first;second" (names joined by " & "), else a
+    partnership name with no players. `escaped`: the cell is `WhistNames` (each name
+    `%XX`-escaped), not the `Names` of earlier versions (the names as they are)."""
+
+    def plain(text: str) -> str:
+        return _unescape_percent(text) if escaped else text
+
     if players is not None:
         try:
-            listed = json.loads(players)
+            listed = json.loads(_json_text(players))
         except (ValueError, RecursionError):
             listed = None
         if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
             raise ExportError(f"WhistPlayers {quoted(players[:40])} is not a JSON list of names")
-        return names or "", tuple(listed)
+        return plain(names or ""), tuple(listed)
     if names is not None and ";" in names:
-        split = tuple(names.split(";"))
+        split = tuple(plain(name) for name in names.split(";"))
         return " & ".join(p for p in split if p), split
-    return names or "", ()
+    return plain(names or ""), ()
 
 
 def _pairs(tag: _Tag, one_winner: bool) -> list[PairRecord]:
@@ -576,7 +660,9 @@ def _pairs(tag: _Tag, one_winner: bool) -> list[PairRecord]:
         if direction is not None and direction.upper() not in ("NS", "EW"):
             raise ExportError(f"{where}: {tag.name} direction {quoted(direction)} is not NS or EW")
         try:
-            names, players = _read_names(row.get("Names"), row.get("WhistPlayers"))
+            escaped = "WhistNames" in row
+            cell = row.get("WhistNames") if escaped else row.get("Names")
+            names, players = _read_names(cell, row.get("WhistPlayers"), escaped=escaped)
         except ExportError as exc:
             raise ExportError(f"{where}: {exc}") from None
         pairs.append(

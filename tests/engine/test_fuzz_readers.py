@@ -473,9 +473,7 @@ FOUND = [
         r"WhistWinners is 1 or 2, not '9+'\.\.\.$",
     ),
     (
-        lambda: loads_with_results(
-            PBN_RESULTS[0].replace('\\"tables\\":3', '\\"tables\\":' + "9" * 5000)
-        ),
+        lambda: loads_with_results(PBN_RESULTS[0].replace("'tables':3", "'tables':" + "9" * 5000)),
         ExportError,
         "WhistMovement .* is not JSON",
     ),

@@ -217,12 +217,12 @@ def test_pair_names_come_back_exactly(names, players):
     assert back.pairs[0] == first
 
 
-def test_names_are_written_as_pbn_says_two_players_separated_by_a_semicolon():
+def test_names_are_two_players_separated_by_a_semicolon_with_no_space_in_the_cell():
     record = simulate("classic", artificial=False)
     first = PairRecord(1, "NS", "Ann Smith & Bob Jones", players=("Ann Smith", "Bob Jones"))
     record = dataclasses.replace(record, pairs=(first, *record.pairs[1:]))
     text = dumps_with_results(record)
-    assert ' 1 NS - "Ann Smith;Bob Jones" -' in text
+    assert ' 1 NS - "Ann%20Smith;Bob%20Jones" -' in text
 
 
 # ---- untagged boards read as the event's game ---------------------------------------------
