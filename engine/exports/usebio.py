@@ -43,15 +43,23 @@ no text can end the instruction early or put a character XML forbids in it:
 Text: every character XML 1.0 forbids (C0 controls but tab, newline and return; lone
 surrogates; U+FFFE, U+FFFF) is written as U+FFFD, so the document is always well formed.
 
-Reading: the first EVENT is read. With the extras a file written here comes back whole; a
-file of an earlier clubwhist (EVENT_TYPE MP_PAIRS, BUTLER_PAIRS or CROSS_IMP and WHIST_*
-elements: WHIST_VARIANT, WHIST_OPTIONS, WHIST_SCORING, WHIST_SCALE, WHIST_SECTION,
-WHIST_MOVEMENT, WHIST_ABSENT, WHIST_ENTRY, WHIST_ROUND, WHIST_TABLE, WHIST_DEAL) reads as
-before. A file from another program is read as score-only lines: every TRAVELLER_LINE needs
-its pair numbers and SCORE (a number, or an artificial code A+, A, A-, NP, or a split like
-A+/A-), entries are None, the game is classic whist, and the method comes from
-BOARD_SCORING_METHOD under EVENT_TYPE PAIRS (MATCH_POINTS when absent), or from an older
-EVENT_TYPE. Hands come from WHIST_DEAL or, if
+Reading: a file holds one EVENT (several are refused: export one event a file). Its results
+are read where the writer put them: flat, PARTICIPANTS and BOARD directly under EVENT (as
+written here, and by club scorers such as Compscore, whose PAIRs carry TOTAL_SCORE and PLACE),
+or nested, EVENT > SESSION > SECTION > PARTICIPANTS and BOARD (SECTION_ID names the section).
+An event of several sections or sessions is refused, naming them: a clubwhist event is one
+section of one session, so each is exported to a file of its own and imported into its own
+event. Deals come from a HANDSET (under EVENT or beside the results) or from the HAND elements
+some writers put in each BOARD beside its lines.
+
+With the extras a file written here comes back whole; a file of an earlier clubwhist
+(EVENT_TYPE MP_PAIRS, BUTLER_PAIRS or CROSS_IMP and WHIST_* elements: WHIST_VARIANT,
+WHIST_OPTIONS, WHIST_SCORING, WHIST_SCALE, WHIST_SECTION, WHIST_MOVEMENT, WHIST_ABSENT,
+WHIST_ENTRY, WHIST_ROUND, WHIST_TABLE, WHIST_DEAL) reads as before. A file from another program
+is read as score-only lines: every TRAVELLER_LINE needs its pair numbers and SCORE (a number,
+or an artificial code A+, A, A-, NP, or a split like A+/A-), entries are None, the game is
+classic whist, and the method comes from BOARD_SCORING_METHOD under EVENT_TYPE PAIRS
+(MATCH_POINTS when absent), or from an older EVENT_TYPE. Hands come from WHIST_DEAL or, if
 absent, the four HAND elements. Points, totals, places and percentages are never read: the
 record is rescored.
 
@@ -529,15 +537,19 @@ def _results(event: ET.Element, pairs: list[PairRecord], one_winner: bool) -> li
     return results
 
 
-def _boards(event: ET.Element, variant: str) -> list[Board]:
+def _boards(handset: ET.Element | None, holder: ET.Element, variant: str) -> list[Board]:
+    """The deals: the HANDSET's boards, else the HAND elements some writers put in each
+    traveller's BOARD beside its lines."""
     boards: list[Board] = []
-    handset = event.find("HANDSET")
-    if handset is None:
-        return boards
-    for index, element in enumerate(handset.findall("BOARD"), 1):
-        where = f"HANDSET: BOARD {index}"
+    if handset is not None:
+        elements = handset.findall("BOARD")
+    else:
+        elements = [board for board in holder.findall("BOARD") if board.find("HAND") is not None]
+    what = "HANDSET" if handset is not None else "BOARD"
+    for index, element in enumerate(elements, 1):
+        where = f"{what}: BOARD {index}"
         number = _number(_need(element, "BOARD_NUMBER", where), "BOARD_NUMBER", where)
-        where = f"HANDSET: board {number}"
+        where = f"{what}: board {number}"
         text = _extra_text(_read_extras(element, where), "deal", where)
         text = text or _text(element, "WHIST_DEAL")
         if text is None:
@@ -549,7 +561,7 @@ def _boards(event: ET.Element, variant: str) -> list[Board]:
                     raise ExportError(f"{where}: HAND DIRECTION: {exc}") from None
                 hands[seat] = ".".join(_text(hand, name) or "" for name, _suit in _SUITS)
             if len(hands) != 4:
-                raise ExportError(f"{where}: the HANDSET needs four HAND elements or a WHIST_DEAL")
+                raise ExportError(f"{where}: a deal needs four HAND elements or a WHIST_DEAL")
             deal = " ".join(hands[seat] for seat in Seat)
             text = f'[Board "{number}"]\n[Deal "N:{deal}"]'
         try:
@@ -583,13 +595,19 @@ def _method_of(event: ET.Element) -> str:
     return method
 
 
-def _count_boards(event: ET.Element, most: int) -> None:
+def _handset(event: ET.Element, holder: ET.Element) -> ET.Element | None:
+    """The HANDSET: beside the results (nested files) or under EVENT."""
+    found = holder.find("HANDSET")
+    return event.find("HANDSET") if found is None else found
+
+
+def _count_boards(event: ET.Element, holder: ET.Element, most: int) -> None:
     """ExportError when the event lists more than `most` boards, as hand records or as
     travellers: counted on the XML tree (the C parser's quick work) before any board is read,
     the slow part, so a file of thousands is refused at once."""
-    handset = event.find("HANDSET")
+    handset = _handset(event, holder)
     counts = (
-        len(event.findall("BOARD")),
+        len(holder.findall("BOARD")),
         0 if handset is None else len(handset.findall("BOARD")),
     )
     if max(counts) > most:
@@ -599,6 +617,53 @@ def _count_boards(event: ET.Element, most: int) -> None:
         )
 
 
+def _holding(element: ET.Element) -> bool:
+    """Whether `element` itself holds an event's pairs or travellers."""
+    return element.find("PARTICIPANTS") is not None or element.find("BOARD") is not None
+
+
+def _results_of(event: ET.Element) -> tuple[ET.Element, str | None]:
+    """The element that holds the event's PARTICIPANTS and BOARDs, and the section's name
+    where the file names one (SECTION_ID).
+
+    Writers lay an event out two ways, both read: flat, PARTICIPANTS and BOARD directly under
+    EVENT (as clubwhist and several club scorers write, Compscore's Butler files among them),
+    or nested, EVENT > SESSION > SECTION > PARTICIPANTS and BOARD (a SECTION straight under
+    EVENT, or a SESSION holding them itself, read too). A clubwhist event is one section of
+    one session, so a file with several is refused, naming them, rather than one read and the
+    others silently left out."""
+    found: list[tuple[ET.Element, str, str | None]] = []
+    if _holding(event):
+        found.append((event, "EVENT", None))
+    for s_index, session in enumerate(event.findall("SESSION"), 1):
+        session_id = session.get("SESSION_ID") or _text(session, "SESSION_ID") or str(s_index)
+        if _holding(session):
+            found.append((session, f"SESSION {session_id}", None))
+        for c_index, section in enumerate(session.findall("SECTION"), 1):
+            name = section.get("SECTION_ID") or _text(section, "SECTION_ID")
+            if _holding(section):
+                where = f"SESSION {session_id} > SECTION {name or c_index}"
+                found.append((section, where, name))
+    for c_index, section in enumerate(event.findall("SECTION"), 1):
+        name = section.get("SECTION_ID") or _text(section, "SECTION_ID")
+        if _holding(section):
+            found.append((section, f"SECTION {name or c_index}", name))
+    if not found:
+        raise ExportError(
+            "USEBIO: the EVENT has no PARTICIPANTS and no BOARD, neither directly nor in a "
+            "SESSION > SECTION: the file has no results to import"
+        )
+    if len(found) > 1:
+        places = "; ".join(where for _element, where, _name in found)
+        raise ExportError(
+            f"USEBIO: the EVENT holds {len(found)} sets of results ({places}), and a "
+            "clubwhist event is one section of one session: export each section (or session) "
+            "to a file of its own from the scoring program, and import each into its own event"
+        )
+    element, _where, name = found[0]
+    return element, (name.strip() or None) if name else None
+
+
 def loads_usebio(text: str, *, most_boards: int | None = None) -> EventRecord:
     """The first event of USEBIO XML `text` as a record (see the module docstring for what is
     read); ExportError, naming the element and board, for anything that cannot be read. With
@@ -606,11 +671,18 @@ def loads_usebio(text: str, *, most_boards: int | None = None) -> EventRecord:
     root = _parse(text)
     if root.tag != "USEBIO":
         raise ExportError(f"USEBIO: the root element is {root.tag}, not USEBIO")
-    event = root.find("EVENT")
-    if event is None:
+    events = root.findall("EVENT")
+    if not events:
         raise ExportError("USEBIO: there is no EVENT")
+    if len(events) > 1:
+        raise ExportError(
+            f"USEBIO: the file holds {len(events)} events, and an import makes one: export "
+            "each event to a file of its own from the scoring program"
+        )
+    event = events[0]
+    holder, section_name = _results_of(event)
     if most_boards is not None:
-        _count_boards(event, most_boards)
+        _count_boards(event, holder, most_boards)
     club = root.find("CLUB")
     extras = _read_extras(event, "EVENT")
     method = _extra_text(extras, "scoring", "EVENT") or _text(event, "WHIST_SCORING")
@@ -639,14 +711,15 @@ def loads_usebio(text: str, *, most_boards: int | None = None) -> EventRecord:
             raise ExportError("EVENT: the movement needs a kind and params")
         movement = MovementSpec(data["kind"], data.get("params", {}))
     scale = _extra_text(extras, "scale", "EVENT") or _text(event, "WHIST_SCALE") or "ebu"
-    section = _extra_text(extras, "section", "EVENT") or _text(event, "WHIST_SECTION") or "A"
+    section = _extra_text(extras, "section", "EVENT") or _text(event, "WHIST_SECTION")
+    section = section or section_name or "A"
     fouled = extras.get("fouled", [])
     if not isinstance(fouled, list) or not all(
         isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in fouled
     ):
         raise ExportError(f"EVENT: the {PI_TARGET} extra 'fouled' is not a list of board numbers")
-    pairs = _pairs(event, one_winner)
-    results = _results(event, pairs, one_winner)
+    pairs = _pairs(holder, one_winner)
+    results = _results(holder, pairs, one_winner)
     record = EventRecord(
         title=_text(event, "EVENT_DESCRIPTION") or "",
         date=_iso(_text(event, "DATE")),
@@ -658,7 +731,7 @@ def loads_usebio(text: str, *, most_boards: int | None = None) -> EventRecord:
         one_winner=one_winner,
         movement=movement,
         section=section,
-        boards=tuple(_boards(event, variant)),
+        boards=tuple(_boards(_handset(event, holder), holder, variant)),
         pairs=tuple(pairs),
         results=tuple(results),
         fouled=frozenset(fouled),

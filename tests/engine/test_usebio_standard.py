@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from lxml import etree  # type: ignore[import-untyped]
 
+from engine.cards import Seat
 from engine.exports import ExportError, PairRecord, score_record
 from engine.exports.usebio import BOARD_SCORING_METHODS, PI_TARGET, dumps_usebio, loads_usebio
 from engine.scoring import METHODS
@@ -282,3 +283,112 @@ def test_a_line_scored_average_keeps_its_table_result_through_usebio(dtd):
     assert line.findtext("SCORE") == "A"
     back = loads_usebio(text).results[0]
     assert (back.entry, back.ns_score, back.artificial) == (first.entry, None, "A")
+
+
+# ---- the two layouts of other writers, from files written by hand -------------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_flat_file_from_a_club_scorer_reads_its_pairs_and_lines(dtd):
+    """PARTICIPANTS and BOARD straight under EVENT, TOTAL_SCORE and PLACE inside each PAIR
+    (tests/engine/data/usebio-flat-butler.xml, written by hand, valid against the DTD)."""
+    text = (DATA / "usebio-flat-butler.xml").read_text(encoding="utf-8")
+    assert_valid(dtd, text)
+    record = loads_usebio(text)
+    assert (record.title, record.date, record.club) == (
+        "Thursday Butler",
+        "2026-12-03",
+        "Llanfair Bridge & Whist Club",
+    )
+    assert (record.variant, record.method, record.section, record.one_winner) == (
+        "classic",
+        "butler",
+        "A",
+        False,
+    )
+    assert record.pairs[0] == PairRecord(
+        1, "NS", "Siân Hughes & Gwyn Owen", players=("Siân Hughes", "Gwyn Owen")
+    )
+    assert [p.key for p in record.pairs] == ["NS1", "NS2", "EW1", "EW2"]
+    assert [(r.board, r.ns, r.ew, r.ns_score, r.artificial) for r in record.results] == [
+        (1, 1, 1, 420, None),
+        (1, 2, 2, 170, None),
+        (2, 1, 1, 50, None),
+        (2, 2, 2, -400, None),
+        (3, 1, 2, 90, None),
+        (3, 2, 1, None, "A+/A-"),
+        (4, 1, 2, 50, None),
+        (4, 2, 1, -420, None),
+    ]
+    assert record.boards == ()  # no hands in the file
+    # The totals and places in the file are not read: the standings are worked out again.
+    rows = {
+        (row.direction, row.pair): row
+        for f in score_record(record).sections[0].fields
+        for row in f.rows
+    }
+    assert {key: (row.rank, row.total.display) for key, row in rows.items()} == {
+        ("NS", 1): ("1", "15.00"),
+        ("NS", 2): ("2", "-13.00"),
+        ("EW", 1): ("2", "-6.00"),
+        ("EW", 2): ("1", "4.00"),
+    }
+
+
+NESTED = (DATA / "usebio-nested-mp.xml").read_text(encoding="utf-8")
+
+
+def test_a_nested_file_reads_its_section_its_lines_and_the_hands_in_its_boards():
+    """EVENT > SESSION > SECTION > PARTICIPANTS and BOARD, hands inside each BOARD
+    (tests/engine/data/usebio-nested-mp.xml, written by hand)."""
+    record = loads_usebio(NESTED)
+    assert (record.title, record.method, record.section, record.one_winner) == (
+        "Monday Pairs",
+        "mp",
+        "B",
+        True,
+    )
+    assert [(p.number, p.direction, p.names) for p in record.pairs] == [
+        (1, None, "Łukasz Żak & Åsa Lund"),
+        (2, None, "Mary O'Brien & Tom Byrne"),
+        (3, None, "Ann Lee & Kim Lee"),
+        (4, None, "Raj Patel & Priya Patel"),
+    ]
+    assert [(r.board, r.ns, r.ew, r.ns_score) for r in record.results] == [
+        (1, 1, 3, 1510),
+        (1, 2, 4, 1010),
+        (2, 1, 4, 690),
+        (2, 2, 3, 1440),
+    ]
+    first = record.boards[0]
+    assert [b.number for b in record.boards] == [1, 2]
+    assert {card.suit.letter for card in first.deal.hand(Seat.N)} == {"S"}
+    assert {card.suit.letter for card in first.deal.hand(Seat.W)} == {"C"}
+    assert len(record.boards[1].deal.hand(Seat.S)) == 13
+    rows = score_record(record).sections[0].fields[0].rows
+    assert [(row.pair, row.rank, row.percentage.display) for row in rows][:1] == [
+        (4, "1", "100.00")
+    ]
+
+
+def test_an_event_of_two_sections_is_refused_naming_them_and_what_to_do():
+    section = NESTED[NESTED.index("      <SECTION ") : NESTED.index("    </SESSION>")]
+    text = NESTED.replace(section, section + section.replace('SECTION_ID="B"', 'SECTION_ID="C"'))
+    with pytest.raises(ExportError) as refused:
+        loads_usebio(text)
+    message = str(refused.value)
+    assert "2 sets of results (SESSION 1 > SECTION B; SESSION 1 > SECTION C)" in message
+    assert "export each section (or session) to a file of its own" in message
+
+
+def test_a_file_of_two_events_is_refused():
+    event = NESTED[NESTED.index("  <EVENT ") : NESTED.index("</USEBIO>")]
+    with pytest.raises(ExportError, match=r"holds 2 events, and an import makes one: export"):
+        loads_usebio(NESTED.replace(event, event + event))
+
+
+def test_an_event_without_results_is_refused_in_words():
+    start, end = NESTED.index("    <SESSION "), NESTED.index("  </EVENT>")
+    with pytest.raises(ExportError, match=r"no PARTICIPANTS and no BOARD, neither directly"):
+        loads_usebio(NESTED[:start] + NESTED[end:])
