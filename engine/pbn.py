@@ -23,7 +23,7 @@ from engine.boards import Board, BoardError
 from engine.cards import Suit
 from engine.games.base import GameRules
 from engine.pbn_text import HEADER, BoardFields, PBNError, board_lines, deal_count, parse
-from engine.shapes import shape_of
+from engine.shapes import BoardShape, Trumps, shape_of
 
 __all__ = ["PBNError", "deal_count", "dump", "dumps", "load", "loads", "loads_for_game"]
 
@@ -85,12 +85,16 @@ def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> l
 
     boards = parse(text, variant=rules.name, make=make, untagged=untagged, most=most)
     for board in boards:
+        refusal = _another_game(board, rules)
+        if refusal is not None:
+            raise PBNError(refusal)
+    for board in boards:
         if board.turned_card is not None:
             continue
         try:
             rules.check_board(board)
         except EngineError:
-            continue  # another game's board: the caller refuses it, saying which game
+            continue  # a board these rules refuse for its trumps: the caller says why
         if _as_dealt(rules, board.number).turned_card is not None:
             raise PBNError(
                 f"board {board.number} gives its trumps but no turned card "
@@ -100,30 +104,93 @@ def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> l
     return boards
 
 
-def _another_deck(fields: BoardFields, rules: GameRules) -> str | None:
-    """What to say when a board read as this event's game was dealt for another deck: a
-    bridge deal (four hands of 13, no kitty: what dealing programs write) offered to Bid
-    Whist, or to three-handed Open Whist. "North holds 13 cards, not 12" says what is wrong
-    with the board, not that no such file can become this game's boards, nor what to do."""
-    sizes = sorted(len(cards) for cards in fields.hands.values() if cards)
-    if sizes != [13, 13, 13, 13] or fields.kitty:
-        return None
-    shape = shape_of(fields.variant)
-    if any(len(hands.seats) == 4 and hands.size == 13 for hands in shape.deals) and not (
-        shape.kitty or shape.jokers
-    ):
-        return None  # a bridge deal is this game's deal: the fault is elsewhere
+def _what_to_import(title: str) -> str:
+    """The way out of a refusal of a file for the wrong game: the same words everywhere."""
+    return (
+        "Let clubwhist deal the boards (they are dealt when the event is made), or import a "
+        f"PBN file written for {title}, such as the boards file of another clubwhist event of "
+        "this game. Nothing was imported"
+    )
+
+
+def _a(title: str) -> str:
+    """`title` with its article: "a Bid Whist", "an Open Whist"."""
+    return ("an " if title[:1].upper() in "AEIOU" else "a ") + title
+
+
+def _dealt_as(shape: BoardShape) -> str:
+    """How a game deals, in words: "4 hands of 12 and a kitty of 6 from 54 cards ..."."""
     dealt = " or ".join(f"{len(hands.seats)} hands of {hands.size}" for hands in shape.deals) + (
         f" and a kitty of {shape.kitty}" if shape.kitty else ""
     )
     deck = "54 cards with the two jokers" if shape.jokers else "52 cards"
-    return (
-        f"board {fields.number} is a bridge deal (four hands of 13, as dealing programs write "
-        f"them), and {shape.title} deals {dealt} from {deck}: a file of bridge deals cannot "
-        f"become this event's boards. Let clubwhist deal the boards (they are dealt when the "
-        f"event is made), or import a PBN file written for {shape.title}, such as the boards "
-        "file of another clubwhist event of this game"
+    return f"{dealt} from {deck}"
+
+
+def _another_deck(fields: BoardFields, rules: GameRules) -> str | None:
+    """What to say when a board read as this event's game (the file names no game) cannot be
+    one: "North holds 13 cards, not 12" or "West has no cards" say what is wrong with the
+    board, not that the file was dealt for another game, nor what to do. A bridge deal (four
+    hands of 13, no kitty: what dealing programs write) offered to Bid Whist or three-handed
+    Open Whist is named as such; another game's deal by its hands; fixed trumps offered to a
+    game whose auction chooses them by the trumps. None: the fault is elsewhere."""
+    shape = shape_of(fields.variant)
+    sizes = sorted(len(cards) for cards in fields.hands.values() if cards)
+    if sizes == [13, 13, 13, 13] and not fields.kitty:
+        if any(len(hands.seats) == 4 and hands.size == 13 for hands in shape.deals) and not (
+            shape.kitty or shape.jokers
+        ):
+            return _fixed_trumps(fields, shape)  # a bridge deal is this game's deal
+        return (
+            f"board {fields.number} is a bridge deal (four hands of 13, as dealing programs "
+            f"write them), and {shape.title} deals {_dealt_as(shape)}: a file of bridge deals "
+            f"cannot become this event's boards. {_what_to_import(shape.title)}"
+        )
+    fits = any(
+        len(hands.seats) == len(sizes)
+        and all(size in (hands.size, hands.size + 1) for size in sizes)
+        for hands in shape.deals
     )
+    if fits and len(fields.kitty) == shape.kitty:
+        return _fixed_trumps(fields, shape)
+    held = ", ".join(str(size) for size in sizes) or "no cards"
+    kitty = f" and a kitty of {len(fields.kitty)}" if fields.kitty else ""
+    return (
+        f"board {fields.number}'s deal has {len(sizes)} hands ({held} cards){kitty}, and "
+        f"{shape.title} deals {_dealt_as(shape)}: the file was dealt for another game, and "
+        f"names none ([WhistVariant]). {_what_to_import(shape.title)}"
+    )
+
+
+def _fixed_trumps(fields: BoardFields, shape: BoardShape) -> str | None:
+    """The refusal of fixed trumps for a game whose auction chooses them, else None."""
+    if fields.trumps is None or shape.trumps is not Trumps.AUCTION:
+        return None
+    return (
+        f"board {fields.number} fixes trumps ({fields.trumps.letter}), as classic and Open "
+        f"Whist boards do, and {shape.title} chooses trumps in the auction: the file was "
+        f"written for another game. {_what_to_import(shape.title)}"
+    )
+
+
+def _another_game(board: Board, rules: GameRules) -> str | None:
+    """What to say when a board the file names another game for, or deals for other options
+    (another number of players), is offered to this event; None when it is this event's."""
+    if board.variant != rules.name:
+        theirs = shape_of(board.variant).title
+        return (
+            f"board {board.number} is {_a(theirs)} board (the file says "
+            f'[WhistVariant "{board.variant}"]), and this event plays {rules.title}: a board '
+            f"dealt for one game cannot be played as another. {_what_to_import(rules.title)}"
+        )
+    if board.hand_size != rules.hand_size:
+        return (
+            f"board {board.number} has {board.hand_size} cards a hand, and this event's "
+            f"{rules.title} options play {rules.hand_size} (another number of players): import "
+            "a file dealt for these options, such as the boards file of an event with the same "
+            "options, or change the event's options to fit the file. Nothing was imported"
+        )
+    return None
 
 
 def load(fp: TextIO, *, variant: str = "classic") -> list[Board]:

@@ -340,7 +340,14 @@ def _fields(
     dealt: dict[Seat, tuple[Card, ...]] = {seat: tuple(cards) for seat, cards in hands.items()}
     if shape.keeps_dealt_order:
         if "WhistColumns" not in tags:
-            raise PBNError(f"an {shape.title} board needs its WhistColumns layout", deal_line)
+            raise PBNError(
+                f"an {shape.title} board needs its WhistColumns layout (the order its cards "
+                "were dealt in columns), which this file does not give: it was written for "
+                f"another game, or by a program that does not know {shape.title}. Let "
+                "clubwhist deal the boards, or import the boards file of another clubwhist "
+                f"event of {shape.title}",
+                deal_line,
+            )
         dealt = _columns(tags["WhistColumns"], dealt, shape)
         dealt_as = shape.hands_for(len([hand for hand in dealt.values() if hand]))
         first = dealt_as is not None and dealt_as.turned is TurnedCard.FIRST_OF_LAYOUT

@@ -49,6 +49,7 @@ from engine.scoring import (
     two_winner,
 )
 from engine.scoring.document import StandingsDocument, section_standings
+from engine.shapes import shape_of
 
 __all__ = [
     "EventRecord",
@@ -245,6 +246,15 @@ def check_record(record: EventRecord) -> dict[int, Entry]:
         if board.number in seen_boards:
             raise ExportError(f"board {board.number} appears twice")
         seen_boards.add(board.number)
+        if board.variant != rules.name:
+            # Said in the file's words: which game the board names, which the event plays,
+            # and that the two must agree (a file of one event is written for one game).
+            raise ExportError(
+                f"board {board.number} is dealt for {shape_of(board.variant).title} (its "
+                f'[WhistVariant "{board.variant}"]), and the file\'s event plays {rules.title}: '
+                "every board of an event is dealt for its game. Export the event again from "
+                "the program that scored it; nothing was imported"
+            )
         try:
             rules.check_board(board)
         except EngineError as exc:

@@ -132,3 +132,32 @@ def test_a_latin_1_pbn_from_an_older_dealing_program_imports_on_the_page(
     binary.name = "boards.pbn"
     page = director_client.post(f"/events/{event.pk}/boards/import/", {"file": binary}, follow=True)
     assert "not a text PBN file" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_boards_file_for_another_game_is_refused_in_words_and_changes_nothing(club) -> None:
+    event = make_event(club, game="classic", start=False)
+    before = sorted(event.boards.values_list("record", flat=True))
+    text = pbn.dumps(deal_boards("bidwhist", range(1, 7), seed=2))
+    with pytest.raises(ValueError, match=r"^board 1 is a Bid Whist board \(the file says "):
+        boards_import(event=event, pbn_text=text)
+    assert sorted(event.boards.values_list("record", flat=True)) == before
+
+
+@pytest.mark.django_db
+def test_the_boards_page_shows_the_refusal_of_another_games_file(club, director_client) -> None:
+    event = make_event(club, game="bidwhist", start=False)
+    before = sorted(event.boards.values_list("record", flat=True))
+    upload = io.BytesIO(pbn.dumps(deal_boards("candid", range(1, 7), seed=2)).encode())
+    upload.name = "candid.pbn"
+    response = director_client.post(
+        f"/events/{event.pk}/boards/import/", {"file": upload}, follow=True
+    )
+    shown = [str(m) for m in response.context["messages"]]
+    assert len(shown) == 1
+    assert shown[0].startswith(
+        'board 1 is a Candid Whist board (the file says [WhistVariant "candid"]), and this '
+        "event plays Bid Whist: a board dealt for one game cannot be played as another. Let "
+        "clubwhist deal the boards"
+    )
+    assert sorted(event.boards.values_list("record", flat=True)) == before
