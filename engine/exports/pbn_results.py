@@ -13,23 +13,31 @@ an analysis is stored. `loads_with_results(text)` reads the lot back into an `Ev
 The first game also holds the event: `WhistSection`, `WhistVariant`, `WhistOptions` (JSON),
 `WhistScoring` (mp, cross-imps, butler, total), `WhistScale`, `WhistWinners` (1 or 2),
 `WhistMovement` (JSON), and the pairs as a `WhistPairsTable`
-(`PairId\2R;Direction;Absent;Names;WhistPlayers`): `Names` as PBN writes them, the two players
-separated by ';' (or a partnership's one name), `WhistPlayers` a JSON list only when `Names`
-could not give the players back exactly. Names are never split at " & ".
+(`PairId\2R;Direction;Absent;WhistNames;WhistPlayers`): `WhistNames` the two players separated
+by ';' (or a partnership's one name), each `%XX`-escaped so the cell holds no space,
+`WhistPlayers` a JSON list only when `WhistNames` could not give the players back exactly.
+Names are never split at " & ". Files of earlier versions have PBN's `Names` column (the
+names as they are) instead, and still read.
+
+JSON here is written quote-free, so no reader cuts it or leaves `\"` in it: see "values other
+readers take whole" below, where it is coded.
 
 `ScoreTable "Round;Table;PairId_NS;PairId_EW;Score_NS;MP_NS;MP_EW;WhistArtificial;WhistEntry"`:
 PBN's Contract, Declarer and Result columns do not fit whist games (no contract in classic
-whist, books and kitty in Bid Whist), so `WhistEntry` holds the table result as compact JSON
-in `GameRules.entry_to_dict` form (`-` when only the score is known) and `WhistArtificial` an
-artificial score (`A+/A-`, `A`, `NP`). The points columns are named for the method (`MP_`,
-`IMP_`, `WhistPoints_`); they are written for people and other programs and ignored on
-reading (the standings are always derived again). A fouled board's rows keep their entries;
-`WhistFouled` marks the board, which then scores Average (`EventRecord.fouled`).
+whist, books and kitty in Bid Whist), so `WhistEntry` holds the table result as compact JSON in
+`GameRules.entry_to_dict` form (`-` when only the score is known; quote-free, no space) and
+`WhistArtificial` an artificial score (`A+/A-`, `A`, `NP`). The points columns are named for
+the method (`MP_`, `IMP_`, `WhistPoints_`); they are written for people and other programs and
+ignored on reading (the standings are always derived again). A fouled board's rows keep their
+entries; `WhistFouled` marks the board, which then scores Average (`EventRecord.fouled`).
 
 Par, for bridge-shaped games (one deal of four hands of 13, no kitty, no jokers, no column
 layout: the game's double-dummy table is bridge's): `DoubleDummyTricks`, `OptimumResultTable`,
-`OptimumScore` (in the game's points) and `ParContract` where par is a contract. Other games
-keep their table and par in `WhistOptimumResultTable` and `WhistPar`. Par is not read back.
+`OptimumScore` (in the game's points) and `ParContract` where par is a contract. ParContract is
+PBN's, so its level is bridge's, the tricks less six: Candid Whist's "10D by N" (ten tricks,
+as the app says it) is `NS 4D`; `WhistPar` beside it holds par in the app's own words. Other
+games keep their table in `WhistOptimumResultTable` (a Bid Whist contract type written
+`uptown-C`, one token) and par in `WhistPar`. Par is not read back.
 
 Reading is lenient where real files vary (tags in any order, `#` for "as before", unknown
 tags and sections, `;` and `{}` comments, the columns of a ScoreTable in any order, a

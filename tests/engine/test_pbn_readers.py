@@ -21,11 +21,16 @@ import pytest
 from bridgebots import Direction as BridgebotsDirection
 from bridgebots import from_pbn_deal, parse_pbn
 from endplay.parsers import pbn as endplay_pbn
+from endplay.types import Player
 from pbn2html.pbn_parser import importPBN, parsePBN
 
 from engine.cards import Rank, Seat, Suit
 from engine.exports import PairRecord, score_record
-from engine.exports.pbn_results import dumps_with_results, loads_with_results
+from engine.exports.pbn_results import (
+    dumps_hand_records,
+    dumps_with_results,
+    loads_with_results,
+)
 from tests.engine.helpers import ALL_VARIANT_OPTIONS
 from tests.engine.test_exports import simulate
 
@@ -266,3 +271,46 @@ def test_a_file_written_before_the_quote_free_form_still_reads_whole():
     assert entries and all({"bid", "books", "declarer", "kind"} <= set(e) for e in entries)
     # written again, it reads back the same
     assert loads_with_results(dumps_with_results(record)) == record
+
+
+# ---- hand records, and Candid Whist's par in two words ------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["candid", "bidwhist"])
+def test_hand_records_read_by_the_three_readers(variant, tmp_path, caplog):
+    """The boards file (import format, no results): endplay reads every deal and every whist
+    tag whole; pbn2html every tag; bridgebots no record, a game without one table's play
+    (Declarer, Contract, Result) being none to it, or stops at the first 12-card hand."""
+    record = finished_event(variant, {})
+    analyses = realistic_analyses(record)
+    text = dumps_hand_records(record.boards, title="Club night", analyses=analyses)
+    written = our_tags(text)
+    read = endplay_pbn.loads(text)
+    for board, ours in zip(read, sorted(record.boards, key=lambda b: b.number), strict=True):
+        assert board.board_num == ours.number
+        for player in Player:  # the suited cards: Bid Whist's jokers stay in WhistJokers
+            hand = ours.deal.hand(Seat.from_str(player.abbr))
+            assert board.deal[player].to_pbn() == pbn_hand([c for c in hand if c.suit])
+        assert json_of(board.info["WhistPar"]) == analyses[ours.number]["par"]
+    for game in text.split("\n\n")[1:]:
+        tags, _sections, _notes = parsePBN(game)
+        ours = written[int(tags["Board"])]
+        assert tags == {name.capitalize(): value for name, value in ours.items()}
+    path = tmp_path / "boards.pbn"
+    path.write_text(text, encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        if variant == "candid":
+            assert parse_pbn(path) == []
+        else:
+            with pytest.raises(AssertionError):
+                parse_pbn(path)
+
+
+def test_candid_par_is_a_bridge_level_in_parcontract_and_the_apps_words_in_whistpar():
+    record = finished_event("candid", {})
+    analyses = realistic_analyses(record)
+    board = endplay_pbn.loads(dumps_with_results(record, analyses))[0]
+    tricks = 7 + board.board_num % 6
+    assert analyses[board.board_num]["par"]["contracts"] == [f"{tricks}D by N"]
+    assert board.info["ParContract"] == f"NS {tricks - 6}D"
+    assert json_of(board.info["WhistPar"])["contracts"] == [f"{tricks}D by N"]
