@@ -283,18 +283,27 @@ def event_import(*, text: str, club: Club, user: User = None) -> Event:
         check_record(record)
     except ExportError as exc:
         raise ImportRefused(str(exc)) from None
+    # Another program's file reads (engine.exports), but holds less than an event needs:
+    # each refusal says what the file lacks, why the event needs it, and what to do instead.
     if record.movement is None:
         raise ImportRefused(
-            "The file does not say which movement was played (clubwhist writes it in "
-            "WHIST_MOVEMENT or [WhistMovement]); without it the event cannot be rebuilt."
+            "The file does not say which movement was played (every USEBIO and PBN results "
+            "file clubwhist exports says so), and the event cannot be rebuilt without it: "
+            "import a file exported by clubwhist, or make the event here with its movement "
+            "and enter the results. Nothing was imported."
         )
     if not record.boards:
-        raise ImportRefused("The file has no hand records: the boards are needed to score.")
+        raise ImportRefused(
+            "The file has no hand records, and the boards are needed to score: import a file "
+            "exported by clubwhist (it carries the deals), or make the event here and enter "
+            "the results. Nothing was imported."
+        )
     score_only = next((r for r in record.results if r.entry is None and r.artificial is None), None)
     if score_only is not None:
         raise ImportRefused(
             f"{score_only.where().capitalize()} has only a score, not the whist result "
-            "(tricks, bid...), so it cannot be checked and scored here."
+            "(tricks, bid...), so it cannot be checked and scored here: import a file exported "
+            "by clubwhist, or make the event here and enter the results. Nothing was imported."
         )
     with transaction.atomic():
         event = event_create(

@@ -153,6 +153,39 @@ def test_a_bad_file_is_refused_by_name_and_leaves_nothing(club, director) -> Non
     assert Event.objects.count() == before
 
 
+ENGINE_DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["usebio-flat-butler.xml", "usebio-nested-mp.xml"])
+def test_another_programs_usebio_reads_but_is_refused_saying_what_it_lacks(club, name: str) -> None:
+    """Both layouts of another program's USEBIO read (tests/engine/test_usebio_standard.py),
+    but hold no movement, deals or whist results: the import says which, and what to do."""
+    before = Event.objects.count()
+    text = (ENGINE_DATA / name).read_text(encoding="utf-8")
+    with pytest.raises(exports.ImportRefused) as refused:
+        exports.event_import(text=text, club=club)
+    words = str(refused.value)
+    assert "does not say which movement was played" in words
+    assert "import a file exported by clubwhist, or make the event here" in words
+    assert words.endswith("Nothing was imported.")
+    assert Event.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_a_usebio_file_of_two_sections_is_refused_naming_them(club) -> None:
+    text = (ENGINE_DATA / "usebio-nested-mp.xml").read_text(encoding="utf-8")
+    start, end = text.index("      <SECTION "), text.index("    </SESSION>")
+    section = text[start:end]
+    text = text.replace(section, section + section.replace('SECTION_ID="B"', 'SECTION_ID="C"'))
+    before = Event.objects.count()
+    with pytest.raises(
+        exports.ImportRefused, match=r"SESSION 1 > SECTION B; SESSION 1 > SECTION C"
+    ):
+        exports.event_import(text=text, club=club)
+    assert Event.objects.count() == before
+
+
 @pytest.mark.django_db
 def test_export_pages_are_for_directors_until_published(club, director_client: Client) -> None:
     event = finished(club)
