@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -23,7 +24,7 @@ from engine.boards import Board, BoardError
 from engine.cards import Suit
 from engine.games.base import GameRules
 from engine.pbn_text import HEADER, BoardFields, PBNError, board_lines, deal_count, parse
-from engine.shapes import BoardShape, Trumps, shape_of
+from engine.shapes import BoardShape, Trumps, shape_names, shape_of
 
 __all__ = ["PBNError", "deal_count", "dump", "dumps", "load", "loads", "loads_for_game"]
 
@@ -146,19 +147,34 @@ def _another_deck(fields: BoardFields, rules: GameRules) -> str | None:
             f"write them), and {shape.title} deals {_dealt_as(shape)}: a file of bridge deals "
             f"cannot become this event's boards. {_what_to_import(shape.title)}"
         )
-    fits = any(
+    if _fits(shape, sizes, len(fields.kitty)):
+        return _fixed_trumps(fields, shape)
+    other = next(
+        (
+            shape_of(name)
+            for name in shape_names()
+            if name != fields.variant and _fits(shape_of(name), sizes, len(fields.kitty))
+        ),
+        None,
+    )
+    if other is None:
+        return None  # no game's deal either (a card missing, one twice): the board's own fault
+    held = " and ".join(f"{count} hands of {size}" for size, count in Counter(sizes).items())
+    kitty = f" and a kitty of {len(fields.kitty)}" if fields.kitty else ""
+    return (
+        f"board {fields.number}'s deal is {_a(other.title)} deal ({held}{kitty}), and "
+        f"{shape.title} deals {_dealt_as(shape)}: the file was dealt for another game and does "
+        f"not say so ([WhistVariant]). {_what_to_import(shape.title)}"
+    )
+
+
+def _fits(shape: BoardShape, sizes: list[int], kitty: int) -> bool:
+    """Whether hands of `sizes` and a kitty of `kitty` cards are one of `shape`'s deals (a hand
+    may hold one card more: the loose card some deals give the dealer)."""
+    return kitty == shape.kitty and any(
         len(hands.seats) == len(sizes)
         and all(size in (hands.size, hands.size + 1) for size in sizes)
         for hands in shape.deals
-    )
-    if fits and len(fields.kitty) == shape.kitty:
-        return _fixed_trumps(fields, shape)
-    held = ", ".join(str(size) for size in sizes) or "no cards"
-    kitty = f" and a kitty of {len(fields.kitty)}" if fields.kitty else ""
-    return (
-        f"board {fields.number}'s deal has {len(sizes)} hands ({held} cards){kitty}, and "
-        f"{shape.title} deals {_dealt_as(shape)}: the file was dealt for another game, and "
-        f"names none ([WhistVariant]). {_what_to_import(shape.title)}"
     )
 
 

@@ -71,16 +71,16 @@ def test_a_file_dealt_for_other_options_says_so(theirs, options, needed):
             "bidwhist",
             {},
             "classic",
-            "board 1's deal has 4 hands (12, 12, 12, 12 cards) and a "
-            "kitty of 6, and Classic Whist deals 4 hands of 13 from 52 cards: the file was dealt "
-            "for another game, and names none",
+            "board 1's deal is a Bid Whist deal (4 hands of 12 and a kitty of 6), and Classic "
+            "Whist deals 4 hands of 13 from 52 cards: the file was dealt for another game and "
+            "does not say so",
         ),
         (
             "openwhist",
             {"players": 3},
             "candid",
-            "board 1's deal has 3 hands (17, 17, 17 cards), "
-            "and Candid Whist deals 4 hands of 13 from 52 cards",
+            "board 1's deal is an Open Whist deal (3 hands of 17), and Candid Whist deals 4 "
+            "hands of 13 from 52 cards",
         ),
         (
             "classic",
@@ -100,6 +100,26 @@ def test_a_file_naming_no_game_that_cannot_be_the_events_says_why(theirs, option
     words = str(refused.value)
     assert said in words
     assert "Let clubwhist deal the boards" in words
+
+
+def test_a_deal_with_a_card_missing_is_its_own_fault_not_another_games():
+    """A typing slip (a card moved from one hand to another) makes no game's deal: the
+    refusal says what is wrong with the board, not that the file is for another game."""
+    text = untagged(pbn.dumps(deal_boards("classic", [1], seed=4)))
+    deal = re.search(r'\[Deal "N:(\S+) (\S+) (\S+) (\S+)"\]', text)
+    assert deal is not None
+    north, east = deal.group(1), deal.group(2)
+    moved = north.replace(north.split(".")[0], north.split(".")[0][1:], 1)
+    card = north.split(".")[0][0]
+    east = card + east  # the spade moved to East's spades
+    broken = text.replace(
+        deal.group(0), deal.group(0).replace(north, moved).replace(deal.group(2), east)
+    )
+    with pytest.raises(PBNError) as refused:
+        pbn.loads_for_game(broken, rules_for("classic"))
+    words = str(refused.value)
+    assert "North holds 12 cards, not 13" in words
+    assert "another game" not in words
 
 
 def test_a_plain_deal_that_is_the_events_game_still_imports():
