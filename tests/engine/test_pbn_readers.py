@@ -150,8 +150,12 @@ def test_endplay_reads_every_whist_tag_whole_names_and_entries_included(variant,
     written = our_tags(text)
     read = endplay_pbn.loads(text)
     assert [board.board_num for board in read] == sorted(written)
+    boards = {board.number: board for board in record.boards}
     for board in read:
         ours = written[board.board_num]
+        for player in Player:  # the deal, hand by hand (Bid Whist's jokers: WhistJokers)
+            hand = boards[board.board_num].deal.hand(Seat.from_str(player.abbr))
+            assert board.deal[player].to_pbn() == pbn_hand([c for c in hand if c.suit])
         whist = {name: value for name, value in board.info.items() if name.startswith("Whist")}
         plain = {name: value for name, value in whist.items() if isinstance(value, str)}
         assert plain == {
