@@ -82,7 +82,7 @@ def loads_for_game(text: str, rules: GameRules, *, most: int | None = None) -> l
         try:
             return Board.from_fields(fields)
         except EngineError as exc:
-            raise BoardError(_another_deck(fields, rules) or str(exc)) from None
+            raise BoardError(_another_deck(fields) or str(exc)) from None
 
     boards = parse(text, variant=rules.name, make=make, untagged=untagged, most=most)
     for board in boards:
@@ -128,7 +128,7 @@ def _dealt_as(shape: BoardShape) -> str:
     return f"{dealt} from {deck}"
 
 
-def _another_deck(fields: BoardFields, rules: GameRules) -> str | None:
+def _another_deck(fields: BoardFields) -> str | None:
     """What to say when a board read as this event's game (the file names no game) cannot be
     one: "North holds 13 cards, not 12" or "West has no cards" say what is wrong with the
     board, not that the file was dealt for another game, nor what to do. A bridge deal (four
