@@ -8,6 +8,8 @@ kernel's row (`kernel.models`).
 
 from __future__ import annotations
 
+from itertools import chain, count
+
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
@@ -36,7 +38,10 @@ def club_get_or_create(*, name: str) -> Club:
         return club
     base = slugify(name)[:54] or "club"
     taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    slug = next(s for s in (base, *(f"{base}-{n}" for n in range(2, 10**6))) if s not in taken)
+    # Lazily: the candidates are tried in turn until one is free (at most len(taken) + 1 of
+    # them), never all built first.
+    candidates = chain((base,), (f"{base}-{n}" for n in count(2)))
+    slug = next(s for s in candidates if s not in taken)
     try:
         with transaction.atomic():
             return Club.objects.create(name=name, slug=slug)

@@ -13,6 +13,7 @@ from django.test import Client
 
 from tests.web.conftest import make_event
 from tournaments.events.models import Event
+from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +87,14 @@ def test_a_director_of_two_clubs_chooses_the_club_of_a_new_event(club: Club, dir
     assert refused.status_code == 403
     assert "say which club" in refused.json()["detail"]
     assert not Event.objects.exists()
+
+
+def test_clubs_whose_names_make_the_same_slug_each_get_their_own() -> None:
+    """ "Riverside!", "riverside" and "RIVERSIDE" all slugify to riverside: each later one
+    gets the next free slug, and a name already known gives back its club, not a new one."""
+    first = club_get_or_create(name="Riverside!")
+    second = club_get_or_create(name="riverside")
+    third = club_get_or_create(name="RIVERSIDE")
+    assert (first.slug, second.slug, third.slug) == ("riverside", "riverside-2", "riverside-3")
+    assert club_get_or_create(name="riverside") == second
+    assert Club.objects.filter(slug__startswith="riverside").count() == 3
