@@ -3,9 +3,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
 from clubwhist.login import LoginForm
+from clubwhist.schema import SchemaView
 from tournaments.drives.views import tablets as drive_tablets
 from tournaments.events.views import tablets
 from tournaments.home import health, home
@@ -27,7 +27,7 @@ urlpatterns = [
     path("tt/sw.js", team_tablets.team_service_worker, name="team-table-sw"),
     path("tt/<str:token>/", team_tablets.team_table_page, name="team-table-page"),
     path("tt/<str:token>/stream/", team_tablets.team_table_stream, name="team-table-stream"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("", include("tournaments.urls")),
 ]
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
+from drf_spectacular.views import SpectacularAPIView
 
+from clubwhist.schema import SchemaView
 from tournaments.events.models import AuditEntry, Event, Result
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +40,37 @@ def test_the_schema_is_served(director_client: Client) -> None:
     response = director_client.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/events/{id}/results" in response.content
+
+
+def test_the_schema_is_made_once_per_format_and_served_the_same(
+    director_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The document is kept per format after its first request (clubwhist/schema.py): the
+    kept bytes are what a fresh view makes, YAML and JSON alike, with their media types; a
+    request with parameters of its own is made afresh and never kept."""
+    monkeypatch.setattr(SchemaView, "_made", {})
+    made: list[object] = []
+    real = SpectacularAPIView.get
+
+    def counted(self: SpectacularAPIView, request: object, *args: object, **kw: object) -> object:
+        made.append(request)
+        return real(self, request, *args, **kw)
+
+    monkeypatch.setattr(SpectacularAPIView, "get", counted)
+    json_type = "application/vnd.oai.openapi+json"
+    yaml_first = director_client.get("/api/schema/")
+    json_first = director_client.get("/api/schema/", HTTP_ACCEPT=json_type)
+    yaml_again = Client().get("/api/schema/")
+    json_again = Client().get("/api/schema/", HTTP_ACCEPT=json_type)
+    assert len(made) == 2  # one each, the second requests served from what was kept
+    assert yaml_again.content == yaml_first.content
+    assert yaml_again["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert json.loads(json_again.content) == json.loads(json_first.content)
+    assert json_again["Content-Type"].startswith(json_type)
+    assert "/api/events/{id}/results" in json.loads(json_again.content)["paths"]
+    indented = Client().get("/api/schema/", HTTP_ACCEPT=json_type + "; indent=4")
+    assert len(made) == 3 and set(SchemaView._made) == {"yaml", "json"}
+    assert json.loads(indented.content) == json.loads(json_first.content)
 
 
 def test_an_event_is_created_and_described(director_client: Client) -> None:

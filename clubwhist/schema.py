@@ -1,0 +1,54 @@
+"""/api/schema/: the OpenAPI document, made once per process and format.
+
+drf-spectacular's view generates the document and renders it on every request: about half a
+second of one core each time (most of it the YAML), for a document that is the same for every
+caller (the schema is served public) and changes only with the code. So each process keeps the
+bytes of each format it has served. Only a plain request is kept: one asking for a version or a
+language (`?version=`, `?lang=`), or for a media type with parameters of its own (an Accept
+header's `indent=4`), is made afresh as before, so what is kept stays a handful of documents
+whatever callers send.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, cast
+
+from django.http import HttpResponse
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+
+class SchemaView(SpectacularAPIView):
+    """The schema view with each format's document kept after its first request."""
+
+    #: renderer format ("yaml", "json") -> (body, Content-Type, Content-Disposition)
+    _made: ClassVar[dict[str, tuple[bytes, str, str]]] = {}
+
+    @extend_schema(exclude=True)  # as the view it replaces: the schema is not in the schema
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse | Response:
+        renderer = request.accepted_renderer
+        plain = (
+            not request.GET.get("version")
+            and not request.GET.get("lang")
+            and request.accepted_media_type == renderer.media_type
+        )
+        if not plain:
+            return self._made_afresh(request, *args, **kwargs)
+        made = self._made.get(renderer.format)
+        if made is None:
+            response = self._made_afresh(request, *args, **kwargs)
+            response.accepted_renderer = renderer
+            response.accepted_media_type = request.accepted_media_type
+            response.renderer_context = self.get_renderer_context()  # type: ignore[attr-defined]
+            response.render()
+            made = (response.content, response["Content-Type"], response["Content-Disposition"])
+            self._made[renderer.format] = made
+        content, content_type, disposition = made
+        return HttpResponse(
+            content, content_type=content_type, headers={"Content-Disposition": disposition}
+        )
+
+    def _made_afresh(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return cast(Response, super().get(request, *args, **kwargs))  # type: ignore[no-untyped-call]
