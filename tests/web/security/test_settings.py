@@ -58,6 +58,24 @@ def test_defaults_need_no_services(tmp_path: Path) -> None:
     assert (tmp_path / "secret_key").exists()
 
 
+def test_the_laptops_sqlite_keeps_a_write_ahead_log_and_syncs_every_commit(tmp_path: Path) -> None:
+    """The default database (no DATABASE_URL): readers do not wait for a writer (WAL), and a
+    commit is synced before it returns (synchronous=FULL, 2), so an accepted result survives
+    a power cut; a result written by one connection is read by another at once."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'clubwhist.settings'; "
+        "django.setup(); from django.db import connection; c = connection.cursor(); "
+        "c.execute('create table t (x int)'); c.execute('insert into t values (7)'); "
+        "import sqlite3; other = sqlite3.connect(connection.settings_dict['NAME']); "
+        "print(c.execute('pragma journal_mode').fetchone()[0], "
+        "c.execute('pragma synchronous').fetchone()[0], "
+        "other.execute('select x from t').fetchone()[0])"
+    )
+    out = run(tmp_path, ["-c", code])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["wal", "2", "7"]
+
+
 def test_processes_starting_together_share_one_generated_key(tmp_path: Path) -> None:
     """The laptop's server, its job runner and the test workers may start in the same moment
     with no key yet: every one must end up with the same key (else one's signed cookies are
