@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from tests.web.conftest import director_account, log_in, make_event
 from tournaments.events.models import Board
@@ -20,14 +21,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _solve_only(event: Any, number: int) -> None:
-    """The job's work on one board: the others are held back meanwhile."""
-    others = Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED).exclude(
-        number=number
-    )
-    held = list(others.values_list("pk", flat=True))
-    others.update(par_status=Board.ParStatus.NONE)
-    analysis_services.boards_analyse(event_id=event.pk)
-    Board.objects.filter(pk__in=held).update(par_status=Board.ParStatus.QUEUED)
+    """The job's work on one board: the others are held back meanwhile, in one transaction,
+    so the page never sees them held (it would see no board waiting, and reload as done)."""
+    with transaction.atomic():
+        others = Board.objects.filter(event=event, par_status=Board.ParStatus.QUEUED).exclude(
+            number=number
+        )
+        held = list(others.values_list("pk", flat=True))
+        others.update(par_status=Board.ParStatus.NONE)
+        analysis_services.boards_analyse(event_id=event.pk)
+        Board.objects.filter(pk__in=held).update(par_status=Board.ParStatus.QUEUED)
 
 
 def test_the_event_page_lists_each_boards_par_as_it_arrives(

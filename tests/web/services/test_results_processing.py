@@ -83,10 +83,12 @@ def test_a_burst_of_results_coalesces_into_a_few_recomputes(celery_worker, club)
     assert scored.results_version == 50
     runs = Standings.objects.filter(event=event).count()
     # One rescore at once, then at most one per debounce interval while the burst lasts
-    # (plus the one that picks up its tail): far fewer than one per result. The worker's timer
-    # may fire a countdown a few milliseconds early, so a part interval counts as a whole one.
+    # (plus the one that picks up its tail), and always fewer than one per result. The
+    # worker's timer may fire a countdown a few milliseconds early, so a part interval counts
+    # as a whole one. The bound follows the burst's own length, not a fixed count: on a
+    # loaded machine the burst lasts longer and rightly takes more intervals.
     most = math.ceil(burst / settings.RESCORE_DEBOUNCE_SECONDS) + 2
-    assert 1 <= runs <= min(most, 25), f"{runs} recomputes for 50 results in {burst:.2f} s"
+    assert 1 <= runs <= min(most, 49), f"{runs} recomputes for 50 results in {burst:.2f} s"
     latest = Standings.objects.filter(event=event).order_by("-version").first()
     assert latest is not None
     assert sum(len(lines) for lines in latest.data["sections"][0]["boards"].values()) == 50
