@@ -33,7 +33,8 @@ budget: the whole run, with the new database's migrations, takes about three and
 minutes there (under five). `--play 2 6` is a stress test of the writes (they come three times
 as close together), not an evening.
 
-It prints p50/p95/p99 of every kind of tablet request (target: p95 under 50 ms), errors, the
+It prints p50/p95/p99 of every kind of tablet request, each judged on its own (target: p95
+under 50 ms for each kind), errors, the
 games sent against those stored and confirmed (lost, duplicated; targets 0), the answers the
 retries got, and for each next round: the time the last confirmation's request took (the draw
 is made inside it), the draw's own time in the database (from the last game's confirmation to
@@ -423,15 +424,20 @@ def _report(
         everything += values
         if values:
             p50, p95, p99 = (percentile(values, q) * 1000 for q in (0.5, 0.95, 0.99))
+            # Each kind is judged on its own: the many cheap state polls would otherwise
+            # hide slow writes inside an all-requests p95 (issue #45).
+            judged = "met" if p95 < TARGET_P95_MS else "NOT met"
             print(
                 f"  {kind:<8} {len(values):>6} requests  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms"
                 f"  p99 {p99:6.1f} ms  slowest {max(values) * 1000:6.0f} ms"
+                f"  (p95 target under {TARGET_P95_MS:.0f} ms: {judged})"
             )
     p95 = percentile(everything, 0.95) * 1000
     verdict = "met" if p95 < TARGET_P95_MS else "NOT met"
     print(
         f"  all      {len(everything):>6} requests, {len(everything) / played:.0f} a second, "
-        f"p95 {p95:.1f} ms (target under {TARGET_P95_MS:.0f} ms: {verdict})"
+        f"p95 {p95:.1f} ms (target under {TARGET_P95_MS:.0f} ms: {verdict}; each kind above "
+        "is judged on its own)"
     )
     errors = [e for t in tablets for e in t.errors]
     print(f"  errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}")
