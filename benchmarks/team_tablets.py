@@ -34,9 +34,8 @@ minutes there (under five). `--play 2 6` is a stress test of the writes (they co
 as close together), not an evening.
 
 It prints p50/p95/p99 of every kind of tablet request, each judged on its own (target: p95
-under 50 ms for each kind), errors, the
-games sent against those stored and confirmed (lost, duplicated; targets 0), the answers the
-retries got, and for each next round: the time the last confirmation's request took (the draw
+under 50 ms for each kind), errors, the games sent against those stored and confirmed (lost,
+duplicated; targets 0), the answers the retries got, and for each next round: the time the last confirmation's request took (the draw
 is made inside it), the draw's own time in the database (from the last game's confirmation to
 the new round's row, one transaction), and the time from the draw (the new round's row) to
 the last tablet's state showing the new round, and how many tablets saw it by their stream
