@@ -7,8 +7,8 @@ token DRF asks of a session; the tablets' `/api/t/{token}/...` with a real table
 parameters are real objects most of the time (a running, a draft and a published event, their
 boards, results and pairs, the club, a table link, a finished print job), so the calls reach
 the views' code instead of stopping at a 404; the rest are generated, so unknown ids are tried
-as well. Each operation gets a fresh set of objects (its own test and transaction): one that
-closes or publishes the event does not starve the others.
+as well. Each operation starts from the same fresh objects (made once, each operation's test
+rolled back to them): one that closes or publishes the event does not starve the others.
 
 Every check schemathesis has runs on every answer (the command line's `--checks all`): no
 server error, only documented statuses, bodies, media types and headers, schema-invalid input
@@ -30,7 +30,7 @@ import schemathesis
 from django.contrib.auth import get_user_model
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.test import Client
 from django.utils.crypto import get_random_string
 from drf_spectacular.generators import SchemaGenerator
@@ -51,6 +51,7 @@ from tournaments.events.services.events import event_publish
 from tournaments.events.services.printing import KINDS
 from tournaments.events.services.results import result_submit
 from tournaments.files.exports import FORMATS
+from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
 from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import TournamentTableAccess
@@ -237,8 +238,25 @@ class World:
     cookies: dict[str, str]
 
 
+@pytest.fixture(scope="module")
+def _shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """The objects, made once for the module inside a transaction that is never committed
+    (making them took most of each operation's time). Each operation's test runs in a
+    savepoint within it, rolled back at its end, so each still starts from the same fresh
+    objects: one that closes or publishes the event does not starve the others. The cache
+    is emptied before every test (tests/web/conftest.py), so nothing one operation left there
+    is seen by the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _make_world(club_get_or_create(name="Test Whist Club"))
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world(club: Club) -> World:
+def world(_shared_world: World, db: None) -> World:
+    return _shared_world
+
+
+def _make_world(club: Club) -> World:
     user = get_user_model().objects.create_superuser("fuzz-director", password="pw-for-tests")
     club.directors.add(user)
     running = make_event(club, user=user)  # classic, 3 tables, 6 boards
@@ -428,6 +446,7 @@ def test_club_names_that_make_the_same_slug_are_two_clubs(db: Any) -> None:
     club by naming it; a director names only clubs they direct.)"""
     admin = Client()
     admin.force_login(get_user_model().objects.create_superuser("admin", password="pw-for-tests"))
+    before = set(Club.objects.values_list("pk", flat=True))  # the module's world may hold one
     made = []
     for name in (":", "!", "Riverside", "riverside!", "Riverside"):
         answer = admin.post(
@@ -444,7 +463,7 @@ def test_club_names_that_make_the_same_slug_are_two_clubs(db: Any) -> None:
         assert answer.status_code == 201, answer.content
         made.append(answer.json()["club"])
     assert made == [":", "!", "Riverside", "riverside!", "Riverside"]
-    assert sorted(Club.objects.values_list("slug", flat=True)) == [
+    assert sorted(Club.objects.exclude(pk__in=before).values_list("slug", flat=True)) == [
         "club",
         "club-2",
         "riverside",
