@@ -76,7 +76,7 @@ pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
 	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not solo" --durations=30; parallel=$$?; \
 	echo; echo "==== the tests marked solo, alone"; \
-	$(PY) -m pytest -m solo; solo=$$?; \
+	$(PY) -m pytest -m solo --durations=30; solo=$$?; \
 	echo "==== make pytest: the others exit $$parallel, the solo ones exit $$solo"; \
 	[ $$parallel -eq 0 ] && [ $$solo -eq 0 ]
 else
