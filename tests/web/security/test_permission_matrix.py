@@ -60,8 +60,9 @@ from tournaments.events.services.events import (
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure_for, tablet_submit
+from tournaments.kernel import people
 from tournaments.kernel.clubs import club_get_or_create
-from tournaments.kernel.models import Club, Member
+from tournaments.kernel.models import Club, Invitation, Member, PeopleAudit
 from tournaments.seasons.models import Competition, Season
 from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import (
@@ -108,7 +109,11 @@ DIRECTOR_EVENT_PAGES = {
     "tournament-export-json", "tournament-settings", "tournament-room",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
-SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
+SIGNED_IN_PAGES = {
+    "event-new", "event-import-file", "drive-new", "tournament-new",
+    # one's own password
+    "password_change", "password_change_done",
+}  # fmt: skip
 #: A running event's public pages: its directors only, until it is published or followed live.
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
@@ -129,7 +134,13 @@ PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv", "memb
 OPEN_PAGES = {
     "home", "health", "login", "logout", "table-sw", "drive-table-sw", "team-table-sw",
     "api-schema",
+    # a forgotten password: the form, "check your email", the emailed link's page, "done"
+    "password_reset", "password_reset_done", "password_reset_confirm", "password_reset_complete",
 }  # fmt: skip
+#: An invitation's link: for whoever holds it; any other token is a 404 for everyone.
+INVITATION_PAGES = {"invitation-accept"}
+#: For administrators only: a new club, with its first director invited.
+ADMIN_PAGES = {"club-new"}
 #: A table's own link.
 TABLE_ROUTES = {
     "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
@@ -174,6 +185,8 @@ CLUB_API = {
     "api-member-data",
     # the club's seasons, for its directors only
     "api-seasons", "api-season", "api-competitions", "api-competition", "api-season-recompute",
+    # the club's people: its directors, invitations and trail
+    "api-people", "api-person", "api-invitation",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {
@@ -181,6 +194,7 @@ CLUB_PAGES = {
     "members-export-xlsx",
     "member-merge", "member-erase", "member-data",
     "seasons", "season-new", "season-detail", "season-edit", "competition-new", "competition-edit",
+    "people", "person-remove", "invitation-revoke",
 }  # fmt: skip
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
@@ -197,6 +211,8 @@ AUDIENCES: dict[str, set[str]] = {
     "public_club": PUBLIC_CLUB_PAGES | PUBLIC_CLUB_API,
     "open": OPEN_PAGES,
     "table": TABLE_ROUTES,
+    "invitation": INVITATION_PAGES,
+    "admin": ADMIN_PAGES,
 }
 
 
@@ -225,6 +241,7 @@ class World:
     drive_tokens: dict[int, str]  # table -> link of the running drive
     tournament: Tournament  # running, round 1, table 1's game in; live standings off
     team_tokens: dict[int, str]  # table -> link of the running tournament
+    invitation: Invitation  # the club's, still open
 
     def kwargs(self, params: list[str], *, token: str, name: str = "") -> dict[str, Any]:
         is_drive = name.startswith(("drive-", "api-drive"))
@@ -261,6 +278,10 @@ class World:
             "competition_id": Competition.objects.filter(season__club=self.club).values_list(
                 "pk", flat=True
             )[0],
+            # two co-directors: the page removes one, the API the other
+            "user_id": self.users["co_director_2" if name == "api-person" else "co_director"].pk,
+            "invitation_id": self.invitation.pk,
+            "uidb64": "MQ",
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
@@ -288,6 +309,10 @@ def world(club: Club, director: Any) -> World:
     season = season_create(club=club, name="Matrix season", starts="2025-01-01", ends="2025-12-31")
     competition_add(season=season, name="Matrix ladder")
     admin = users.create_user("admin", password="pw-for-tests", is_superuser=True, is_staff=True)
+    co_director = users.create_user("co-td", password="pw-for-tests")
+    co_director_2 = users.create_user("co-td-2", password="pw-for-tests")
+    club.directors.add(co_director, co_director_2)
+    sent = people.invite(club=club, email="new@example.org", user=director, base_url="")
 
     published = make_event(club, user=director)
     Pair.objects.filter(section__event=published, number=1, direction="NS").update(
@@ -326,7 +351,13 @@ def world(club: Club, director: Any) -> World:
         call=call,
         job=job,
         player="Ann Archer",
-        users={"director": director, "other_director": other, "admin": admin},
+        users={
+            "director": director,
+            "other_director": other,
+            "admin": admin,
+            "co_director": co_director,
+            "co_director_2": co_director_2,
+        },
         drive=drive,
         drive_tokens=dict(
             DriveTableAccess.objects.filter(drive=drive).values_list("table", "token")
@@ -337,6 +368,7 @@ def world(club: Club, director: Any) -> World:
                 "table", "token"
             )
         ),
+        invitation=sent.invitation,
     )
 
 
@@ -406,6 +438,12 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(Member.objects.order_by("pk").values_list("public_name", flat=True)),
         tuple(Season.objects.order_by("pk").values_list("name", "starts", "ends")),
         tuple(Competition.objects.order_by("pk").values_list("name", "kind", "position")),
+        # who may do what: the clubs' people, the invitations, the trail, the accounts
+        tuple(Club.directors.through.objects.order_by("pk").values_list("club_id", "user_id")),
+        tuple(Invitation.objects.order_by("pk").values_list("accepted_at", "revoked_at")),
+        PeopleAudit.objects.count(),
+        get_user_model().objects.count(),
+        tuple(get_user_model().objects.order_by("pk").values_list("password", flat=True)),
     )
 
 
@@ -469,7 +507,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
 
 _INT_PARAMS = {
     "id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id", "member_id",
-    "season_id", "competition_id",
+    "season_id", "competition_id", "user_id", "invitation_id",
 }  # fmt: skip
 
 # ---- what each caller must get -----------------------------------------------------------------
@@ -482,6 +520,8 @@ def expected(audience: str, role: str, *, api: bool) -> str | int:
     refused_anonymous: str | int = 403 if api else LOGIN
     if audience == "open":
         return ALLOWED
+    if audience == "invitation":
+        return 404  # the world's token is no invitation's: a page saying so, for everyone
     if audience == "table":
         return ALLOWED if role == "tablet" else 404
     if audience in {"public_event"}:
@@ -490,6 +530,8 @@ def expected(audience: str, role: str, *, api: bool) -> str | int:
     if audience == "public_club":
         return ALLOWED
     anonymous = role in {"anonymous", "tablet"}
+    if audience == "admin":
+        return LOGIN if anonymous else ALLOWED if role == "admin" else 403
     if audience == "signed_in":
         return refused_anonymous if anonymous else ALLOWED
     if audience in {"director_event", "club"}:
