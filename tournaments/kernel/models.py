@@ -34,6 +34,12 @@ class Club(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
     )
+    # The club's scorers: they enter and correct its evenings' results, and change nothing
+    # else (kernel.directors.scored). A second list beside the directors, so every rule
+    # written for directors stays as it was.
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scored_clubs", blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -191,6 +197,7 @@ class Role(models.TextChoices):
     """What an invitation makes of the person who accepts it, in the club it is for."""
 
     DIRECTOR = "director", "Director"
+    SCORER = "scorer", "Scorer"
 
 
 class Invitation(models.Model):

@@ -133,11 +133,16 @@ class Person:
 
 
 def people_of(club: Club) -> list[Person]:
-    """The club's directors, by username."""
-    return [
+    """The club's directors, then its scorers, each by username."""
+    directors = [
         Person(u.pk, u.get_username(), u.email, Role.DIRECTOR)
         for u in club.directors.order_by("username")
     ]
+    scorers = [
+        Person(u.pk, u.get_username(), u.email, Role.SCORER)
+        for u in club.scorers.order_by("username")
+    ]
+    return directors + scorers
 
 
 def invitations_open(club: Club) -> QuerySet[Invitation]:
@@ -273,8 +278,14 @@ def accept(*, invitation: Invitation, user: Any) -> Invitation:
         locked.accepted_at = timezone.now()
         locked.accepted_by = user
         locked.save(update_fields=["accepted_at", "accepted_by"])
-        already = locked.club.directors.filter(pk=user.pk).exists()
-        locked.club.directors.add(user)
+        already = _role_in(locked.club, user.pk)
+        if locked.role == Role.DIRECTOR:
+            # A scorer invited to direct moves up: one role a person, the larger one.
+            locked.club.scorers.remove(user)
+            locked.club.directors.add(user)
+        elif already != Role.DIRECTOR:
+            # A director invited to score keeps directing: the invitation takes nothing away.
+            locked.club.scorers.add(user)
         audit_write(
             PeopleAudit,
             user=user,
@@ -287,33 +298,43 @@ def accept(*, invitation: Invitation, user: Any) -> Invitation:
     return locked
 
 
+def _role_in(club: Club, user_id: int) -> str | None:
+    """The role `user_id` has in `club` (director first), or None."""
+    if club.directors.filter(pk=user_id).exists():
+        return Role.DIRECTOR
+    if club.scorers.filter(pk=user_id).exists():
+        return Role.SCORER
+    return None
+
+
 def remove(*, club: Club, person_id: int, user: User) -> Person:
-    """Take `person_id` off the club's directors. The club's last director stays: the
-    refusal says to invite another first. An administrator is not a director by the club's
-    list and is never "removed" here (they reach every club by being an administrator)."""
+    """Take `person_id` off the club's directors or scorers. The club's last director stays:
+    the refusal says to invite another first. An administrator is not a director by the
+    club's list and is never "removed" here (they reach every club by being an administrator)."""
     with transaction.atomic():
         # Lock the club, so two directors removing each other at once leave one of them.
         Club.objects.select_for_update().filter(pk=club.pk).get()
-        person = club.directors.filter(pk=person_id).first()
-        if person is None:
+        role = _role_in(club, person_id)
+        if role is None:
             raise PersonMissing(
                 "That account is not one of the club's people: reload the People page."
             )
-        if club.directors.count() <= 1:
+        person = get_user_model().objects.get(pk=person_id)
+        if role == Role.DIRECTOR and club.directors.count() <= 1:
             raise LastDirector(
                 f"{person.get_username()} is the last director of {club.name}: a club needs "
                 "at least one. Invite another director first, then remove this one."
             )
-        club.directors.remove(person)
+        (club.directors if role == Role.DIRECTOR else club.scorers).remove(person)
         audit_write(
             PeopleAudit,
             user=user,
             action="remove",
-            target=f"director {person.get_username()}"[:80],
-            before={"username": person.get_username(), "role": Role.DIRECTOR},
+            target=f"{role} {person.get_username()}"[:80],
+            before={"username": person.get_username(), "role": role},
             club=club,
         )
-    return Person(person.pk, person.get_username(), person.email, Role.DIRECTOR)
+    return Person(person.pk, person.get_username(), person.email, role)
 
 
 def club_create(*, name: Any, user: User) -> Club:

@@ -57,7 +57,7 @@ def _people_context(club: Club, request: HttpRequest, **more: Any) -> dict[str, 
         "invitations": [(i, people.state_of(i)) for i in people.invitations_open(club)],
         "trail": people.trail_of(club),
         "form": more.pop("form", None) or InviteForm(),
-        "can_remove": len(people.people_of(club)) > 1,
+        "can_remove": club.directors.count() > 1,
         **more,
     }
 
@@ -101,7 +101,8 @@ def person_remove(request: HttpRequest, slug: str, user_id: int) -> HttpResponse
     except people.PeopleRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{gone.username} no longer directs {club.name}.")
+        what = "directs" if gone.role == Role.DIRECTOR else "scores for"
+        messages.success(request, f"{gone.username} no longer {what} {club.name}.")
     return redirect("people", club.slug)
 
 
@@ -186,6 +187,8 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             return _closed(request, people.state_of(invitation), invitation)
         role = invitation.get_role_display().lower()
         messages.success(request, f"Welcome: you are now a {role} of {invitation.club.name}.")
+        if invitation.role == Role.SCORER:
+            return redirect("home")  # the evenings to score are listed there
         return redirect("people", invitation.club.slug)
     return _accept_page(request, invitation, form)
 

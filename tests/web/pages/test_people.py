@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from clubwhist.settings import email_from_env
 from tests.web.conftest import Mailbox
+from tournaments.events.models import Event, Result
 from tournaments.kernel import people
 from tournaments.kernel.models import Club, Invitation, PeopleAudit
 
@@ -50,6 +51,7 @@ def _state() -> tuple[Any, ...]:
         tuple(Invitation.objects.order_by("pk").values_list("accepted_at", "revoked_at")),
         tuple(PeopleAudit.objects.order_by("pk").values_list("action", "target")),
         tuple(Club.directors.through.objects.order_by("pk").values_list("club_id", "user_id")),
+        tuple(Club.scorers.through.objects.order_by("pk").values_list("club_id", "user_id")),
         get_user_model().objects.count(),
     )
 
@@ -369,3 +371,68 @@ def test_email_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) ->
         False,
     )
     assert found["DEFAULT_FROM_EMAIL"] == "Club <club@example.org>"
+
+
+def test_a_scorer_is_invited_enters_results_and_changes_nothing_else(
+    smtp_server: Mailbox, club: Club, director: Any, director_client: Client, running_event: Event
+) -> None:
+    page = director_client.post(
+        f"/clubs/{club.slug}/people/", {"email": "sam@example.org", "role": "scorer"}
+    )
+    assert page.status_code == 200
+    mail = smtp_server.last_to("sam@example.org")
+    assert "to be a scorer of" in mail.get_content()
+    scorer = Client()
+    joined = scorer.post(
+        _link_in(mail),
+        {"username": "sam", "email": "sam@example.org", "password1": STRONG, "password2": STRONG},
+    )
+    assert joined["Location"] == "/"
+    sam = get_user_model().objects.get(username="sam")
+    assert club.scorers.filter(pk=sam.pk).exists() and not club.directors.filter(pk=sam.pk).exists()
+    home = scorer.get("/").content.decode()
+    assert "Results to enter" in home and f"/events/{running_event.pk}/enter/" in home
+
+    entered = scorer.post(
+        f"/api/events/{running_event.pk}/results",
+        {"round": 1, "table": 1, "board": 1, "entry": {"ns_tricks": 7}},
+        content_type="application/json",
+    )
+    assert entered.status_code == 201, entered.json()
+    result = Result.objects.get()
+    assert result.entry == {"ns_tricks": 7}
+    corrected = scorer.post(
+        f"/api/events/{running_event.pk}/results/{result.pk}/correct",
+        {"entry": {"ns_tricks": 8}, "reason": "the traveller said 8"},
+        content_type="application/json",
+    )
+    assert corrected.status_code == 200, corrected.json()
+    assert scorer.get(f"/events/{running_event.pk}/boards/1/").status_code == 200
+
+    before = (Event.objects.get(pk=running_event.pk).status, _state())
+    finish = scorer.post(f"/events/{running_event.pk}/status/finish/")
+    assert finish.status_code == 403 and "only its directors may do this" in finish.content.decode()
+    assert scorer.get(f"/clubs/{club.slug}/people/").status_code == 403
+    invite = scorer.post(f"/api/clubs/{club.slug}/people/", {"email": "x@example.org"})
+    assert invite.status_code == 403
+    assert (Event.objects.get(pk=running_event.pk).status, _state()) == before
+
+    listed = director_client.get(f"/api/clubs/{club.slug}/people/").json()["people"]
+    assert [(p["username"], p["role"]) for p in listed] == [("td", "director"), ("sam", "scorer")]
+    removed = director_client.post(f"/clubs/{club.slug}/people/{sam.pk}/remove/", follow=True)
+    assert "sam no longer scores for" in removed.content.decode()
+    assert not club.scorers.filter(pk=sam.pk).exists()
+    assert scorer.get(f"/events/{running_event.pk}/enter/").status_code == 404
+    assert PeopleAudit.objects.get(action="remove").before == {"username": "sam", "role": "scorer"}
+
+
+def test_a_scorer_invited_to_direct_moves_up(
+    smtp_server: Mailbox, club: Club, director: Any, director_client: Client
+) -> None:
+    sam = get_user_model().objects.create_user("sam", password=STRONG)
+    club.scorers.add(sam)
+    _invite(director_client, club, "sam@example.org")
+    client = Client()
+    client.force_login(sam)
+    assert client.post(_link_in(smtp_server.last_to("sam@example.org"))).status_code == 302
+    assert club.directors.filter(pk=sam.pk).exists() and not club.scorers.filter(pk=sam.pk).exists()

@@ -6,7 +6,9 @@ the audiences below, so an endpoint added later without a decision about who may
 here. Each caller's run also checks that nothing it was refused changed anything.
 
 Callers: anonymous; a table's tablet (holding table 1's link, no session); the club's director
-(not an administrator); a director of another club; an administrator (a superuser).
+(not an administrator); a director of another club; an administrator (a superuser); the club's
+scorer, who reaches the result entry and correction routes of every format (`SCORER_ROUTES`)
+and is refused, with a 403 saying why, every other director's route of the club.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ from tournaments.teams.services.teams import (
 
 pytestmark = [pytest.mark.django_db, pytest.mark.heavy]  # every route by every caller
 
-ROLES = ("anonymous", "tablet", "director", "other_director", "admin")
+ROLES = ("anonymous", "tablet", "director", "other_director", "admin", "scorer")
 
 # ---- every route, sorted by who it is for ----------------------------------------------------
 
@@ -203,6 +205,27 @@ PUBLIC_CLUB_API = {"api-club", "api-member-history", "api-public-seasons", "api-
 #: Live results before publishing: the club's directors, or anyone once published.
 STANDINGS_API = {"api-standings", "api-tournament-standings"}
 
+#: What the club's scorer reaches of the director's routes: entering and correcting results
+#: (an event's travellers, artificial scores and corrections; a drive's hands, corrections and
+#: score cards; a tournament's games and tie games), and the pages those forms live on.
+SCORER_ROUTES = {
+    "event-enter", "event-traveller", "result-correct", "result-artificial",
+    "api-results", "api-result-correct", "api-artificial",
+    "drive-detail", "drive-enter", "drive-correct", "drive-cards",
+    "api-drive-results", "api-drive-correct", "api-drive-cards",
+    "tournament-detail", "tournament-enter", "tournament-tie",
+    "api-tournament-games", "api-tournament-tie",
+}  # fmt: skip
+#: Signed-in pages that make something in one of one's own clubs: a scorer directs none.
+MAKING_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
+#: A signed-in list that also makes a new evening by POST (the matrix sends a whole event):
+#: a scorer may list (nothing), not make. The drives' and tournaments' lists refuse the
+#: matrix's empty body for what it lacks before asking which club, as they do for anyone.
+MAKING_LISTS = {"api-events"}
+#: A running event's standings page reads as its public pages do: its directors, or anyone
+#: once live or published; a scorer follows the event's results through the entry pages.
+SCORER_UNSEEN = {"event-standings"}
+
 AUDIENCES: dict[str, set[str]] = {
     "director_event": DIRECTOR_EVENT_PAGES | DIRECTOR_EVENT_API,
     "signed_in": SIGNED_IN_PAGES | SIGNED_IN_API,
@@ -312,6 +335,8 @@ def world(club: Club, director: Any) -> World:
     co_director = users.create_user("co-td", password="pw-for-tests")
     co_director_2 = users.create_user("co-td-2", password="pw-for-tests")
     club.directors.add(co_director, co_director_2)
+    scorer = users.create_user("scorer", password="pw-for-tests")
+    club.scorers.add(scorer)
     sent = people.invite(club=club, email="new@example.org", user=director, base_url="")
 
     published = make_event(club, user=director)
@@ -357,6 +382,7 @@ def world(club: Club, director: Any) -> World:
             "admin": admin,
             "co_director": co_director,
             "co_director_2": co_director_2,
+            "scorer": scorer,
         },
         drive=drive,
         drive_tokens=dict(
@@ -440,6 +466,7 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(Competition.objects.order_by("pk").values_list("name", "kind", "position")),
         # who may do what: the clubs' people, the invitations, the trail, the accounts
         tuple(Club.directors.through.objects.order_by("pk").values_list("club_id", "user_id")),
+        tuple(Club.scorers.through.objects.order_by("pk").values_list("club_id", "user_id")),
         tuple(Invitation.objects.order_by("pk").values_list("accepted_at", "revoked_at")),
         PeopleAudit.objects.count(),
         get_user_model().objects.count(),
@@ -516,8 +543,12 @@ LOGIN = "login"  # a redirect to the login page
 ALLOWED = "allowed"  # reached the code: any answer but a refusal or a server error
 
 
-def expected(audience: str, role: str, *, api: bool) -> str | int:
+def expected(
+    audience: str, role: str, *, api: bool, name: str = "", method: str = "GET"
+) -> str | int:
     refused_anonymous: str | int = 403 if api else LOGIN
+    if role == "scorer":
+        return expected_of_scorer(audience, name, method)
     if audience == "open":
         return ALLOWED
     if audience == "invitation":
@@ -539,6 +570,21 @@ def expected(audience: str, role: str, *, api: bool) -> str | int:
             return refused_anonymous
         return 404 if role == "other_director" else ALLOWED
     raise AssertionError(audience)
+
+
+def expected_of_scorer(audience: str, name: str, method: str) -> str | int:
+    """The club's scorer: the result routes and what anyone signed in may reach; a 403 for the
+    club's other director routes (they are told why); others' as for anyone else."""
+    if name in SCORER_UNSEEN:
+        return 404
+    if audience in {"director_event", "club"}:
+        return ALLOWED if name in SCORER_ROUTES else 403
+    if audience == "signed_in":
+        making = name in MAKING_PAGES or (name in MAKING_LISTS and method == "POST")
+        return 403 if making else ALLOWED
+    if audience == "admin":
+        return 403
+    return expected(audience, "other_director", api=False)
 
 
 def check(response: Any, want: str | int, *, allowed_status: int | None, where: str) -> str | None:
@@ -613,16 +659,22 @@ def run_role(
     role: str,
     allowed_director: dict[tuple[str, str], int],
     only: Callable[[str], bool] = lambda audience: True,
+    wanted: Callable[[str | int], bool] = lambda want: True,
 ) -> list[str]:
+    """`role`'s calls to every route whose audience `only` takes and whose expected answer
+    `wanted` takes, with what went wrong (the director's answers are recorded instead)."""
     client = client_for(role, world)
     problems = []
     for audience, method, path, body, api in calls(world, role):
         if not only(audience):
             continue
+        name = resolve(path).url_name or ""
+        want = expected(audience, role, api=api, name=name, method=method)
+        if not wanted(want):
+            continue
         send: Callable[..., Any] = getattr(client, method.lower())
         kwargs = {"content_type": "application/json"} if api and method != "GET" else {}
         response = send(path, body, **kwargs) if method != "GET" else send(path)
-        want = expected(audience, role, api=api)
         if role == "other_director" and path == "/api/events/" and method == "POST":
             want = 403  # a new event in a club they do not direct
         if role == "director":
@@ -678,6 +730,29 @@ def test_refused_callers_are_refused_and_change_nothing(world: World, role: str)
     assert not problems, "\n".join(problems)
     if role != "tablet":
         assert fingerprint() == before, f"a refused {role} changed something"
+
+
+def test_the_clubs_scorer_enters_results_and_is_refused_everything_else(world: World) -> None:
+    """The scorer's refusals first, checked to change nothing; then what they may reach."""
+    answers = director_answers(world)
+    before = fingerprint()
+    problems = run_role(world, "scorer", answers, wanted=lambda want: want != ALLOWED)
+    assert not problems, "\n".join(problems)
+    assert fingerprint() == before, "a refused scorer changed something"
+    problems = run_role(world, "scorer", answers, wanted=lambda want: want == ALLOWED)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_scorers_refusal_says_why(world: World) -> None:
+    scorer = client_for("scorer", world)
+    page = scorer.post(f"/events/{world.event.pk}/status/finish/")
+    assert page.status_code == 403
+    assert "only its directors may do this" in page.content.decode()
+    api = scorer.post(f"/api/events/{world.event.pk}/actions/finish")
+    assert api.status_code == 403 and "You score for Test Whist Club" in api.json()["detail"]
+    members = scorer.get(f"/clubs/{world.club.slug}/members/")
+    assert members.status_code == 403 and "Ask one of them" in members.content.decode()
+    assert Event.objects.get(pk=world.event.pk).status == "running"
 
 
 def test_a_tablet_reaches_only_its_own_tables_results(world: World) -> None:
