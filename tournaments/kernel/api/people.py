@@ -112,6 +112,9 @@ class PeopleApi(ClubPeopleApi):
 
 
 class PersonApi(ClubPeopleApi):
+    #: The club's last director, who stays (`people.LastDirector`).
+    error_statuses = (409,)
+
     @extend_schema(request=None, responses={200: PersonOut})
     def delete(self, request: Request, slug: str, user_id: int) -> Response:
         """Take the person off the club's people (the last director stays: a 409)."""
@@ -120,6 +123,9 @@ class PersonApi(ClubPeopleApi):
 
 
 class InvitationApi(ClubPeopleApi):
+    #: An invitation already used or withdrawn (`people.InvitationClosed`).
+    error_statuses = (409,)
+
     @extend_schema(request=None, responses={200: InvitationOut})
     def delete(self, request: Request, slug: str, invitation_id: int) -> Response:
         """Withdraw an invitation not yet used: its link lets nobody in any more."""
