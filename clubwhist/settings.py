@@ -268,6 +268,18 @@ PASSWORD_HASHERS = password_hashers(
     fast=env_bool("CLUBWHIST_TEST_FAST_HASHER", False) and not PRODUCTION
 )
 
+# What a new password must be, wherever one is chosen (an invitation's new account, a change,
+# a reset): Django's four checks, so "password" or the username itself is refused with words.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+
 ROOT_URLCONF = "clubwhist.urls"
 WSGI_APPLICATION = "clubwhist.wsgi.application"
 ASGI_APPLICATION = "clubwhist.asgi.application"
@@ -400,6 +412,82 @@ REST_FRAMEWORK = {
 BASE_URL = os.environ.get("CLUBWHIST_BASE_URL", "").rstrip("/")
 if CLUB and not BASE_URL:
     BASE_URL = url_for(CLUB_ADDRESS, CLUB_PORT)
+
+
+def email_from_env() -> dict[str, Any]:
+    """Django's email settings from the environment: its SMTP backend when EMAIL_HOST names a
+    server, else the console backend, which prints each email to the terminal (the club laptop
+    has no mail server; the director reads an invitation's link there, or from the page).
+
+    A value that cannot be read stops the process at start-up, naming the variable: an
+    invitation or a password reset that silently goes nowhere is found out far too late."""
+    host = os.environ.get("EMAIL_HOST", "").strip()
+    sender = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "clubwhist <clubwhist@localhost>"
+    if "@" not in sender or "\n" in sender or "\r" in sender:
+        raise ImproperlyConfigured(
+            f"DEFAULT_FROM_EMAIL must be an email address (clubwhist@example.org, or "
+            f"'Club <clubwhist@example.org>'); got {sender!r}"
+        )
+    if not host:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+            "DEFAULT_FROM_EMAIL": sender,
+        }
+    if any(c in host for c in " /:@"):
+        raise ImproperlyConfigured(
+            f"EMAIL_HOST must be the mail server's name or address alone (smtp.example.org), "
+            f"without a scheme, port or user; got {host!r}"
+        )
+    use_tls = env_bool("EMAIL_USE_TLS", False)
+    use_ssl = env_bool("EMAIL_USE_SSL", False)
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured(
+            "EMAIL_USE_TLS and EMAIL_USE_SSL are two ways of encrypting: set one of them "
+            "(TLS, usually port 587; SSL, usually port 465), not both"
+        )
+    port = env_int("EMAIL_PORT", 465 if use_ssl else 587 if use_tls else 25)
+    if not 1 <= port <= 65535:
+        raise ImproperlyConfigured(f"EMAIL_PORT must be a port number (1 to 65535); got {port}")
+    user = os.environ.get("EMAIL_HOST_USER", "")
+    password = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    if bool(user) != bool(password):
+        raise ImproperlyConfigured(
+            "EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together: set both to sign in to the "
+            "mail server, or neither"
+        )
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": host,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": user,
+        "EMAIL_HOST_PASSWORD": password,
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+        # A mail server that does not answer costs the director's request seconds, not minutes.
+        "EMAIL_TIMEOUT": env_int("EMAIL_TIMEOUT", 10),
+        "DEFAULT_FROM_EMAIL": sender,
+    }
+
+
+_email = email_from_env()
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+DEFAULT_FROM_EMAIL = _email["DEFAULT_FROM_EMAIL"]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if "EMAIL_HOST" in _email:
+    EMAIL_HOST = _email["EMAIL_HOST"]
+    EMAIL_PORT = _email["EMAIL_PORT"]
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+    EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+    EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+    EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+# How long an invitation to a club's people stays good (kernel.people), in days.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
+if INVITATION_DAYS < 1:
+    raise ImproperlyConfigured(f"INVITATION_DAYS must be 1 or more; got {INVITATION_DAYS}")
+# A password reset link stays good for a day (Django's default is three).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_HOURS", 24) * 3600
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubwhist API",
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",

@@ -1,16 +1,17 @@
 """Django admin: a back door for the club's technical person, not the director's workflow."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tournaments.events import models
-from tournaments.kernel.models import Club
+from tournaments.kernel.models import Club, Invitation
 
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["directors"]
+    filter_horizontal = ["directors", "scorers"]
 
 
 @admin.register(models.Player)
@@ -77,3 +78,25 @@ class StandingsAdmin(admin.ModelAdmin):
 @admin.register(models.DirectorCall)
 class DirectorCallAdmin(admin.ModelAdmin):
     list_display = ["section", "table", "round", "created_at", "handled_at"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations, to read: they are made, accepted and withdrawn from the club's People page
+    (its trail says who did what), and only the token's hash is kept, so none can be made here."""
+
+    list_display = [
+        "email",
+        "club",
+        "role",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "revoked_at",
+    ]
+    list_filter = ["club", "role"]
+    search_fields = ["email"]
+    readonly_fields = [f.name for f in Invitation._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -8,13 +8,24 @@ from tournaments.drives.api import tablets as drive_tablets
 from tournaments.events.api import events, printing, public, results, room, tablets
 from tournaments.files import api as exports
 from tournaments.files.api import DriveExportApi, PublicExportApi, TournamentExportApi
-from tournaments.kernel.api import member_links, member_privacy, members
+from tournaments.kernel.api import member_links, member_privacy, members, people
 from tournaments.seasons import api as seasons
 from tournaments.seasons import member_api
 from tournaments.teams.api import director as team_api
 from tournaments.teams.api import tablets as team_tablets
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("clubs/<slug:slug>/people/", people.PeopleApi.as_view(), name="api-people"),
+    path(
+        "clubs/<slug:slug>/people/<int:user_id>/",
+        people.PersonApi.as_view(),
+        name="api-person",
+    ),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/",
+        people.InvitationApi.as_view(),
+        name="api-invitation",
+    ),
     path("clubs/<slug:slug>/members/", members.MembersApi.as_view(), name="api-members"),
     path(
         "clubs/<slug:slug>/members/link/",

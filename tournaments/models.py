@@ -19,7 +19,7 @@ from tournaments.events.models import (
     Standings,
     TableAccess,
 )
-from tournaments.kernel.models import Club, Member, MemberAudit
+from tournaments.kernel.models import Club, Invitation, Member, MemberAudit, PeopleAudit
 from tournaments.seasons.models import (
     Competition,
     CompetitionPlay,
@@ -37,10 +37,12 @@ __all__ = [
     "CompetitionPlay",
     "DirectorCall",
     "Event",
+    "Invitation",
     "Member",
     "MemberAudit",
     "MovementRow",
     "Pair",
+    "PeopleAudit",
     "Player",
     "PrintJob",
     "Result",

@@ -21,6 +21,7 @@ from tournaments.files import views as exports
 from tournaments.files.views import drive_export_json, tournament_export_json
 from tournaments.kernel import member_pages as members
 from tournaments.kernel import member_privacy_pages as member_privacy
+from tournaments.kernel import people_pages as people
 from tournaments.seasons import member_views
 from tournaments.seasons import views as seasons
 from tournaments.teams.views import director as teams
@@ -31,6 +32,20 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # First: the tablets' API routes are most of a club night's requests (api/urls.py).
     path("api/", include("tournaments.api_urls")),
     path("events/new/", events.event_new, name="event-new"),
+    # A club's people (kernel/people_pages.py); before "clubs/<slug>/", which "new" would match.
+    path("clubs/new/", people.club_new, name="club-new"),
+    path("clubs/<slug:slug>/people/", people.people_page, name="people"),
+    path(
+        "clubs/<slug:slug>/people/<int:user_id>/remove/",
+        people.person_remove,
+        name="person-remove",
+    ),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        people.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("invitations/<str:token>/", people.invitation_accept, name="invitation-accept"),
     path("clubs/<slug:slug>/members/", members.members_list, name="members"),
     path("clubs/<slug:slug>/members/new/", members.member_new, name="member-new"),
     path("clubs/<slug:slug>/members/import/", members.members_import, name="members-import"),

@@ -83,6 +83,54 @@ def log_in(page: Any, base_url: str, username: str = "td", password: str = "secr
     page.get_by_role("button", name="Log in").click()
 
 
+@dataclass
+class Mailbox:
+    """The emails a real SMTP server (aiosmtpd, on a free loopback port) received."""
+
+    port: int
+    received: list[Any]
+
+    def last_to(self, address: str) -> Any:
+        found = [m for m in self.received if address in m["To"]]
+        assert found, f"no email to {address}; received: {[m['To'] for m in self.received]}"
+        return found[-1]
+
+
+@pytest.fixture
+def smtp_server(settings: Any) -> Iterator[Mailbox]:
+    """A real SMTP server on a free loopback port, and Django's SMTP backend pointed at it: an
+    email the app sends crosses a socket and is parsed back, as a mail server would get it."""
+    import socket
+    from email import message_from_bytes
+    from email import policy as email_policy
+
+    from aiosmtpd.controller import Controller
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    box = Mailbox(port=port, received=[])
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            box.received.append(message_from_bytes(envelope.content, policy=email_policy.default))
+            return "250 Message accepted for delivery"
+
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_TIMEOUT = 5
+    try:
+        yield box
+    finally:
+        controller.stop()
+
+
 @pytest.fixture
 def director_client(director: Any) -> Client:
     client = Client()

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from tournaments.events.models import Event
-from tournaments.kernel.access import directed_row
+from tournaments.kernel.access import directed_row, scored_row
 from tournaments.kernel.directors import directed, directs_club, is_admin, signed_in
 
 
@@ -30,6 +30,13 @@ def directs(user: Any, event: Event) -> bool:
 def event_for(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Event:
     """The event `pk` if this account directs its club; 404 otherwise (also for another club's)."""
     return directed_row(user, Event.objects.all() if queryset is None else queryset, pk, "events")
+
+
+def event_for_scoring(user: Any, pk: int, queryset: QuerySet[Event] | None = None) -> Event:
+    """The event `pk` if this account may enter and correct its results (its club's directors
+    and scorers); 404 otherwise. Only the result entry and correction pages and operations ask
+    this; everything else asks `event_for`."""
+    return scored_row(user, Event.objects.all() if queryset is None else queryset, pk, "events")
 
 
 def readable_events(user: Any) -> QuerySet[Event]:

@@ -6,6 +6,9 @@ The rules (docs/directors/who-can-do-what.md says the same in words):
 - an administrator (a superuser) directs every club;
 - a director (any other signed-in account) directs the clubs whose `directors` include them,
   and sees and changes only those clubs' rows, on the pages, the API and the exports;
+- a scorer (a signed-in account in a club's `scorers`) enters and corrects the results of that
+  club's evenings (`scored_row`, asked only by the result entry and correction views of each
+  format) and is refused everything else of the club with a 403 saying so (`SCORERS_STOP`);
 - a table's link reaches only that table (each format's tablet services);
 - everyone else, signed in or not, reads only what a director made public.
 
@@ -22,7 +25,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import Model, Q, QuerySet
 from django.http import Http404
 
-from tournaments.kernel.directors import directed, signed_in
+from tournaments.kernel.directors import directed, scored, scorer_only, signed_in
 from tournaments.kernel.directors import is_admin as is_admin
 from tournaments.kernel.models import Club
 
@@ -44,10 +47,20 @@ def clubs_for(user: Any) -> QuerySet[Club]:
     return Club.objects.filter(directors=user)
 
 
+#: What a scorer is told of a director's page or operation of their club.
+SCORERS_STOP = (
+    "You score for {club}: you may enter and correct its results, and only its directors may "
+    "do this. Ask one of them if it needs doing."
+)
+
+
 def club_for(user: Any, slug: str) -> Club:
     try:
         return clubs_for(user).get(slug=slug)
     except Club.DoesNotExist:
+        scored_club = Club.objects.filter(slug=slug).first()
+        if scored_club is not None and scorer_only(user, scored_club.pk):
+            raise PermissionDenied(SCORERS_STOP.format(club=scored_club.name)) from None
         raise Http404("No such club among the clubs you direct.") from None
 
 
@@ -57,7 +70,27 @@ def directed_row(user: Any, queryset: QuerySet[M], pk: int, what: str) -> M:
     try:
         return directed(user, queryset).get(pk=pk)
     except ObjectDoesNotExist:
+        _refuse_a_scorer(user, queryset, pk)
         raise Http404(f"No such {what[:-1]} among your clubs' {what}.") from None
+
+
+def scored_row(user: Any, queryset: QuerySet[M], pk: int, what: str) -> M:
+    """Row `pk` of `queryset` if this account may enter and correct its results (its club's
+    directors and scorers: `kernel.directors.scored`); 404 otherwise."""
+    try:
+        return scored(user, queryset).get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404(f"No such {what[:-1]} among your clubs' {what}.") from None
+
+
+def _refuse_a_scorer(user: Any, queryset: QuerySet[Any], pk: int) -> None:
+    """A scorer asking for a director's page of their own club's row is told why not (403),
+    not told that the row they just entered results for does not exist."""
+    if not signed_in(user):
+        return
+    row = scored(user, queryset).filter(pk=pk).select_related("club").first()
+    if row is not None and scorer_only(user, row.club_id):
+        raise PermissionDenied(SCORERS_STOP.format(club=row.club.name))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,9 @@ from tournaments.kernel.audit import User
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import name_checked
 
+#: Slugs no club may take: their addresses under /clubs/ are pages of their own.
+RESERVED_SLUGS = frozenset({"new"})
+
 
 def club_for_new_event(*, user: User, name: str | None = None) -> Club:
     """The club a new event, drive or tournament (or an imported one) goes to, as
@@ -38,6 +41,7 @@ def club_get_or_create(*, name: str) -> Club:
         return club
     base = slugify(name)[:54] or "club"
     taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken |= RESERVED_SLUGS  # /clubs/new/ is the page that makes a club
     # Lazily: the candidates are tried in turn until one is free (at most len(taken) + 1 of
     # them), never all built first.
     candidates = chain((base,), (f"{base}-{n}" for n in count(2)))

@@ -34,6 +34,12 @@ class Club(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
     )
+    # The club's scorers: they enter and correct its evenings' results, and change nothing
+    # else (kernel.directors.scored). A second list beside the directors, so every rule
+    # written for directors stays as it was.
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scored_clubs", blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -182,6 +188,64 @@ class MemberAudit(AuditRow):
     member = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
     )
+
+    class Meta(AuditRow.Meta):
+        pass
+
+
+class Role(models.TextChoices):
+    """What an invitation makes of the person who accepts it, in the club it is for."""
+
+    DIRECTOR = "director", "Director"
+    SCORER = "scorer", "Scorer"
+
+
+class Invitation(models.Model):
+    """An invitation to one club's people, sent by email to `email`: its link carries a random
+    token, and only the token's SHA-256 is kept here, so a copy of the database (a backup, a
+    log of queries) lets nobody in. It is good once, until `expires_at`, unless revoked
+    (kernel.people says what each state means)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(max_length=254)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.DIRECTOR)
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invitations_sent",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invitations_accepted",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role__in=list(Role.values)), name="invitation_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.club} as {self.role}"
+
+
+class PeopleAudit(AuditRow):
+    """The trail of who may do what in a club: each invitation sent, accepted and revoked, and
+    each person removed, with the columns every audit line has (`kernel.audit.AuditRow`)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="people_audit")
 
     class Meta(AuditRow.Meta):
         pass

@@ -110,6 +110,14 @@ class PlayIn(serializers.Serializer[Any]):
     format = serializers.ChoiceField(choices=CompetitionPlay.Format.choices)
     play_id = WholeNumberField(min_value=1, max_value=2_147_483_647)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Both fields, in a change too: DRF's partial update makes the fields of every
+        nested item optional, and an evening named without its format was a 500."""
+        missing = {n: "This field is required." for n in ("format", "play_id") if n not in attrs}
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
 
 class CompetitionIn(serializers.Serializer[Any]):
     name = NameField(max_length=120)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 
-from tournaments.kernel.access import directed_row
+from tournaments.kernel.access import directed_row, scored_row
 from tournaments.kernel.directors import directed
 from tournaments.teams.models import League, Tournament
 
@@ -22,6 +22,16 @@ def tournaments_for(
 def tournament_for(user: Any, pk: int, queryset: QuerySet[Tournament] | None = None) -> Tournament:
     """The tournament `pk` if this account directs its club; 404 otherwise."""
     return directed_row(
+        user, Tournament.objects.all() if queryset is None else queryset, pk, "tournaments"
+    )
+
+
+def tournament_for_scoring(
+    user: Any, pk: int, queryset: QuerySet[Tournament] | None = None
+) -> Tournament:
+    """The tournament `pk` if this account may enter and correct its games (its club's
+    directors and scorers); 404 otherwise."""
+    return scored_row(
         user, Tournament.objects.all() if queryset is None else queryset, pk, "tournaments"
     )
 

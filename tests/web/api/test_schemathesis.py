@@ -51,6 +51,7 @@ from tournaments.events.services.events import event_publish
 from tournaments.events.services.printing import KINDS
 from tournaments.events.services.results import result_submit
 from tournaments.files.exports import FORMATS
+from tournaments.kernel import people
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
 from tournaments.seasons.services.seasons import competition_add, season_create
@@ -132,6 +133,11 @@ _SEASONS = (
     "on or after it starts, a total counts one kind of points, a chosen evening is the club's "
     "and within the season's dates)"
 )
+_PEOPLE = (
+    "the club's people decide (a person removed once, the last director kept, an invitation "
+    "withdrawn once: after the first example the same call is refused) and rules a JSON "
+    "Schema cannot say (an email address)"
+)
 #: `positive_data_acceptance` left out, operation by operation, for the reason given. Every
 #: other check runs on them, 400s included: no 5xx, no undocumented status, a documented body.
 _NO_ACCEPTANCE = {
@@ -173,6 +179,9 @@ _NO_ACCEPTANCE = {
     "POST /api/clubs/{slug}/members/import/confirm": _REGISTER,
     "POST /api/clubs/{slug}/members/{member_id}/merge/": _PRIVACY,
     "POST /api/clubs/{slug}/members/{member_id}/erase/": _PRIVACY,
+    "POST /api/clubs/{slug}/people/": _PEOPLE,
+    "DELETE /api/clubs/{slug}/people/{user_id}/": _PEOPLE,
+    "DELETE /api/clubs/{slug}/invitations/{invitation_id}/": _PEOPLE,
     "POST /api/clubs/{slug}/seasons/": _SEASONS,
     "PATCH /api/clubs/{slug}/seasons/{season_id}/": _SEASONS,
     "POST /api/clubs/{slug}/seasons/{season_id}/competitions/": _SEASONS,
@@ -312,6 +321,9 @@ def _make_world(club: Club) -> World:
     )
     season = season_create(club=club, name="Fuzzed season", starts="2025-01-01", ends="2025-12-31")
     competition = competition_add(season=season, name="Fuzzed ladder")
+    co_director = get_user_model().objects.create_user("fuzz-co", password="pw-for-tests")
+    club.directors.add(co_director)
+    invitation = people.invite(club=club, email="new@example.org", user=user, base_url="")
     login = Client()
     login.force_login(user)
     csrf = get_random_string(32)
@@ -330,6 +342,8 @@ def _make_world(club: Club) -> World:
             "member_id": [Member.objects.create(club=club, name="Siân O'Neil", number="1").pk],
             "season_id": [season.pk],
             "competition_id": [competition.pk],
+            "user_id": [co_director.pk, user.pk],
+            "invitation_id": [invitation.invitation.pk],
             "token": [*tokens[:2], *drive_tokens[:2], *team_tokens[:2]],
         },
         headers={"X-CSRFToken": csrf},
@@ -420,6 +434,8 @@ def test_the_real_objects_cover_every_path_parameter() -> None:
         "token",
         "what",
         "member_id",
+        "user_id",
+        "invitation_id",
         "season_id",
         "competition_id",
     }

@@ -46,6 +46,7 @@ from tournaments.events.services.events import event_finish, event_publish, even
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure, tablet_submit
+from tournaments.kernel import people
 from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.models import Club, Member
 from tournaments.seasons.models import Competition, Season, SeasonLine
@@ -202,7 +203,7 @@ class Page:
     and what to do on it first (e.g. send the login form wrongly)."""
 
     route: str
-    role: str  # "anonymous", "director" or "lonely" (an account directing no club)
+    role: str  # "anonymous", "director", "admin" or "lonely" (an account directing no club)
     args: Callable[[World], dict[str, Any]] = lambda w: {}
     query: str = ""
     label: str = ""
@@ -324,6 +325,36 @@ def _import_preview(page: Any) -> None:
     page.wait_for_load_state("load")
 
 
+def _invitation(w: World) -> dict[str, Any]:
+    """A fresh invitation's token: only its hash is kept, so each page visit makes one."""
+    sent = people.invite(club=w.club, email="new@example.org", user=None, base_url="")
+    return {"token": sent.link.rstrip("/").rsplit("/", 1)[1]}
+
+
+def _invite_refused(page: Any) -> None:
+    page.get_by_label("Their email address").fill("not an address")
+    page.get_by_role("button", name="Send the invitation").click()
+    page.wait_for_load_state("load")
+    page.locator("#error-summary").wait_for()
+
+
+def _invited(page: Any) -> None:
+    page.get_by_label("Their email address").fill("sam@example.org")
+    page.get_by_role("radio", name="Scorer").check()
+    page.get_by_role("button", name="Send the invitation").click()
+    page.wait_for_load_state("load")
+    page.locator("#invitation-sent").wait_for()
+
+
+def _weak_password(page: Any) -> None:
+    page.get_by_label("Username").fill("newcomer")
+    page.locator("#id_password1").fill("short")
+    page.locator("#id_password2").fill("short")
+    page.get_by_role("button", name="Make my account and join").click()
+    page.wait_for_load_state("load")
+    page.locator("#error-summary").wait_for()
+
+
 A, D = "anonymous", "director"
 PAGES = [
     # open to everyone
@@ -425,6 +456,30 @@ PAGES = [
     Page("public-seasons", A, _club),
     Page("public-season", A, _season),
     Page("public-competition", A, _competition),
+    # the club's people, invitations and accounts
+    Page("people", D, _club),
+    Page("people", D, _club, label="an invitation sent", then=_invited),
+    Page("people", D, _club, label="its errors shown", then=_invite_refused),
+    Page("club-new", "admin"),
+    Page("club-new", D, label="not an administrator", status=403),
+    Page("invitation-accept", A, _invitation),
+    Page(
+        "invitation-accept",
+        A,
+        _invitation,
+        label="a weak password",
+        then=_weak_password,
+        status=200,
+    ),
+    Page("invitation-accept", A, lambda w: {"token": "no-such-link"}, label="unknown", status=404),
+    Page("password_change", D),
+    Page("password_change_done", D),
+    Page("password_reset", A),
+    Page("password_reset_done", A),
+    Page(
+        "password_reset_confirm", A, lambda w: {"uidb64": "MQ", "token": "x"}, label="an old link"
+    ),
+    Page("password_reset_complete", A),
 ]
 
 #: The tablets: their routes are checked screen by screen in `test_tablet_screens`.
@@ -444,7 +499,7 @@ POST_TARGETS = {
     "drive-comes-goes", "drive-status", "drive-moves-on", "drive-link-replace",
     "tournament-teams", "tournament-start", "tournament-enter", "tournament-forfeit",
     "tournament-withdraw", "tournament-next", "tournament-playoff", "tournament-tie",
-    "tournament-status", "tournament-link-replace",
+    "tournament-status", "tournament-link-replace", "person-remove", "invitation-revoke",
 }  # fmt: skip
 #: Every other route of the URL conf outside the API, and why it has no page of its own.
 EXEMPT = {
@@ -517,6 +572,8 @@ def _open_as(browser: Any, base: str, role: str) -> Any:
         log_in(page, base)
     elif role == "lonely":
         log_in(page, base, "lonely", "secret-lonely-pw")
+    elif role == "admin":
+        log_in(page, base, "axe-admin", "secret-admin-pw")
     return page
 
 
@@ -532,6 +589,9 @@ def test_every_page_at_three_sizes(browser: Any, live_server: Any) -> None:
     world = build_world()
     director_account()
     get_user_model().objects.create_user("lonely", password="secret-lonely-pw")
+    get_user_model().objects.create_user(
+        "axe-admin", password="secret-admin-pw", is_superuser=True, is_staff=True
+    )
     base = live_server.url
     pages: dict[str, Any] = {}
     findings: list[Finding] = []

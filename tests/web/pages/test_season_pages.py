@@ -174,3 +174,18 @@ def test_the_public_tables_are_kept_until_what_they_show_changes(
     line(club, 2, dt.date(2025, 1, 14), "NS1", alice, 70)
     svc.competitions_recompute(club_id=club.pk)
     assert "65.00" in Client().get(url).content.decode()  # (60 + 70) / 2
+
+
+def test_a_change_naming_an_evening_without_its_format_is_refused(
+    club: Club, season: Season, director: Any, director_client: Client
+) -> None:
+    """A PATCH is partial, and DRF made each chosen evening's fields optional with it: an
+    evening without its format ended in a server error (found by the schema fuzzing)."""
+    competition = Competition.objects.get(season=season)
+    url = f"/api/clubs/{club.slug}/seasons/{season.pk}/competitions/{competition.pk}/"
+    answer = director_client.patch(
+        url, {"plays": [{"play_id": 1}]}, content_type="application/json"
+    )
+    assert answer.status_code == 400
+    assert "format" in str(answer.json())
+    assert not Competition.objects.get(pk=competition.pk).plays.exists()

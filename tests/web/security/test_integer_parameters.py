@@ -66,7 +66,7 @@ PYTHON_WORDS = re.compile(
 
 #: Which audiences (test_permission_matrix's) each caller reaches, so only those are walked.
 REACHES = {
-    "anonymous": {"open", "public_event", "public_club"},
+    "anonymous": {"open", "public_event", "public_club", "invitation"},
     "tablet": {"table"},
     "director": {"director_event", "signed_in", "club", "public_event", "public_club", "open"},
 }

@@ -6,7 +6,9 @@ the audiences below, so an endpoint added later without a decision about who may
 here. Each caller's run also checks that nothing it was refused changed anything.
 
 Callers: anonymous; a table's tablet (holding table 1's link, no session); the club's director
-(not an administrator); a director of another club; an administrator (a superuser).
+(not an administrator); a director of another club; an administrator (a superuser); the club's
+scorer, who reaches the result entry and correction routes of every format (`SCORER_ROUTES`)
+and is refused, with a 403 saying why, every other director's route of the club.
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ from tournaments.events.services.events import (
 from tournaments.events.services.scoring import standings_refresh
 from tournaments.events.services.simulation import event_simulate
 from tournaments.events.services.tablets import director_call, table_links_ensure_for, tablet_submit
+from tournaments.kernel import people
 from tournaments.kernel.clubs import club_get_or_create
-from tournaments.kernel.models import Club, Member
+from tournaments.kernel.models import Club, Invitation, Member, PeopleAudit
 from tournaments.seasons.models import Competition, Season
 from tournaments.seasons.services.seasons import competition_add, season_create
 from tournaments.teams.models import (
@@ -80,7 +83,7 @@ from tournaments.teams.services.teams import (
 
 pytestmark = [pytest.mark.django_db, pytest.mark.heavy]  # every route by every caller
 
-ROLES = ("anonymous", "tablet", "director", "other_director", "admin")
+ROLES = ("anonymous", "tablet", "director", "other_director", "admin", "scorer")
 
 # ---- every route, sorted by who it is for ----------------------------------------------------
 
@@ -108,7 +111,11 @@ DIRECTOR_EVENT_PAGES = {
     "tournament-export-json", "tournament-settings", "tournament-room",
 }  # fmt: skip
 #: Pages for any signed-in account, acting on its own clubs.
-SIGNED_IN_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
+SIGNED_IN_PAGES = {
+    "event-new", "event-import-file", "drive-new", "tournament-new",
+    # one's own password
+    "password_change", "password_change_done",
+}  # fmt: skip
 #: A running event's public pages: its directors only, until it is published or followed live.
 PUBLIC_EVENT_PAGES = {
     "public-results", "public-board", "public-pair", "public-display", "public-version",
@@ -129,7 +136,13 @@ PUBLIC_CLUB_PAGES |= {"member-page", "member-page-pdf", "member-page-csv", "memb
 OPEN_PAGES = {
     "home", "health", "login", "logout", "table-sw", "drive-table-sw", "team-table-sw",
     "api-schema",
+    # a forgotten password: the form, "check your email", the emailed link's page, "done"
+    "password_reset", "password_reset_done", "password_reset_confirm", "password_reset_complete",
 }  # fmt: skip
+#: An invitation's link: for whoever holds it; any other token is a 404 for everyone.
+INVITATION_PAGES = {"invitation-accept"}
+#: For administrators only: a new club, with its first director invited.
+ADMIN_PAGES = {"club-new"}
 #: A table's own link.
 TABLE_ROUTES = {
     "table-page", "api-table", "api-table-preview", "api-table-results", "api-table-confirm",
@@ -174,6 +187,8 @@ CLUB_API = {
     "api-member-data",
     # the club's seasons, for its directors only
     "api-seasons", "api-season", "api-competitions", "api-competition", "api-season-recompute",
+    # the club's people: its directors, invitations and trail
+    "api-people", "api-person", "api-invitation",
 }  # fmt: skip
 #: The director's pages about one of their clubs (another club's: 404).
 CLUB_PAGES = {
@@ -181,6 +196,7 @@ CLUB_PAGES = {
     "members-export-xlsx",
     "member-merge", "member-erase", "member-data",
     "seasons", "season-new", "season-detail", "season-edit", "competition-new", "competition-edit",
+    "people", "person-remove", "invitation-revoke",
 }  # fmt: skip
 SIGNED_IN_API = {"api-events", "api-advice", "api-drives", "api-tournaments"}
 #: Public reading, through the API.
@@ -188,6 +204,27 @@ PUBLIC_EVENT_API = {"api-public", "api-public-board", "api-public-pair", "api-pu
 PUBLIC_CLUB_API = {"api-club", "api-member-history", "api-public-seasons", "api-public-season"}
 #: Live results before publishing: the club's directors, or anyone once published.
 STANDINGS_API = {"api-standings", "api-tournament-standings"}
+
+#: What the club's scorer reaches of the director's routes: entering and correcting results
+#: (an event's travellers, artificial scores and corrections; a drive's hands, corrections and
+#: score cards; a tournament's games and tie games), and the pages those forms live on.
+SCORER_ROUTES = {
+    "event-enter", "event-traveller", "result-correct", "result-artificial",
+    "api-results", "api-result-correct", "api-artificial",
+    "drive-detail", "drive-enter", "drive-correct", "drive-cards",
+    "api-drive-results", "api-drive-correct", "api-drive-cards",
+    "tournament-detail", "tournament-enter", "tournament-tie",
+    "api-tournament-games", "api-tournament-tie",
+}  # fmt: skip
+#: Signed-in pages that make something in one of one's own clubs: a scorer directs none.
+MAKING_PAGES = {"event-new", "event-import-file", "drive-new", "tournament-new"}
+#: A signed-in list that also makes a new evening by POST (the matrix sends a whole event):
+#: a scorer may list (nothing), not make. The drives' and tournaments' lists refuse the
+#: matrix's empty body for what it lacks before asking which club, as they do for anyone.
+MAKING_LISTS = {"api-events"}
+#: A running event's standings page reads as its public pages do: its directors, or anyone
+#: once live or published; a scorer follows the event's results through the entry pages.
+SCORER_UNSEEN = {"event-standings"}
 
 AUDIENCES: dict[str, set[str]] = {
     "director_event": DIRECTOR_EVENT_PAGES | DIRECTOR_EVENT_API,
@@ -197,6 +234,8 @@ AUDIENCES: dict[str, set[str]] = {
     "public_club": PUBLIC_CLUB_PAGES | PUBLIC_CLUB_API,
     "open": OPEN_PAGES,
     "table": TABLE_ROUTES,
+    "invitation": INVITATION_PAGES,
+    "admin": ADMIN_PAGES,
 }
 
 
@@ -225,6 +264,7 @@ class World:
     drive_tokens: dict[int, str]  # table -> link of the running drive
     tournament: Tournament  # running, round 1, table 1's game in; live standings off
     team_tokens: dict[int, str]  # table -> link of the running tournament
+    invitation: Invitation  # the club's, still open
 
     def kwargs(self, params: list[str], *, token: str, name: str = "") -> dict[str, Any]:
         is_drive = name.startswith(("drive-", "api-drive"))
@@ -261,6 +301,10 @@ class World:
             "competition_id": Competition.objects.filter(season__club=self.club).values_list(
                 "pk", flat=True
             )[0],
+            # two co-directors: the page removes one, the API the other
+            "user_id": self.users["co_director_2" if name == "api-person" else "co_director"].pk,
+            "invitation_id": self.invitation.pk,
+            "uidb64": "MQ",
         }
         missing = [p for p in params if p not in values]
         assert not missing, f"no test value for the route parameter(s) {missing}"
@@ -288,6 +332,12 @@ def world(club: Club, director: Any) -> World:
     season = season_create(club=club, name="Matrix season", starts="2025-01-01", ends="2025-12-31")
     competition_add(season=season, name="Matrix ladder")
     admin = users.create_user("admin", password="pw-for-tests", is_superuser=True, is_staff=True)
+    co_director = users.create_user("co-td", password="pw-for-tests")
+    co_director_2 = users.create_user("co-td-2", password="pw-for-tests")
+    club.directors.add(co_director, co_director_2)
+    scorer = users.create_user("scorer", password="pw-for-tests")
+    club.scorers.add(scorer)
+    sent = people.invite(club=club, email="new@example.org", user=director, base_url="")
 
     published = make_event(club, user=director)
     Pair.objects.filter(section__event=published, number=1, direction="NS").update(
@@ -326,7 +376,14 @@ def world(club: Club, director: Any) -> World:
         call=call,
         job=job,
         player="Ann Archer",
-        users={"director": director, "other_director": other, "admin": admin},
+        users={
+            "director": director,
+            "other_director": other,
+            "admin": admin,
+            "co_director": co_director,
+            "co_director_2": co_director_2,
+            "scorer": scorer,
+        },
         drive=drive,
         drive_tokens=dict(
             DriveTableAccess.objects.filter(drive=drive).values_list("table", "token")
@@ -337,6 +394,7 @@ def world(club: Club, director: Any) -> World:
                 "table", "token"
             )
         ),
+        invitation=sent.invitation,
     )
 
 
@@ -406,6 +464,13 @@ def fingerprint() -> tuple[Any, ...]:
         tuple(Member.objects.order_by("pk").values_list("public_name", flat=True)),
         tuple(Season.objects.order_by("pk").values_list("name", "starts", "ends")),
         tuple(Competition.objects.order_by("pk").values_list("name", "kind", "position")),
+        # who may do what: the clubs' people, the invitations, the trail, the accounts
+        tuple(Club.directors.through.objects.order_by("pk").values_list("club_id", "user_id")),
+        tuple(Club.scorers.through.objects.order_by("pk").values_list("club_id", "user_id")),
+        tuple(Invitation.objects.order_by("pk").values_list("accepted_at", "revoked_at")),
+        PeopleAudit.objects.count(),
+        get_user_model().objects.count(),
+        tuple(get_user_model().objects.order_by("pk").values_list("password", flat=True)),
     )
 
 
@@ -469,7 +534,7 @@ def api_url(template: str, world: World, token: str) -> tuple[str, str]:
 
 _INT_PARAMS = {
     "id", "pk", "number", "result_id", "call_id", "job_id", "table", "pair_id", "member_id",
-    "season_id", "competition_id",
+    "season_id", "competition_id", "user_id", "invitation_id",
 }  # fmt: skip
 
 # ---- what each caller must get -----------------------------------------------------------------
@@ -478,10 +543,16 @@ LOGIN = "login"  # a redirect to the login page
 ALLOWED = "allowed"  # reached the code: any answer but a refusal or a server error
 
 
-def expected(audience: str, role: str, *, api: bool) -> str | int:
+def expected(
+    audience: str, role: str, *, api: bool, name: str = "", method: str = "GET"
+) -> str | int:
     refused_anonymous: str | int = 403 if api else LOGIN
+    if role == "scorer":
+        return expected_of_scorer(audience, name, method)
     if audience == "open":
         return ALLOWED
+    if audience == "invitation":
+        return 404  # the world's token is no invitation's: a page saying so, for everyone
     if audience == "table":
         return ALLOWED if role == "tablet" else 404
     if audience in {"public_event"}:
@@ -490,6 +561,8 @@ def expected(audience: str, role: str, *, api: bool) -> str | int:
     if audience == "public_club":
         return ALLOWED
     anonymous = role in {"anonymous", "tablet"}
+    if audience == "admin":
+        return LOGIN if anonymous else ALLOWED if role == "admin" else 403
     if audience == "signed_in":
         return refused_anonymous if anonymous else ALLOWED
     if audience in {"director_event", "club"}:
@@ -497,6 +570,21 @@ def expected(audience: str, role: str, *, api: bool) -> str | int:
             return refused_anonymous
         return 404 if role == "other_director" else ALLOWED
     raise AssertionError(audience)
+
+
+def expected_of_scorer(audience: str, name: str, method: str) -> str | int:
+    """The club's scorer: the result routes and what anyone signed in may reach; a 403 for the
+    club's other director routes (they are told why); others' as for anyone else."""
+    if name in SCORER_UNSEEN:
+        return 404
+    if audience in {"director_event", "club"}:
+        return ALLOWED if name in SCORER_ROUTES else 403
+    if audience == "signed_in":
+        making = name in MAKING_PAGES or (name in MAKING_LISTS and method == "POST")
+        return 403 if making else ALLOWED
+    if audience == "admin":
+        return 403
+    return expected(audience, "other_director", api=False)
 
 
 def check(response: Any, want: str | int, *, allowed_status: int | None, where: str) -> str | None:
@@ -571,16 +659,22 @@ def run_role(
     role: str,
     allowed_director: dict[tuple[str, str], int],
     only: Callable[[str], bool] = lambda audience: True,
+    wanted: Callable[[str | int], bool] = lambda want: True,
 ) -> list[str]:
+    """`role`'s calls to every route whose audience `only` takes and whose expected answer
+    `wanted` takes, with what went wrong (the director's answers are recorded instead)."""
     client = client_for(role, world)
     problems = []
     for audience, method, path, body, api in calls(world, role):
         if not only(audience):
             continue
+        name = resolve(path).url_name or ""
+        want = expected(audience, role, api=api, name=name, method=method)
+        if not wanted(want):
+            continue
         send: Callable[..., Any] = getattr(client, method.lower())
         kwargs = {"content_type": "application/json"} if api and method != "GET" else {}
         response = send(path, body, **kwargs) if method != "GET" else send(path)
-        want = expected(audience, role, api=api)
         if role == "other_director" and path == "/api/events/" and method == "POST":
             want = 403  # a new event in a club they do not direct
         if role == "director":
@@ -636,6 +730,29 @@ def test_refused_callers_are_refused_and_change_nothing(world: World, role: str)
     assert not problems, "\n".join(problems)
     if role != "tablet":
         assert fingerprint() == before, f"a refused {role} changed something"
+
+
+def test_the_clubs_scorer_enters_results_and_is_refused_everything_else(world: World) -> None:
+    """The scorer's refusals first, checked to change nothing; then what they may reach."""
+    answers = director_answers(world)
+    before = fingerprint()
+    problems = run_role(world, "scorer", answers, wanted=lambda want: want != ALLOWED)
+    assert not problems, "\n".join(problems)
+    assert fingerprint() == before, "a refused scorer changed something"
+    problems = run_role(world, "scorer", answers, wanted=lambda want: want == ALLOWED)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_scorers_refusal_says_why(world: World) -> None:
+    scorer = client_for("scorer", world)
+    page = scorer.post(f"/events/{world.event.pk}/status/finish/")
+    assert page.status_code == 403
+    assert "only its directors may do this" in page.content.decode()
+    api = scorer.post(f"/api/events/{world.event.pk}/actions/finish")
+    assert api.status_code == 403 and "You score for Test Whist Club" in api.json()["detail"]
+    members = scorer.get(f"/clubs/{world.club.slug}/members/")
+    assert members.status_code == 403 and "Ask one of them" in members.content.decode()
+    assert Event.objects.get(pk=world.event.pk).status == "running"
 
 
 def test_a_tablet_reaches_only_its_own_tables_results(world: World) -> None:

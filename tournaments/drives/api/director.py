@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.drives.settings import MAX_PLAYERS
-from tournaments.drives.access import drive_for, drives_for
+from tournaments.drives.access import drive_for, drive_for_scoring, drives_for
 from tournaments.drives.api.documents import DriveDocumentOut, DriveSettingsField, DriveTotalsOut
 from tournaments.drives.models import Drive
 from tournaments.drives.selectors.documents import drive_document, drive_totals
@@ -73,6 +73,15 @@ class DirectorDriveApi(APIView):
     def answer(self) -> Response:
         self.drive.refresh_from_db()
         return Response(state_out(drive_state(self.drive)))
+
+
+class ScorerDriveApi(DirectorDriveApi):
+    """An API view that enters or corrects a drive's results: its club's scorers reach it as
+    its directors do (`drive_for_scoring`), checked before the body is read."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        APIView.initial(self, request, *args, **kwargs)
+        self.drive = drive_for_scoring(request.user, kwargs["pk"])
 
 
 class DriveListApi(APIView):
@@ -204,7 +213,7 @@ class DriveEntryIn(serializers.Serializer[Any]):
     reason = TextField(required=False, allow_blank=True, default="", max_length=500)
 
 
-class DriveResultsApi(DirectorDriveApi):
+class DriveResultsApi(ScorerDriveApi):
     """A table's result for the hand being played (`hand`, if given, must be that hand)."""
 
     @extend_schema(request=DriveEntryIn, responses=DriveStateOut)
@@ -222,7 +231,7 @@ class DriveResultsApi(DirectorDriveApi):
         return self.answer()
 
 
-class DriveCorrectApi(DirectorDriveApi):
+class DriveCorrectApi(ScorerDriveApi):
     """Correct a table's result of any hand entered (`hand` required)."""
 
     @extend_schema(request=DriveEntryIn, responses=DriveStateOut)
@@ -254,7 +263,7 @@ class CardField(serializers.DictField):
     """A card as sent: read one by one by `CardIn`, so a refusal names the card's player."""
 
 
-class DriveCardsApi(DirectorDriveApi):
+class DriveCardsApi(ScorerDriveApi):
     """A paper drive's totals from the players' score cards: every player's figures at once
     (`{"cards": {"1": {"total": "84", "first_half": "40", "ten_plus": 2}, ...}}`); the first
     half's totals and the hands of 10+ tricks where the prize list needs them. Typing them

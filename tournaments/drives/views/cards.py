@@ -16,12 +16,12 @@ from django.shortcuts import redirect, render
 from tournaments.drives.models import DriveResult
 from tournaments.drives.selectors.drives import player_names
 from tournaments.drives.services import cards as drive_cards
-from tournaments.drives.views.director import drive_for_director
+from tournaments.drives.views.director import drive_for_scorer
 
 
 @login_required
 def drive_cards_page(request: HttpRequest, pk: int) -> HttpResponse:
-    drive = drive_for_director(request, pk)
+    drive = drive_for_scorer(request, pk)
     names = player_names(drive)
     half, big = drive_cards.needs(drive)
     error = ""

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubwhist.lan import loopback_warning
 from engine.drives.prizes import show
 from engine.exports.csv import safe_row
-from tournaments.drives.access import drive_for
+from tournaments.drives.access import drive_for, drive_for_scoring
 from tournaments.drives.models import Drive, DrivePlayer
 from tournaments.drives.selectors.drives import (
     DriveState,
@@ -46,6 +46,12 @@ from tournaments.kernel.pdf import pdf_response
 
 def drive_for_director(request: HttpRequest, pk: int) -> Drive:
     return drive_for(request.user, pk, Drive.objects.select_related("club"))
+
+
+def drive_for_scorer(request: HttpRequest, pk: int) -> Drive:
+    """The drive if the account may enter and correct its results (its club's directors and
+    scorers): its page, a hand's result entered, one corrected."""
+    return drive_for_scoring(request.user, pk, Drive.objects.select_related("club"))
 
 
 @login_required
@@ -91,7 +97,7 @@ def drive_new(request: HttpRequest) -> HttpResponse:
 def drive_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The hand being played: each table's four players and a form for its result, which
     tables are done, "Next hand", the earlier hands (to correct) and the running totals."""
-    drive = drive_for_director(request, pk)
+    drive = drive_for_scorer(request, pk)
     state = drive_state(drive)
     fields = state.settings.game_rules.rules.entry_fields() if state.settings else []
     running = drive.status == Drive.Status.RUNNING
@@ -196,7 +202,7 @@ def drive_start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def drive_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """One table's result for the hand being played, from the tally sheet."""
-    drive = drive_for_director(request, pk)
+    drive = drive_for_scorer(request, pk)
     try:
         table = _number(request.POST.get("table"), "The table")
     except NumberRefused as refused:
@@ -281,7 +287,7 @@ def drive_comes_and_goes(request: HttpRequest, pk: int, action: str) -> HttpResp
 @login_required
 @require_POST
 def drive_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    drive = drive_for_director(request, pk)
+    drive = drive_for_scorer(request, pk)
     try:
         hand = _number(request.POST.get("hand"), "The hand")
         table = _number(request.POST.get("table"), "The table")

@@ -32,3 +32,12 @@ class DirectorEventApi(APIView):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         self.event = director_event(request, kwargs["pk"])
+
+
+class ScorerEventApi(DirectorEventApi):
+    """An API view that enters or corrects an event's results: its club's scorers reach it as
+    its directors do (`access.event_for_scoring`), checked before the body is read."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        APIView.initial(self, request, *args, **kwargs)
+        self.event = access.event_for_scoring(request.user, kwargs["pk"], events_query())

@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.events.api.director import DirectorEventApi
+from tournaments.events.api.director import DirectorEventApi, ScorerEventApi
 from tournaments.events.api.serializers import ResultOut
 from tournaments.events.models import Event, Result
 from tournaments.events.services import corrections
@@ -22,7 +22,7 @@ from tournaments.kernel.api.fields import TextField
 from tournaments.kernel.numbers import WholeNumberField
 
 
-class ResultsApi(DirectorEventApi):
+class ResultsApi(ScorerEventApi):
     #: Another result stored for the meeting (`kernel.api.schema`).
     error_statuses = (409,)
 
@@ -102,7 +102,7 @@ class ResultDisputeApi(DirectorEventApi):
         return _result_out(result)
 
 
-class ResultCorrectApi(DirectorEventApi):
+class ResultCorrectApi(ScorerEventApi):
     """The director replaces a result's entry, saying why (kept in the audit trail)."""
 
     #: The result changed since the `seen` revision (`kernel.api.schema`).
@@ -135,7 +135,7 @@ class ResultCorrectApi(DirectorEventApi):
         return _result_out(result)
 
 
-class ArtificialApi(DirectorEventApi):
+class ArtificialApi(ScorerEventApi):
     class ArtificialIn(serializers.Serializer[Any]):
         round = WholeNumberField(min_value=1)
         table = WholeNumberField(min_value=1)

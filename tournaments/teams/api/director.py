@@ -22,7 +22,12 @@ from engine.teams.model import MAX_TEAMS
 from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField
 from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.numbers import WholeNumberField
-from tournaments.teams.access import tournament_for, tournament_readable, tournaments_for
+from tournaments.teams.access import (
+    tournament_for,
+    tournament_for_scoring,
+    tournament_readable,
+    tournaments_for,
+)
 from tournaments.teams.api.documents import (
     BidWhistHandField,
     TeamPublicStandingsOut,
@@ -70,6 +75,15 @@ class DirectorTournamentApi(APIView):
     def answer(self, code: int = status.HTTP_200_OK) -> Response:
         self.tournament.refresh_from_db()
         return Response(state_out(tournament_state(self.tournament)), status=code)
+
+
+class ScorerTournamentApi(DirectorTournamentApi):
+    """An API view that enters or corrects a tournament's games: its club's scorers reach it
+    as its directors do (`tournament_for_scoring`), checked before the body is read."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        APIView.initial(self, request, *args, **kwargs)
+        self.tournament = tournament_for_scoring(request.user, kwargs["pk"])
 
 
 def _valid(serializer: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -202,7 +216,7 @@ class GameIn(serializers.Serializer[Any]):
     reason = TextField(required=False, allow_blank=True, max_length=500)
 
 
-class GameApi(DirectorTournamentApi):
+class GameApi(ScorerTournamentApi):
     """A table's game from the director: it counts at once (a correction needs a reason)."""
 
     @extend_schema(request=GameIn, responses=TournamentDocumentOut)
@@ -293,7 +307,7 @@ class TieGameIn(serializers.Serializer[Any]):
     hands = serializers.ListField(child=BidWhistHandField(), required=False, max_length=200)
 
 
-class TieGameApi(DirectorTournamentApi):
+class TieGameApi(ScorerTournamentApi):
     """A tie for a place played off in one game (where the settings allow it): the winner is
     ranked above the loser; entered again, it replaces the one before."""
 

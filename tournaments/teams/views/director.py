@@ -23,7 +23,7 @@ from tournaments.kernel.clubs import club_get_or_create
 from tournaments.kernel.member_links import member_suggestions
 from tournaments.kernel.numbers import NumberRefused, optional_whole
 from tournaments.kernel.pages import FIRST_CLUB, act, base_url, no_club
-from tournaments.teams.access import tournament_for
+from tournaments.teams.access import tournament_for, tournament_for_scoring
 from tournaments.teams.models import League, Tournament
 from tournaments.teams.selectors.money import money_view
 from tournaments.teams.selectors.room import playoff_view, team_links
@@ -41,6 +41,12 @@ from tournaments.teams.views.forms import (
 
 def tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
     return tournament_for(request.user, pk, Tournament.objects.select_related("club"))
+
+
+def tournament_for_scorer(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament if the account may enter and correct its games (its club's directors
+    and scorers): its page and a table's score entered or corrected."""
+    return tournament_for_scoring(request.user, pk, Tournament.objects.select_related("club"))
 
 
 @login_required
@@ -88,7 +94,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_for_director(request, pk)
+    tournament = tournament_for_scorer(request, pk)
     state = tournament_state(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     return render(
@@ -196,7 +202,7 @@ def _tie_pairs(state: Any) -> list[tuple[Any, Any]]:
 @require_POST
 def tournament_tie(request: HttpRequest, pk: int) -> HttpResponse:
     """A tie for a place played off in one game: its final score."""
-    tournament = tournament_for_director(request, pk)
+    tournament = tournament_for_scorer(request, pk)
     try:
         home = _number(request.POST.get("home"), "The first team")
         away = _number(request.POST.get("away"), "The second team")
@@ -229,7 +235,7 @@ def score_from_post(request: HttpRequest) -> dict[str, Any]:
 @require_POST
 def tournament_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """A table's final score from its score sheet (or a correction, with a reason)."""
-    tournament = tournament_for_director(request, pk)
+    tournament = tournament_for_scorer(request, pk)
     try:
         table = _number(request.POST.get("table"), "The table")
         round_ = _number(request.POST.get("round"), "The round")

@@ -12,6 +12,14 @@ from tournaments.events import access
 from tournaments.events.models import Event
 
 
+def event_for_scorer(request: HttpRequest, pk: int) -> Event:
+    """The event if the signed-in account may enter and correct its results: its club's
+    directors and scorers (the result entry and correction pages only)."""
+    return access.event_for_scoring(
+        request.user, pk, Event.objects.select_related("club").prefetch_related("sections")
+    )
+
+
 def event_for_director(request: HttpRequest, pk: int) -> Event:
     """The event if the signed-in account directs its club; another club's answers 404."""
     return access.event_for(

@@ -1,4 +1,5 @@
-"""Results from paper: travellers typed in, corrections with a reason, artificial scores."""
+"""Results from paper: travellers typed in, corrections with a reason, artificial scores. The
+club's scorers reach these pages as its directors do (`event_for_scorer`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from tournaments.events.forms import ArtificialForm, ReasonForm
 from tournaments.events.models import Board, Result
 from tournaments.events.services import corrections
 from tournaments.events.services import results as result_services
-from tournaments.events.views.director._common import event_for_director
+from tournaments.events.views.director._common import event_for_scorer
 from tournaments.kernel.forms import entry_from_post
 from tournaments.kernel.numbers import NumberRefused, optional_whole
 
@@ -25,7 +26,7 @@ from tournaments.kernel.numbers import NumberRefused, optional_whole
 @login_required
 def event_enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick a board to enter from its paper traveller."""
-    event = event_for_director(request, pk)
+    event = event_for_scorer(request, pk)
     refused = False
     try:
         number = optional_whole(request.GET.get("board"), "The board", low=1)
@@ -57,7 +58,7 @@ def event_traveller(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     the correction form (with a reason), or by choosing the second of two entries typed at
     once. All new lines are saved together or not at all.
     """
-    event = event_for_director(request, pk)
+    event = event_for_scorer(request, pk)
     section = event.section
     board = get_object_or_404(Board, event=event, number=number)
     rules = rules_for(event)
@@ -152,7 +153,7 @@ def _second_entries(
 def result_correct(request: HttpRequest, pk: int, result_id: int) -> HttpResponse:
     """Change a stored result, with the reason the audit keeps; another director's change
     made meanwhile is shown, never silently undone."""
-    event = event_for_director(request, pk)
+    event = event_for_scorer(request, pk)
     result = get_object_or_404(Result, pk=result_id, section__event=event)
     error = ""
     rules = rules_for(event)
@@ -201,7 +202,7 @@ def result_artificial(
 ) -> HttpResponse:
     """An artificial score (average, average plus, ...) for a meeting that could not play
     the board."""
-    event = event_for_director(request, pk)
+    event = event_for_scorer(request, pk)
     section = event.section
     form = ArtificialForm(request.POST or None)
     error = ""
