@@ -270,6 +270,13 @@ def test_the_command_and_the_api(director_client: Client, club: Club) -> None:
     said = out.getvalue()
     assert "would link  Ann Lee" in said and "3 place(s)" in said
     assert "no member  Vic Visitor" in said and "Nothing was changed" in said
+    for not_a_boolean in (0, 1, "yes"):  # the schema says boolean: JSON true or false only
+        refused = director_client.post(
+            f"/api/clubs/{club.slug}/members/link/", {"dry_run": not_a_boolean},
+            content_type="application/json",
+        )  # fmt: skip
+        assert refused.status_code == 400 and "dry_run" in refused.json()
+    assert not Pair.objects.filter(section__event__club=club, member1__isnull=False).exists()
     answer = director_client.post(
         f"/api/clubs/{club.slug}/members/link/", {"dry_run": False},
         content_type="application/json",

@@ -21,6 +21,16 @@ class TextField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class TrueOrFalse(serializers.BooleanField):
+    """A JSON true or false, as the schema says `boolean`: DRF's own BooleanField takes 1, 0,
+    "yes" and "off" too, so a request the schema calls invalid would be acted on."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class SlugText(serializers.SlugField):
     """A slug (a club's web address) under the same rule as `TextField`: text only."""
 

@@ -11,12 +11,13 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments.kernel.api.fields import TrueOrFalse
 from tournaments.kernel.api.members import ClubMembersApi
 from tournaments.kernel.member_links import names_link
 
 
 class MembersLinkIn(serializers.Serializer[Any]):
-    dry_run = serializers.BooleanField(
+    dry_run = TrueOrFalse(
         required=False, default=False, help_text="true: say what would be linked, change nothing."
     )
 
