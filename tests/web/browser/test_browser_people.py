@@ -86,7 +86,7 @@ def test_a_director_invites_a_scorer_who_enters_a_traveller(live_server: Any, br
     director.goto(base + f"/clubs/{club.slug}/people/")
     people = director.locator("#people").inner_text()
     assert "sam" in people and "Scorer" in people
-    assert "accept invitation" in director.locator("#people-trail").inner_text()
+    assert "accepted an invitation as scorer" in director.locator("#people-trail").inner_text()
     assert list(PeopleAudit.objects.order_by("at", "id").values_list("action", flat=True)) == [
         "invite",
         "accept",
