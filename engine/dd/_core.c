@@ -2803,6 +2803,8 @@ static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4
             int hp = h == seat ? fourth : seat; /* the winner's partner */
             if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
                 win = 0; /* partner, void, would have to ruff the trick */
+            else if (!notr && popc(s->hand[h][tr] & ~(L == tr ? 1u << hi : 0u)) < need2 - 1)
+                win = 0; /* fewer trumps than tricks to cash: cash_top_cards would say so */
             else if (cash_top_cards(s, h, notr, L, 1u << hi, need2 - 1, W) > 0)
                 win = 0;
         }
@@ -2862,6 +2864,14 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
         int keeps = h == seat ||
                     ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
                      (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
+        /* With trumps in play only the winning hand's top trumps count, so with fewer
+         * trumps than the tricks wanted cash_top_cards need not be asked: it would say no.
+         * (It was asked 1.55M times on 120 random deals of every strain and said yes 15k
+         * times; this test gives the same answers, hence the same nodes, for 0.4% fewer
+         * instructions in all, and its twin in second_hand_cutoff 0.2% more.) */
+        if (keeps && !notr &&
+            popc(s->hand[h][tr] & ~(ws == tr && hc >= 0 ? 1u << hc : 0u)) < need2 - 1)
+            keeps = 0;
         if (keeps)
             win = cash_top_cards(s, h, notr, ws, hc >= 0 ? 1u << hc : 0u, need2 - 1, W) <= 0;
     }
