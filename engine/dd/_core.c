@@ -1054,7 +1054,11 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
     *extra = 0;
     *keep = 0;
     int q = quick_tricks(s, leader, W, entry, 1);
-    if (s->nseats != 4 || (s->off & OFF_PARTNER_QUICK)) return q;
+    /* The leader's own count already makes the tricks wanted: partner's is not worked out
+     * (measured on 30 random deals: 0.65% fewer instructions in all, 0.15% more nodes, the
+     * cut-offs' W being the leader's cards where it had been partner's at times; +0.1% nodes
+     * on benchmarks.dd_nodes' 150 deals) */
+    if (s->nseats != 4 || (s->off & OFF_PARTNER_QUICK) || q >= need) return q;
     int v = partner_quick_tricks(s, leader, W, entry, extra, q);
     uint16_t XW[4];
     int x;
