@@ -98,6 +98,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h> /* chunk_matches */
+#endif
 
 /* On x86-64 the solver itself (everything up to the module's init) uses the popcnt instruction
  * for its bit counts: every x86-64 processor since 2008 or so has it, and the table lookups
@@ -392,13 +395,36 @@ static inline void pack_own(const uint32_t own[4], uint64_t out[2]) {
     out[1] = ((uint64_t)own[2] << 32) | own[3];
 }
 
-/* Bit i set: entry i of the chunk matches the owners own (packed as pack_own does). */
+/* Bit i set: entry i of the chunk matches the owners own (packed as pack_own does).
+ *
+ * Where SSE2 is there (every x86-64 processor: the compiler defines __SSE2__ without being
+ * asked), two entries at a time in 128-bit registers; SSE2 has no 64-bit compare, so an
+ * entry matches when both 32-bit halves of its masked difference are zero (the compare of
+ * halves, ANDed with itself with the halves swapped), and movemask_pd takes each entry's
+ * sign bit.  The same bits as the plain loop below (the nodes of benchmarks.dd_nodes are the
+ * same); measured with valgrind on 30 random deals: 4.0% fewer instructions in all (the
+ * plain loop was about a twentieth of the search's), the table probe's scan being the commonest
+ * place this runs. */
 static inline unsigned chunk_matches(const Chunk *ch, const uint64_t own[2]) {
     unsigned hits = 0;
+#if defined(__SSE2__) && CHUNK % 2 == 0
+    const __m128i o0 = _mm_set1_epi64x((long long)own[0]), o1 = _mm_set1_epi64x((long long)own[1]);
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < CHUNK; i += 2) {
+        __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)&ch->own0[i]), o0);
+        __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)&ch->own1[i]), o1);
+        a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)&ch->mask0[i]));
+        b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)&ch->mask1[i]));
+        __m128i z = _mm_cmpeq_epi32(_mm_or_si128(a, b), zero);
+        z = _mm_and_si128(z, _mm_shuffle_epi32(z, _MM_SHUFFLE(2, 3, 0, 1)));
+        hits |= (unsigned)_mm_movemask_pd(_mm_castsi128_pd(z)) << i;
+    }
+#else
     for (int i = 0; i < CHUNK; i++) {
         uint64_t bad = ((ch->own0[i] ^ own[0]) & ch->mask0[i]) | ((ch->own1[i] ^ own[1]) & ch->mask1[i]);
         hits |= (unsigned)(bad == 0) << i;
     }
+#endif
     return hits & ((1u << ch->n) - 1); /* the slots past n hold nothing yet */
 }
 
@@ -1054,7 +1080,11 @@ static int side_quick_tricks(const Solver *s, int leader, uint16_t W[4], int *en
     *extra = 0;
     *keep = 0;
     int q = quick_tricks(s, leader, W, entry, 1);
-    if (s->nseats != 4 || (s->off & OFF_PARTNER_QUICK)) return q;
+    /* The leader's own count already makes the tricks wanted: partner's is not worked out
+     * (measured on 30 random deals: 0.65% fewer instructions in all, 0.15% more nodes, the
+     * cut-offs' W being the leader's cards where it had been partner's at times; +0.1% nodes
+     * on benchmarks.dd_nodes' 150 deals) */
+    if (s->nseats != 4 || (s->off & OFF_PARTNER_QUICK) || q >= need) return q;
     int v = partner_quick_tricks(s, leader, W, entry, extra, q);
     uint16_t XW[4];
     int x;
@@ -2803,6 +2833,8 @@ static int second_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4
             int hp = h == seat ? fourth : seat; /* the winner's partner */
             if (!notr && !s->hand[hp][L] && hand_len(s, hp) == seat_len(s, hp, tr))
                 win = 0; /* partner, void, would have to ruff the trick */
+            else if (!notr && popc(s->hand[h][tr] & ~(L == tr ? 1u << hi : 0u)) < need2 - 1)
+                win = 0; /* fewer trumps than tricks to cash: cash_top_cards would say so */
             else if (cash_top_cards(s, h, notr, L, 1u << hi, need2 - 1, W) > 0)
                 win = 0;
         }
@@ -2862,6 +2894,14 @@ static int third_hand_cutoff(const Solver *s, int seat, int need2, uint16_t W[4]
         int keeps = h == seat ||
                     ((!l3 || ws != L || (l3 & ((1u << wr) - 1))) &&
                      (notr || l3 || hand_len(s, seat) > seat_len(s, seat, tr)));
+        /* With trumps in play only the winning hand's top trumps count, so with fewer
+         * trumps than the tricks wanted cash_top_cards need not be asked: it would say no.
+         * (It was asked 1.55M times on 120 random deals of every strain and said yes 15k
+         * times; this test gives the same answers, hence the same nodes, for 0.4% fewer
+         * instructions in all, and its twin in second_hand_cutoff 0.2% more.) */
+        if (keeps && !notr &&
+            popc(s->hand[h][tr] & ~(ws == tr && hc >= 0 ? 1u << hc : 0u)) < need2 - 1)
+            keeps = 0;
         if (keeps)
             win = cash_top_cards(s, h, notr, ws, hc >= 0 ? 1u << hc : 0u, need2 - 1, W) <= 0;
     }
