@@ -35,17 +35,16 @@ as close together), not an evening.
 
 It prints p50/p95/p99 of every kind of tablet request, each judged on its own (target: p95
 under 50 ms for each kind), errors, the games sent against those stored and confirmed (lost,
-duplicated; targets 0), the answers the retries got, and for each next round: the time the last confirmation's request took (the draw
-is made inside it), the draw's own time in the database (from the last game's confirmation to
-the new round's row, one transaction), and the time from the draw (the new round's row) to
-the last tablet's state showing the new round, and how many tablets saw it by their stream
-rather than a poll or their own answer (target: every tablet within 1 s). Then where the CPU
-went over the play (the machine's, the web workers', PostgreSQL's, the tablets' own and
-anything else's: other work on the machine shows there), how often a
-PostgreSQL backend waited on a lock (every write takes the tournament's row in turn), and the
-standings' top 5 as a sanity line. A service that cannot be reached is reported loudly and the
-script exits 0.
-"""
+duplicated; targets 0), the answers the retries got, and for each next round: the time the last
+confirmation's request took (the draw is made inside it), the draw's own time in the database
+(from the last game's confirmation to the new round's row, one transaction), and the time from
+the draw (the new round's row) to the last tablet's state showing the new round, and how many
+tablets saw it by their stream rather than a poll or their own answer (target: every tablet
+within 1 s). Then where the CPU went over the play (the machine's, the web workers',
+PostgreSQL's, the tablets' own and anything else's: other work on the machine shows there), how
+often a PostgreSQL backend waited on a lock (every write takes the tournament's row in turn),
+and the standings' top 5 as a sanity line. A service that cannot be reached is reported loudly
+and the script exits 0."""
 
 from __future__ import annotations
 

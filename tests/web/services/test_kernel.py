@@ -40,6 +40,12 @@ from tournaments.kernel.members import MembersRefused
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import RuleRefused
 from tournaments.kernel.numbers import NumberRefused
+from tournaments.kernel.people import (
+    InvitationClosed,
+    LastDirector,
+    PeopleRefused,
+    PersonMissing,
+)
 from tournaments.kernel.refusals import STATUS, Kind, Refused, refusal_classes
 from tournaments.kernel.streams import state_events
 from tournaments.kernel.table_gate import TableWritesClosed
@@ -79,6 +85,10 @@ REFUSALS: dict[type[Refused], int] = {
     LinkRefused: 400,
     MembersFileRefused: 400,
     SeasonRefused: 400,
+    PeopleRefused: 400,
+    LastDirector: 409,
+    PersonMissing: 404,
+    InvitationClosed: 409,
 }
 
 

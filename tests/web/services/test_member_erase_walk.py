@@ -172,6 +172,8 @@ def _club_world(club: Club, director: Any) -> World:
                  "score-cards", "cards"],
         "kind": ["travellers", "curtain-cards", "hand-records", "score-cards", "pair-list"],
         "action": ["finish"],
+        # the club's people and the password pages: they name accounts, never a member
+        "user_id": [director.pk], "invitation_id": [1], "uidb64": ["MQ"],
     }  # fmt: skip
     return World(club, member, ids, director, admin)
 

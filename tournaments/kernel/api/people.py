@@ -45,8 +45,24 @@ class InvitationOut(serializers.ModelSerializer[Invitation]):
         return invitation.invited_by.get_username() if invitation.invited_by else ""
 
 
+class TrailStateOut(serializers.Serializer[Any]):
+    """What a trail line records before or after its change; each key only where it applies
+    (an invitation's email, role and end; an account's name; a new club's name)."""
+
+    email = serializers.CharField(required=False)
+    role = serializers.CharField(required=False, help_text="director or scorer")
+    expires_at = serializers.CharField(required=False, help_text="When the invitation ends.")
+    username = serializers.CharField(required=False)
+    already = serializers.CharField(
+        required=False, allow_null=True, help_text="The role the account held before, if any."
+    )
+    name = serializers.CharField(required=False, help_text="A new club's name.")
+
+
 class TrailLineOut(serializers.ModelSerializer[PeopleAudit]):
     who = serializers.CharField(read_only=True)
+    before = TrailStateOut(allow_null=True)
+    after = TrailStateOut(allow_null=True)
 
     class Meta:
         model = PeopleAudit

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User as AuthUser
 from django.db import models
 
-from tournaments.kernel.models import Club, Member, MemberAudit
+from tournaments.kernel.models import Club, Invitation, Member, MemberAudit, PeopleAudit
 from tournaments.kernel.refusals import Refused
 
 BACKUP_FORMAT = "clubwhist-backup"
@@ -92,6 +92,11 @@ IMPLIED: dict[Model, dict[str, str]] = {Member: {"club": "listed under its club"
 
 #: Fields left out on purpose, and why.
 OMITTED: dict[Model, dict[str, str]] = {
+    Club: {
+        "scorers": "a club's scorers are invited again where the backup is restored (its "
+        "directors are carried and may invite them); version 5 has no place for them, and a "
+        "later version will carry them",
+    },
     AuthUser: {
         "id": "users are matched by username; ids differ from one database to another",
         "groups": "clubwhist grants nothing through groups (directors are a club's directors)",
@@ -103,6 +108,10 @@ OMITTED: dict[Model, dict[str, str]] = {
 OMITTED_MODELS: dict[Model, str] = {
     MemberAudit: "the register's trail stays with the installation that kept it (for now: "
     "issue #44's later slices carry it)",
+    Invitation: "an invitation's link opens only the installation that sent it, and only "
+    "while it is open: a restored club's directors invite again",
+    PeopleAudit: "the trail of who may do what stays with the installation that kept it, as "
+    "the register's does",
 }
 
 
