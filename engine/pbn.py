@@ -192,7 +192,7 @@ def _fixed_trumps(fields: BoardFields, shape: BoardShape) -> str | None:
 def _another_game(board: Board, rules: GameRules) -> str | None:
     """What to say when a board the file names another game for, or deals for other options
     (another number of players), is offered to this event; None when it is this event's."""
-    if board.variant != rules.name:
+    if not rules.dealt_for(board):
         theirs = shape_of(board.variant).title
         return (
             f"board {board.number} is {_a(theirs)} board (the file says "

@@ -246,7 +246,7 @@ def check_record(record: EventRecord) -> dict[int, Entry]:
         if board.number in seen_boards:
             raise ExportError(f"board {board.number} appears twice")
         seen_boards.add(board.number)
-        if board.variant != rules.name:
+        if not rules.dealt_for(board):
             # Said in the file's words: which game the board names, which the event plays,
             # and that the two must agree (a file of one event is written for one game).
             raise ExportError(

@@ -162,9 +162,14 @@ class GameRules(TrickTaking):
 
     # ---- results -------------------------------------------------------------------------
 
+    def dealt_for(self, board: Board) -> bool:
+        """Whether the board was dealt for this game: the board's own game, not a choice
+        made by a game's name (readers of files ask this to say which game a board is)."""
+        return self.name == board.variant
+
     def check_board(self, board: Board) -> None:
         """EntryError if the board was not dealt for this game (or these options)."""
-        if self.name != board.variant:  # not a choice by game: the board's own game
+        if not self.dealt_for(board):
             raise EntryError(f"board {board.number} is a {board.variant} board, not {self.title}")
         if board.hand_size != self.hand_size:
             raise EntryError(
