@@ -5,7 +5,7 @@ and, where it can, reads one back; `score_record` rescores a record with the eng
 is how a round trip is checked. Errors in files are `ExportError`, naming where.
 """
 
-from engine.exports.csv import standings_csv, travellers_csv
+from engine.exports.csv import score_cards_csv, standings_csv, travellers_csv
 from engine.exports.pbn_results import dumps_hand_records, dumps_with_results, loads_with_results
 from engine.exports.record import (
     EventRecord,
@@ -30,6 +30,7 @@ __all__ = [
     "dumps_with_results",
     "loads_usebio",
     "loads_with_results",
+    "score_cards_csv",
     "score_record",
     "standings_csv",
     "travellers_csv",

@@ -40,6 +40,20 @@ and `handicapped_percentage`.
 | ew_score | EW's score (minus NS's, as on a bridge traveller), or EW's artificial code |
 | ns_points, ew_points | what each side earned on the board (matchpoints, IMPs, points) |
 
+`score_cards_csv(record, document)`, each pair's personal score card: every traveller line
+twice, once from each side, by pair (NS before EW in a two-winner field), then round and board:
+
+| column | what |
+| --- | --- |
+| section | the section's name |
+| pair, direction | the pair's number, and NS or EW as it sat on that board |
+| names | the players, "Ann & Bob" |
+| round, table, board | where it was played (round and table empty when unknown) |
+| against | the opponents' pair number |
+| result | the result in a few characters (`rules.describe_short`) |
+| score | the pair's own score (NS's, or minus NS's for East-West), or its artificial code |
+| points | what the pair earned on the board (matchpoints, IMPs, points) |
+
 Entry fields are the game's own (classic whist: `ns_tricks`; Bid Whist: `declarer`, `bid`,
 `kind`, `trumps`, `ranking`, `books`...); a flag field reads `yes` or is empty, a field that
 does not apply is empty.
@@ -67,10 +81,12 @@ from engine.scoring.model import format_points
 
 __all__ = [
     "HANDICAP_COLUMNS",
+    "SCORE_CARD_COLUMNS",
     "STANDINGS_COLUMNS",
     "TRAVELLER_COLUMNS",
     "safe_cell",
     "safe_row",
+    "score_cards_csv",
     "standings_csv",
     "travellers_csv",
 ]
@@ -93,6 +109,11 @@ TRAVELLER_COLUMNS_BEFORE = ("section", "board", "round", "table", "ns_pair", "ew
 TRAVELLER_COLUMNS_AFTER = ("result", "ns_score", "ew_score", "ns_points", "ew_points")
 #: The fixed traveller columns; the game's entry fields go between the two halves.
 TRAVELLER_COLUMNS = TRAVELLER_COLUMNS_BEFORE + TRAVELLER_COLUMNS_AFTER
+#: A pair's score card, one row per board it played (`score_cards_csv`).
+SCORE_CARD_COLUMNS = (
+    "section", "pair", "direction", "names", "round", "table", "board", "against", "result",
+    "score", "points",
+)  # fmt: skip
 
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV
@@ -224,6 +245,51 @@ def _cell(value: object) -> object:
 def travellers_csv(record: EventRecord, document: StandingsDocument) -> str:
     """Every traveller line of `record` with the points `document` gives it, as CSV text
     (see the module docstring for the columns)."""
+    fields = [field.key for field in record.rules().entry_fields()]
+    rows = _traveller_rows(record, document)
+    return _write((*TRAVELLER_COLUMNS_BEFORE, *fields, *TRAVELLER_COLUMNS_AFTER), rows)
+
+
+def score_cards_csv(record: EventRecord, document: StandingsDocument) -> str:
+    """Each pair's score card (see the module docstring for the columns): the travellers'
+    lines, each once from North-South's side and once from East-West's, so a pair finds its
+    evening in one block of rows, as on the card it kept at the table."""
+    names = {
+        (pair.number, None if record.one_winner else pair.direction): pair.names
+        for pair in record.pairs
+    }
+    cards: list[tuple[tuple[int, int, int, int], dict[str, object]]] = []
+    for line in _traveller_rows(record, document):
+        for side, other in (("ns", "ew"), ("ew", "ns")):
+            number = int(str(line[f"{side}_pair"]))
+            direction = side.upper()
+            field = 0 if record.one_winner or direction == "NS" else 1
+            row: dict[str, object] = {
+                "section": line["section"],
+                "pair": number,
+                "direction": direction,
+                "names": names.get((number, None if record.one_winner else direction), ""),
+                "round": line["round"],
+                "table": line["table"],
+                "board": line["board"],
+                "against": line[f"{other}_pair"],
+                "result": line["result"],
+                "score": line[f"{side}_score"],
+                "points": line[f"{side}_points"],
+            }
+            order = (field, number, _sort_number(line["round"]), int(str(line["board"])))
+            cards.append((order, row))
+    cards.sort(key=lambda card: card[0])
+    return _write(SCORE_CARD_COLUMNS, (row for _, row in cards))
+
+
+def _sort_number(value: object) -> int:
+    """A round or table for sorting: unknown (None) before the first."""
+    return -1 if value is None else int(str(value))
+
+
+def _traveller_rows(record: EventRecord, document: StandingsDocument) -> list[dict[str, object]]:
+    """The travellers' rows, by board then as recorded, keyed by their columns."""
     rules = record.rules()
     fields = [field.key for field in rules.entry_fields()]
     clash = set(fields) & set(TRAVELLER_COLUMNS)
@@ -266,4 +332,4 @@ def travellers_csv(record: EventRecord, document: StandingsDocument) -> str:
             "ew_points": _text(line.ew_points),
         }
         rows.append(row)
-    return _write((*TRAVELLER_COLUMNS_BEFORE, *fields, *TRAVELLER_COLUMNS_AFTER), rows)
+    return rows

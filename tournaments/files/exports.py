@@ -28,6 +28,7 @@ from engine.exports import (
     dumps_with_results,
     loads_usebio,
     loads_with_results,
+    score_cards_csv,
     standings_csv,
     travellers_csv,
 )
@@ -88,6 +89,12 @@ FORMATS: dict[str, ExportFormat] = {
             "travellers-csv", "Travellers (CSV)", "travellers.csv", "text/csv; charset=utf-8"
         ),
         ExportFormat("travellers-xlsx", "Travellers (Excel)", "travellers.xlsx", XLSX_CONTENT_TYPE),
+        ExportFormat(
+            "score-cards-csv", "Score cards (CSV)", "score-cards.csv", "text/csv; charset=utf-8"
+        ),
+        ExportFormat(
+            "score-cards-xlsx", "Score cards (Excel)", "score-cards.xlsx", XLSX_CONTENT_TYPE
+        ),
         ExportFormat(
             "json",
             "The whole event (clubwhist JSON)",
@@ -209,12 +216,15 @@ def event_export(event: Event, fmt: str, *, public: bool = False) -> Export:
     elif chosen.key in ("csv", "xlsx"):
         document = _document(event, public)
         text = standings_csv(document, handicap_columns(event, document))
+    elif chosen.key.startswith("score-cards"):
+        text = score_cards_csv(record, _document(event, public))
     else:
         text = travellers_csv(record, _document(event, public))
     name = slugify(event.name) or "event"
     filename = f"{name}-{event.date:%Y-%m-%d}.{chosen.extension}"
     if chosen.extension.endswith("xlsx"):
-        title = "Standings" if chosen.key == "xlsx" else "Travellers"
+        titles = {"xlsx": "Standings", "score-cards-xlsx": "Score cards"}
+        title = titles.get(chosen.key, "Travellers")
         return Export("", filename, chosen.content_type, xlsx_from_csv(text, title))
     if chosen.extension.endswith("csv"):
         text = with_bom(text)  # Excel reads UTF-8 only with it (engine.exports.spreadsheet)

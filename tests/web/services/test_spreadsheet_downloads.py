@@ -106,13 +106,58 @@ def world(club: Club, director: Any) -> dict[str, Any]:
 
 def _an_events_standings_and_travellers(world: dict[str, Any], director_client: Client) -> None:
     pk = world["event"].pk
-    for csv_fmt, xlsx_fmt in (("csv", "xlsx"), ("travellers-csv", "travellers-xlsx")):
+    for csv_fmt, xlsx_fmt in (
+        ("csv", "xlsx"),
+        ("travellers-csv", "travellers-xlsx"),
+        ("score-cards-csv", "score-cards-xlsx"),
+    ):
         rows = _both(
             director_client,
             reverse("event-export", args=[pk, csv_fmt]),
             reverse("event-export", args=[pk, xlsx_fmt]),
         )
         assert len(rows) > 1
+    # Each traveller line is on two score cards, its NS pair's and its EW pair's, with the
+    # same result and each side's own score; a pair's card is one block, in round order.
+    travellers = _both(
+        director_client,
+        reverse("event-export", args=[pk, "travellers-csv"]),
+        reverse("event-export", args=[pk, "travellers-xlsx"]),
+    )
+    cards = _both(
+        director_client,
+        reverse("event-export", args=[pk, "score-cards-csv"]),
+        reverse("event-export", args=[pk, "score-cards-xlsx"]),
+    )
+    _has_accents(cards)
+    head, lines = travellers[0], travellers[1:]
+    card_head, card_rows = cards[0], cards[1:]
+    assert len(card_rows) == 2 * len(lines)
+    column = {name: head.index(name) for name in head}
+    card = {name: card_head.index(name) for name in card_head}
+    on_cards = {
+        (r[card["board"]], r[card["direction"]], r[card["pair"]], r[card["against"]]): (
+            r[card["result"]],
+            r[card["score"]],
+            r[card["points"]],
+        )
+        for r in card_rows
+    }
+    for line in lines:
+        ns, ew, board = line[column["ns_pair"]], line[column["ew_pair"]], line[column["board"]]
+        result = line[column["result"]]
+        assert on_cards[(board, "NS", ns, ew)] == (
+            result,
+            line[column["ns_score"]],
+            line[column["ns_points"]],
+        )
+        assert on_cards[(board, "EW", ew, ns)] == (
+            result,
+            line[column["ew_score"]],
+            line[column["ew_points"]],
+        )
+    blocks = [(r[card["direction"]], r[card["pair"]]) for r in card_rows]
+    assert blocks == sorted(blocks, key=lambda b: (b[0] != "NS", int(b[1])))  # NS first, then EW
     standings = _both(
         director_client,
         reverse("event-export", args=[pk, "csv"]),
@@ -222,6 +267,8 @@ def test_a_running_events_tables_reach_no_one_but_its_directors(
         section=event.section, round=1, table=1, board_number=1, entry={"ns_tricks": 7},
         confirm=True,
     )  # fmt: skip
-    for fmt in ("csv", "xlsx", "travellers-csv", "travellers-xlsx"):
+    for fmt in (
+        "csv", "xlsx", "travellers-csv", "travellers-xlsx", "score-cards-csv", "score-cards-xlsx"
+    ):  # fmt: skip
         assert Client().get(reverse("public-export", args=[event.pk, fmt])).status_code == 404
         assert director_client.get(reverse("event-export", args=[event.pk, fmt])).status_code == 200

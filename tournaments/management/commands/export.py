@@ -1,6 +1,6 @@
 """`python manage.py export EVENT_ID --format FORMAT -o FILE`: the event's results as a file
 for other programs (docs/directors/results.md); FORMAT is usebio, pbn, csv, xlsx,
-travellers-csv, travellers-xlsx or json.
+travellers-csv, travellers-xlsx, score-cards-csv, score-cards-xlsx or json.
 Written beside FILE and renamed over it only when complete."""
 
 import os
