@@ -254,10 +254,7 @@ def score_cards_csv(record: EventRecord, document: StandingsDocument) -> str:
     """Each pair's score card (see the module docstring for the columns): the travellers'
     lines, each once from North-South's side and once from East-West's, so a pair finds its
     evening in one block of rows, as on the card it kept at the table."""
-    names = {
-        (pair.number, None if record.one_winner else pair.direction): pair.names
-        for pair in record.pairs
-    }
+    names = {pair.key: pair.names for pair in record.pairs}
     cards: list[tuple[tuple[int, int, int, int], dict[str, object]]] = []
     for line in _traveller_rows(record, document):
         for side, other in (("ns", "ew"), ("ew", "ns")):
@@ -268,7 +265,7 @@ def score_cards_csv(record: EventRecord, document: StandingsDocument) -> str:
                 "section": line["section"],
                 "pair": number,
                 "direction": direction,
-                "names": names.get((number, None if record.one_winner else direction), ""),
+                "names": names.get(record.pair_side_key(number, direction), ""),
                 "round": line["round"],
                 "table": line["table"],
                 "board": line["board"],
