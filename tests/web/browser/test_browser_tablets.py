@@ -194,12 +194,24 @@ def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browse
     token = _tables(event)[1]
     first = _open(browser, live_server, token)
     second = _open(browser, live_server, token)  # opened before anything was entered
+    # The second device misses every refresh of the table's state until it has sent (a tablet
+    # whose Wi-Fi dropped its polls): what it shows stays what it showed, however long the
+    # first device takes and whenever its ten-second poll would have come.
+    state_url = f"{live_server.url}/api/t/{token}/"
+
+    def stale(route: Any) -> None:
+        if route.request.method == "GET" and route.request.url.split("?")[0] == state_url:
+            route.abort()
+        else:
+            route.continue_()
+
+    second.route("**/*", stale)
     _enter(first, 1, [("ns_tricks", "7")])
     first.get_by_role("button", name="Back to the boards").click()
-    second.bring_to_front()
     # the second device, still showing board 1 to enter, enters another result: refused, and
     # the page goes back to the boards by itself to show why
     second.bring_to_front()
+    second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # a refresh, missed
     second.get_by_role("button", name="Enter board 1").click()
     _pick(second, "ns_tricks", "9")
     second.wait_for_selector(".preview .scores")
@@ -213,6 +225,7 @@ def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browse
     assert Result.objects.filter(board_number=1).count() == 1
     assert Result.objects.get(board_number=1).entry == {"ns_tricks": 7}
     # and after its refresh it shows the first device's result, waiting for East-West
+    second.unroute("**/*", stale)
     second.reload()
     second.wait_for_selector("#screen ul.boards")
     assert "Waiting for East-West" in second.locator("li.board").first.inner_text()
