@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.kernel.access import club_for
-from tournaments.kernel.api.fields import BoundedListField, NameField
+from tournaments.kernel.api.fields import BoundedListField, NameField, TrueOrFalse
 from tournaments.kernel.models import Club
 from tournaments.kernel.numbers import WholeNumberField
 from tournaments.seasons.models import Competition, CompetitionPlay, Season
@@ -58,7 +58,7 @@ class RowOut(serializers.Serializer[Any]):
     figure = serializers.CharField(help_text='Exact, as a fraction in text ("1241/20").')
     shown = serializers.CharField(help_text="As the tables show it (two decimals).")
     detail = serializers.CharField()
-    qualified = serializers.BooleanField()
+    qualified = TrueOrFalse()
 
 
 class PlayOut(serializers.Serializer[Any]):
@@ -74,7 +74,7 @@ class CompetitionOut(serializers.Serializer[Any]):
     best_of = serializers.IntegerField(allow_null=True)
     min_sessions = serializers.IntegerField()
     ties = serializers.ChoiceField(choices=Competition.Ties.choices)
-    handicapped = serializers.BooleanField()
+    handicapped = TrueOrFalse()
     plays = PlayOut(many=True, help_text="The evenings chosen; none: every published one.")
     heading = serializers.CharField(help_text="What the figure is called.")
     evenings = serializers.IntegerField(help_text="How many evenings the table counted.")
@@ -84,7 +84,7 @@ class CompetitionOut(serializers.Serializer[Any]):
 
 class SeasonTablesOut(SeasonOut):
     as_of = serializers.DateTimeField(allow_null=True, help_text="The oldest table's time.")
-    stale = serializers.BooleanField(
+    stale = TrueOrFalse(
         help_text="Evenings were published after the tables were computed (directors only: "
         "always false for everyone else)."
     )
@@ -122,13 +122,13 @@ class PlayIn(serializers.Serializer[Any]):
 class CompetitionIn(serializers.Serializer[Any]):
     name = NameField(max_length=120)
     kind = serializers.ChoiceField(choices=Competition.Kind.choices, required=False)
-    count_events = serializers.BooleanField(required=False)
-    count_drives = serializers.BooleanField(required=False)
-    count_teams = serializers.BooleanField(required=False)
+    count_events = TrueOrFalse(required=False)
+    count_drives = TrueOrFalse(required=False)
+    count_teams = TrueOrFalse(required=False)
     best_of = WholeNumberField(min_value=1, max_value=999, required=False, allow_null=True)
     min_sessions = WholeNumberField(min_value=0, max_value=999, required=False)
     ties = serializers.ChoiceField(choices=Competition.Ties.choices, required=False)
-    handicapped = serializers.BooleanField(required=False)
+    handicapped = TrueOrFalse(required=False)
     plays = BoundedListField(
         child=PlayIn(), required=False, max_length=MOST_PLAYS,
         help_text="The evenings it counts; none: every published evening of its formats.",

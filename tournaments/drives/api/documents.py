@@ -22,6 +22,7 @@ from tournaments.drives.selectors.documents import (
     DriveTotals,
 )
 from tournaments.kernel.api.entry_schema import StoredEntryField
+from tournaments.kernel.api.fields import TrueOrFalse
 
 #: A game option's or a move form's parameter: a yes/no, a number or a word.
 _SETTING_VALUE = {"anyOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"}]}
@@ -70,7 +71,7 @@ class MoveFormField(serializers.DictField):
 class DrivePrizeSetting(serializers.Serializer[Any]):
     kind = serializers.CharField(help_text="highest, first_half, booby, ... (docs/games/drives.md)")
     role = serializers.CharField(required=False)
-    everyone = serializers.BooleanField(required=False)
+    everyone = TrueOrFalse(required=False)
     label = serializers.CharField(required=False)  # type: ignore[assignment]
 
 
@@ -93,7 +94,7 @@ class DriveSettingsSchema(serializers.Serializer[Any]):
     sit_out_score = serializers.CharField(required=False)
     sit_out_tricks = serializers.IntegerField(required=False)
     prizes = DrivePrizeSetting(many=True, required=False, allow_null=True)
-    one_prize_each = serializers.BooleanField(required=False)
+    one_prize_each = TrueOrFalse(required=False)
     tie_rule = serializers.CharField(required=False)
     arrivals = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
@@ -108,7 +109,7 @@ class DriveSettingsSchema(serializers.Serializer[Any]):
     late_score = serializers.CharField(
         required=False, help_text="A late arrival's missed hands: nothing, lowest or average."
     )
-    leavers_in_prizes = serializers.BooleanField(required=False)
+    leavers_in_prizes = TrueOrFalse(required=False)
 
 
 @extend_schema_field(DriveSettingsSchema)

@@ -25,6 +25,7 @@ from engine.movements.registry import (
     MAX_TABLES,
 )
 from tournaments.kernel.api.entry_schema import options_schema
+from tournaments.kernel.api.fields import TrueOrFalse
 
 
 def game_options_schema() -> dict[str, Any]:
@@ -98,7 +99,7 @@ class MovementOut(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=list(KINDS))
     params = MovementParamsField()
     boards_per_round = serializers.IntegerField()
-    one_winner = serializers.BooleanField()
+    one_winner = TrueOrFalse()
 
 
 _TRICKS = {"type": "object", "additionalProperties": {"type": "integer"}}

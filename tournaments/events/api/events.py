@@ -22,7 +22,7 @@ from tournaments.events.services import closing as closing_services
 from tournaments.events.services import corrections, presence
 from tournaments.events.services import events as event_services
 from tournaments.events.services import tablets as tablet_services
-from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField
+from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField, TrueOrFalse
 from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.member_links import member_id_of
 
@@ -82,7 +82,7 @@ class EventFinishApi(DirectorEventApi):
         missing = serializers.ChoiceField(
             choices=list(closing_services.MISSING_CHOICES), required=False, allow_null=True
         )
-        confirm = serializers.BooleanField(required=False, default=False)
+        confirm = TrueOrFalse(required=False, default=False)
 
     @extend_schema(request=FinishIn, responses=EventOut)
     def post(self, request: Request, pk: int) -> Response:
@@ -168,12 +168,12 @@ class BoardsImportApi(DirectorEventApi):
 
 class BoardFouledApi(DirectorEventApi):
     class BoardFouledIn(serializers.Serializer[Any]):
-        fouled = serializers.BooleanField()
+        fouled = TrueOrFalse()
         reason = TextField()
 
     @extend_schema(
         request=BoardFouledIn,
-        responses=inline_serializer("Fouled", {"fouled": serializers.BooleanField()}),
+        responses=inline_serializer("Fouled", {"fouled": TrueOrFalse()}),
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         data = self.BoardFouledIn(data=request.data)

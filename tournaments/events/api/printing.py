@@ -25,7 +25,7 @@ from tournaments.events.api.director import DirectorEventApi
 from tournaments.events.models import Event, PrintJob
 from tournaments.events.services import printing as print_services
 from tournaments.kernel.access import club_for
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 from tournaments.kernel.api.schema import PAPER_PARAMETER
 from tournaments.kernel.models import Club
 from tournaments.kernel.numbers import WholeNumberField
@@ -44,7 +44,7 @@ JobOut = inline_serializer(
         "error": TextField(allow_null=True),
         "created_at": serializers.DateTimeField(),
         "finished_at": serializers.DateTimeField(allow_null=True),
-        "out_of_date": serializers.BooleanField(allow_null=True),
+        "out_of_date": TrueOrFalse(allow_null=True),
         "status_url": TextField(),
         "pdf_url": TextField(allow_null=True),
     },
@@ -85,13 +85,11 @@ class DocumentsApi(DirectorEventApi):
                         "kind": serializers.CharField(),
                         "title": serializers.CharField(),
                         "purpose": serializers.CharField(),
-                        "available": serializers.BooleanField(),
+                        "available": TrueOrFalse(),
                         "reason": serializers.CharField(
                             allow_null=True, help_text="Why it cannot be printed yet."
                         ),
-                        "drawn_in_job": serializers.BooleanField(
-                            help_text="Whether the print pack draws it."
-                        ),
+                        "drawn_in_job": TrueOrFalse(help_text="Whether the print pack draws it."),
                         "url": serializers.CharField(help_text="Its PDF."),
                     },
                     many=True,

@@ -18,7 +18,7 @@ from tournaments.events.services import corrections
 from tournaments.events.services import results as result_services
 from tournaments.events.services.results import NOTE_MAX
 from tournaments.kernel.api.entry_schema import EntryJsonField
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 from tournaments.kernel.numbers import WholeNumberField
 
 
@@ -32,7 +32,7 @@ class ResultsApi(ScorerEventApi):
         board = WholeNumberField(min_value=1)
         entry = EntryJsonField()
         idempotency_key = TextField(max_length=80, required=False)
-        confirm = serializers.BooleanField(default=False)
+        confirm = TrueOrFalse(default=False)
         device = TextField(max_length=80, required=False, default="api")
 
     @extend_schema(responses=ResultOut(many=True))

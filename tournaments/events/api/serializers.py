@@ -11,7 +11,7 @@ from tournaments.events.api.event_schemas import GameOptionsField, MovementOut
 from tournaments.events.models import Event, Pair, Result
 from tournaments.events.services import results as result_services
 from tournaments.kernel.api.entry_schema import StoredEntryField
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 
 
 class PresenceChangeOut(serializers.Serializer[Any]):
@@ -20,7 +20,7 @@ class PresenceChangeOut(serializers.Serializer[Any]):
     and then the absent pair ("A+/NP")."""
 
     round = serializers.IntegerField(min_value=1)
-    present = serializers.BooleanField()
+    present = TrueOrFalse()
     award = TextField(required=False)
 
 

@@ -34,7 +34,7 @@ from tournaments.events.selectors.tablet_scripts import PREBUMPED, Prebumped, re
 from tournaments.events.services import tablets
 from tournaments.events.services.results import NOTE_MAX
 from tournaments.kernel.api.entry_schema import EntryJsonField, StoredEntryField
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 from tournaments.kernel.numbers import WholeNumberField
 from tournaments.kernel.tablet_api import TableLinkThrottle, TabletApiView
 
@@ -277,9 +277,7 @@ class TableCallApi(TabletView):
 
     @extend_schema(
         request=None,
-        responses={
-            200: inline_serializer("CallCancelled", {"cancelled": serializers.BooleanField()})
-        },
+        responses={200: inline_serializer("CallCancelled", {"cancelled": TrueOrFalse()})},
     )
     def delete(self, request: Request, token: str) -> Response:
         """Take back the table's open call (not a dispute's: that waits for the director)."""

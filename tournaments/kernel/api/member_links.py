@@ -41,7 +41,7 @@ class UnmatchedNameOut(serializers.Serializer[Any]):
 
 
 class LinkReportOut(serializers.Serializer[Any]):
-    dry_run = serializers.BooleanField()
+    dry_run = TrueOrFalse()
     linked = LinkedNameOut(many=True)
     unmatched = UnmatchedNameOut(many=True)
     summary = serializers.CharField()

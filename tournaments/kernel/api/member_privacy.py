@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.kernel import member_privacy as privacy
+from tournaments.kernel.api.fields import TrueOrFalse
 from tournaments.kernel.api.members import ClubMembersApi, MemberOut
 from tournaments.kernel.members import MembersRefused
 from tournaments.kernel.models import Member
@@ -40,7 +41,7 @@ class DataMemberOut(serializers.Serializer[Any]):
     name = serializers.CharField()
     number = serializers.CharField()
     email = serializers.CharField()
-    active = serializers.BooleanField()
+    active = TrueOrFalse()
     public_name = serializers.CharField()
     shown_name = serializers.CharField(help_text="How public pages show them.")
     created_at = serializers.CharField()

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from tournaments.kernel import members as register
 from tournaments.kernel.access import club_for
-from tournaments.kernel.api.fields import BoundedListField, NameField, TextField
+from tournaments.kernel.api.fields import BoundedListField, NameField, TextField, TrueOrFalse
 from tournaments.kernel.member_csv import MAX_CHARS, MAX_LINES
 from tournaments.kernel.models import Member, PublicName
 from tournaments.kernel.numbers import WholeNumberField
@@ -43,7 +43,7 @@ class MemberIn(serializers.Serializer[Any]):
     name = NameField(max_length=120)
     number = TextField(max_length=20, required=False, allow_blank=True, trim_whitespace=False)
     email = TextField(max_length=254, required=False, allow_blank=True)
-    active = serializers.BooleanField(required=False)
+    active = TrueOrFalse(required=False)
     public_name = serializers.ChoiceField(choices=PublicName.choices, required=False)
 
 
@@ -74,7 +74,7 @@ class PreviewRowOut(serializers.Serializer[Any]):
     name = serializers.CharField()
     number = serializers.CharField()
     email = serializers.CharField()
-    active = serializers.BooleanField()
+    active = TrueOrFalse()
     public_name = serializers.CharField()
     status = serializers.ChoiceField(choices=["new", "existing", "refused"])
     reason = serializers.CharField()

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from tournaments.kernel import people
 from tournaments.kernel.access import club_for
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 from tournaments.kernel.models import Invitation, PeopleAudit, Role
 from tournaments.kernel.pages import base_url
 
@@ -86,7 +86,7 @@ class SentOut(serializers.Serializer[Any]):
         help_text="The link that accepts the invitation: shown only in this answer and the "
         "email (only its hash is kept)."
     )
-    emailed = serializers.BooleanField(help_text="False: the email failed; pass the link on.")
+    emailed = TrueOrFalse(help_text="False: the email failed; pass the link on.")
 
 
 class ClubPeopleApi(APIView):

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.teams.model import MAX_TEAMS
-from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField
+from tournaments.kernel.api.fields import MemberChoiceField, NameField, TextField, TrueOrFalse
 from tournaments.kernel.api.plays import club_field, new_play
 from tournaments.kernel.numbers import WholeNumberField
 from tournaments.teams.access import (
@@ -158,9 +158,9 @@ class TeamsApi(DirectorTournamentApi):
 
 
 class ArriveIn(serializers.Serializer[Any]):
-    present = serializers.BooleanField(default=True)
+    present = TrueOrFalse(default=True)
     paid_cents = WholeNumberField(min_value=0, max_value=10_000_000, required=False)
-    in_pot = serializers.BooleanField(required=False)
+    in_pot = TrueOrFalse(required=False)
 
 
 class ArriveApi(DirectorTournamentApi):
@@ -342,7 +342,7 @@ class PublishApi(DirectorTournamentApi):
 
 
 class SwitchIn(serializers.Serializer[Any]):
-    on = serializers.BooleanField()
+    on = TrueOrFalse()
 
 
 class LiveApi(DirectorTournamentApi):

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine.teams import TeamsError
-from tournaments.kernel.api.fields import TextField
+from tournaments.kernel.api.fields import TextField, TrueOrFalse
 from tournaments.kernel.refusals import Refused
 from tournaments.kernel.tablet_api import TableLinkThrottle, TabletApiView
 from tournaments.teams.api.director import DirectorTournamentApi
@@ -94,7 +94,7 @@ class TableGameIn(serializers.Serializer[Any]):
         help_text="The game's hands in play order, each a Bid Whist result "
         '({"declarer": "N", "bid": 4, "kind": "uptown", "trumps": "S", "books": 10}).',
     )
-    replace = serializers.BooleanField(
+    replace = TrueOrFalse(
         required=False,
         default=False,
         help_text="True to replace the entry waiting for confirmation (the tablet's \"change "
