@@ -229,7 +229,8 @@ def client_ip_address(request: HttpRequest) -> str | None:
 AXES_CLIENT_IP_CALLABLE = client_ip_address
 
 # Live results streams (tournaments/events/views/live.py): the most one process follows at once, and
-# the most from one client address (counted as above, behind the proxy). Served by ASGI
+# the most from one client address (counted as above, behind the proxy; with Redis, across
+# every web process and node of the installation, tournaments/kernel/live.py). Served by ASGI
 # (production and the club laptop) a stream is a coroutine and costs no thread; served by
 # threads (WSGI: `make run`) each holds one, so LIVE_STREAMS_THREADED is far lower and leaves
 # the tablets theirs. A reader over a cap gets a 503 and its page asks every 15 s instead.

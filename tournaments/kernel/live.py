@@ -12,18 +12,22 @@ while the listener is reconnecting, streams look at the cached version every `fa
 seconds instead; they also look every few seconds anyway, so a message lost in a reconnect
 costs a moment, never an update.
 
-`StreamSlots` caps the open streams of a process and of one client address, so that readers,
-however many, never take what the tablets need: a reader over a cap is told to ask the small
-version endpoint now and then instead (see `views/live.py`).
+`StreamSlots` caps the open streams of a process and of one client (an address, a tablet's
+link), so that readers, however many, never take what the tablets need: a reader over a cap is
+told to ask the small version endpoint now and then instead (see `views/live.py`). A client's
+cap holds across every web process and node of an installation: its streams are counted in
+Redis (`_SharedCounts`), and in each process alone when there is no Redis (the club laptop).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
+import uuid
 from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
@@ -253,47 +257,217 @@ async def wait_for_newer_async(
     return await listener.wait_async(event_id, last, poll)
 
 
+#: How long a stream's slot counts in Redis unless its process renews it: a web node that
+#: dies (killed, powered off) cannot give its slots back, and its clients reconnect through
+#: another node at once; their old slots lapse within this time.
+LEASE_SECONDS = 60.0
+#: How often a process renews the slots of its open streams (one Redis round trip per slot,
+#: from one thread of its own, never from the event loop).
+RENEW_SECONDS = 20.0
+#: After Redis failed to answer, the caps are counted in this process alone for this long
+#: (each stream opened meanwhile costs no wait on a Redis that is away).
+REDIS_PAUSE_SECONDS = 5.0
+
+# Take a slot under KEYS[1] (a sorted set of slots by expiry) if fewer than ARGV[1] are held:
+# the lapsed ones are dropped first; the time is Redis's own, so the nodes' clocks may differ.
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+return 1
+"""
+# How many slots under KEYS[1] have not lapsed.
+_COUNT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+"""
+# Renew slot ARGV[2] under KEYS[1] for ARGV[1] seconds (added again if it lapsed meanwhile:
+# its stream is still open, so it counts).
+_RENEW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[1])) + 1)
+return 1
+"""
+
+
+class _SharedCounts:
+    """The per-client caps counted across every web process of an installation, in Redis:
+    one sorted set per client (address or link), one member per open stream, scored by when
+    it lapses. A process renews its own streams' slots every RENEW_SECONDS (a thread of its
+    own); a process that dies leaves slots that lapse after LEASE_SECONDS. When Redis does not
+    answer, `take` says so (None) and the caller counts in its process alone: a Redis outage
+    must cost the readers nothing but the cap's reach across nodes."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._prefix = f"clubwhist:streams:{kind}:"
+        self._held: dict[str, str] = {}  # slot id -> its key in Redis
+        self._lock = threading.Lock()
+        self._paused_until = 0.0
+        self._renewer: threading.Thread | None = None
+        self._url: str | None = None
+        self._client: Any = None
+
+    def _redis(self) -> Any | None:
+        """A client with short timeouts (a take may run in the event loop), None without
+        Redis or while it is paused after a failure."""
+        url = _redis_url()
+        if url is None or time.monotonic() < self._paused_until:
+            return None
+        if self._client is None or self._url != url:
+            import redis
+
+            self._url = url
+            self._client = redis.Redis.from_url(
+                url, socket_connect_timeout=0.25, socket_timeout=0.5, retry_on_timeout=False
+            )
+        return self._client
+
+    def _key(self, address: str) -> str:
+        assert self._url is not None
+        return f"{_channel(self._url, self._prefix)}{address}"
+
+    def _failed(self) -> None:
+        self._paused_until = time.monotonic() + REDIS_PAUSE_SECONDS
+        log.warning("live streams: Redis did not answer; caps counted per process for now")
+
+    def take(self, address: str, cap: int) -> tuple[bool, str] | None:
+        """(taken, the slot's id) for a stream of `address` under `cap` across every process;
+        None when Redis cannot say (no Redis, or it did not answer)."""
+        client = self._redis()
+        if client is None:
+            return None
+        slot = uuid.uuid4().hex
+        key = self._key(address)
+        try:
+            taken = bool(client.eval(_TAKE, 1, key, cap, LEASE_SECONDS, slot))
+        except Exception:
+            self._failed()
+            return None
+        if taken:
+            with self._lock:
+                self._held[slot] = key
+            self._start_renewing()
+        return taken, slot
+
+    def held(self, address: str) -> int | None:
+        """The slots `address` holds across every process; None when Redis cannot say."""
+        client = self._redis()
+        if client is None:
+            return None
+        try:
+            return int(client.eval(_COUNT, 1, self._key(address)))
+        except Exception:
+            self._failed()
+            return None
+
+    def give_back(self, slot: str) -> None:
+        with self._lock:
+            key = self._held.pop(slot, None)
+        client = self._redis()
+        if key is None or client is None:
+            return  # it lapses by itself
+        try:
+            client.zrem(key, slot)
+        except Exception:
+            self._failed()
+
+    def renew(self) -> None:
+        """Renew every slot this process holds (one pipeline)."""
+        with self._lock:
+            held = list(self._held.items())
+        client = self._redis()
+        if not held or client is None:
+            return
+        try:
+            with client.pipeline(transaction=False) as pipe:
+                for slot, key in held:
+                    pipe.eval(_RENEW, 1, key, LEASE_SECONDS, slot)
+                pipe.execute()
+        except Exception:
+            self._failed()
+
+    def _start_renewing(self) -> None:
+        with self._lock:
+            if self._renewer is not None:
+                return
+            self._renewer = threading.Thread(
+                target=self._renew_forever, name=f"stream-slots-{self.kind}", daemon=True
+            )
+        self._renewer.start()
+
+    def _renew_forever(self) -> None:
+        while True:
+            time.sleep(RENEW_SECONDS)
+            self.renew()
+
+
 class StreamSlots:
-    """The open live streams of this process, in all and by client address.
+    """The open live streams: in this process (all of them: what one process can follow),
+    and by client (an address, or a tablet's link), counted across every web process of the
+    installation in Redis (`_SharedCounts`) and in this process alone without it.
 
     A stream takes a slot as it starts sending and gives it back however it ends (the
     reader left, the minute ran out, the process is stopping). `refusal` is asked first, so
     a reader over a cap gets a 503 at once; `take` decides again, since readers arriving
-    together may all have passed that look. Thread-safe: a WSGI server runs each stream in a
-    thread of its own; under ASGI they all run in the event loop's thread.
+    together may all have passed that look, and answers the slot to give back (None when the
+    stream is refused). Thread-safe: a WSGI server runs each stream in a thread of its own;
+    under ASGI they all run in the event loop's thread.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str = "readers") -> None:
         self._lock = threading.Lock()
         self._open = 0
         self._by_address: Counter[str] = Counter()
         self._turned_away = 0
+        self._shared = _SharedCounts(kind)
 
     def refusal(self, address: str, *, per_process: int, per_address: int) -> str | None:
         """Why a stream for `address` would be over a cap now, in words for the reader; None
-        when there is room."""
+        when there is room (in this process: `take` asks the other processes' counts)."""
         with self._lock:
             if self._by_address[address] >= per_address or self._open >= per_process:
                 self._turned_away += 1
             if self._by_address[address] >= per_address:
-                return (
-                    f"{per_address} live pages are already open from your network address, the "
-                    "most this server follows at once"
-                )
+                return per_address_refusal(per_address)
             if self._open >= per_process:
                 return f"this server already follows {per_process} live pages, its most at once"
+        held = self._shared.held(address)
+        if held is not None and held >= per_address:
+            with self._lock:
+                self._turned_away += 1
+            return per_address_refusal(per_address)
         return None
 
-    def take(self, address: str, *, per_process: int, per_address: int) -> bool:
+    def take(self, address: str, *, per_process: int, per_address: int) -> Slot | None:
+        """A slot for a stream of `address`, or None when a cap is full (in this process, or
+        `address`'s across every process)."""
         with self._lock:
             if self._by_address[address] >= per_address or self._open >= per_process:
                 self._turned_away += 1
-                return False
+                return None
             self._open += 1
             self._by_address[address] += 1
-            return True
+        shared = self._shared.take(address, per_address)
+        if shared is not None and not shared[0]:
+            with self._lock:
+                self._turned_away += 1
+            self._local_give_back(address)
+            return None
+        return Slot(address, shared[1] if shared is not None else None)
 
-    def give_back(self, address: str) -> None:
+    def give_back(self, slot: Slot) -> None:
+        self._local_give_back(slot.address)
+        if slot.shared is not None:
+            self._shared.give_back(slot.shared)
+
+    def _local_give_back(self, address: str) -> None:
         with self._lock:
             self._open -= 1
             self._by_address[address] -= 1
@@ -302,9 +476,24 @@ class StreamSlots:
 
     def counts(self) -> tuple[int, int, int]:
         """(streams open, addresses with one open, readers turned away since the process
-        started): for /health and the tests."""
+        started), in this process: for /health and the tests."""
         with self._lock:
             return self._open, len(self._by_address), self._turned_away
+
+
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    """A stream's slot: its client, and its id in Redis (None when counted here alone)."""
+
+    address: str
+    shared: str | None
+
+
+def per_address_refusal(per_address: int) -> str:
+    return (
+        f"{per_address} live pages are already open from your network address, the most this "
+        "server follows at once"
+    )
 
 
 SLOTS = StreamSlots()

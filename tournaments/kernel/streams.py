@@ -107,7 +107,8 @@ async def state_events(
     gives the table's state at a version, None for none), a comment now and then so a proxy
     keeps the line open, until the stream's time is up. It holds one of `slots` while it
     runs."""
-    if not slots.take(link, **caps):
+    slot = slots.take(link, **caps)
+    if slot is None:
         yield "event: busy\ndata: this server is following all the tablets it can\n\n"
         return
     try:
@@ -130,7 +131,7 @@ async def state_events(
         # wait, polling meanwhile, rather than the server logging a broken stream.
         logger.info("a tablet's stream ended: the database did not answer", exc_info=True)
     finally:
-        slots.give_back(link)
+        slots.give_back(slot)
 
 
 def table_stream(

@@ -107,7 +107,9 @@ class TabletSite:
     scope: str
     template: str
     script: str
-    slots: live.StreamSlots = field(default_factory=live.StreamSlots, compare=False, repr=False)
+    slots: live.StreamSlots = field(
+        default_factory=lambda: live.StreamSlots("tablets"), compare=False, repr=False
+    )
 
     @property
     def files(self) -> tuple[str, ...]:

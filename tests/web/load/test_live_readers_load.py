@@ -4,7 +4,7 @@ stall the tablets, and every reader either streams or is turned away with a 503 
 Against the real processes, as production runs them: gunicorn with 2 ASGI workers,
 PostgreSQL, Redis and a Celery worker. 1,000 well-behaved readers come from 40 loopback
 addresses (25 each, under the per-address cap of 30); one greedy address opens 80 streams,
-more than its cap in both processes together (60), so at least 20 of those are turned away.
+more than its cap of 30, counted across both processes (in Redis): exactly 50 are turned away.
 
 It asserts correctness, not time (`make bench` measures time: `benchmarks/live_readers.py`
 prints the tablets' p95 with its target): every tablet finishes with no error and every
@@ -46,7 +46,7 @@ pytestmark = [
 TABLETS = 100
 READERS = 1000
 PER_ADDRESS = 30  # the cap in this test (50 by default): 25 from each address fit under it
-GREEDY = 80  # streams from one address: over the cap in both processes together
+GREEDY = 80  # streams from one address: 50 over its cap, whichever process they reach
 SECONDS = 200.0  # at most: the tablets take about a minute, then the readers stop
 
 
@@ -94,7 +94,8 @@ def test_a_thousand_live_readers_leave_the_tablets_alone(processes_database_url:
     assert readers.errors == []
     assert readers.readers == READERS + GREEDY
     assert readers.streamed + readers.refused == readers.readers
-    assert GREEDY - 2 * PER_ADDRESS <= readers.refused <= GREEDY
+    # the cap holds across both processes (counted in Redis): 30 of the greedy 80 stream
+    assert readers.refused == GREEDY - PER_ADDRESS
     assert readers.streamed >= READERS  # every well-behaved reader streamed
     assert f"{PER_ADDRESS} live pages are already open from your network address" in (
         readers.refusal_text

@@ -58,7 +58,8 @@ def test_a_reader_over_the_per_address_cap_is_told_why_and_to_poll(
     running: Event, slots: live.StreamSlots
 ) -> None:
     caps = {"per_process": 100, "per_address": 2}
-    assert slots.take("127.0.0.1", **caps) and slots.take("127.0.0.1", **caps)
+    held = [slots.take("127.0.0.1", **caps), slots.take("127.0.0.1", **caps)]
+    assert None not in held
     refused = _stream(running)
     assert refused.status_code == 503
     assert refused["Retry-After"] == str(live_views.BUSY_POLL_SECONDS)
@@ -71,8 +72,9 @@ def test_a_reader_over_the_per_address_cap_is_told_why_and_to_poll(
     assert other.status_code == 200  # another address is under its own cap
     next(iter(other.streaming_content))
     other.close()
-    slots.give_back("127.0.0.1")
-    slots.give_back("127.0.0.1")
+    for slot in held:
+        assert slot is not None
+        slots.give_back(slot)
     again = _stream(running)
     assert again.status_code == 200 and again["Content-Type"] == "text/event-stream"
     next(iter(again.streaming_content))
@@ -84,11 +86,12 @@ def test_a_threaded_server_follows_few_streams_so_the_tablets_keep_their_threads
     running: Event, slots: live.StreamSlots
 ) -> None:
     """Under WSGI (the test client, `make run`) each stream holds a thread: the lower cap."""
-    assert slots.take("198.51.100.1", per_process=1, per_address=50)
+    held = slots.take("198.51.100.1", per_process=1, per_address=50)
+    assert held is not None
     refused = _stream(running)
     assert refused.status_code == 503
     assert "This server already follows 1 live pages" in refused.content.decode()
-    slots.give_back("198.51.100.1")
+    slots.give_back(held)
 
 
 def test_readers_arriving_together_past_the_cap_are_sent_busy(
@@ -96,7 +99,7 @@ def test_readers_arriving_together_past_the_cap_are_sent_busy(
 ) -> None:
     """The look passed, but the slots filled before this stream started: one `busy` event
     (the page then polls), and the stream ends without taking a slot."""
-    monkeypatch.setattr(slots, "take", lambda *a, **k: False)
+    monkeypatch.setattr(slots, "take", lambda *a, **k: None)
     stream = _stream(running)
     assert stream.status_code == 200
     chunks = [c.decode() for c in stream.streaming_content]
@@ -148,13 +151,16 @@ def test_the_spacing_is_short_for_a_handful_of_readers_and_grows_with_the_room_a
     page = "part:1:public:/results/1/"
 
     def with_streams(count: int) -> float:
-        for n in range(count):
-            assert slots.take(f"10.0.{n // 250}.{n % 250}", per_process=2000, per_address=50)
+        held = [
+            slots.take(f"10.0.{n // 250}.{n % 250}", per_process=2000, per_address=50)
+            for n in range(count)
+        ]
         try:
             return live_views.part_spacing(page)
         finally:
-            for n in range(count):
-                slots.give_back(f"10.0.{n // 250}.{n % 250}")
+            for slot in held:
+                assert slot is not None
+                slots.give_back(slot)
 
     assert with_streams(3) == pytest.approx(0.1)
     assert with_streams(100) == pytest.approx(1.0)

@@ -304,7 +304,8 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
         """No thread while it waits; blocking reads and renders in a thread shared by every
         stream of the process that wants them at that moment."""
         nonlocal last
-        if not live.SLOTS.take(address, **caps):  # readers arriving together passed the look
+        slot = live.SLOTS.take(address, **caps)
+        if slot is None:  # readers arriving together passed the look
             full = _busy("this server is following all the live pages it can")
             yield f"event: busy\ndata: {full}\n\n"
             return
@@ -346,7 +347,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
                     beat = time.monotonic()
                     yield ": still here\n\n"
         finally:
-            live.SLOTS.give_back(address)
+            live.SLOTS.give_back(slot)
 
     stream: Iterator[str] | AsyncIterator[str] = (
         events() if isinstance(request, ASGIRequest) else in_thread(events())
