@@ -78,6 +78,18 @@ def admission(
     return link, caps, busy
 
 
+#: How long EventSource waits before it opens a dropped stream again, in ms, drawn per
+#: stream between these: a web node that dies (or restarts) drops hundreds of streams in
+#: the same instant, and were they all to come back after the same wait, the node that takes
+#: them would spend seconds opening streams while the tablets' requests waited for a core.
+RECONNECT_MS = (2000, 10000)
+
+
+def reconnect_ms() -> int:
+    """A stream's `retry:` (see RECONNECT_MS)."""
+    return random.randint(*RECONNECT_MS)
+
+
 def stream_ends() -> float:
     """When a stream opened now closes (`time.monotonic()`), spread as STREAM_SPREAD says."""
     return time.monotonic() + STREAM_SECONDS * random.uniform(1 - STREAM_SPREAD, 1 + STREAM_SPREAD)
@@ -112,7 +124,7 @@ async def state_events(
         yield "event: busy\ndata: this server is following all the tablets it can\n\n"
         return
     try:
-        yield f"retry: 2000\nevent: state\ndata: {json.dumps(opening)}\n\n"
+        yield f"retry: {reconnect_ms()}\nevent: state\ndata: {json.dumps(opening)}\n\n"
         ends = stream_ends()
         beat = time.monotonic()
         while time.monotonic() < ends:

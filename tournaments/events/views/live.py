@@ -35,7 +35,13 @@ from tournaments.events.views.published import (
     results_context,
 )
 from tournaments.kernel import live
-from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, in_thread, shared_call
+from tournaments.kernel.streams import (
+    STREAM_CHECK,
+    STREAM_POLL,
+    in_thread,
+    reconnect_ms,
+    shared_call,
+)
 
 
 @never_cache
@@ -310,7 +316,7 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
             yield f"event: busy\ndata: {full}\n\n"
             return
         try:
-            yield f"retry: 3000\nevent: version\ndata: {last}\n\n"
+            yield f"retry: {reconnect_ms()}\nevent: version\ndata: {last}\n\n"
             ends = time.monotonic() + STREAM_SECONDS * random.uniform(
                 1 - STREAM_SPREAD, 1 + STREAM_SPREAD
             )
