@@ -159,6 +159,16 @@ class WebServer:
             self.process.wait(timeout=10)
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL to the master and its workers at once: a node that died (power cut, kernel
+        panic), its requests in flight cut off and its streams' slots never given back."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.process = None
+
     def pids(self) -> list[int]:
         """The master and its workers (for their CPU time in /proc)."""
         if self.process is None:
@@ -186,15 +196,16 @@ class CeleryWorker:
         database_url: str,
         redis_url: str,
         queue: str | None = None,
+        name: str | None = None,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
         beat: bool = False,
     ) -> None:
         self.queue = queue or f"clubwhist-test-{uuid.uuid4().hex[:8]}"
-        self.name = f"{self.queue}@localhost"
+        self.name = f"{name or self.queue}@localhost"  # two workers of one queue: two names
         self.database_url = database_url
         self.redis_url = redis_url
-        self.log_path = log_path or VAR / f"{self.queue}.log"
+        self.log_path = log_path or VAR / f"{name or self.queue}.log"
         self.env = dict(env or {})
         self.beat = beat
         self.process: subprocess.Popen[bytes] | None = None

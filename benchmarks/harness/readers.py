@@ -51,6 +51,7 @@ class ReaderTally:
     part_bytes: int = 0
     polls: int = 0  # version checks by readers turned away
     polls_answered: int = 0  # of which answered 200 with a version
+    cuts: int = 0  # streams cut mid-way and opened again (`reconnect`: a node went down)
     errors: list[str] = field(default_factory=list)
     refusal_text: str = ""  # what a 503 said, once
 
@@ -61,7 +62,7 @@ class ReaderTally:
             f"({self.polls_answered}/{self.polls} version checks answered); "
             f"{self.streams_opened} streams opened, {self.parts} parts "
             f"({self.part_bytes / 1e6:.1f} MB), {self.versions} version events; "
-            f"{len(self.errors)} errors"
+            f"{self.cuts} streams cut and opened again; {len(self.errors)} errors"
         )
 
 
@@ -111,10 +112,19 @@ async def _chunks(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
 
 class _Reader:
     def __init__(
-        self, host: str, port: int, source: str, event_id: int, until: float, poll: float
+        self,
+        host: str,
+        port: int,
+        source: str,
+        event_id: int,
+        until: float,
+        poll: float,
+        reconnect: bool = False,
     ) -> None:
         self.host, self.port, self.source = host, port, source
         self.event_id, self.until, self.poll = event_id, until, poll
+        self.reconnect = reconnect
+        self.retry = 3.0  # seconds before a stream is opened again: the server's `retry:`
         self.turned_away = False
         self.streams = 0
 
@@ -138,10 +148,14 @@ class _Reader:
             except TimeoutError:
                 return  # time is up mid-stream: the reader closes the page
             except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
-                tally.errors.append(f"stream from {self.source}: {type(exc).__name__}: {exc}")
-                return
+                if not self.reconnect:
+                    tally.errors.append(f"stream from {self.source}: {type(exc).__name__}: {exc}")
+                    return
+                # Behind a balancer, the node serving this stream went down: EventSource
+                # opens it again after the server's `retry:`, through a node that is up.
+                tally.cuts += 1
             if not self.turned_away:
-                await asyncio.sleep(min(3.0, max(0.0, self.until - time.monotonic())))
+                await asyncio.sleep(min(self.retry, max(0.0, self.until - time.monotonic())))
         if self.turned_away:
             await self._poll(tally)
 
@@ -165,6 +179,8 @@ class _Reader:
             self.streams += 1
             # The server sends each event as one chunk: what it is, from its first line.
             async for chunk in _chunks(reader):
+                if chunk.startswith(b"retry: "):  # EventSource keeps the server's wait
+                    self.retry = int(chunk.split(b"\n", 1)[0][7:]) / 1000
                 if chunk.startswith(b"event: part"):
                     tally.parts += 1
                     tally.part_bytes += len(chunk)
@@ -202,14 +218,21 @@ class _Reader:
 
 
 async def follow(
-    port: int, event_id: int, groups: list[tuple[str, int]], seconds: float, poll: float
+    port: int,
+    event_id: int,
+    groups: list[tuple[str, int]],
+    seconds: float,
+    poll: float,
+    reconnect: bool = False,
 ) -> ReaderTally:
     """Readers in `groups` of (source address, how many), all following `event_id` for
-    `seconds`, opened over the first second or so (people do not all click at once)."""
+    `seconds`, opened over the first second or so (people do not all click at once). With
+    `reconnect`, a stream cut mid-way is opened again, as EventSource does behind a balancer;
+    without, it is an error."""
     tally = ReaderTally()
     until = time.monotonic() + seconds
     readers = [
-        _Reader("127.0.0.1", port, source, event_id, until, poll)
+        _Reader("127.0.0.1", port, source, event_id, until, poll, reconnect)
         for source, count in groups
         for _ in range(count)
     ]
@@ -268,7 +291,13 @@ class ReadersProcess:
     run out); `tally()` waits for it and returns what it counted."""
 
     def __init__(
-        self, port: int, event_id: int, groups: list[tuple[str, int]], seconds: float, poll: float
+        self,
+        port: int,
+        event_id: int,
+        groups: list[tuple[str, int]],
+        seconds: float,
+        poll: float,
+        reconnect: bool = False,
     ) -> None:
         spec = ",".join(f"{source}={count}" for source, count in groups)
         self.process = subprocess.Popen(
@@ -281,6 +310,7 @@ class ReadersProcess:
                 spec,
                 str(seconds),
                 str(poll),
+                *(["--reconnect"] if reconnect else []),
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
@@ -320,9 +350,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("groups", help="127.0.0.10=25,127.0.0.11=25,...")
     parser.add_argument("seconds", type=float)
     parser.add_argument("poll", type=float)
+    parser.add_argument("--reconnect", action="store_true", help="open a cut stream again")
     args = parser.parse_args(argv)
     groups = [(s, int(n)) for s, _, n in (g.partition("=") for g in args.groups.split(","))]
-    tally = asyncio.run(follow(args.port, args.event_id, groups, args.seconds, args.poll))
+    tally = asyncio.run(
+        follow(args.port, args.event_id, groups, args.seconds, args.poll, args.reconnect)
+    )
     print(json.dumps(asdict(tally)))
     return 0
 

@@ -31,6 +31,7 @@ POLL = 2.0  # seconds between state requests while a paced tablet waits
 PLAY = (3.0, 8.0)  # seconds to play a board (paced)
 CONFIRM = (1.0, 3.0)  # seconds before East-West confirm (paced)
 RECEIPT = "Clubwhist-Receipt"  # a write's receipt, sent back as the page does
+SERVED_BY = "X-Served-By"  # the node that answered, as a balancer in front says (balancer.py)
 
 
 @dataclass
@@ -88,14 +89,20 @@ class Tablet(threading.Thread):
         self.finished = False
         self.conn: http.client.HTTPConnection | None = None
         self.receipt: str | None = None  # the last write's, sent back with the next request
+        # Every call as the player lives it: when it was first sent, how long until its
+        # answer (retries included: a node failing over shows here) and the node that
+        # answered (a balancer's X-Served-By; "" without one).
+        self.calls: list[tuple[float, float, str]] = []
 
     @property
     def keys(self) -> set[str]:
         return set(self.sent)
 
     def call(self, kind: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        deadline = time.perf_counter() + self.patience
+        first = time.perf_counter()
+        deadline = first + self.patience
         pause = 0.05
+        served = ""
         while True:
             reused = self.conn is not None
             if self.conn is None:
@@ -110,6 +117,7 @@ class Tablet(threading.Thread):
                 answer = self.conn.getresponse()
                 status, data = answer.status, _json(answer.read())
                 self.receipt = answer.getheader(RECEIPT)  # the page's way (static/js/table.js)
+                served = answer.getheader(SERVED_BY) or ""
                 self.times[kind].append(time.perf_counter() - started)
             except (OSError, http.client.HTTPException):
                 self.conn.close()
@@ -122,6 +130,7 @@ class Tablet(threading.Thread):
                 status, data = 0, None  # no answer at all: the server is away
             self.answers[kind, status] += 1
             if status and status < 500 and status != 429:
+                self.calls.append((first, time.perf_counter() - first, served))
                 return status, data
             if self.patience and time.perf_counter() < deadline:
                 time.sleep(pause)

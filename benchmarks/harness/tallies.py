@@ -24,23 +24,26 @@ from benchmarks.harness.tablets import MAX_TABLETS, Tablet
 TABLES_PER_EVENT = 100
 
 
-def club_events(tablets: int, *, rounds: int = 3, boards_per_round: int = 2) -> list[Any]:
+def club_events(
+    tablets: int, *, rounds: int = 3, boards_per_round: int = 2, tables_per_event: int = 0
+) -> list[Any]:
     """Started classic whist Mitchells with one table per tablet (several events above
-    TABLES_PER_EVENT tables), each with its tablet links made."""
+    `tables_per_event` tables, TABLES_PER_EVENT unless said), each with its tablet links made.
+    Several events are several clubs' (as on a county's installation), one event each."""
     from tournaments.events.services.events import event_create, event_start
     from tournaments.events.services.tablets import table_links_ensure
     from tournaments.kernel.clubs import club_get_or_create
 
     if not 1 <= tablets <= MAX_TABLETS:
         raise ValueError(f"{tablets} tablets: between 1 and {MAX_TABLETS}")
-    club = club_get_or_create(name="Club night")
-    events = []
+    events: list[Any] = []
     left = tablets
     while left:
-        tables = min(left, TABLES_PER_EVENT)
+        tables = min(left, tables_per_event or TABLES_PER_EVENT)
         left -= tables
+        name = "Club night" if not events else f"Club night {len(events) + 1}"
         event = event_create(
-            club=club,
+            club=club_get_or_create(name=name),
             name=f"{tables} tablets",
             game="classic",
             movement_kind="mitchell",

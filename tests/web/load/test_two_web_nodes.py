@@ -1,0 +1,83 @@
+"""A county's installation: two web nodes behind a real balancer (HAProxy), two Celery
+workers, tablets and live readers on both, and one node killed mid-round and started again.
+
+Bounded for loopback in CI: 300 tablets of three clubs' events play three rounds of one board
+(900 results) while 1,000 readers follow live results; node "a" is killed (SIGKILL) when 40 %
+of the results are stored and started again 3 s later. `make bench` plays the whole evening
+and judges its times (benchmarks/two_nodes.py). Here: nothing lost or stored twice, the
+standings equal a rescore, every tablet finished its evening through the node that was up,
+both nodes served before the kill and after the restart and only "b" between, every reader
+whose stream was cut opened it again, and the live-stream caps held across the nodes.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from benchmarks.harness.balancer import haproxy_path
+from benchmarks.harness.two_nodes import two_node_evening
+from tests.support.figures import record
+from tests.support.services import require_services
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.solo,  # it loads both cores: `make test` runs it after the others, alone
+    pytest.mark.django_db(transaction=True),
+]
+
+TABLETS = 300
+READERS = 1000
+ROUNDS = 3
+
+
+def test_a_node_killed_mid_round_loses_nothing_and_the_tablets_carry_on(
+    processes_database_url: str,
+) -> None:
+    if haproxy_path() is None:
+        message = "needs HAProxy from Debian's packages (apt-get install haproxy)"
+        if require_services():
+            pytest.fail(f"REQUIRE_SERVICES=1 but this test {message}")
+        pytest.skip(message)
+    run = two_node_evening(
+        database_url=processes_database_url,
+        redis_url=os.environ["REDIS_URL"],
+        tablets=TABLETS,
+        readers=READERS,
+        rounds=ROUNDS,
+        boards_per_round=1,
+        seconds=150.0,
+    )
+    counted = run.counted
+    assert run.killed_at and run.back_at, "node a was never killed"
+    # Nothing lost, nothing twice, and the standings equal a rescore.
+    assert run.errors == []
+    assert run.finished == TABLETS, "some tablets did not play their evening"
+    assert counted.sent == counted.stored == run.results_expected == TABLETS * ROUNDS
+    assert (counted.lost, counted.duplicated) == (0, 0)
+    assert run.converged_after is not None, "the standings never caught up"
+    assert run.mismatches == []
+    # Both nodes served before the kill and after the restart; only "b" in between.
+    before = run.served(0.0, run.killed_at - 1.0)
+    down = run.served(run.killed_at + 0.5, run.back_at)
+    after = run.served(run.back_at + 2.0, float("inf"))
+    assert before["a"] > 0 and before["b"] > 0
+    assert down["b"] > 0 and down["a"] == 0
+    assert after["a"] > 0 and after["b"] > 0
+    assert run.tablets_through_both() == TABLETS
+    # Both workers took tasks from the one queue.
+    assert all(run.worker_tasks.values()), run.worker_tasks
+    # The readers: every one followed, the cut ones opened their streams again.
+    readers = run.readers
+    assert readers.errors == []
+    assert readers.readers == READERS
+    assert readers.streamed == READERS and readers.refused == 0
+    assert readers.cuts > 0  # node a's streams were cut, and opened again through b
+    assert readers.parts > 0
+    record(
+        f"two web nodes behind HAProxy, node a killed mid-round for 3 s: {TABLETS} tablets, "
+        f"{counted.line()}; failover gap {run.failover_gap():.2f} s; answers while a was down: "
+        f"{dict(down)}; {readers.line()}"
+    )
