@@ -9,6 +9,7 @@ from clubwhist.schema import SchemaView
 from tournaments.drives.views import tablets as drive_tablets
 from tournaments.events.views import tablets
 from tournaments.home import health, home
+from tournaments.kernel.password_reset import PasswordResetView
 from tournaments.teams.views import tablets as team_tablets
 
 urlpatterns = [
@@ -29,7 +30,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

@@ -19,7 +19,7 @@ from django.utils import timezone
 from clubwhist.settings import email_from_env
 from tests.web.conftest import Mailbox
 from tournaments.events.models import Event, Result
-from tournaments.kernel import people
+from tournaments.kernel import password_reset, people
 from tournaments.kernel.models import Club, Invitation, PeopleAudit
 
 pytestmark = pytest.mark.django_db
@@ -231,6 +231,50 @@ def test_a_password_reset_by_email(smtp_server: Mailbox, club: Club, director: A
     count = len(smtp_server.received)
     assert client.post("/accounts/password/reset/", {"email": "nobody@example.org"}).status_code
     assert len(smtp_server.received) == count
+
+
+def test_password_resets_are_limited_by_address_and_by_network(
+    smtp_server: Mailbox, director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three emails an hour to one address (with an account or not: the answer says nothing
+    about which), twenty requests an hour from one network; over a limit nothing is sent and
+    the page says which limit and what to do. The counts are in the shared cache, so every
+    web node of an installation counts together."""
+    director.email = "td@example.org"
+    director.save()
+    client = Client()
+
+    def ask(email: str, client: Client = client) -> Any:
+        return client.post("/accounts/password/reset/", {"email": email})
+
+    for _ in range(password_reset.RESET_PER_EMAIL):
+        assert ask("TD@example.org").status_code == 302
+    assert len(smtp_server.received) == password_reset.RESET_PER_EMAIL
+    refused = ask("td@example.org")
+    page = refused.content.decode()
+    assert refused.status_code == 200
+    assert "3 emails have gone to this address in the last hour" in page
+    assert "spam folder" in page
+    assert len(smtp_server.received) == password_reset.RESET_PER_EMAIL  # nothing more sent
+    # an address without an account is limited alike (it is no tell)
+    for _ in range(password_reset.RESET_PER_EMAIL):
+        assert ask("nobody@example.org").status_code == 302
+    assert "3 emails have gone" in ask("nobody@example.org").content.decode()
+    # a mistake counts nothing
+    assert ask("not an address").status_code == 200
+    # one network: twenty requests an hour, whatever the addresses
+    monkeypatch.setattr(password_reset, "RESET_PER_CLIENT", 8)
+    other = Client(REMOTE_ADDR="192.0.2.44")
+    for n in range(8):
+        assert ask(f"person{n}@example.org", other).status_code == 302
+    over = ask("person9@example.org", other).content.decode()
+    assert "8 password resets have been asked for from your network" in over
+    # another network is under its own limit, and the director's own address still waits
+    assert ask("person10@example.org", Client(REMOTE_ADDR="192.0.2.45")).status_code == 302
+    assert (
+        "3 emails have gone"
+        in ask("td@example.org", Client(REMOTE_ADDR="192.0.2.46")).content.decode()
+    )
 
 
 def test_a_password_change(club: Club, director: Any, director_client: Client) -> None:
