@@ -108,8 +108,11 @@ def two_node_evening(
     down: float = 3.0,
     seconds: float = 240.0,
     readers_per_address: int = 25,
+    greedy: int = 0,
 ) -> TwoNodeRun:
-    """Play the evening; see the module's docstring. `seconds` bounds the tablets' play."""
+    """Play the evening; see the module's docstring. `seconds` bounds the tablets' play.
+    `greedy` more readers come from one address of their own (127.0.0.250), more than its
+    cap (LIVE_STREAMS_PER_ADDRESS, 50) across both nodes."""
     from tournaments.events.models import Event
     from tournaments.events.views.live import BUSY_POLL_SECONDS
 
@@ -150,12 +153,15 @@ def two_node_evening(
             ReadersProcess(
                 balancer.port,
                 event_ids[0],
-                groups_of(readers, readers_per_address),
+                [
+                    *groups_of(readers, readers_per_address),
+                    *([("127.0.0.250", greedy)] if greedy else []),
+                ],
                 seconds + 20,
                 BUSY_POLL_SECONDS,
                 reconnect=True,
             )
-            if readers
+            if readers or greedy
             else contextlib.nullcontext(None)
         )
         with following as crowd:

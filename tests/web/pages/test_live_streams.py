@@ -1,6 +1,6 @@
 """The live-results streams' caps, their 503 and `busy` answers, their slots, the ASGI stream
 (a coroutine, no thread) and the spacing of parts. The crowd itself (a thousand readers while
-a hundred tablets play, on the real server) is tests/web/load/test_live_readers_load.py."""
+three hundred tablets play, on two real web nodes) is tests/web/load/test_two_web_nodes.py."""
 
 from __future__ import annotations
 
