@@ -97,6 +97,8 @@ def report(run: TwoNodeRun, rounds: int) -> None:
         f"  answered by node: before {dict(before)}, while a was down {dict(during)}, "
         f"after {dict(after)}; {run.tablets_through_both()} tablets answered by both"
     )
+    across = "never" if run.across_nodes is None else f"{run.across_nodes * 1000:.0f} ms"
+    print(f"  a result confirmed through node a reached a reader on node b: {across}")
     print(f"  readers: {run.readers.line()}")
     print(f"  Celery tasks by worker: {run.worker_tasks}")
     if run.converged_after is None:

@@ -17,6 +17,8 @@ judges it and the benchmark (benchmarks/two_nodes.py) prints it. Nothing here as
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import threading
 import time
 import uuid
@@ -53,6 +55,9 @@ class TwoNodeRun:
     converged_after: float | None = None  # seconds after the last tablet finished
     mismatches: list[str] = field(default_factory=list)  # stored standings against a rescore
     worker_tasks: dict[str, int] = field(default_factory=dict)  # tasks each worker ran
+    # A result confirmed through node "a" reached a reader's stream on node "b" this many
+    # seconds later (None: it never did), before the evening began (`cross_node_probe`).
+    across_nodes: float | None = None
 
     @property
     def finished(self) -> int:
@@ -149,6 +154,7 @@ def two_node_evening(
             node.start()
         balancer.start()
         warm_up(balancer.port, tokens)
+        across = cross_node_probe(nodes["a"].port, nodes["b"].port)
         following = (
             ReadersProcess(
                 balancer.port,
@@ -187,6 +193,7 @@ def two_node_evening(
             results_expected=expected,
             killed_at=marks["killed"],
             back_at=marks["back"],
+            across_nodes=across,
         )
         run.converged_after = wait_converged(event_ids, timeout=60)
         run.mismatches = [m for e in event_ids if (m := rescore_mismatch(e)) is not None]
@@ -226,3 +233,46 @@ def _kill_mid_round(
         marks["back"] = time.perf_counter()
     finally:
         connection.close()
+
+
+def cross_node_probe(port_a: int, port_b: int, timeout: float = 30.0) -> float | None:
+    """A reader follows a small event's results on node B; its first table's result is sent
+    and confirmed through node A: the seconds until B's stream carries the new standings
+    (None if it never did within `timeout`). An event of its own (four tables), so the
+    evening's tablets and tallies never see it."""
+    from tournaments.events.models import Event
+
+    (event,) = club_events(4, rounds=1, boards_per_round=1, tables_per_event=4)
+    Event.objects.filter(pk=event.pk).update(live_public=True, name="Across the nodes")
+    token = tokens_of([event])[0]
+    page = f"/results/{event.pk}/"
+    stream = http.client.HTTPConnection("127.0.0.1", port_b, timeout=timeout)
+    writer = http.client.HTTPConnection("127.0.0.1", port_a, timeout=timeout)
+    try:
+        stream.request("GET", f"/results/{event.pk}/stream?page={page}")
+        answer = stream.getresponse()
+        if answer.status != 200:
+            return None
+        answer.readline()  # the stream's first event: the version it starts from
+        writer.request("GET", f"/api/t/{token}/")
+        state = json.loads(writer.getresponse().read())
+        board = state["current"]["boards"][0]["number"]
+        body = {"board": board, "entry": {"ns_tricks": 7}, "idempotency_key": uuid.uuid4().hex}
+        headers = {"Content-Type": "application/json"}
+        writer.request("POST", f"/api/t/{token}/results/", json.dumps(body), headers)
+        made = json.loads(writer.getresponse().read())
+        started = time.perf_counter()
+        writer.request("POST", f"/api/t/{token}/results/{made['id']}/confirm/")
+        writer.getresponse().read()
+        while time.perf_counter() - started < timeout:
+            line = answer.readline()
+            if not line:
+                return None
+            if line.startswith(b"event: part"):
+                return time.perf_counter() - started
+        return None
+    except (OSError, http.client.HTTPException, ValueError, KeyError):
+        return None
+    finally:
+        stream.close()
+        writer.close()
