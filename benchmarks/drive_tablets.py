@@ -49,15 +49,7 @@ from typing import Any
 
 from benchmarks.harness import ROOT, WebServer, percentile
 from benchmarks.harness.readers import _body, _chunks, _headers, _request
-from benchmarks.results_pipeline import (
-    admin_execute,
-    loud,
-    migrate_fresh,
-    postgres_problem,
-    redis_problem,
-    server_url,
-    with_database,
-)
+from benchmarks.results_pipeline import loud, scratch_database
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 TARGET_P95_MS = 50.0
@@ -390,27 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 2 <= args.tables <= 300 or not 2 <= args.hands <= 30:
         parser.error("give 2 to 300 tables and 2 to 30 hands. Nothing was run.")
-    base = server_url()
-    for problem in (postgres_problem(base), redis_problem(REDIS_URL)):
-        if problem:
-            loud(problem)
+    with scratch_database(REDIS_URL) as database_url:
+        if database_url is None:
             return 0
-    name = f"clubwhist_bench_{uuid.uuid4().hex[:8]}"
-    database_url = with_database(base, name)
-    os.environ.update(DATABASE_URL=database_url, REDIS_URL=REDIS_URL, LOG_LEVEL="WARNING")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
-    admin_execute(base, f'CREATE DATABASE "{name}"')
-    try:
-        import django
-
-        django.setup()
-        migrate_fresh()
         run(args.tables, args.hands, (args.play[0], args.play[1]), database_url)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin_execute(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     return 0
 
 

@@ -130,6 +130,35 @@ def forget_queue(url: str, name: str) -> None:
     client.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
 
 
+@contextmanager
+def scratch_database(redis_url: str) -> Iterator[str | None]:
+    """A PostgreSQL database of the benchmark's own, migrated, with Django set up on it and
+    Redis at `redis_url`; dropped on the way out. Yields its URL, or None (after saying why,
+    loudly) when PostgreSQL or Redis cannot be reached: the benchmark then runs nothing."""
+    base = server_url()
+    for problem in (postgres_problem(base), redis_problem(redis_url)):
+        if problem:
+            loud(problem)
+            yield None
+            return
+    name = f"clubwhist_bench_{uuid.uuid4().hex[:8]}"
+    database_url = with_database(base, name)
+    os.environ.update(DATABASE_URL=database_url, REDIS_URL=redis_url, LOG_LEVEL="WARNING")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
+    admin_execute(base, f'CREATE DATABASE "{name}"')
+    try:
+        import django
+
+        django.setup()
+        migrate_fresh()
+        yield database_url
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        admin_execute(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def migrate_fresh() -> None:
     """Migrate the run's new database and empty the shared cache. A new database numbers its
     events from 1 again, and the cache's Redis keeps what an earlier run stored under those

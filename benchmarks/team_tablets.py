@@ -58,22 +58,13 @@ import socket
 import sys
 import threading
 import time
-import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import ROOT, WebServer, http_status, percentile
 from benchmarks.publishing import cpu_seconds
-from benchmarks.results_pipeline import (
-    admin_execute,
-    loud,
-    migrate_fresh,
-    postgres_problem,
-    redis_problem,
-    server_url,
-    with_database,
-)
+from benchmarks.results_pipeline import loud, scratch_database
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 TARGET_P95_MS = 50.0
@@ -625,27 +616,10 @@ def main(argv: list[str] | None = None) -> int:
     if refused:
         loud(f"the engine refuses a score this benchmark would send: {refused}")
         return 0
-    base = server_url()
-    for problem in (postgres_problem(base), redis_problem(REDIS_URL)):
-        if problem:
-            loud(problem)
+    with scratch_database(REDIS_URL) as database_url:
+        if database_url is None:
             return 0
-    name = f"clubwhist_bench_{uuid.uuid4().hex[:8]}"
-    database_url = with_database(base, name)
-    os.environ.update(DATABASE_URL=database_url, REDIS_URL=REDIS_URL, LOG_LEVEL="WARNING")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
-    admin_execute(base, f'CREATE DATABASE "{name}"')
-    try:
-        import django
-
-        django.setup()
-        migrate_fresh()
         run(args.teams, args.rounds, (args.play[0], args.play[1]), database_url)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin_execute(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     return 0
 
 

@@ -24,20 +24,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import uuid
 
 from benchmarks.harness import MAX_READERS, MAX_TABLETS, percentile
 from benchmarks.harness.balancer import haproxy_path
 from benchmarks.harness.two_nodes import TwoNodeRun, two_node_evening
-from benchmarks.results_pipeline import (
-    admin_execute,
-    loud,
-    migrate_fresh,
-    postgres_problem,
-    redis_problem,
-    server_url,
-    with_database,
-)
+from benchmarks.results_pipeline import loud, scratch_database
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 TABLETS = 300
@@ -126,21 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     if haproxy_path() is None:
         loud("needs HAProxy (apt-get install haproxy)")
         return 0
-    base = server_url()
-    for problem in (postgres_problem(base), redis_problem(REDIS_URL)):
-        if problem:
-            loud(problem)
+    with scratch_database(REDIS_URL) as database_url:
+        if database_url is None:
             return 0
-    name = f"clubwhist_bench_{uuid.uuid4().hex[:8]}"
-    database_url = with_database(base, name)
-    os.environ.update(DATABASE_URL=database_url, REDIS_URL=REDIS_URL, LOG_LEVEL="WARNING")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
-    admin_execute(base, f'CREATE DATABASE "{name}"')
-    try:
-        import django
-
-        django.setup()
-        migrate_fresh()
         run = two_node_evening(
             database_url=database_url,
             redis_url=REDIS_URL,
@@ -151,12 +130,6 @@ def main(argv: list[str] | None = None) -> int:
             seconds=SECONDS_A_ROUND * args.rounds,
         )
         report(run, args.rounds)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin_execute(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        print(f"database {name} dropped")
     return 0
 
 
