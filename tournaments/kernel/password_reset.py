@@ -22,7 +22,7 @@ from django.contrib.auth import views as auth_views
 from django.core.cache import cache
 from django.http import HttpRequest
 
-#: Emails to one address an hour (a person who asks again finds the newest link works).
+#: Emails to one address an hour (any of their links works until one is used).
 RESET_PER_EMAIL = 3
 #: Requests from one client address an hour (a venue's members share one address).
 RESET_PER_CLIENT = 20
@@ -65,7 +65,7 @@ class LimitedResetForm(auth_forms.PasswordResetForm):
         if _count(_key("email", email)) >= RESET_PER_EMAIL:
             raise forms.ValidationError(
                 f"{RESET_PER_EMAIL} emails have gone to this address in the last hour: look in "
-                "its inbox (and its spam folder) for the newest one, whose link works, or ask "
+                "its inbox (and its spam folder) for one of them, whose link works, or ask "
                 "again in an hour."
             )
         return email
