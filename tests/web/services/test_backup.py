@@ -263,7 +263,7 @@ def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None
     # ... and the seasons theirs (`tournaments.seasons.backup`, in a whole backup's club blocks).
     seasons = set(season_backup.TABLES)
     assert set(backup.FIELDS) == {User, Club, Member}.union(*owners.values(), seasons)
-    assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 5} == backup.VERSIONS
+    assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 6} == backup.VERSIONS
     assert backup.FORMATS[0].club_part is not None and backup.FORMATS[0].club_part.key == "players"
 
 
@@ -508,6 +508,8 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
     User.objects.create_superuser("admin", password="admin-pw")
     first = Club.objects.create(name="Riverside Whist", slug="riverside")
     second = Club.objects.create(name="Hilltop Drive", slug="hilltop", paper="letter")
+    scorer = User.objects.create_user("sam", password="sam-pw-for-tests", email="sam@example.org")
+    second.scorers.add(scorer)
     events = [
         played_event(first, director, "classic", "mitchell", "published"),
         played_event(second, director, "bidwhist", "howell", "running"),
@@ -518,9 +520,10 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
 
     said = run("backup", "-o", str(out))
 
-    assert "2 clubs, 2 events" in said and "3 users" not in said and "2 users" in said
+    assert "2 clubs, 2 events" in said and "3 users" in said
     data = json.loads(gzip.decompress(out.read_bytes()))
-    assert data["format"] == "clubwhist-backup" and data["version"] == 5
+    assert data["format"] == "clubwhist-backup" and data["version"] == 6
+    assert {c["slug"]: c["scorers"] for c in data["clubs"]} == {"riverside": [], "hilltop": ["sam"]}
     assert not list(tmp_path.glob(".*part"))
     delete_everything()
 
@@ -533,6 +536,10 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
     assert dict(User.objects.values_list("username", "password")) == hashes
     assert User.objects.get(username="admin").is_superuser
     assert User.objects.get(username="td").check_password("pw-for-tests")
+    # The club's scorer scores for it again, with their password, and for no other club.
+    restored = User.objects.get(username="sam")
+    assert restored.check_password("sam-pw-for-tests")
+    assert list(restored.scored_clubs.values_list("slug", flat=True)) == ["hilltop"]
     # Ids were kept, and new rows still get fresh ones (PostgreSQL's sequences moved on).
     later = make_event(first, start=True)
     assert later.pk > max(e.pk for e in events)
@@ -543,17 +550,43 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
 
 
 @pytest.mark.django_db
+def test_a_version_5_backup_restores_with_no_scorers_and_a_bad_list_is_refused(
+    club: Club, director: Any
+) -> None:
+    """Version 5 had no scorers: read as none. A list that is not one of usernames is refused
+    by name, and nothing is restored."""
+    club.scorers.add(User.objects.create_user("sam"))
+    document = json.loads(backup.dumps(backup.backup_document()))
+    old = copy.deepcopy(document)
+    old["version"] = 5
+    for block in old["clubs"]:
+        del block["scorers"]
+    bad = copy.deepcopy(document)
+    bad["clubs"][0]["scorers"] = "sam"
+    delete_everything()
+
+    with pytest.raises(backup.RestoreRefused, match="'scorers' should be a list of usernames"):
+        backup.backup_restore(bad)
+    assert not Club.objects.exists()
+    backup.backup_restore(old)
+    assert not Club.objects.get(slug=club.slug).scorers.exists()
+
+
+@pytest.mark.django_db
 def test_backup_of_one_club_or_chosen_events(club, director, tmp_path: Path) -> None:
     event = played_event(club, director, "classic", "mitchell", "running")
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     make_event(other, start=False)
     User.objects.create_user("stranger")
+    club.scorers.add(User.objects.create_user("sam"))
     out = tmp_path / "club.json"
     run("backup", "-o", str(out), "--club", club.slug)
     data = json.loads(out.read_text())
     assert [c["slug"] for c in data["clubs"]] == [club.slug]
     assert [e["event"]["id"] for e in data["events"]] == [event.pk]
-    assert [u["username"] for u in data["users"]] == ["td"]
+    assert [u["username"] for u in data["users"]] == ["sam", "td"]  # its scorer, not a stranger
+    # an event's own document leaves the club's scorers out: they score for the club
+    assert "scorers" not in data["events"][0]["club"]
     run("backup", "-o", str(out), "--event", str(event.pk))
     assert [e["event"]["id"] for e in json.loads(out.read_text())["events"]] == [event.pk]
 

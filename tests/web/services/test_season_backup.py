@@ -146,7 +146,7 @@ def test_a_whole_backup_carries_the_seasons_and_a_restore_shows_the_same_tables(
     }
     lines = SeasonLine.objects.count()
     document = json.loads(backup.dumps(backup_document()))
-    assert document["version"] == 5
+    assert document["version"] == 6
     block = document["clubs"][0]
     # What the block says it carries, and not the table computed from the evenings.
     for season in block["seasons"]:

@@ -16,7 +16,7 @@ ids in the backup's register (`members`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
@@ -34,7 +34,7 @@ from tournaments.kernel.backup.rows import (
     check_username,
     load_row,
 )
-from tournaments.kernel.backup.schema import BACKUP_FORMAT, Model, RestoreRefused
+from tournaments.kernel.backup.schema import BACKUP_FORMAT, SCORERS, Model, RestoreRefused
 from tournaments.kernel.backup.writing import (
     club_listed,
     database_refusals,
@@ -55,6 +55,7 @@ class ClubBlock:
     club: Club
     directors: list[str]
     rows: dict[str, list[Any]]
+    scorers: list[str] = field(default_factory=list)  # a whole backup's, version 6 on
 
 
 class ParsedDocument:
@@ -152,16 +153,23 @@ def read_backup(
 def parse_club(data: Any, fmt: str, where: str = "The club") -> ClubBlock:
     """A document's club block, checked (`fmt`: the document's marker, for its version)."""
     data = as_object(data, where)
-    parts = club_parts(backup=fmt == BACKUP_FORMAT)
-    club = load_row(Club, data, where, children=[part.key for part in parts], fmt=fmt)
+    whole = fmt == BACKUP_FORMAT
+    parts = club_parts(backup=whole)
+    children = [part.key for part in parts] + ([SCORERS] if whole else [])
+    club = load_row(Club, data, where, children=children, fmt=fmt)
     check_names(club, ("name",), where)
     for part in parts:
         part.check(club, where)
     if not isinstance(data["directors"], list):
         raise RestoreRefused(f"{where}: 'directors' should be a list of usernames.")
     directors = [check_username(d, where, "director") or "" for d in data["directors"]]
+    # A backup written before version 6 has no scorers: the club had none carried.
+    listed = data.get(SCORERS, []) if whole else []
+    if not isinstance(listed, list):
+        raise RestoreRefused(f"{where}: 'scorers' should be a list of usernames.")
+    scorers = [check_username(s, where, "scorer") or "" for s in listed]
     rows = {part.key: part.parse(data, where) for part in parts}
-    return ClubBlock(club, [d for d in directors if d], rows)
+    return ClubBlock(club, [d for d in directors if d], rows, [s for s in scorers if s])
 
 
 def club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
@@ -170,6 +178,7 @@ def club_create(block: ClubBlock, users: Mapping[str, AuthUser]) -> Club:
         club.pk = None
     insert_rows(Club, [club])
     club.directors.set([users[name] for name in block.directors])
+    club.scorers.set([users[name] for name in block.scorers])
     written: list[tuple[Model, list[Any]]] = [(Club, [club])]
     for part in club_parts(backup=True):
         if part.key in block.rows:

@@ -39,7 +39,7 @@ from tournaments.kernel.backup.registry import (
 )
 from tournaments.kernel.backup.report import Imported, RestoreReport
 from tournaments.kernel.backup.rows import check_marker, check_unique, list_in, load_row
-from tournaments.kernel.backup.schema import BACKUP_FORMAT, VERSIONS, RestoreRefused
+from tournaments.kernel.backup.schema import BACKUP_FORMAT, SCORERS, VERSIONS, RestoreRefused
 from tournaments.kernel.backup.text import loads
 from tournaments.kernel.backup.writing import database_refusals, ensure_users
 from tournaments.kernel.models import Club
@@ -76,7 +76,7 @@ def backup_document(
         users = list(AuthUser.objects.order_by("username"))
     else:
         for block in club_blocks:
-            named.update(block["directors"])
+            named.update(block["directors"], block[SCORERS])
         users = list(AuthUser.objects.filter(username__in=named).order_by("username"))
     return {
         "format": BACKUP_FORMAT,
@@ -148,7 +148,7 @@ def backup_restore(document: Any, *, dry_run: bool = False) -> RestoreReport:
     with database_refusals(), transaction.atomic():
         names = set(carried)
         for block in clubs:
-            names.update(block.directors)
+            names.update(block.directors, block.scorers)
         for items in found:
             names |= items.usernames()
         users = ensure_users(names, carried, report)

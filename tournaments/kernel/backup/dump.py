@@ -17,7 +17,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from tournaments.kernel.backup.registry import club_parts
-from tournaments.kernel.backup.schema import FIELDS, VERSIONS, Model, model_field
+from tournaments.kernel.backup.schema import FIELDS, SCORERS, VERSIONS, Model, model_field
 from tournaments.kernel.models import Club, Member
 
 
@@ -88,6 +88,8 @@ def club_block(club: Club, *, backup: bool = False) -> dict[str, Any]:
     directors = sorted(club.directors.values_list("username", flat=True))
     block = row(club, Club, users={})
     block["directors"] = directors
+    if backup:
+        block[SCORERS] = sorted(club.scorers.values_list("username", flat=True))
     for part in club_parts(backup=backup):
         block[part.key] = part.dump(club)
     return block

@@ -26,13 +26,16 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: into one that knows no drives. Backup version 2 added "drives" (issue #26), version 3
 #: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44),
 #: version 5 the links of every format's names to those members (each link the member's id in
-#: the backup's register) and each club's "seasons" and "season_audit" (issue #44); an older
-#: backup has none of them, and is read as holding none. A format that adds its documents to
+#: the backup's register) and each club's "seasons" and "season_audit" (issue #44), version 6
+#: each club's "scorers" (issue #46); an older backup has none of them, and is read as
+#: holding none. A format that adds its documents to
 #: the backup makes the next version.
-VERSIONS: dict[str, int] = {BACKUP_FORMAT: 5}
+VERSIONS: dict[str, int] = {BACKUP_FORMAT: 6}
+#: The key of a club's scorers (usernames) in a whole backup's club block (version 6 on).
+SCORERS = "scorers"
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
-READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5})}
+READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5, 6})}
 
 Model = type[models.Model]
 
@@ -93,9 +96,10 @@ IMPLIED: dict[Model, dict[str, str]] = {Member: {"club": "listed under its club"
 #: Fields left out on purpose, and why.
 OMITTED: dict[Model, dict[str, str]] = {
     Club: {
-        "scorers": "a club's scorers are invited again where the backup is restored (its "
-        "directors are carried and may invite them); version 5 has no place for them, and a "
-        "later version will carry them",
+        "scorers": "carried by a whole backup only (version 6 on), as usernames beside the "
+        "club's directors (`kernel.backup.dump.club_block`); an event's, a drive's or a "
+        "tournament's document leaves them out: they score for the club, not for the evening, "
+        "and a club that imports the document has its own",
     },
     AuthUser: {
         "id": "users are matched by username; ids differ from one database to another",
