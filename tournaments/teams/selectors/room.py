@@ -94,6 +94,104 @@ def table_state(tournament: Tournament, table: int) -> dict[str, Any]:
 
 def table_document(tournament: Tournament, table: int) -> TeamTableState:
     """What the table's tablet shows now, as its typed document."""
+    return _table_document(tournament, table, _OneTable(tournament))
+
+
+def room_states(tournament: Tournament, tables: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """`table_state` of each of `tables` at once. A draw wakes the streams of every table of a
+    room together: read one table at a time that was some five queries and two readings of
+    the round's pairings a table (a 100-table room: hundreds of queries in the same second,
+    while the tablets' requests waited); read for the room it is four in all. The same
+    documents as `table_state` gives (a test compares them table by table)."""
+    room = _WholeRoom(tournament)
+    return {table: _table_document(tournament, table, room).to_dict() for table in tables}
+
+
+class _RoomSource:
+    """What a table's state reads of its round: the round drawn and the one before, the
+    round's games and the teams' names. `_OneTable` reads what one table needs; `_WholeRoom`
+    reads everything once for every table."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self._rounds: dict[int, Round | None] = {}
+
+    def round(self, number: int) -> Round | None:
+        if number not in self._rounds:
+            self._rounds[number] = round_of(self.tournament, number)
+        return self._rounds[number]
+
+    def done(self, number: int) -> int:
+        raise NotImplementedError
+
+    def game(self, number: int, table: int) -> TournamentGame | None:
+        raise NotImplementedError
+
+    def names(self, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
+        raise NotImplementedError
+
+
+class _OneTable(_RoomSource):
+    """One table's reads: the games counted, not loaded; its own game; the names it shows."""
+
+    def _games(self, number: int) -> Any:
+        return TournamentGame.objects.filter(
+            tournament=self.tournament, round=number, match="", table__gte=1
+        )
+
+    def done(self, number: int) -> int:
+        # Counted, not loaded: a poll of a 100-table room needs this table's game alone.
+        return int(self._games(number).filter(status=TournamentGame.Status.CONFIRMED).count())
+
+    def game(self, number: int, table: int) -> TournamentGame | None:
+        found: TournamentGame | None = self._games(number).filter(table=table).first()
+        return found
+
+    def names(self, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
+        return _names(self.tournament, numbers)
+
+
+class _WholeRoom(_RoomSource):
+    """Every table's reads at once: the round's games and every team's name, each one query."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        super().__init__(tournament)
+        self._rows: dict[int, list[TournamentGame]] = {}
+        self._by_table: dict[int, dict[int, TournamentGame]] = {}
+        self._names: dict[int, tuple[str, str]] | None = None
+
+    def _round_rows(self, number: int) -> list[TournamentGame]:
+        if number not in self._rows:
+            self._rows[number] = list(
+                TournamentGame.objects.filter(
+                    tournament=self.tournament, round=number, match="", table__gte=1
+                ).order_by("table", "pk")
+            )
+        return self._rows[number]
+
+    def done(self, number: int) -> int:
+        confirmed = TournamentGame.Status.CONFIRMED
+        return sum(1 for row in self._round_rows(number) if row.status == confirmed)
+
+    def game(self, number: int, table: int) -> TournamentGame | None:
+        if number not in self._by_table:
+            first: dict[int, TournamentGame] = {}
+            for row in self._round_rows(number):
+                first.setdefault(row.table, row)  # the first by id, as `.first()` finds it
+            self._by_table[number] = first
+        return self._by_table[number].get(table)
+
+    def names(self, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
+        if self._names is None:
+            self._names = {
+                n: (name, city)
+                for n, name, city in self.tournament.teams.values_list("number", "name", "city")
+            }
+        wanted = set(numbers)
+        return {n: found for n, found in self._names.items() if n in wanted}
+
+
+def _table_document(tournament: Tournament, table: int, room: _RoomSource) -> TeamTableState:
     settings = settings_of(tournament)
     state = TeamTableState(
         tournament=tournament.name,
@@ -112,15 +210,11 @@ def table_document(tournament: Tournament, table: int) -> TeamTableState:
         done=0,
         server_time=timezone.now().isoformat(timespec="seconds"),
     )
-    drawn = round_of(tournament, tournament.round) if tournament.round else None
+    drawn = room.round(tournament.round) if tournament.round else None
     if drawn is None:
         return state
-    # Counted, not loaded: a poll of a 100-table room needs this table's game alone.
-    games = TournamentGame.objects.filter(
-        tournament=tournament, round=drawn.number, match="", table__gte=1
-    )
     tables = len(drawn.tables)
-    done = games.filter(status=TournamentGame.Status.CONFIRMED).count()
+    done = room.done(drawn.number)
     through = drawn.number if done >= tables else drawn.number - 1
     state = replace(
         state,
@@ -128,15 +222,15 @@ def table_document(tournament: Tournament, table: int) -> TeamTableState:
         done=done,
         standings_round=through,
         standings=phone_standings(tournament, through),
-        moves=_moves(tournament, drawn, table),
+        moves=_moves(room, drawn, table),
     )
     if tournament.status == Tournament.Status.PLAYOFF:
         return _playoff_table(tournament, table, state)
     pairing = next((p for p in drawn.tables if p.table == table), None)
     if pairing is None:
         return replace(state, sitting_out=True)
-    names = _names(tournament, pairing.teams)
-    game = games.filter(table=table).first()
+    names = room.names(pairing.teams)
+    game = room.game(drawn.number, table)
     return replace(
         state,
         home=_team(names, pairing.home),
@@ -154,16 +248,16 @@ def _names(tournament: Tournament, numbers: Iterable[int]) -> dict[int, tuple[st
     }
 
 
-def _moves(tournament: Tournament, drawn: Round, table: int) -> tuple[TeamMove, ...]:
+def _moves(room: _RoomSource, drawn: Round, table: int) -> tuple[TeamMove, ...]:
     """Where the teams that sat at `table` in the round before `drawn` play in it."""
     if drawn.number < 2:
         return ()
-    before = round_of(tournament, drawn.number - 1)
+    before = room.round(drawn.number - 1)
     last = next((p for p in before.tables if p.table == table), None) if before else None
     if last is None:
         return ()
     now = {team: p for p in drawn.tables for team in p.teams}
-    names = _names(tournament, {*last.teams, *(t for p in now.values() for t in p.teams)})
+    names = room.names({*last.teams, *(t for p in now.values() for t in p.teams)})
     moves = []
     for team in last.teams:
         pairing = now.get(team)

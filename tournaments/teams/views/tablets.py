@@ -27,8 +27,8 @@ from tournaments.kernel import live
 from tournaments.kernel.links import LinkReplaced, LinkUnknown
 from tournaments.kernel.streams import STREAM_CHECK, STREAM_POLL, link_refusal, shared_call
 from tournaments.kernel.tablet_pages import TabletSite
-from tournaments.teams.models import Tournament
-from tournaments.teams.selectors.room import table_state, team_link
+from tournaments.teams.models import Tournament, TournamentTableAccess
+from tournaments.teams.selectors.room import room_states, table_state, team_link
 
 SITE = TabletSite("/tt/", "tournaments/tablets/team_table.html", "js/team-table.js")
 
@@ -44,10 +44,22 @@ def _version(tournament_id: int) -> int:
         connection.close()
 
 
+def _room_states(tournament_id: int) -> dict[int, dict[str, Any]]:
+    """Every linked table's state, worked out once per version per process, in a thread of
+    its own: a draw wakes the streams of every table of the room at once, and one reading of
+    the room serves them all (`room_states`)."""
+    try:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        tables = TournamentTableAccess.objects.filter(
+            tournament=tournament, revoked_at__isnull=True
+        ).values_list("table", flat=True)
+        return room_states(tournament, sorted(set(tables)))
+    finally:
+        connection.close()
+
+
 def _table_state(tournament_id: int, table: int) -> dict[str, Any]:
-    """One table's state, worked out once per version per process, in a thread of its own:
-    a process's streams of other tables work theirs out side by side (a draw wakes them all
-    at once), and no process works out the state of a table whose tablet it does not serve."""
+    """One table's state (a table the room's reading did not cover: its link made since)."""
     try:
         return table_state(Tournament.objects.get(pk=tournament_id), table)
     finally:
@@ -83,6 +95,12 @@ def team_table_stream(request: HttpRequest, token: str) -> HttpResponseBase:
         )
 
     async def state_at(version: int) -> dict[str, Any] | None:
+        room = await shared_call(
+            f"team-room:{tournament_id}:{version}", lambda: _room_states(tournament_id), keep=True
+        )
+        found = room.get(table)
+        if found is not None:
+            return found
         return await shared_call(
             f"team-state:{tournament_id}:{version}:{table}",
             lambda: _table_state(tournament_id, table),
