@@ -7,6 +7,8 @@ Nothing here writes. Every figure comes from the rows through the engine
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,7 +32,16 @@ def tournaments_visible(user: Any) -> QuerySet[Tournament]:
 
 
 def settings_of(tournament: Tournament) -> TournamentSettings:
-    return TournamentSettings.from_dict(tournament.settings)
+    """The tournament's settings as the engine reads them. Reading them checks the game's
+    rules by building them (a millisecond and more), and a tablet's request reads them two or
+    three times: the settings read are kept by their stored words, a few hundred at most, and
+    shared (they are frozen, and a change of settings is new words)."""
+    return _settings_read(json.dumps(tournament.settings, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _settings_read(stored: str) -> TournamentSettings:
+    return TournamentSettings.from_dict(json.loads(stored))
 
 
 def engine_teams(tournament: Tournament) -> list[Team]:

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from engine.teams import Bracket, GameResult, Pairing, TeamsError
+from engine.teams import Bracket, GameResult, Pairing, TeamsError, TeamTournament
 from tournaments.kernel import jobs
 from tournaments.kernel.audit import User
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
@@ -63,7 +63,9 @@ def checked_game(
             f"Table {pairing.table}: give the game's hands or its final score (one of them)."
         )
     try:
-        return engine_for(tournament).played(
+        # Reading a game needs the game's rules, not the teams: the whole engine would load
+        # every team of the tournament (200 rows in a county Swiss) for each entry.
+        return TeamTournament(settings_of(tournament), ()).played(
             round_,
             pairing.table,
             pairing.home,
