@@ -14,10 +14,9 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
-from benchmarks.harness.processes import VAR, free_port, http_status
+from benchmarks.harness.processes import VAR, answers_in_time, free_port
 from benchmarks.harness.tablets import SERVED_BY
 
 
@@ -86,12 +85,9 @@ class Balancer:
             self.process = subprocess.Popen(
                 [self.binary, "-db", "-f", str(self.config)], stdout=log, stderr=log
             )
-        deadline = time.monotonic() + timeout
-        while http_status(self.port, "/t/sw.js") != 200:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"haproxy did not start; see {self.log}")
-            time.sleep(0.1)
+        if not answers_in_time(self.process, self.port, timeout):
+            self.stop()
+            raise RuntimeError(f"haproxy did not start; see {self.log}")
 
     def stop(self) -> None:
         if self.process is None:

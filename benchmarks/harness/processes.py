@@ -57,6 +57,18 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def answers_in_time(process: subprocess.Popen[bytes], port: int, timeout: float) -> bool:
+    """Wait until a server just started answers on loopback `port`; False if its `process`
+    exits or `timeout` seconds pass first. The service worker's script needs no database:
+    its answer means Django is loaded (through a balancer: that a node is up behind it)."""
+    deadline = time.monotonic() + timeout
+    while http_status(port, "/t/sw.js") != 200:
+        if process.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def http_status(port: int, path: str, timeout: float = 2.0) -> int:
     """The status of one GET on loopback, 0 when nothing answers."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
@@ -133,12 +145,9 @@ class WebServer:
             start_new_session=True,
         )
         deadline = time.monotonic() + timeout
-        # The service worker's script needs no database: its answer means Django is loaded.
-        while http_status(self.port, "/t/sw.js") != 200:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"gunicorn did not start on port {self.port}")
-            time.sleep(0.1)
+        if not answers_in_time(self.process, self.port, timeout):
+            self.stop()
+            raise RuntimeError(f"gunicorn did not start on port {self.port}")
         while len(children_of(self.process.pid)) < self.workers:
             if time.monotonic() > deadline:
                 break

@@ -71,3 +71,28 @@ def test_a_rooms_reading_gives_every_table_what_its_own_reading_gives(
         for table in TABLES:
             table_state(tournament, table)
     assert len(together) <= 6 < len(alone)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_read_after_its_draw_is_kept_and_one_read_inside_a_draw_is_not(
+    club: Any, director: Any
+) -> None:
+    """A committed round is read from the database once a process; one read inside a
+    transaction (a draw that may yet be rolled back) is read again the next time."""
+    from django.db import transaction
+
+    from tournaments.teams.selectors import teams as team_selectors
+
+    tournament = make_tournament(club, teams=6, rounds=3, user=director)
+    with transaction.atomic():
+        assert round_of(tournament, 1) is not None
+        with CaptureQueriesContext(connection) as inside:
+            round_of(tournament, 1)
+    assert len(inside) == 1  # read again: nothing read in a transaction is kept
+    first = round_of(tournament, 1)
+    with CaptureQueriesContext(connection) as after:
+        again = round_of(tournament, 1)
+    assert again == first and len(after) == 0
+    assert round_of(tournament, 2) is None  # not drawn: nothing kept for it
+    key = (tournament.pk, tournament.created_at.isoformat(), 2)
+    assert key not in team_selectors._ROUNDS

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from engine.teams import GameResult, Round, Team, TeamTournament
@@ -89,9 +92,36 @@ def rounds_of(tournament: Tournament) -> list[Round]:
     return [Round.from_dict(r.tables) for r in tournament.rounds.order_by("number")]
 
 
+#: Drawn rounds read before, by (tournament, its creation time, round number): a round's
+#: pairings never change once committed (a draw makes a new round; a tournament deleted takes
+#: its rounds with it, and one restored under its id keeps its creation time and its rounds).
+#: A tablet's request reads the round two or three times (its pairing, its state, where the
+#: teams move); each read was a query bringing the whole round's pairings.
+_ROUNDS: OrderedDict[tuple[int, str, int], Round] = OrderedDict()
+_ROUNDS_KEPT = 512
+_ROUNDS_LOCK = threading.Lock()
+
+
 def round_of(tournament: Tournament, number: int) -> Round | None:
+    """Round `number` as drawn, None before its draw. Kept once read outside a transaction
+    (so committed, and never to change); read inside one (a draw being made, perhaps to be
+    rolled back), it is read afresh and not kept."""
+    key = (tournament.pk, tournament.created_at.isoformat(), number)
+    with _ROUNDS_LOCK:
+        found = _ROUNDS.get(key)
+        if found is not None:
+            _ROUNDS.move_to_end(key)
+            return found
     row = tournament.rounds.filter(number=number).first()
-    return None if row is None else Round.from_dict(row.tables)
+    if row is None:
+        return None
+    drawn = Round.from_dict(row.tables)
+    if not connection.in_atomic_block:
+        with _ROUNDS_LOCK:
+            _ROUNDS[key] = drawn
+            while len(_ROUNDS) > _ROUNDS_KEPT:
+                _ROUNDS.popitem(last=False)
+    return drawn
 
 
 def counted_results(tournament: Tournament, *, playoff: bool = False) -> list[GameResult]:
