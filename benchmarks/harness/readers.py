@@ -201,7 +201,6 @@ class _Reader:
             if time.monotonic() + wait >= self.until:
                 return
             await asyncio.sleep(wait)
-            tally.polls += 1
             try:
                 status, reader, writer = await _request(self.host, self.port, self.source, path)
                 try:
@@ -209,8 +208,12 @@ class _Reader:
                 finally:
                     writer.close()
             except (OSError, ConnectionError, asyncio.IncompleteReadError) as exc:
+                tally.polls += 1
                 tally.errors.append(f"version check: {type(exc).__name__}")
                 continue
+            # Counted once it has its answer: a check on its way when the readers close their
+            # pages (`ReadersProcess.stop` cancels them) asked nothing anyone could answer.
+            tally.polls += 1
             if status == 200 and "version" in json.loads(body):
                 tally.polls_answered += 1
             else:
