@@ -23,10 +23,18 @@
   var drawn = null;       // the screen drawn last (its name)
   var settledHand = 0;    // the hand of the last screen drawn other than "Sending"
 
-  function adopt(next) {
+  var PROGRESS = {'to enter': 0, 'waiting': 1, 'confirmed': 2};
+  function progress(s) { return (s.result && PROGRESS[s.result.state]) || 0; }
+  function adopt(next, own) {
     if (!next || typeof next.version !== 'number') { return; }
     // A state older than the one shown (a slow poll overtaken by the stream) is ignored.
     if (next.version < state.version) { return; }
+    // A table's own result moves no version, so a pushed or polled state of the same version
+    // and hand that shows less of this table's result than the screen was read before it was
+    // stored (a stream opening while the entry was on its way): ignored, or the entry screen
+    // would come back. The answers to this table's own requests are always taken.
+    if (!own && next.version === state.version && next.hand === state.hand &&
+        progress(next) < progress(state)) { return; }
     if (next.hand !== state.hand) { values = {}; problem = ''; }
     state = next;
     render();
@@ -46,11 +54,11 @@
     if (code === 200 || code === 201) {
       problem = '';
       core.announce(DONE_WORDS[item.path] || 'Done');
-      adopt(data);
+      adopt(data, true);
     } else {
       problem = (data && data.detail) || ('The server refused it (' + code + ').');
       core.announce(problem);
-      if (data && data.state) { adopt(data.state); } else { render(); }
+      if (data && data.state) { adopt(data.state, true); } else { render(); }
     }
   }, function () {
     // Emptied: an answer is adopted while its item still waits in the queue (the screen says
