@@ -53,6 +53,10 @@ def test_a_rooms_reading_gives_every_table_what_its_own_reading_gives(
     game_enter(tournament=tournament, table=3, score=HOME_WINS, user=director)
     waiting = _same(tournament)
     assert waiting[1]["game"] is not None and waiting[2]["done"] == 2
+    # mid-round, no table's phone shows a result: standings only through finished rounds
+    assert all(
+        state["standings_round"] == 0 and not state["standings"] for state in waiting.values()
+    )
 
     team_tablets.tablet_confirm(tournament=tournament, table=1, side="away")
     over = _same(tournament)
