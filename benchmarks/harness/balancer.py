@@ -16,7 +16,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from benchmarks.harness.processes import VAR, answers_in_time, free_port
+from benchmarks.harness.processes import VAR, answers_in_time, free_port, wait_or_kill
 from benchmarks.harness.tablets import SERVED_BY
 
 
@@ -93,11 +93,7 @@ class Balancer:
         if self.process is None:
             return
         self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process, 10)
         self.process = None
         self.config.unlink(missing_ok=True)
 

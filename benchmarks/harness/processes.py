@@ -69,6 +69,15 @@ def answers_in_time(process: subprocess.Popen[bytes], port: int, timeout: float)
     return True
 
 
+def wait_or_kill(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait for a process told to stop; SIGKILL it if it lingers past `timeout` seconds."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def http_status(port: int, path: str, timeout: float = 2.0) -> int:
     """The status of one GET on loopback, 0 when nothing answers."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
@@ -310,11 +319,7 @@ class CeleryWorker:
             if self.process is None:
                 return
             self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process, timeout)
             self.process = None
 
     def kill(self) -> None:
@@ -412,9 +417,5 @@ class RedisServer:
         client = redis.Redis(port=self.port, socket_timeout=5, retry=Retry(NoBackoff(), 0))
         with contextlib.suppress(redis.ConnectionError):
             client.shutdown(save=save, nosave=not save)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process, 10)
         self.process = None
