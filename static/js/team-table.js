@@ -38,8 +38,22 @@
     for (var k in s) { if (s.hasOwnProperty(k) && k !== 'server_time') { copy[k] = s[k]; } }
     return JSON.stringify(copy);
   }
-  function adopt(next) {
+  /** How far the table's own game has gone: none, entered, then counted or disputed. Without
+      the director (whose every change is a new version) a game only goes forward. */
+  function progress(s) {
+    var g = s.game;
+    return !g ? 0 : g.status === 'entered' ? 1 : 2;
+  }
+  function adopt(next, own) {
     if (!next || typeof next.version !== 'number' || next.version < state.version) { return; }
+    // A tablet's own game moves no version, so a pushed or polled state of the same version
+    // and round that shows the game less far on than the screen was read before the game's
+    // last step was stored (a stream opening while an entry was on its way): ignored, or the
+    // entry screen would come back after its answer. Answers to this page's own requests are
+    // always taken.
+    if (!own && next.version === state.version && next.round === state.round &&
+        next.status === state.status && next.match === state.match &&
+        progress(next) < progress(state)) { return false; }
     // While a team types, a state that changes nothing at this table only updates the bar;
     // a state that changes nothing at all draws nothing.
     var same = typing && next.round === state.round && next.status === state.status &&
@@ -78,13 +92,13 @@
     if (code === 200 || code === 201) {
       problem = ''; faults = []; typing = null;
       if (item.path === 'dispute/') { noteText = ''; }
-      if (!adopt(data)) { render(); }
+      if (!adopt(data, true)) { render(); }
       core.announce(answered(item));
     } else {
       refuse((data && data.detail) || ('The server refused it (' + code + ').'));
       // Always drawn again: a state that changes nothing at the table (a refusal while
       // changing what was sent) updates only the bar, and the refusal went unseen.
-      if (data && data.state) { adopt(data.state); }
+      if (data && data.state) { adopt(data.state, true); }
       render();
     }
   });

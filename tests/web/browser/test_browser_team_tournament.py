@@ -8,6 +8,8 @@ games; every page fits a 390 px phone."""
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -339,4 +341,73 @@ def test_a_team_changes_what_it_sent_naming_the_other_team(
     page.wait_for_selector("#confirmed")
     game.refresh_from_db()
     assert game.status == "confirmed" and game.entered_by == "away"
+    page.context.close()
+
+
+def test_a_stale_pushed_state_never_takes_back_a_tablets_own_entry(
+    live_server: Any, browser: Any, club: Club
+) -> None:
+    """A tablet's own game moves no version, so a stream that opens while the entry is on its
+    way sends the state it read before the entry was stored: the same version, no game. The
+    tablet shows its entry's answer (the other team's check) and keeps it when that stale
+    state arrives (it once drew the entry screen again, as the drive tablet did); a state of a
+    newer version (the director's change) is still taken. The stream here is the test's own:
+    refused until the entry has its answer, then the stale state, then the newer one."""
+    tournament = services.tournament_create(
+        club=club, name="Stale teams", settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    pushed: list[str] = []  # each state the test's stream is to send, taken one at a time
+    sent: list[str] = []
+
+    def stream(route: Any) -> None:
+        if not pushed:
+            route.abort()
+            return
+        body = pushed.pop(0)
+        sent.append(body)
+        route.fulfill(
+            status=200,
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+            body=f"retry: 200\nevent: state\ndata: {body}\n\n",
+        )
+
+    page.route(f"{live_server.url}/tt/{token}/stream/", stream)
+    # and no poll either: only the entry's answer and the test's stream draw the screen
+    page.route(
+        f"{live_server.url}/api/tt/{token}/",
+        lambda route: route.abort() if route.request.method == "GET" else route.continue_(),
+    )
+    page.goto(f"{live_server.url}/tt/{token}/")
+    _wait_round(page, 1)
+    stale = page.evaluate(
+        "() => JSON.parse(document.getElementById('team-table-state').textContent)"
+    )
+    assert stale["game"] is None
+
+    _tablet_enter(page, "home", 7, 3)
+    page.locator("#confirm").wait_for()
+    game = TournamentGame.objects.get(tournament=tournament, round=1, table=1)
+    assert game.status == "entered"
+
+    pushed.append(json.dumps(stale))
+    deadline = time.monotonic() + 10
+    while not sent and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert sent, "the stale state was never asked for"
+    page.wait_for_timeout(500)  # drawn by now, were it taken
+    assert page.locator("#confirm").count() == 1, "the stale state took back the entry"
+    assert page.locator("#send").count() == 0
+
+    # A state of a newer version (as after the director takes the entry off) is taken.
+    newer = dict(stale, version=stale["version"] + 1)
+    pushed.append(json.dumps(newer))
+    page.locator("#send").wait_for()
+    assert page.locator("#confirm").count() == 0
     page.context.close()
