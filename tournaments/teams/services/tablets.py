@@ -42,7 +42,7 @@ from tournaments.teams.services.playoff import (
     playoff_result,
     playoff_table_place,
 )
-from tournaments.teams.services.teams import TeamsRefused, audit
+from tournaments.teams.services.teams import TeamsRefused, audit, round_complete
 
 #: The sides of a table: the home team sits North-South.
 SIDES = ("home", "away")
@@ -308,12 +308,18 @@ def _draw_after_commit(tournament: Tournament) -> None:
     other's only then) and draw the next round where the director asked for that."""
     if not tournament.moves_on:
         return
-    pk, round_ = tournament.pk, tournament.round
-    transaction.on_commit(functools.partial(_draw_if_done, pk, round_), robust=True)
+    transaction.on_commit(functools.partial(_draw_if_done, tournament), robust=True)
 
 
-def _draw_if_done(pk: int, round_: int) -> None:
+def _draw_if_done(confirmed: Tournament) -> None:
+    """The round counted first without the lock, and only a count that finds every table done
+    goes on to take it: of confirmations committed side by side, the last to commit sees every
+    other's, so the round's last one is never missed, while the others (all but one a round)
+    no longer queue behind each other for the tournament's row."""
+    done, tables = round_complete(confirmed)
+    if done < tables:
+        return
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=pk)
-        if tournament.round == round_ and tournament.status == Tournament.Status.RUNNING:
+        tournament = Tournament.objects.select_for_update().get(pk=confirmed.pk)
+        if tournament.round == confirmed.round and tournament.status == Tournament.Status.RUNNING:
             after_confirm(tournament)
