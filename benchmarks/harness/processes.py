@@ -163,12 +163,21 @@ class WebServer:
             time.sleep(0.05)
 
     def stop(self, *, graceful: bool = False) -> None:
-        """SIGTERM lets requests in flight finish (up to the graceful timeout); the default,
-        SIGQUIT, stops at once (open live streams need not finish). Killed if it lingers."""
+        """SIGTERM lets requests in flight finish (up to the graceful timeout); the default
+        stops at once (open live streams need not finish): SIGINT twice to the master and its
+        workers, the second telling uvicorn not to wait for its connections. (gunicorn's own
+        quick stop, SIGQUIT, reaches a uvicorn worker as a flag nothing reads: the master
+        waited out the graceful timeout, 10 s, and killed it; every test's club night paid
+        that at its end.) Killed if it lingers."""
         if self.process is None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM if graceful else signal.SIGQUIT)
+            if graceful:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            else:
+                os.killpg(self.process.pid, signal.SIGINT)
+                time.sleep(0.05)
+                os.killpg(self.process.pid, signal.SIGINT)
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)

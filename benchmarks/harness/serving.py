@@ -15,7 +15,8 @@ def gunicorn(
 ) -> Iterator[tuple[int, int]]:
     """gunicorn with 2 workers on a free loopback port until the block ends (yields the port and
     the master's pid): ASGI workers as production runs them, or gthread workers of `threads`
-    threads; stopped at once (SIGQUIT: open streams need not finish), killed if it lingers."""
+    threads; stopped at once (open streams need not finish: `WebServer.stop`), killed if it
+    lingers."""
     with WebServer(env, threads=threads, log=log) as server:
         assert server.process is not None
         yield server.port, server.process.pid
