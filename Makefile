@@ -59,7 +59,7 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/lint-imports
 
 types: $(VENV)/.dev
-	$(VENV)/bin/mypy engine clubwhist tournaments
+	$(VENV)/bin/mypy engine clubwhist tournaments benchmarks
 
 # With no PYTEST_ARGS (`make test`), every test runs in PYTEST_WORKERS processes (pytest-xdist;
 # tests/support/workers.py gives each its own test database and Redis databases). A file's

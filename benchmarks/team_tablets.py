@@ -110,7 +110,7 @@ def scores_accepted(rng: random.Random, tries: int = 2000) -> str | None:
     for _ in range(tries):
         score = a_game(rng)
         try:
-            tally = game.final_score(**score)
+            tally = game.final_score(score["home_points"], score["away_points"])
         except TeamsError as exc:
             return f"{score}: {exc}"
         if not tally.over or tally.winner is None:
