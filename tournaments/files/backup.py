@@ -28,7 +28,12 @@ from tournaments.kernel.backup.driver import (
 )
 from tournaments.kernel.backup.dump import club_block, consistent_read, user_block
 from tournaments.kernel.backup.members import MEMBERS
-from tournaments.kernel.backup.registry import BackupPart, register, register_backup_club_part
+from tournaments.kernel.backup.registry import (
+    BackupPart,
+    register,
+    register_after_restore,
+    register_backup_club_part,
+)
 from tournaments.kernel.backup.report import Imported, RestoreReport
 from tournaments.kernel.backup.schema import (
     ADDED_LATER,
@@ -42,6 +47,7 @@ from tournaments.kernel.backup.schema import (
     RestoreRefused,
 )
 from tournaments.kernel.backup.text import dumps, loads, looks_like_json, read_file, write_file
+from tournaments.kernel.backup.trails import TRAILS, trails_after_restore
 from tournaments.teams.selectors.backup import (
     TOURNAMENT_CHILDREN,
     TOURNAMENT_FORMAT,
@@ -60,6 +66,9 @@ def register_formats() -> None:
     for part in FORMATS:
         register(part)
     register_backup_club_part(MEMBERS)
+    for trail in TRAILS:
+        register_backup_club_part(trail)
+    register_after_restore(trails_after_restore)
 
 
 __all__ = [

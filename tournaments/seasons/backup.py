@@ -21,8 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import User as AuthUser
-
 from engine.season import CompetitionRuleError
 from tournaments.drives.services.backup import RestoredDrive
 from tournaments.events.services.backup import RestoredEvent
@@ -51,7 +49,12 @@ from tournaments.kernel.backup.schema import (
     Model,
     RestoreRefused,
 )
-from tournaments.kernel.backup.writing import insert_rows, move_sequences_past
+from tournaments.kernel.backup.writing import (
+    insert_rows,
+    link_users_or_words,
+    move_sequences_past,
+    users_named,
+)
 from tournaments.kernel.models import Club
 from tournaments.seasons.models import (
     Competition,
@@ -363,22 +366,6 @@ def _own_id(model: Model, obj: Any) -> None:
         obj.pk = None
 
 
-def _users(refs: list[UserRef]) -> dict[str, AuthUser]:
-    """The accounts here the rows name (a whole backup carries them all; one of chosen
-    evenings carries their directors and the people the evenings name)."""
-    return {u.username: u for u in AuthUser.objects.filter(username__in={r.username for r in refs})}
-
-
-def _link(refs: list[UserRef], users: Mapping[str, AuthUser]) -> None:
-    """Each row linked to the account it names; one not here keeps the name in words (an
-    audit line) or none (who made a season)."""
-    for ref in refs:
-        user = users.get(ref.username)
-        setattr(ref.obj, ref.attname, None if user is None else user.pk)
-        if user is None and isinstance(ref.obj, SeasonAudit) and not ref.obj.user_name:
-            ref.obj.user_name = ref.username
-
-
 def _plays_placed(
     club: Club, parsed: list[ParsedSeason], restored: Mapping[tuple[str, int], int]
 ) -> list[CompetitionPlay]:
@@ -433,12 +420,14 @@ def seasons_after_restore(
     from its published evenings and every competition's table computed again."""
     parsed: list[ParsedSeason] = list(rows.get(SEASONS.key, []))
     trail: list[ParsedAudit] = list(rows.get(SEASON_AUDIT.key, []))
-    users = _users([ref for p in parsed for ref in p.refs] + [ref for a in trail for ref in a.refs])
+    users = users_named(
+        [ref for p in parsed for ref in p.refs] + [ref for a in trail for ref in a.refs]
+    )
     seasons = [p.season for p in parsed]
     for p in parsed:
         p.season.club = club
         _own_id(Season, p.season)
-        _link(p.refs, users)
+        link_users_or_words(p.refs, users)
     insert_rows(Season, seasons)
     competitions = []
     for p in parsed:
@@ -457,7 +446,7 @@ def seasons_after_restore(
         stand_in = a.line.season
         a.line.season = None if stand_in is None else by_name[stand_in.name]
         _own_id(SeasonAudit, a.line)
-        _link(a.refs, users)
+        link_users_or_words(a.refs, users)
         lines.append(a.line)
     insert_rows(SeasonAudit, lines)
     move_sequences_past([(Season, seasons), (Competition, competitions), (SeasonAudit, lines)])

@@ -57,7 +57,7 @@ from tournaments.events.services.tablets import (
 )
 from tournaments.files import backup
 from tournaments.kernel.backup import registry
-from tournaments.kernel.models import Club, Member
+from tournaments.kernel.models import Club, Member, MemberAudit, PeopleAudit
 from tournaments.seasons import backup as season_backup
 
 #: A movement and a stage for each game of the registry, in turn (a new game gets one too).
@@ -250,7 +250,7 @@ def test_every_field_of_every_model_is_carried_implied_or_omitted_with_a_reason(
 
 def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None:
     # Registered as Django starts, once each, in the order a backup holds them; each part
-    # brings its own models' tables (the kernel's own are accounts and clubs only).
+    # brings its own models' tables (the kernel's own: accounts, clubs, the register, the trails).
     markers = [backup.EVENT_FORMAT, backup.DRIVE_FORMAT, backup.TOURNAMENT_FORMAT]
     assert [part.marker for part in registry.parts()] == markers
     assert [part.marker for part in backup.FORMATS] == markers
@@ -262,8 +262,9 @@ def test_each_format_registers_its_part_and_its_models_with_the_kernel() -> None
     )
     # ... and the seasons theirs (`tournaments.seasons.backup`, in a whole backup's club blocks).
     seasons = set(season_backup.TABLES)
-    assert set(backup.FIELDS) == {User, Club, Member}.union(*owners.values(), seasons)
-    assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 6} == backup.VERSIONS
+    kernel = {User, Club, Member, PeopleAudit, MemberAudit}  # with the club's two trails
+    assert set(backup.FIELDS) == kernel.union(*owners.values(), seasons)
+    assert {**dict.fromkeys(markers, 2), backup.BACKUP_FORMAT: 7} == backup.VERSIONS
     assert backup.FORMATS[0].club_part is not None and backup.FORMATS[0].club_part.key == "players"
 
 
@@ -522,7 +523,7 @@ def test_backup_and_restore_round_trip_the_whole_database(tmp_path: Path) -> Non
 
     assert "2 clubs, 2 events" in said and "3 users" in said
     data = json.loads(gzip.decompress(out.read_bytes()))
-    assert data["format"] == "clubwhist-backup" and data["version"] == 6
+    assert data["format"] == "clubwhist-backup" and data["version"] == 7
     assert {c["slug"]: c["scorers"] for c in data["clubs"]} == {"riverside": [], "hilltop": ["sam"]}
     assert not list(tmp_path.glob(".*part"))
     delete_everything()

@@ -214,7 +214,7 @@ def test_a_backup_carries_the_register_and_restores_it(club: Club, director: Any
     add(club, "Siân O'Neil", number="1", email="s@example.org", public_name="initials")
     add(club, "Zoë Brontë", active=False)
     document = json.loads(json.dumps(backup_document()))
-    assert document["version"] == 6
+    assert document["version"] == 7
     assert [m["name"] for m in document["clubs"][0]["members"]] == ["Siân O'Neil", "Zoë Brontë"]
     fields = ("name", "number", "email", "active", "public_name", "created_at")
     before = list(Member.objects.order_by("name").values_list(*fields))

@@ -559,7 +559,7 @@ def test_a_backup_written_before_tournaments_were_in_it_still_restores(
     event = played_event(club, director, "classic", "mitchell", "finished")
     before = rows_of(event.pk)
     old = json.loads(backup.dumps(backup.backup_document()))
-    assert old["version"] == 6 and old["tournaments"] == [] and old["leagues"] == []
+    assert old["version"] == 7 and old["tournaments"] == [] and old["leagues"] == []
     # What clubwhist wrote before tournaments were backed up: version 2, neither list.
     old["version"] = 2
     del old["tournaments"], old["leagues"]

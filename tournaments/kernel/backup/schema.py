@@ -27,15 +27,15 @@ BACKUP_FORMAT = "clubwhist-backup"
 #: "leagues" and "tournaments" (issue #27), version 4 each club's "members" (issue #44),
 #: version 5 the links of every format's names to those members (each link the member's id in
 #: the backup's register) and each club's "seasons" and "season_audit" (issue #44), version 6
-#: each club's "scorers" (issue #46); an older backup has none of them, and is read as
-#: holding none. A format that adds its documents to
-#: the backup makes the next version.
-VERSIONS: dict[str, int] = {BACKUP_FORMAT: 6}
+#: each club's "scorers" (issue #46), version 7 each club's trails, "people_audit" and
+#: "member_audit" (`kernel.backup.trails`); an older backup has none of them, and is read as
+#: holding none. A format that adds its documents to the backup makes the next version.
+VERSIONS: dict[str, int] = {BACKUP_FORMAT: 7}
 #: The key of a club's scorers (usernames) in a whole backup's club block (version 6 on).
 SCORERS = "scorers"
 #: What a reader takes; it refuses any other version by name (a newer document would lose
 #: what this clubwhist does not know of, without a word).
-READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5, 6})}
+READABLE_VERSIONS: dict[str, frozenset[int]] = {BACKUP_FORMAT: frozenset({1, 2, 3, 4, 5, 6, 7})}
 
 Model = type[models.Model]
 
@@ -75,6 +75,11 @@ FIELDS: dict[Model, tuple[str, ...]] = {
 #: What a document carries of every format's audit line (`kernel.audit.AuditRow`) and tablet
 #: link (`kernel.links.TableLink`).
 AUDIT_FIELDS = ("id", "user", "user_name", "at", "action", "target", "before", "after", "reason")
+
+# The club's trails, in a whole backup only, listed in its club's block (`kernel.backup.trails`):
+# a register line names its member by the member's id in the backup's register.
+FIELDS[PeopleAudit] = AUDIT_FIELDS
+FIELDS[MemberAudit] = (*AUDIT_FIELDS, "member")
 LINK_FIELDS = ("id", "table", "token", "created_at", "revoked_at")
 
 
@@ -91,7 +96,9 @@ ADDED_LATER: dict[Model, dict[str, Any]] = {
 }
 
 #: Relations a row does not carry: where it sits in the document says them.
-IMPLIED: dict[Model, dict[str, str]] = {Member: {"club": "listed under its club"}}
+IMPLIED: dict[Model, dict[str, str]] = {
+    model: {"club": "listed under its club"} for model in (Member, PeopleAudit, MemberAudit)
+}
 
 #: Fields left out on purpose, and why.
 OMITTED: dict[Model, dict[str, str]] = {
@@ -110,12 +117,9 @@ OMITTED: dict[Model, dict[str, str]] = {
 
 #: Models left out whole, and why.
 OMITTED_MODELS: dict[Model, str] = {
-    MemberAudit: "the register's trail stays with the installation that kept it (for now: "
-    "issue #44's later slices carry it)",
     Invitation: "an invitation's link opens only the installation that sent it, and only "
-    "while it is open: a restored club's directors invite again",
-    PeopleAudit: "the trail of who may do what stays with the installation that kept it, as "
-    "the register's does",
+    "while it is open: a restored club's directors invite again (the people trail says who "
+    "was invited, and when)",
 }
 
 

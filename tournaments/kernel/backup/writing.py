@@ -144,6 +144,23 @@ def link_users(refs: Iterable[UserRef], users: Mapping[str, AuthUser]) -> None:
         setattr(ref.obj, ref.attname, users[ref.username].pk)
 
 
+def users_named(refs: Iterable[UserRef]) -> dict[str, AuthUser]:
+    """The accounts here that rows name, by username (a backup of one club carries only the
+    people its documents name: a trail may name others)."""
+    wanted = {ref.username for ref in refs}
+    return {u.username: u for u in AuthUser.objects.filter(username__in=wanted)}
+
+
+def link_users_or_words(refs: Iterable[UserRef], users: Mapping[str, AuthUser]) -> None:
+    """Each row linked to the account it names; one not here links none, and an audit line
+    then keeps the name in words (`user_name`), as a director's import does."""
+    for ref in refs:
+        user = users.get(ref.username)
+        setattr(ref.obj, ref.attname, None if user is None else user.pk)
+        if user is None and hasattr(ref.obj, "user_name") and not ref.obj.user_name:
+            ref.obj.user_name = ref.username
+
+
 @contextmanager
 def database_refusals() -> Iterator[None]:
     """What the checks cannot see coming (another restore of the same event committing at
