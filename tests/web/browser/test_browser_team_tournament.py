@@ -76,6 +76,18 @@ def _no_sideways_scroll(page: Any) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
+def _four_teams_playing(club: Club, name: str) -> Tournament:
+    """A two-round Swiss of four teams, every team in and round 1 drawn: two tables."""
+    tournament = services.tournament_create(
+        club=club, name=name, settings={"rotation": "swiss", "rounds": 2},
+        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
+    )  # fmt: skip
+    for number in (1, 2, 3, 4):
+        services.team_arrive(tournament=tournament, number=number)
+    services.tournament_start(tournament=tournament, seed=1)
+    return tournament
+
+
 def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, club: Club) -> None:
     user = get_user_model().objects.create_user("td", password="secret-td-pw", is_staff=True)
     club.directors.add(user)
@@ -260,13 +272,7 @@ def test_a_team_tournament_through_the_tablets(live_server: Any, browser: Any, c
 def test_a_team_tablet_reloaded_offline_keeps_its_entry_and_sends_it_later(
     live_server: Any, browser: Any, club: Club
 ) -> None:
-    tournament = services.tournament_create(
-        club=club, name="Offline teams", settings={"rotation": "swiss", "rounds": 2},
-        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
-    )  # fmt: skip
-    for number in (1, 2, 3, 4):
-        services.team_arrive(tournament=tournament, number=number)
-    services.tournament_start(tournament=tournament, seed=1)
+    tournament = _four_teams_playing(club, "Offline teams")
     token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.set_default_timeout(WAIT_MS)
@@ -300,13 +306,7 @@ def test_a_team_changes_what_it_sent_naming_the_other_team(
     what we sent", its own name tapped, Send: the entry is replaced, now its own, and waits for
     the other team to confirm it (before, nothing happened and nothing was said). A refused
     score sent while changing shows its refusal, naming the teams."""
-    tournament = services.tournament_create(
-        club=club, name="Change teams", settings={"rotation": "swiss", "rounds": 2},
-        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
-    )  # fmt: skip
-    for number in (1, 2, 3, 4):
-        services.team_arrive(tournament=tournament, number=number)
-    services.tournament_start(tournament=tournament, seed=1)
+    tournament = _four_teams_playing(club, "Change teams")
     first = round_of(tournament, 1)
     assert first is not None
     names = dict(tournament.teams.values_list("number", "name"))
@@ -353,13 +353,7 @@ def test_a_stale_pushed_state_never_takes_back_a_tablets_own_entry(
     state arrives (it once drew the entry screen again, as the drive tablet did); a state of a
     newer version (the director's change) is still taken. The stream here is the test's own:
     refused until the entry has its answer, then the stale state, then the newer one."""
-    tournament = services.tournament_create(
-        club=club, name="Stale teams", settings={"rotation": "swiss", "rounds": 2},
-        teams=[{"name": n} for n in ("Aces", "Kings", "Queens", "Jacks")],
-    )  # fmt: skip
-    for number in (1, 2, 3, 4):
-        services.team_arrive(tournament=tournament, number=number)
-    services.tournament_start(tournament=tournament, seed=1)
+    tournament = _four_teams_playing(club, "Stale teams")
     token = TournamentTableAccess.objects.get(tournament=tournament, table=1).token
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.set_default_timeout(WAIT_MS)
