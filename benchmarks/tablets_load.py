@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=2,
         help="gunicorn worker processes (default 2, as production's example runs it); the "
-        "ASGI workers' thread pool is WEB_THREADS a process (32 unless set)",
+        "ASGI workers' thread pool is WEB_THREADS a process (8 unless set)",
     )
     args = parser.parse_args(argv)
     if not 0 <= args.readers <= MAX_READERS or (args.readers and args.flat_out):

@@ -12,7 +12,7 @@ Two ways in, chosen by path:
   Under Django's ASGI handler every synchronous middleware method costs a hand-over of its
   own, a dozen a request, each one a wait for a core on a busy server.
 So readers, however many, never take a thread the tablets need, and the tablets pay nothing
-for the streams' event loop. WEB_THREADS sets the pool's size (32 a process).
+for the streams' event loop. WEB_THREADS sets the pool's size (`THREADS`, 8 a process).
 """
 
 from __future__ import annotations
@@ -29,13 +29,21 @@ from clubwhist import heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubwhist.settings")
 
+#: The WSGI pool's threads a process, unless WEB_THREADS says. Eight, not more: the threads
+#: share one interpreter lock, and past a handful a busy server spends its cores handing it
+#: round. 300 tablets through a nine-round evening on the 2-core machine (`benchmarks.
+#: tablets_load`, 2 workers, 2026-12-07): p95 81 and 115 ms with 8 threads, 158 ms with 4, 254
+#: with 16, 441 to 925 ms with 32 (the old default), the web workers' CPU 65-70 s each against
+#: 82-103; at 100 tablets both well under 50 ms (19.6 and 15.3 ms).
+THREADS = 8
+
 #: The paths served as coroutines: the live-results streams and the tablets' streams.
 STREAMS = re.compile(r"^(/results/\d+/stream|/(?:d|tt)/[^/]+/stream/)$")
 
 _asgi = get_asgi_application()
 _wsgi = WSGIMiddleware(
     get_wsgi_application(),  # type: ignore[arg-type]
-    workers=int(os.environ.get("WEB_THREADS", "32")),
+    workers=int(os.environ.get("WEB_THREADS", str(THREADS))),
 )
 heap.settle()
 

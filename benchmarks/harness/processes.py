@@ -127,7 +127,7 @@ class WebServer:
     def describe(self) -> str:
         """The layout in words, for the benchmarks' figures."""
         if self.threads is None:
-            pool = self.env.get("WEB_THREADS", os.environ.get("WEB_THREADS", "32"))
+            pool = self.env.get("WEB_THREADS", os.environ.get("WEB_THREADS", "8"))
             return f"gunicorn, {self.workers} ASGI (uvicorn) workers x {pool} threads"
         return f"gunicorn, {self.workers} gthread workers x {self.threads} threads"
 
