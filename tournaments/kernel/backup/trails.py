@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth.models import User as AuthUser
 
 from tournaments.kernel.backup.checks import check_ids_once
-from tournaments.kernel.backup.dump import row, usernames
+from tournaments.kernel.backup.dump import member_links_out, row, usernames
 from tournaments.kernel.backup.members import MEMBERS
 from tournaments.kernel.backup.report import RestoreReport
 from tournaments.kernel.backup.rows import MemberRef, UserRef, as_object, load_row
@@ -64,8 +64,9 @@ class ClubTrail:
     def dump(self, club: Club) -> list[Any]:
         lines = list(self.model._default_manager.filter(club=club).order_by("pk"))
         users = usernames(line.user_id for line in lines)
-        ids: set[int] = {i for line in lines if (i := getattr(line, "member_id", None))}
-        return [row(line, self.model, users=users, members={i: i for i in ids}) for line in lines]
+        ids = (getattr(line, "member_id", None) for line in lines)
+        members = member_links_out(ids, backup=True)
+        return [row(line, self.model, users=users, members=members) for line in lines]
 
     def parse(self, data: dict[str, Any], where: str) -> list[Any]:
         """The block's lines, checked, each value by the model; a register line's member one
