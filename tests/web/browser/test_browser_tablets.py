@@ -25,10 +25,13 @@ def _tables(event: Event) -> dict[int, str]:
     return {a.table: a.token for a in table_links_ensure(event=event)}
 
 
-def _open(browser: Any, live_server: Any, token: str, width: int = 800) -> Any:
+def _open(browser: Any, live_server: Any, token: str, width: int = 800, route: Any = None) -> Any:
+    """A table's page, its board list drawn; `route`, if given, sees every request it makes."""
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    if route is not None:
+        page.route("**/*", route)
     page.goto(f"{live_server.url}/t/{token}/")
     page.wait_for_selector("#screen ul.boards, #screen.recap")
     return page
@@ -193,10 +196,11 @@ def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browse
     event = make_event(club)
     token = _tables(event)[1]
     first = _open(browser, live_server, token)
-    second = _open(browser, live_server, token)  # opened before anything was entered
-    # The second device misses every refresh of the table's state until it has sent (a tablet
-    # whose Wi-Fi dropped its polls): what it shows stays what it showed, however long the
-    # first device takes and whenever its ten-second poll would have come.
+    # The second device, opened before anything was entered, misses every refresh of the
+    # table's state until it has sent (a tablet whose Wi-Fi dropped its polls): what it shows
+    # stays what it showed, however long the first device takes and whenever its ten-second
+    # poll would have come. Its polls are refused from the moment it opens: a poll it made as
+    # it opened could otherwise be answered after the first device's entry on a loaded machine.
     state_url = f"{live_server.url}/api/t/{token}/"
 
     def stale(route: Any) -> None:
@@ -205,7 +209,7 @@ def test_a_second_device_sees_the_first_and_cannot_double_it(live_server, browse
         else:
             route.continue_()
 
-    second.route("**/*", stale)
+    second = _open(browser, live_server, token, route=stale)
     _enter(first, 1, [("ns_tricks", "7")])
     first.get_by_role("button", name="Back to the boards").click()
     # the second device, still showing board 1 to enter, enters another result: refused, and
