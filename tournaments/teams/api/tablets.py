@@ -39,6 +39,7 @@ from tournaments.teams.selectors.room import (
     team_link,
     team_links,
 )
+from tournaments.teams.selectors.table_reads import tournament_now
 from tournaments.teams.services import tablets as team_tablets
 
 
@@ -68,15 +69,19 @@ class TeamTabletView(TabletApiView):
         except TeamLinkUnknown as exc:
             raise NotFound(str(exc)) from None
 
-    def state(self, code: int = status.HTTP_200_OK) -> Response:
-        self.tournament.refresh_from_db()
+    def state(self, code: int = status.HTTP_200_OK, *, written: bool = True) -> Response:
+        """The table's state; after a write (`written`) from the tournament's row read again,
+        as the write may have moved it on. A read answers from the row the link came with,
+        read in this request."""
+        if written:
+            self.tournament = tournament_now(self.tournament.pk)
         return Response(table_document(self.tournament, self.table).to_dict(), status=code)
 
     def refusal_body(self, exc: Refused) -> dict[str, Any]:
         """A conflict or a closed tournament shows the table's state with it."""
         if exc.status != status.HTTP_409_CONFLICT:
             return {}
-        self.tournament.refresh_from_db()
+        self.tournament = tournament_now(self.tournament.pk)
         return {"state": table_state(self.tournament, self.table)}
 
 
@@ -122,7 +127,7 @@ class TeamTableStateApi(TeamTabletView):
 
     @extend_schema(responses={200: _STATE, 403: _REFUSED, 404: _REFUSED})
     def get(self, request: Request, token: str) -> Response:
-        return self.state()
+        return self.state(written=False)
 
 
 class TeamTableEnterApi(TeamTabletView):

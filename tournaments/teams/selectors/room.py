@@ -39,6 +39,11 @@ from tournaments.teams.selectors.documents import (
     team_standings,
     tournament_head,
 )
+from tournaments.teams.selectors.table_reads import (
+    games_confirmed,
+    round_game,
+    team_names_cities,
+)
 from tournaments.teams.selectors.teams import (
     TournamentState,
     counted_results,
@@ -134,21 +139,17 @@ class _RoomSource:
 class _OneTable(_RoomSource):
     """One table's reads: the games counted, not loaded; its own game; the names it shows."""
 
-    def _games(self, number: int) -> Any:
-        return TournamentGame.objects.filter(
-            tournament=self.tournament, round=number, match="", table__gte=1
-        )
-
     def done(self, number: int) -> int:
         # Counted, not loaded: a poll of a 100-table room needs this table's game alone.
-        return int(self._games(number).filter(status=TournamentGame.Status.CONFIRMED).count())
+        return games_confirmed(self.tournament, number)
 
     def game(self, number: int, table: int) -> TournamentGame | None:
-        found: TournamentGame | None = self._games(number).filter(table=table).first()
-        return found
+        if table < 1:
+            return None  # the rounds' games are at tables 1 and up
+        return round_game(self.tournament, number, table)
 
     def names(self, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
-        return _names(self.tournament, numbers)
+        return team_names_cities(self.tournament, numbers)
 
 
 class _WholeRoom(_RoomSource):
@@ -237,15 +238,6 @@ def _table_document(tournament: Tournament, table: int, room: _RoomSource) -> Te
         away=_team(names, pairing.away),
         game=None if game is None else table_game(game),
     )
-
-
-def _names(tournament: Tournament, numbers: Iterable[int]) -> dict[int, tuple[str, str]]:
-    return {
-        n: (name, city)
-        for n, name, city in tournament.teams.filter(number__in=list(numbers)).values_list(
-            "number", "name", "city"
-        )
-    }
 
 
 def _moves(room: _RoomSource, drawn: Round, table: int) -> tuple[TeamMove, ...]:
@@ -360,7 +352,7 @@ def _playoff_table(tournament: Tournament, table: int, state: TeamTableState) ->
     if bracket is None or match is None or match.teams is None:
         return replace(state, match="")
     home, away = match.teams
-    names = _names(tournament, match.teams)
+    names = team_names_cities(tournament, match.teams)
     try:
         now = match_series(tournament, match)
     except TeamsError:

@@ -21,6 +21,7 @@ from engine.teams import Bracket, GameResult, Pairing, TeamsError, TeamTournamen
 from tournaments.kernel import jobs
 from tournaments.kernel.audit import User
 from tournaments.teams.models import Tournament, TournamentGame, TournamentTeam
+from tournaments.teams.selectors.table_reads import team_names_cities
 from tournaments.teams.selectors.teams import engine_for, round_of, settings_of
 from tournaments.teams.services.teams import TeamsRefused, audit, locked, round_complete, round_next
 
@@ -81,7 +82,7 @@ def checked_game(
 
 def team_names(tournament: Tournament, home: int, away: int) -> tuple[str, str]:
     """The two teams' names as their table shows them (the number where a name is blank)."""
-    names = dict(tournament.teams.filter(number__in=(home, away)).values_list("number", "name"))
+    names = {n: name for n, (name, _) in team_names_cities(tournament, (home, away)).items()}
     return (names.get(home) or f"Team {home}", names.get(away) or f"Team {away}")
 
 

@@ -28,6 +28,7 @@ from tournaments.kernel.table_gate import table_writes_open
 from tournaments.teams.models import Tournament, TournamentGame
 from tournaments.teams.selectors.documents import GamePreview
 from tournaments.teams.selectors.room import game_preview
+from tournaments.teams.selectors.table_reads import round_game, team_names_cities, tournament_now
 from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services.games import (
     after_confirm,
@@ -85,6 +86,8 @@ def _place(tournament: Tournament, table: int, doing: str) -> _Place:
 
 def _row(tournament: Tournament, place: _Place) -> TournamentGame | None:
     """The place's game row, locked."""
+    if not place.tag:
+        return round_game(tournament, place.round, place.row_table, lock=True)
     return (
         TournamentGame.objects.select_for_update()
         .filter(tournament=tournament, round=place.round, table=place.row_table, match=place.tag)
@@ -216,8 +219,7 @@ def _same(stored: Any, result: GameResult) -> bool:
 
 def _names(tournament: Tournament, pairing: Pairing) -> dict[int, str]:
     """The table's two teams' names (the only ones a tablet's message needs)."""
-    teams = tournament.teams.filter(number__in=pairing.teams)
-    return dict(teams.values_list("number", "name"))
+    return {n: name for n, (name, _) in team_names_cities(tournament, pairing.teams).items()}
 
 
 def _score(result: Any, pairing: Pairing, teams: dict[int, str]) -> str:
@@ -299,7 +301,7 @@ def _fresh(tournament: Tournament) -> Tournament:
     tournament's version): a room of tablets writes side by side instead of one at a time,
     which the director's actions, holding the tournament's lock, still never interleave with
     (they wait for each other row by row)."""
-    return Tournament.objects.get(pk=tournament.pk)
+    return tournament_now(tournament.pk)
 
 
 def _draw_after_commit(tournament: Tournament) -> None:

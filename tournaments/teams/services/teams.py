@@ -43,6 +43,7 @@ from tournaments.teams.models import (
     TournamentTableAccess,
     TournamentTeam,
 )
+from tournaments.teams.selectors.table_reads import games_confirmed
 from tournaments.teams.selectors.teams import (
     counted_results,
     engine_for,
@@ -444,14 +445,7 @@ def round_complete(tournament: Tournament) -> tuple[int, int]:
     drawn = round_of(tournament, tournament.round)
     if drawn is None:
         return (0, 0)
-    done = TournamentGame.objects.filter(
-        tournament=tournament,
-        round=drawn.number,
-        match="",
-        status=TournamentGame.Status.CONFIRMED,
-        table__gte=1,
-    ).count()
-    return (done, len(drawn.tables))
+    return (games_confirmed(tournament, drawn.number), len(drawn.tables))
 
 
 @transaction.atomic
