@@ -237,7 +237,8 @@ class Board:
                 raise BoardError(f"board {self.number}: {card} is dealt twice")
             seen.add(card)
         missing_cards = [str(card) for card in deck if card not in seen]
-        extra = [str(card) for card in cards if card not in deck]
+        in_deck = frozenset(deck)  # a set: every board read checks 52 cards against the deck
+        extra = [str(card) for card in cards if card not in in_deck]
         if extra:
             raise BoardError(f"board {self.number}: {', '.join(extra)} is not in the deck")
         if missing_cards:

@@ -241,21 +241,22 @@ def _absent_numbers(section: Section) -> dict[tuple[int, str], frozenset[int]]:
     return found
 
 
-def _is_absent(section: Section, absent: Absences, number: int, seat: str, rnd: int) -> bool:
-    return rnd in absent.get((number, section.direction_of(seat)), ())
-
-
 def sit_outs(section: Section, absent: Absences | None = None) -> set[tuple[int, int]]:
     """The (round, table) meetings with no game: the movement's phantom, or a pair away that
     round (`absent`: the rounds each (number, direction) misses, read here when not given)."""
     if absent is None:
         absent = _absent_numbers(section)
+    rows = meeting_rows(section)
+    if not absent:  # nobody away (most evenings): the movement's own sit-outs alone
+        return {key for key, row in rows.items() if not (row.ns_pair and row.ew_pair)}
+    # A tablet's write asks this on every result: the directions once, not per meeting.
+    ns, ew = section.direction_of("NS"), section.direction_of("EW")
     return {
         key
-        for key, row in meeting_rows(section).items()
+        for key, row in rows.items()
         if not (row.ns_pair and row.ew_pair)
-        or _is_absent(section, absent, row.ns_pair, "NS", row.round)
-        or _is_absent(section, absent, row.ew_pair, "EW", row.round)
+        or row.round in absent.get((row.ns_pair, ns), ())
+        or row.round in absent.get((row.ew_pair, ew), ())
     }
 
 
