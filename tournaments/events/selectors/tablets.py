@@ -81,9 +81,12 @@ class TableRound:
         return cls(current["round"], range(min(numbers), max(numbers) + 1) if numbers else range(0))
 
 
-def table_round_now(section: Section, table: int) -> TableRound:
-    """`table_round` with the round's boards."""
-    current = table_round(section, table)
+def table_round_now(
+    section: Section, table: int, sit_out: AbstractSet[tuple[int, int]] | None = None
+) -> TableRound:
+    """`table_round` with the round's boards; `sit_out` as `room_progress` takes it."""
+    progress = room_progress(section, table=table, sit_out=sit_out)
+    current = table_round(section, table, progress)
     return TableRound(
         current, range(0) if current is None else table_round_boards(section, table, current)
     )

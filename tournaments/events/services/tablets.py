@@ -164,7 +164,11 @@ def current_round(access: TableAccess, visit: Visit | None = None) -> TableRound
     (and kept with the link for the next request)."""
     if visit is not None and visit.round is not None:
         return visit.round
-    found = table_round_now(access.section, access.table)
+    # The process's copy of the section knows its sit-outs (no query for the absences).
+    snapshot = tablet_cache.section_snapshot_for(visit, access)
+    found = table_round_now(
+        access.section, access.table, None if snapshot is None else snapshot.sit_out
+    )
     tablet_cache.remember_round(visit, access, found)
     return found
 
