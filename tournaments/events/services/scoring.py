@@ -7,8 +7,9 @@ How a change reaches the standings, and why it cannot be lost:
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
    `rescore_queued_at` and only the winner sends a task: at once when the last standings are
    older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default) and no other change is waiting to be
-   scored, else that much later, or as long as the last rescore took if that is longer (so
-   results processing takes at most about half a core however fast results arrive). Everything
+   scored, else that much later, or five times as long as the last rescore took if that is
+   longer (`burst_wait`: results processing takes at most a sixth of a core an event however
+   fast results arrive). Everything
    committed meanwhile rides on that one task, so a burst of 50 results in a second makes a
    handful of recomputes, not 50, and a lone result reaches the standings in the time one
    rescore takes.
@@ -122,10 +123,31 @@ def _countdown(event_id: int, now: datetime) -> float:
     waiting = versions[0] - versions[1] if versions else 0
     if waiting <= 1 and (last is None or now - last >= debounce):
         return 0
-    # Within a burst wait the debounce, or as long as the last rescore took if that is longer:
-    # rescoring a big event back to back would take a whole core from the web workers, while
-    # a rescore every other moment keeps the standings as fresh and the tablets quick.
-    return max(settings.RESCORE_DEBOUNCE_SECONDS, last_rescore_seconds(event_id))
+    return burst_wait(last_rescore_seconds(event_id))
+
+
+#: Within a burst a rescore waits this many times as long as the last one took, when that is
+#: longer than the debounce: results processing then takes at most a sixth of a core per
+#: event however fast results arrive. A rescore's time is the wall clock's, which grows with
+#: the machine's load, so the busier the machine the less often a big event is scored.
+RESCORE_SPACING = 5.0
+#: The longest a burst's rescore waits: a slow one-off never holds the standings back long.
+RESCORE_WAIT_MOST = 2.0
+
+
+def burst_wait(last_seconds: float) -> float:
+    """How long a rescore asked for within a burst waits (seconds), when the event's last one
+    took `last_seconds` (its scoring and storing).
+
+    Why: waiting only the debounce (or as long as the last rescore took), three 100-table
+    evenings on one 2-core server were scored some 2,300 times in three minutes of play, the
+    worker and PostgreSQL taking 57 and 42 CPU seconds of the 348 the tablets' requests also
+    needed (their p95 52-56 ms); waiting five times the last rescore, about 1,800 times, 43 and
+    33 s (p95 41-48 ms; docs/development/benchmarks.md). A 30-table evening's rescore takes some
+    20 ms: it still waits just the debounce, and its standings are as fresh as before.
+    """
+    spaced = min(RESCORE_SPACING * last_seconds, RESCORE_WAIT_MOST)
+    return max(settings.RESCORE_DEBOUNCE_SECONDS, spaced)
 
 
 def rescore_sweep(*, reclaim: bool = False) -> list[int]:
@@ -180,7 +202,6 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
             return latest
         started = time.perf_counter()
         data = standings_compute(event=event)
-        cache.set(_duration_key(event_id), time.perf_counter() - started, timeout=3600)
         now = timezone.now()
         # An UPDATE (a forced rescore of a version already stored) else an INSERT: two round
         # trips, where update_or_create takes a savepoint and reads the old document first.
@@ -192,6 +213,8 @@ def standings_refresh(*, event_id: int, force: bool = False) -> Standings | None
                 event=event, version=target, data=data, computed_at=now
             )
         Event.objects.filter(pk=event_id, scored_version__lt=target).update(scored_version=target)
+        # Scoring and storing: the next rescore of a burst waits for a multiple of it.
+        cache.set(_duration_key(event_id), time.perf_counter() - started, timeout=3600)
         transaction.on_commit(lambda: announce_version(event_id=event_id, version=target))
         return standings
 
@@ -201,8 +224,8 @@ def _duration_key(event_id: int) -> str:
 
 
 def last_rescore_seconds(event_id: int) -> float:
-    """How long the event's last rescore took (0 before the first; capped at 2 s so a slow
-    one-off never holds the standings back long)."""
+    """How long the event's last rescore took to score and store (0 before the first; capped
+    at 2 s)."""
     found = cache.get(_duration_key(event_id))
     return min(float(found), 2.0) if found is not None else 0.0
 
