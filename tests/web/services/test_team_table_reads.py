@@ -1,7 +1,7 @@
 """The team tablets' prepared reads (`tournaments.teams.selectors.table_reads`) answer exactly
 as the ORM calls they replace, row for row, through a round's entries and confirmations; the
-game is read locked when asked (FOR UPDATE on PostgreSQL); the SQL is Django's, built once per
-connection."""
+game a write reads locked is the same row, FOR UPDATE on PostgreSQL; the SQL is Django's,
+built once per connection."""
 
 from __future__ import annotations
 
@@ -79,13 +79,16 @@ def test_an_unknown_tournament_is_refused_as_the_orm_refuses_it(db: Any) -> None
         tournament_now(987_654)
 
 
-def test_the_game_is_read_locked_only_when_asked(club: Any, director: Any) -> None:
+def test_a_write_reads_its_game_locked(club: Any, director: Any) -> None:
+    from tournaments.teams.services.tablets import _ROUND_GAME_LOCKED
+
     tournament = make_tournament(club, teams=4, rounds=2, user=director)
     team_tablets.tablet_enter(tournament=tournament, table=1, side="home", score=HOME_WINS)
     with transaction.atomic(), CaptureQueriesContext(connection) as locked:
-        assert round_game(tournament, 1, 1, lock=True) is not None
+        found = _ROUND_GAME_LOCKED(tournament.pk, 1, 1)
     with CaptureQueriesContext(connection) as plain:
         assert round_game(tournament, 1, 1) is not None
+    assert [model_to_dict(g) for g in found] == [model_to_dict(_orm_game(tournament, 1, 1))]  # type: ignore[arg-type]
     locks = connection.features.has_select_for_update
     assert ("FOR UPDATE" in locked.captured_queries[-1]["sql"]) is locks
     assert "FOR UPDATE" not in plain.captured_queries[-1]["sql"]

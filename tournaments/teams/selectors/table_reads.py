@@ -9,7 +9,8 @@ answers exactly as the QuerySet it comes from; these functions answer as the ORM
 replace (`.first()` by id, `.count()`, `values_list`).
 
 Only the rounds' games (`match` blank) are read here; a playoff match's game, tagged, is read
-by the ORM as before (`services.tablets._row`).
+by the ORM as before. Nothing here locks or writes: a write's locked read of its game is the
+service's (`services.tablets._row`).
 """
 
 from __future__ import annotations
@@ -25,13 +26,6 @@ _GAME = Prepared(
     lambda tournament, round_, table: TournamentGame.objects.filter(
         tournament_id=tournament, round=round_, table=table, match=""
     ).order_by("pk")[:1]
-)
-_GAME_LOCKED = Prepared(
-    lambda tournament, round_, table: (
-        TournamentGame.objects.select_for_update()
-        .filter(tournament_id=tournament, round=round_, table=table, match="")
-        .order_by("pk")[:1]
-    )
 )
 _CONFIRMED = Prepared(
     lambda tournament, round_: (
@@ -63,12 +57,10 @@ def tournament_now(pk: int) -> Tournament:
     return found[0]
 
 
-def round_game(
-    tournament: Tournament, round_: int, table: int, *, lock: bool = False
-) -> TournamentGame | None:
-    """The rounds' game at `table` in `round_`, locked for the rest of the transaction when
-    `lock` (one row at most: a table plays one game a round)."""
-    found = (_GAME_LOCKED if lock else _GAME)(tournament.pk, round_, table)
+def round_game(tournament: Tournament, round_: int, table: int) -> TournamentGame | None:
+    """The rounds' game at `table` in `round_` (one row at most: a table plays one game a
+    round). A write reads it locked instead (`services.tablets`)."""
+    found = _GAME(tournament.pk, round_, table)
     return found[0] if found else None
 
 

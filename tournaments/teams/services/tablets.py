@@ -22,13 +22,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clubwhist.queries import Prepared
 from engine.teams import GameResult, Pairing
 from tournaments.kernel.refusals import Kind
 from tournaments.kernel.table_gate import table_writes_open
 from tournaments.teams.models import Tournament, TournamentGame
 from tournaments.teams.selectors.documents import GamePreview
 from tournaments.teams.selectors.room import game_preview
-from tournaments.teams.selectors.table_reads import round_game, team_names_cities, tournament_now
+from tournaments.teams.selectors.table_reads import team_names_cities, tournament_now
 from tournaments.teams.selectors.teams import round_of
 from tournaments.teams.services.games import (
     after_confirm,
@@ -84,10 +85,22 @@ def _place(tournament: Tournament, table: int, doing: str) -> _Place:
     return _Place(tournament.round, pairing, "", None, where)
 
 
+#: A rounds' game (`match` blank) read locked, as every entry and confirmation reads it: built
+#: into SQL once per connection (`tournaments.teams.selectors.table_reads` says why).
+_ROUND_GAME_LOCKED = Prepared(
+    lambda tournament, round_, table: (
+        TournamentGame.objects.select_for_update()
+        .filter(tournament_id=tournament, round=round_, table=table, match="")
+        .order_by("pk")[:1]
+    )
+)
+
+
 def _row(tournament: Tournament, place: _Place) -> TournamentGame | None:
     """The place's game row, locked."""
     if not place.tag:
-        return round_game(tournament, place.round, place.row_table, lock=True)
+        found = _ROUND_GAME_LOCKED(tournament.pk, place.round, place.row_table)
+        return found[0] if found else None
     return (
         TournamentGame.objects.select_for_update()
         .filter(tournament=tournament, round=place.round, table=place.row_table, match=place.tag)
