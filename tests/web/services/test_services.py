@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from engine import pbn
 from engine.dealing import deal_boards
@@ -423,3 +425,24 @@ def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> Non
     assert rescore_sweep() == []
     assert rescore_sweep(reclaim=True) == [running_event.pk]
     assert sent[-2:] == [running_event.pk, running_event.pk]
+
+
+def test_a_queue_slot_older_than_its_timeout_is_claimed_again(running_event, monkeypatch) -> None:
+    """The claim's own statement (`scoring._slot_claimed`): a free slot and a stale one are
+    taken, a fresh one is not; the slot's time is the claim's."""
+    from tournaments import tasks
+    from tournaments.events.services.scoring import RESCORE_SLOT_TIMEOUT, request_rescore
+
+    monkeypatch.setattr(tasks.rescore_event, "apply_async", lambda args, **options: None)
+    now = timezone.now()
+    fresh = now - RESCORE_SLOT_TIMEOUT + timedelta(seconds=5)
+    stale = now - RESCORE_SLOT_TIMEOUT - timedelta(seconds=5)
+    Event.objects.filter(pk=running_event.pk).update(rescore_queued_at=fresh)
+    assert request_rescore(event_id=running_event.pk) is False
+    assert Event.objects.get(pk=running_event.pk).rescore_queued_at == fresh
+    Event.objects.filter(pk=running_event.pk).update(rescore_queued_at=stale)
+    assert request_rescore(event_id=running_event.pk) is True
+    claimed = Event.objects.get(pk=running_event.pk).rescore_queued_at
+    assert claimed is not None and claimed >= now
+    Event.objects.filter(pk=running_event.pk).update(rescore_queued_at=None)
+    assert request_rescore(event_id=running_event.pk) is True
