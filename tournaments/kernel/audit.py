@@ -19,6 +19,8 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models, router
 from django.utils import timezone
 
+from clubwhist.queries import quoted_names
+
 # What views pass in: `request.user`, or None from scripts and tasks.
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -68,13 +70,8 @@ def counter_bump(row: models.Model, field: str = "version") -> None:
 
 @functools.cache
 def _bump_sql(model: type[models.Model], field: str, alias: str) -> str:
-    quote = connections[alias].ops.quote_name
-    meta = model._meta
-    counter = meta.get_field(field)
-    assert isinstance(counter, models.Field)  # a column of the row, not a relation
-    column = quote(str(counter.column))
-    key = quote(str(meta.pk.column)) if meta.pk is not None else quote("id")
-    return f"UPDATE {quote(meta.db_table)} SET {column} = ({column} + 1) WHERE {key} = %s"
+    table, key, column = quoted_names(model, alias, field)
+    return f"UPDATE {table} SET {column} = ({column} + 1) WHERE {key} = %s"
 
 
 def version_next(row: models.Model, field: str = "version") -> int:

@@ -315,19 +315,15 @@ class RoomProgress:
 
 
 def room_progress(
-    section: Section,
-    absent: Absences | None = None,
-    *,
-    table: int,
-    sit_out: AbstractSet[tuple[int, int]] | None = None,
+    section: Section, *, table: int, sit_out: AbstractSet[tuple[int, int]] | None = None
 ) -> RoomProgress:
     """Which meetings have settled their boards, as far as `table_round` needs for `table`:
     its own results, and the whole room's only in the rounds it sits out (it moves on when the
     room has played); a tablet's write asks this on every result, and the room's results would
     be every row of the evening. `sit_out`: the section's sit-outs when the caller has them
-    (the web process's copy of the section), else worked out here from the absences."""
+    (the web process's copy of the section), else worked out here."""
     if sit_out is None:
-        sit_out = sit_outs(section, absent)
+        sit_out = sit_outs(section)
     waiting = rounds_waiting(sit_out, table)
     return progress_of(section, sit_out, _TABLE_STATUSES(section.pk, table, *waiting))
 

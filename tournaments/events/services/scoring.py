@@ -45,6 +45,7 @@ from django.db.models import DateTimeField, F, Q
 from django.utils import timezone
 
 from clubwhist.cache import retire_after_outage
+from clubwhist.queries import quoted_names
 from tournaments.events.models import Event, Section, Standings
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.kernel import jobs, live
@@ -121,14 +122,8 @@ def _slot_claimed(event_id: int, now: datetime) -> bool:
 
 @functools.cache
 def _claim_sql(alias: str) -> str:
-    quote = connections[alias].ops.quote_name
-    meta = Event._meta
-    slot = quote(str(meta.get_field("rescore_queued_at").column))
-    key = quote(str(meta.pk.column)) if meta.pk is not None else quote("id")
-    return (
-        f"UPDATE {quote(meta.db_table)} SET {slot} = %s WHERE {key} = %s "
-        f"AND ({slot} IS NULL OR {slot} < %s)"
-    )
+    table, key, slot = quoted_names(Event, alias, "rescore_queued_at")
+    return f"UPDATE {table} SET {slot} = %s WHERE {key} = %s AND ({slot} IS NULL OR {slot} < %s)"
 
 
 def _countdown(event_id: int, now: datetime) -> float:
