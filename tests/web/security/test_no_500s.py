@@ -1,8 +1,10 @@
 """No name or input makes a page answer 500 (issue #24, points 4 and 5): player pages are
-addressed by a query parameter, so "/", "&", "?" and accents make working links; a NUL in a
-player page's address is not found; the director's API refuses an over-long dispute note
-naming the field; the pairs form refuses an over-long name or a NUL with a message; an
-over-long login username is a wrong login, recorded within the lockout record's column."""
+addressed by a query parameter, so "/", "&", "?" and accents make working links; a NUL in an
+address's path is not found and one in its query is refused with a 400 saying so, before any
+view sends it to the database (PostgreSQL refuses a NUL in any text); the director's API
+refuses an over-long dispute note naming the field; the pairs form refuses an over-long name or
+a NUL with a message; an over-long login username is a wrong login, recorded within the
+lockout record's column."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import Client
 
+from clubwhist.addresses import QUERY_REFUSAL
 from tests.web.conftest import make_event
 from tournaments.events.models import DirectorCall, Event, Pair, Result
 from tournaments.events.services.events import event_finish, event_publish
 from tournaments.events.services.results import result_submit
 from tournaments.events.services.simulation import event_simulate
+from tournaments.kernel import members as register
+from tournaments.kernel.models import Member
 
 pytestmark = pytest.mark.django_db
 
@@ -78,8 +83,6 @@ def test_old_player_links_still_lead_to_the_page(club, director) -> None:
 @pytest.mark.parametrize(
     "url",
     [
-        "/clubs/{slug}/player/?name=Ann%00Archer",
-        "/clubs/{slug}/player/?name=%00",
         "/clubs/{slug}/player/?name=Ann%0BArcher",
         "/clubs/{slug}/player/?name=" + "x" * 121,
         "/clubs/{slug}/players/Ann%00Archer/",
@@ -90,6 +93,64 @@ def test_a_nul_or_an_unstorable_name_in_a_player_address_is_not_found(
 ) -> None:
     _published(club, director, "Ann Archer", "Bill Bennett")
     assert Client().get(url.format(slug=club.slug)).status_code == 404
+
+
+# -- a NUL anywhere in an address (PostgreSQL refuses one in any text it is sent) ------------------
+
+#: Every route taking a free string in its path, with a NUL in it.
+NUL_PATHS = [
+    "/t/a%00b/",
+    "/d/a%00b/",
+    "/tt/a%00b/",
+    "/api/t/a%00b/",
+    "/api/t/a%00b/results/",
+    "/api/d/a%00b/",
+    "/api/d/a%00b/enter/",
+    "/api/tt/a%00b/",
+    "/api/tt/a%00b/enter/",
+    "/invitations/a%00b/",
+    "/results/1/pairs/a%00b/",
+    "/api/public/events/1/pairs/a%00b/",
+    "/clubs/{slug}/players/Ann%00Archer/",
+]
+
+
+@pytest.mark.parametrize("url", NUL_PATHS)
+def test_a_nul_in_an_addresss_path_is_not_found(director_client: Client, club, url: str) -> None:
+    for caller in (Client(), director_client):
+        answer = caller.get(url.format(slug=club.slug))
+        assert answer.status_code == 404, url
+        if url.startswith("/api/"):
+            assert answer.json() == {"detail": "Not found."}
+    posted = Client().post(url.format(slug=club.slug), {}, content_type="application/json")
+    assert posted.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/clubs/{slug}/members/?q=%00",
+        "/api/clubs/{slug}/members/?q=Ann%00&show=all",
+        "/api/clubs/{slug}/members/?%00=1",
+        "/clubs/{slug}/members/?q=%00",
+        "/clubs/{slug}/player/?name=Ann%00Archer",
+        "/clubs/{slug}/player/?name=%00",
+    ],
+)
+def test_a_nul_in_an_addresss_query_is_refused_saying_what_to_do(
+    director_client: Client, club, url: str
+) -> None:
+    register.member_add(club=club, user=None, name="Ann Archer")
+    answer = director_client.get(url.format(slug=club.slug))
+    assert answer.status_code == 400, url
+    if url.startswith("/api/"):
+        assert answer.json() == {"detail": QUERY_REFUSAL}
+    else:
+        assert html.escape(QUERY_REFUSAL) in answer.content.decode()
+    assert list(Member.objects.values_list("name", flat=True)) == ["Ann Archer"]
+    # The same search without the NUL is answered as ever.
+    fine = director_client.get(url.format(slug=club.slug).replace("%00", ""))
+    assert fine.status_code in {200, 302, 404}
 
 
 # -- point 5: the other 500s ---------------------------------------------------------------------
