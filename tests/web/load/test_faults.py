@@ -119,17 +119,23 @@ def test_a_worker_killed_mid_rescore_is_made_good_by_the_next_one(club_night: Cl
     """SIGKILL while the worker is inside a rescore (held there by a lock this test takes on
     the event's sections, as a long rescore would be), the tasks queued behind it lost too (as
     those a worker has taken ahead are); the tablets finish the event with no worker. The
-    worker started again scores everything, with no new result to prompt it."""
+    worker started again scores everything, with no new result to prompt it.
+
+    Round 3 is held until the worker is seen stuck: its results then come in after the stuck
+    task freed the queue slot, so one of them queues the task that is lost with the worker.
+    Without that hold, a slow machine could let every result in while the first task still
+    waited out its countdown (up to 2 s in a burst, `scoring.burst_wait`), and no task would
+    be queued behind the stuck one."""
     worker = club_night.worker
     (event,) = club_events(TABLES)
-    gate = Gate(round=2)
+    gate, last_round = Gate(round=2), Gate(round=3)
     tablets = play(
         club_night.web.port,
         tokens_of([event]),
         paced=False,
         time_limit=120,
         patience=PATIENCE,
-        before_round=gate,
+        before_round=lambda round: (gate(round), last_round(round)),
     )
     gate.wait_for(TABLES)
     assert wait_converged([event.pk], timeout=30) is not None  # round 1, scored as usual
@@ -153,6 +159,8 @@ def test_a_worker_killed_mid_rescore_is_made_good_by_the_next_one(club_night: Cl
                 ),
                 "the worker to start a rescore",
             )
+            last_round.wait_for(TABLES)
+            last_round.opened.set()
             finish(tablets, 120)  # every result in, while the worker is stuck mid-rescore
             assert Event.objects.get(pk=event.pk).rescore_queued_at is not None  # a task waits
             worker.kill()
@@ -168,6 +176,7 @@ def test_a_worker_killed_mid_rescore_is_made_good_by_the_next_one(club_night: Cl
         seconds = time.perf_counter() - started
     finally:
         gate.opened.set()
+        last_round.opened.set()
         if worker.process is None:
             worker.start()
     counted = assert_every_result_once(tablets, [event])
