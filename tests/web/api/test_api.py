@@ -47,7 +47,8 @@ def test_the_schema_is_made_once_per_format_and_served_the_same(
 ) -> None:
     """The document is kept per format after its first request (clubwhist/schema.py): the
     kept bytes are what a fresh view makes, YAML and JSON alike, with their media types; a
-    request with parameters of its own is made afresh and never kept."""
+    version or a language asked for is answered with the kept document; an Accept header with
+    parameters of its own is made afresh and never kept."""
     monkeypatch.setattr(SchemaView, "_made", {})
     made: list[object] = []
     real = SpectacularAPIView.get
@@ -68,6 +69,11 @@ def test_the_schema_is_made_once_per_format_and_served_the_same(
     assert json.loads(json_again.content) == json.loads(json_first.content)
     assert json_again["Content-Type"].startswith(json_type)
     assert "/api/events/{id}/results" in json.loads(json_again.content)["paths"]
+    # One version, one language: what a query asks for changes nothing and costs nothing.
+    for query in ("?version=2", "?lang=fr", "?version=%C2%B2&lang=xx"):
+        asked = Client().get("/api/schema/" + query)
+        assert asked.status_code == 200 and asked.content == yaml_first.content
+    assert len(made) == 2
     indented = Client().get("/api/schema/", HTTP_ACCEPT=json_type + "; indent=4")
     assert len(made) == 3 and set(SchemaView._made) == {"yaml", "json"}
     assert json.loads(indented.content) == json.loads(json_first.content)
