@@ -23,9 +23,11 @@ from tournaments.events.models import PrintJob
 
 pytestmark = pytest.mark.django_db
 
-# The matrix's world (a running and a published event, table links, a result, a call, a
-# finished print pack) and its fixture that keeps the live stream off the test's connection.
+# The matrix's world, made once for the module (a running and a published event, table links,
+# a result, a call, a finished print pack), and its fixture that keeps the live stream off the
+# test's connection.
 world = matrix.world
+_shared_world = matrix._shared_world
 _streams = matrix._streams_keep_the_test_connection
 
 WANTED = {

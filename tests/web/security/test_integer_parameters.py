@@ -48,9 +48,11 @@ from tournaments.teams.models import Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.heavy]  # thousands of requests
 
-# The permission matrix's world (a running event, drive and tournament with their table
-# links, a published event) and its fixture that keeps live streams off the test's connection.
+# The permission matrix's world, made once for the module (a running event, drive and
+# tournament with their table links, a published event), and its fixture that keeps live
+# streams off the test's connection.
 world = matrix.world
+_shared_world = matrix._shared_world
 _streams_keep_the_test_connection = matrix._streams_keep_the_test_connection
 
 #: What each parameter is sent, one of each kind that broke a view: a digit `isdigit()` takes

@@ -322,8 +322,29 @@ def _streams_keep_the_test_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(public, "connection", SimpleNamespace(close=lambda: None))
 
 
+@pytest.fixture(scope="module")
+def _shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """The world, made once for a module inside a transaction that is never committed (making
+    it took a few seconds, as long as some of the tests that use it). Each test runs in a
+    savepoint within it, rolled back at its end, so every test still starts from the same
+    fresh world: a call that was let in and changed something is undone before the next. The
+    cache is emptied before every test (tests/web/conftest.py)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        club = club_get_or_create(name="Test Whist Club")
+        director = get_user_model().objects.create_user(
+            "td", password="pw-for-tests", is_staff=True
+        )
+        club.directors.add(director)
+        yield _make_world(club, director)
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world(club: Club, director: Any) -> World:
+def world(_shared_world: World, db: None) -> World:
+    return _shared_world
+
+
+def _make_world(club: Club, director: Any) -> World:
     users = get_user_model().objects
     other_club = club_get_or_create(name="The Other Club")
     other = users.create_user("other-td", password="pw-for-tests", is_staff=True)
