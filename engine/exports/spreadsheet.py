@@ -35,10 +35,6 @@ import io
 import re
 from collections.abc import Iterable
 
-from openpyxl import Workbook
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-
 __all__ = ["BOM", "XLSX_CONTENT_TYPE", "Typed", "typed_cell", "with_bom", "xlsx_from_csv"]
 
 BOM = "\ufeff"
@@ -104,6 +100,14 @@ def _rows(text: str) -> Iterable[list[str]]:
 def xlsx_from_csv(text: str, title: str) -> bytes:
     """The CSV table `text` (as clubwhist writes it: a header row, then the rows) as an XLSX
     workbook of one worksheet named `title`, each cell typed (see the module docstring)."""
+    # openpyxl is imported here, when a workbook is asked for, not with the module: every
+    # process of the app imports this module (the downloads' views), and openpyxl took about a
+    # tenth of a second of each one's start (twice that where numpy is installed: openpyxl
+    # looks for it).
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
     book = Workbook()
     sheet = book.active
     assert sheet is not None  # a new workbook has its one sheet
