@@ -37,8 +37,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def pytest_configure(config: pytest.Config) -> None:
     """This process read its settings before this file set CLUBWHIST_TEST_FAST_HASHER (pytest-
-    django loads them first): give it the same hashers its children get."""
+    django loads them first): give it the same hashers its children get; and its PostgreSQL
+    connections the tests' backend."""
     override_settings(PASSWORD_HASHERS=password_hashers(fast=True)).enable()
+    # PostgreSQL emptied between transactional tests by DELETE, not TRUNCATE
+    # (tests/support/postgresql/base.py says why). Django made its connection objects while
+    # it set up, before any test could use them: each is dropped, to be made again, lazily,
+    # by the tests' backend.
+    from django.db import connections
+
+    for alias in connections:
+        database = connections.settings[alias]
+        if database["ENGINE"] == "clubwhist.postgresql":
+            database["ENGINE"] = "tests.support.postgresql"
+            connections[alias].close()
+            del connections[alias]
 
 
 #: Fixtures that start real processes or a browser's server: a file using one takes seconds a test.
