@@ -220,6 +220,7 @@ typedef struct {
     int maxbits;     /* the bucket array grows up to 2**maxbits slots ... */
     int32_t maxpool; /* ... and the pool up to this many chunks; then the table is cleared */
     long long nodes;
+    long long trick_nodes; /* tricks completed in the search: what DDS counts as its nodes */
     long long limit; /* stop a search when nodes reach this (0: never) */
     int aborted;     /* the search stopped at the limit: its answer means nothing */
     int hist[MAXSEATS][NSUITS][16];
@@ -1995,6 +1996,7 @@ static inline uint32_t column_jl(unsigned jokers, int leader, int R) {
 
 /* After the last card of a trick: settle it and go on. */
 static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
+    s->trick_nodes++;
     int widx = cur_winner(s);
     int w = s->tseat[widx];
     int now = won + s->side[w];
@@ -2039,6 +2041,7 @@ static int finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
 /* finish_trick for column mode: no ranks are recorded there (W stays clear), the owners
  * string is not kept and there are no spare cards, so only the trick itself is saved. */
 static int column_finish_trick(Solver *s, int won, int target, int R, uint16_t W[4]) {
+    s->trick_nodes++;
     int widx = cur_winner(s);
     int w = s->tseat[widx];
     int now = won + s->side[w];
@@ -2318,6 +2321,7 @@ static int play_last_trick(Solver *s, int seat, int won, int target, uint16_t W[
             }
     }
     s->tcnt = s->nseats;
+    s->trick_nodes++;
     int widx = trick_winner_index(s);
     add_rank_winner(s, widx, W);
     int w = s->tseat[widx];
@@ -3638,6 +3642,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->pused = 0;
     self->refmask = 0;
     self->nodes = 0;
+    self->trick_nodes = 0;
     self->off = off;
     self->last_value = 0;
     self->last_mask = 0;
@@ -3834,6 +3839,11 @@ static PyObject *Solver_get_nodes(Solver *self, void *closure) {
     return PyLong_FromLongLong(self->nodes);
 }
 
+static PyObject *Solver_get_trick_nodes(Solver *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->trick_nodes);
+}
+
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)Solver_solve, METH_VARARGS,
      "solve(leader, for_seat=leader, max_nodes=0) -> tricks won by for_seat's side with leader on "
@@ -3850,6 +3860,8 @@ static PyMethodDef Solver_methods[] = {
 
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, NULL, "search nodes visited so far", NULL},
+    {"trick_nodes", (getter)Solver_get_trick_nodes, NULL,
+     "tricks completed in the search so far (the count DDS reports as its nodes)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject SolverType = {
