@@ -1930,8 +1930,11 @@ static inline void cover_again(Solver *s, int seat, int su, int r) {
     s->expo[seat][su] |= (uint16_t)(1u << r);
 }
 
-static inline void play(Solver *s, int seat, int su, int r) {
-    if (s->columns) expose_after(s, seat, su, r);
+/* play and unplay for a caller that knows whether it is in column mode (COLS, a constant
+ * there: the classic search's copy then has no test of it) */
+static inline __attribute__((always_inline)) void play_as(Solver *s, int seat, int su, int r,
+                                                          const int COLS) {
+    if (COLS) expose_after(s, seat, su, r);
     s->hand[seat][su] &= (uint16_t)~(1u << r);
     s->lens[seat >> 1] -= (uint64_t)1 << len_shift(seat, su);
     int k = s->tcnt;
@@ -1953,11 +1956,22 @@ static inline void play(Solver *s, int seat, int su, int r) {
     s->tcnt = k + 1;
 }
 
-static inline void unplay(Solver *s, int seat, int su, int r) {
-    if (s->columns) cover_again(s, seat, su, r);
+static inline __attribute__((always_inline)) void unplay_as(Solver *s, int seat, int su, int r,
+                                                            const int COLS) {
+    if (COLS) cover_again(s, seat, su, r);
     s->tcnt--;
     s->hand[seat][su] |= (uint16_t)(1u << r);
     s->lens[seat >> 1] += (uint64_t)1 << len_shift(seat, su);
+}
+
+static inline void play(Solver *s, int seat, int su, int r) {
+    if (s->columns) play_as(s, seat, su, r, 1);
+    else play_as(s, seat, su, r, 0);
+}
+
+static inline void unplay(Solver *s, int seat, int su, int r) {
+    if (s->columns) unplay_as(s, seat, su, r, 1);
+    else unplay_as(s, seat, su, r, 0);
 }
 
 static int search(Solver *s, int seat, int won, int target, int R, uint16_t W[4]);
@@ -3214,14 +3228,14 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
             drop_suit(s, seat, dsu);
         }
         if (COLS && s->tcnt == 1) s->ahead3 = i < covered;
-        play(s, seat, mv[i].su, mv[i].r);
+        play_as(s, seat, mv[i].su, mv[i].r, COLS);
         if (s->tcnt == s->nseats)
             v = COLS ? column_finish_trick(s, won, target, R, CW)
                            : finish_trick(s, won, target, R, CW);
         else v = COLS ? search_col(s, next, won, target, R, CW)
                          : search_cls(s, next, won, target, R, CW);
         s->curR = R;
-        unplay(s, seat, mv[i].su, mv[i].r);
+        unplay_as(s, seat, mv[i].su, mv[i].r, COLS);
         if (dsu >= 0) undrop_suit(s, seat, dsu, dcards, downers);
         if (s->aborted) return 0;
         }
