@@ -92,6 +92,7 @@
 #endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +222,8 @@ typedef struct {
     int32_t maxpool; /* ... and the pool up to this many chunks; then the table is cleared */
     long long nodes;
     long long trick_nodes; /* tricks completed in the search: what DDS counts as its nodes */
-    long long limit; /* stop a search when nodes reach this (0: never) */
+    long long limit; /* stop a search when nodes reach this (LLONG_MAX when there is no limit,
+                      * so that a node tests one comparison) */
     int aborted;     /* the search stopped at the limit: its answer means nothing */
     int hist[MAXSEATS][NSUITS][16];
     int off; /* features switched off (testing) */
@@ -3133,7 +3135,7 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
                                                            int target, int R, uint16_t W[4],
                                                            const int COLS) {
     s->nodes++;
-    if (s->limit && s->nodes >= s->limit) {
+    if (s->nodes >= s->limit) {
         /* unwind without storing anything (see Solver_solve) */
         s->aborted = 1;
         return 0;
@@ -3213,7 +3215,7 @@ static inline __attribute__((always_inline)) int search_as(Solver *s, int seat, 
             if (known[i] & 2) {
                 /* the table hit that the next trick's search would have been: a node */
                 s->nodes++;
-                if (s->limit && s->nodes >= s->limit) {
+                if (s->nodes >= s->limit) {
                     s->aborted = 1;
                     return 0;
                 }
@@ -3681,6 +3683,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->refmask = 0;
     self->nodes = 0;
     self->trick_nodes = 0;
+    self->limit = LLONG_MAX;
     self->off = off;
     self->last_value = 0;
     self->last_mask = 0;
@@ -3715,12 +3718,12 @@ static int start_limit(Solver *self, long long max_nodes) {
         return -1;
     }
     self->aborted = 0;
-    self->limit = max_nodes ? self->nodes + max_nodes : 0;
+    self->limit = max_nodes ? self->nodes + max_nodes : LLONG_MAX;
     return 0;
 }
 
 static int end_limit(Solver *self) {
-    self->limit = 0;
+    self->limit = LLONG_MAX;
     if (!self->aborted) return 0;
     self->aborted = 0;
     reset_state(self);
