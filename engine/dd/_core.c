@@ -39,7 +39,8 @@
  *     refutation needed;
  *   - move ordering: leads by how few cards the opponents can reply with (a small tree to
  *     refute), the card that last cut off with as many tricks left after another lead failed
- *     (a killer move; the one it replaced weighs less) counting about as much as nine cards
+ *     (a killer move; the one it replaced weighs less, and so do, outside column mode, the
+ *     killers of one trick more or fewer left) counting about as much as nine cards
  *     fewer, then by card-play heuristics (cash winners, first when the second-best card is
  *     on the left; lead toward partner's best card; K from K Q against the ace; a singleton
  *     to partner's winner for a ruff; not a small card under one's own best card, not into
