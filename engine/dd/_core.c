@@ -1240,6 +1240,8 @@ static inline unsigned column_sure_counts(const Solver *s) {
  * 303) 32.41M -> 31.35M (-3.3%), 200 more (seeds 404 to 707) 38.12M -> 38.09M; either alone
  * saved less (the trick before: 24.44M, 32.01M), and 30, 45, 75 and 100 for either or both
  * were no better on both sets. */
+/* (The arrays are indexed by tricks left, 0..MAXHAND: a lead has R >= 1 tricks left and a
+ * position at most MAXHAND - 1, so R - 1 and R + 1 stay inside them.) */
 #define KILLER_NEAR_BONUS 60
 /* ... and the killer leads those replaced, this much: on top of the above, 24.15M -> 24.02M,
  * 31.35M -> 31.19M and 38.09M -> 37.85M nodes (-0.5% on each set; 20 gave 24.20M and
