@@ -450,6 +450,8 @@ PAGES = [
     # the club's member register
     Page("members", D, _club),
     Page("members", D, _club, query="?q=zzz&show=inactive", label="nobody matches"),
+    # an address holding a NUL: the page that says to mend it (clubwhist/addresses.py)
+    Page("members", D, _club, query="?q=Ann%00", label="a NUL in the search", status=400),
     Page("member-new", D, _club),
     Page("member-edit", D, lambda w: _club(w) | {"member_id": _member(w).pk}),
     Page("members-import", D, _club),
