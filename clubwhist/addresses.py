@@ -30,8 +30,9 @@ QUERY_REFUSAL = (
 )
 
 
-def _holds_nul(text: str) -> bool:
-    return "\x00" in text or b"\x00" in unquote_to_bytes(text)
+def _holds_nul(query: str) -> bool:
+    """Whether the query holds a NUL, sent as %00 or raw (decoding keeps a raw one)."""
+    return b"\x00" in unquote_to_bytes(query)
 
 
 class NulRefusal:

@@ -67,6 +67,11 @@ def _flush_is_never_the_deadlock_victim(request: pytest.FixtureRequest) -> Itera
 @pytest.fixture
 def director(club: Club) -> Any:
     """A club director (not an administrator): directs the `club` fixture's club only."""
+    return make_director(club)
+
+
+def make_director(club: Club) -> Any:
+    """The `director` fixture's account, for a fixture of wider scope: "td", directing `club`."""
     user = get_user_model().objects.create_user("td", password="pw-for-tests", is_staff=True)
     club.directors.add(user)
     return user

@@ -4,9 +4,9 @@ transactional tests by DELETE instead of TRUNCATE.
 A test that commits (`django_db(transaction=True)`: every test that starts a server, a Celery
 worker or a browser, and the races) leaves the database to be emptied after it, and Django
 empties it with one TRUNCATE of every table. TRUNCATE gives each table and each of its
-indexes a new file on disk and syncs them at commit: about 0.6 s for clubwhist's fifty tables
-on the 2-core CI machine, 0.9 s under load, where deleting the few rows a test left took 0.08 s.
-Over the few hundred transactional tests of a run that was minutes of CI.
+indexes a new file on disk and syncs them at commit: 0.12 to 1.26 s for clubwhist's fifty
+tables on the 2-core CI machine, where one statement deleting the few rows a test left took 1
+to 4 ms. Over the two hundred transactional tests of a run that was minutes of CI.
 
 DELETE empties the same tables; the foreign keys Django creates are deferred to the commit, by
 which time every table is empty, so the order does not matter. Sequences are left alone, as

@@ -129,13 +129,18 @@ def test_a_worker_killed_mid_rescore_is_made_good_by_the_next_one(club_night: Cl
     worker = club_night.worker
     (event,) = club_events(TABLES)
     gate, last_round = Gate(round=2), Gate(round=3)
+
+    def before_round(round: int) -> None:
+        gate(round)
+        last_round(round)
+
     tablets = play(
         club_night.web.port,
         tokens_of([event]),
         paced=False,
         time_limit=120,
         patience=PATIENCE,
-        before_round=lambda round: (gate(round), last_round(round)),
+        before_round=before_round,
     )
     gate.wait_for(TABLES)
     assert wait_converged([event.pk], timeout=30) is not None  # round 1, scored as usual

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-from tests.web.conftest import make_drive, make_event, make_tournament
+from tests.web.conftest import make_director, make_drive, make_event, make_tournament
 from tournaments.drives.models import (
     Drive,
     DriveAudit,
@@ -331,11 +331,7 @@ def _shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[Wor
     cache is emptied before every test (tests/web/conftest.py)."""
     with django_db_blocker.unblock(), transaction.atomic():
         club = club_get_or_create(name="Test Whist Club")
-        director = get_user_model().objects.create_user(
-            "td", password="pw-for-tests", is_staff=True
-        )
-        club.directors.add(director)
-        yield _make_world(club, director)
+        yield _make_world(club, make_director(club))
         transaction.set_rollback(True)
 
 
