@@ -349,3 +349,56 @@ def test_the_page_brings_each_writes_receipt_back_at_once(live_server, browser, 
     assert brought[-1][0] == "GET"  # the refresh after the confirmation
     assert tablet_cache.table_visit(token).pending == 0  # ended, not lapsed
     page.context.close()
+
+
+def test_a_tap_spanning_a_redraw_still_lands_and_the_redraw_follows(
+    live_server, browser, club
+) -> None:
+    """A tap is a press and a release, and the browser clicks only when both land on the same
+    button. A refresh answered between the two used to draw the board list afresh, so the
+    release met a new button and "Enter board 1" did nothing (a lost tap on a tablet; a stuck
+    browser test on a loaded machine). The page now holds a drawing back while a press is
+    under way, and makes it after the release."""
+    event = make_event(club)
+    tables = _tables(event)
+    page = _open(browser, live_server, tables[1])
+    state_url = f"{live_server.url}/api/t/{tables[1]}/"
+
+    def refreshed() -> None:
+        """A refresh asked for and answered while the finger is down, its answer handled."""
+        with page.expect_response(
+            lambda r: r.request.method == "GET" and r.url.split("?")[0] == state_url
+        ):
+            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        page.evaluate("new Promise(done => setTimeout(done, 100))")
+
+    # The press lands on "Enter board 1"; a refresh is drawn under it; the release clicks.
+    page.evaluate("window.__marked = document.querySelector('#screen ul.boards')")
+    box = page.get_by_role("button", name="Enter board 1").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    refreshed()
+    # the list under the finger is the one pressed: the refresh's drawing waits
+    assert page.evaluate("document.querySelector('#screen ul.boards') === window.__marked")
+    page.mouse.up()
+    page.wait_for_selector("#screen.entry", timeout=5_000)
+    assert page.locator("#entry-heading").inner_text() == "Board 1"
+
+    # A press that clicks nothing (on the heading) while another device enters board 2: the
+    # refresh's drawing waits for the release, then shows the new result.
+    page.get_by_role("button", name="Back").click()
+    page.wait_for_selector("#screen ul.boards")
+    other = _open(browser, live_server, tables[1])
+    _enter(other, 2, [("ns_tricks", "8")])
+    page.bring_to_front()
+    heading = page.locator("#screen h1, #screen h2").first.bounding_box()
+    assert heading is not None
+    page.mouse.move(heading["x"] + 5, heading["y"] + 5)
+    page.mouse.down()
+    refreshed()
+    assert "Waiting for East-West" not in page.locator("#screen").inner_text()
+    page.mouse.up()
+    page.wait_for_selector("#screen li.board >> text=Waiting for East-West", timeout=5_000)
+    other.context.close()
+    page.context.close()
