@@ -496,6 +496,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Set up and run duplicate whist events; enter results; read standings.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The enums' hook (drf-spectacular's default), then ours: no query value holds a NUL.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "clubwhist.schema.queries_hold_no_nul",
+    ],
     # Request bodies are JSON: the form parsers stay for DRF's own pages, but a form cannot
     # carry the nested objects most bodies hold (an entry, settings, a list of teams).
     "PARSER_WHITELIST": ["tournaments.kernel.api.parsers.LimitedJSONParser"],

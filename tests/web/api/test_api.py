@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -77,6 +78,31 @@ def test_the_schema_is_made_once_per_format_and_served_the_same(
     indented = Client().get("/api/schema/", HTTP_ACCEPT=json_type + "; indent=4")
     assert len(made) == 3 and set(SchemaView._made) == {"yaml", "json"}
     assert json.loads(indented.content) == json.loads(json_first.content)
+
+
+def test_the_schema_says_no_query_value_holds_a_nul(director_client: Client) -> None:
+    """Every query refuses a NUL with a 400 (clubwhist/addresses.py), so every free string a
+    query takes says so in the document: a pattern that refuses a NUL and takes any other
+    text. (The API fuzzing took the 400 for a valid value refused.) And the refusal itself."""
+    document = director_client.get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    ).json()
+    free = [
+        (route, parameter["name"], parameter["schema"])
+        for route, path in document["paths"].items()
+        for operation in path.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "query"
+        and parameter["schema"].get("type") == "string"
+        and "enum" not in parameter["schema"]
+    ]
+    assert ("/api/clubs/{slug}/members/", "q") in {(r, n) for r, n, _ in free}
+    for route, name, schema in free:
+        pattern = re.compile(schema.get("pattern", ""))
+        assert not pattern.search("Ann\x00Archer"), (route, name)
+        assert pattern.search("Ann Archer, 2026 — ♠") and pattern.search(""), (route, name)
+    refused = director_client.get("/api/clubs/test-whist-club/members/?q=Ann%00")
+    assert refused.status_code == 400 and "NUL" in refused.json()["detail"]
 
 
 def test_an_event_is_created_and_described(director_client: Client) -> None:
