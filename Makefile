@@ -5,6 +5,13 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
+# Python keeps each module it compiles as bytecode in __pycache__ (ignored by git), unless
+# PYTHONDONTWRITEBYTECODE is set, as some machines' environments do. Then every process compiles
+# clubwhist's modules afresh, and pytest rewrites every test module's asserts afresh, in each of
+# its processes: 7 s of CPU a pytest process and 0.3 s a Django process start, measured. So
+# what make runs writes bytecode.
+unexport PYTHONDONTWRITEBYTECODE
+
 .DEFAULT_GOAL := help
 .PHONY: help run club test lint types pytest docs bench pins migrate demo worker clean
 
@@ -67,7 +74,8 @@ types: $(VENV)/.dev
 # Three on two cores: the app's tests spend much of their time waiting on PostgreSQL, Redis,
 # the live server and Chromium, and the engine's fill that time. The tests marked solo load
 # both cores by themselves (a thousand live readers, tablets flat out): beside them a browser
-# test's live server starved past its timeouts, so they run afterwards, alone. Both parts
+# test's live server starved past its timeouts, so they run afterwards, alone (from their
+# folder, tests/web/load: a solo test anywhere else fails the collection). Both parts
 # always run; either failing fails the target. The thirty slowest tests are listed at the end
 # of the first part, so a CI log shows where its minutes go. The slow files are handed out first
 # (tests/conftest.py, `pytest_collection_modifyitems`), so none is left running alone at the end.
@@ -76,7 +84,7 @@ pytest: $(VENV)/.dev
 ifeq ($(strip $(PYTEST_ARGS)),)
 	@$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not solo" --durations=30; parallel=$$?; \
 	echo; echo "==== the tests marked solo, alone"; \
-	$(PY) -m pytest -m solo --durations=30; solo=$$?; \
+	$(PY) -m pytest -m solo --durations=30 tests/web/load; solo=$$?; \
 	echo "==== make pytest: the others exit $$parallel, the solo ones exit $$solo"; \
 	[ $$parallel -eq 0 ] && [ $$solo -eq 0 ]
 else

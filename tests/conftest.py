@@ -54,6 +54,9 @@ def pytest_configure(config: pytest.Config) -> None:
             del connections[alias]
 
 
+#: Where the tests marked solo live: `make test` runs them with `pytest -m solo tests/web/load`.
+SOLO_HOME = "tests/web/load/"
+
 #: Fixtures that start real processes or a browser's server: a file using one takes seconds a test.
 _SLOW_FIXTURES = {"live_server", "club_night", "celery_worker"}
 
@@ -67,6 +70,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     `heavy`. Stable: every process sorts alike, as xdist requires."""
     slow: set[str] = set()
     for item in items:
+        if item.get_closest_marker("solo") is not None and not item.nodeid.startswith(SOLO_HOME):
+            # `make test` runs the solo tests from their folder only (collecting the whole
+            # suite to pick two tests out cost 9 s): one elsewhere would never run there.
+            raise pytest.UsageError(f"{item.nodeid} is marked solo: put it in {SOLO_HOME}")
         if (
             item.get_closest_marker("browser") is not None
             or item.get_closest_marker("heavy") is not None

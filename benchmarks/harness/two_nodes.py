@@ -114,8 +114,10 @@ def two_node_evening(
     seconds: float = 240.0,
     readers_per_address: int = 25,
     greedy: int = 0,
+    pace: float = 1.0,
 ) -> TwoNodeRun:
-    """Play the evening; see the module's docstring. `seconds` bounds the tablets' play.
+    """Play the evening; see the module's docstring. `seconds` bounds the tablets' play;
+    `pace` scales the players' times (`benchmarks.harness.tablets.Tablet`).
     `greedy` more readers come from one address of their own (127.0.0.250), more than its
     cap (LIVE_STREAMS_PER_ADDRESS, 50) across both nodes."""
     from tournaments.events.models import Event
@@ -172,7 +174,9 @@ def two_node_evening(
         )
         with following as crowd:
             time.sleep(3.0)  # the readers are there before the first result
-            players = play(balancer.port, tokens, paced=True, time_limit=seconds, patience=60.0)
+            players = play(
+                balancer.port, tokens, paced=True, pace=pace, time_limit=seconds, patience=60.0
+            )
             marks = {"killed": 0.0, "back": 0.0}
             killer = threading.Thread(
                 target=_kill_mid_round,
