@@ -324,11 +324,12 @@
   // A tap is a press and a release; the browser calls it a click only when both land on the
   // same element. A drawing between the two (a refresh answered, the live stream's news)
   // replaces that element and the tap is lost: the player taps "Enter board 2" and nothing
-  // happens. So while a finger or the mouse is down (or the space bar, which presses a button
-  // on its release), a drawing waits, and is made once the release's click has run, unless
-  // that click drew the screen itself (the waiting drawing is then stale and dropped). A
-  // release with no click (a finger slid away) draws after a short wait; a press held longer
-  // than HOLD_MS (or one the page never sees end) stops holding drawings back.
+  // happens. So while a finger or the mouse is down on a control (or the space bar, which
+  // presses a button on its release), a drawing waits, and is made once the release's click
+  // has run, unless that click drew the screen itself (the waiting drawing is then stale and
+  // dropped). A thumb resting on the page's edge or text holds nothing back. A release with
+  // no click (a finger slid off) draws after a short wait; a press held longer than HOLD_MS
+  // (or one the page never sees end) stops holding drawings back.
   var HOLD_MS = 3000;
   var pressed = 0;     // pointers (and the space bar) down now
   var waiting = null;  // the drawing held back meanwhile: [root, name, build]
@@ -347,21 +348,31 @@
   function press() {
     pressed += 1;
     if (stuckTimer !== null) { window.clearTimeout(stuckTimer); }
-    stuckTimer = window.setTimeout(function () { pressed = 0; drawWaiting(); }, HOLD_MS);
+    stuckTimer = window.setTimeout(function () { pressed = 0; pointers = {}; drawWaiting(); }, HOLD_MS);
   }
   function release(after) {
     pressed = Math.max(0, pressed - 1);
     drawSoon(after);
   }
   function isSpace(e) { return e.key === ' ' || e.key === 'Spacebar'; }
-  document.addEventListener('pointerdown', press, true);
-  document.addEventListener('pointerup', function () { release(400); }, true);
-  document.addEventListener('pointercancel', function () { release(0); }, true);
+  var CONTROLS = 'button, a[href], input, select, textarea, label, [role="button"], [role="radio"]';
+  var pointers = {};  // the pointers pressed on a control, by pointerId
+  document.addEventListener('pointerdown', function (e) {
+    var on = e.target && e.target.closest ? e.target.closest(CONTROLS) : null;
+    if (on && !pointers[e.pointerId]) { pointers[e.pointerId] = true; press(); }
+  }, true);
+  function lift(e, after) {
+    if (!pointers[e.pointerId]) { return; }
+    delete pointers[e.pointerId];
+    release(after);
+  }
+  document.addEventListener('pointerup', function (e) { lift(e, 400); }, true);
+  document.addEventListener('pointercancel', function (e) { lift(e, 0); }, true);
   document.addEventListener('keydown', function (e) { if (isSpace(e) && !e.repeat) { press(); } }, true);
   document.addEventListener('keyup', function (e) { if (isSpace(e)) { release(400); } }, true);
   // The click comes after its release: what waits is drawn after the click's own handlers.
   document.addEventListener('click', function () { if (!pressed && waiting) { drawSoon(0); } }, true);
-  window.addEventListener('blur', function () { pressed = 0; drawSoon(0); });
+  window.addEventListener('blur', function () { pressed = 0; pointers = {}; drawSoon(0); });
 
   var drawn = null; // the name of the screen drawn last
   /** Empty `root` and `build()` it again as screen `name`, keeping the player's place: the

@@ -400,20 +400,34 @@ def test_a_tap_spanning_a_redraw_still_lands_and_the_redraw_follows(
     page.wait_for_selector("#screen.entry", timeout=5_000)
     assert page.locator("#entry-heading").inner_text() == "Board 1"
 
-    # A press that clicks nothing (on the bar's round) while East-West's device sends board
-    # 2: the drawing of the news waits for the release, then shows it.
+    # A thumb resting on text (the bar's round) holds nothing back: East-West's device sends
+    # board 2 and the list shows it at once.
     page.get_by_role("button", name="Back").click()
     page.wait_for_selector("#screen ul.boards")
+    access = TableAccess.objects.get(token=tables[1])
     press(page.locator("#round-label"))
-    tablet_submit(
-        access=TableAccess.objects.get(token=tables[1]),
-        board_number=2,
-        entry={"ns_tricks": 8},
-        key="another-device-2",
-    )
+    tablet_submit(access=access, board_number=2, entry={"ns_tricks": 8}, key="other-device-2")
+    refreshed()
+    page.wait_for_selector("#screen li.board >> text=Waiting for East-West", timeout=5_000)
+    page.mouse.up()
+
+    # A press on "Enter board 1" that slides off before the release clicks nothing: the news
+    # that came meanwhile (board 1 sent from the other device) waits for the release, then
+    # shows, and no entry screen opens.
+    press(page.get_by_role("button", name="Enter board 1"))
+    tablet_submit(access=access, board_number=1, entry={"ns_tricks": 6}, key="other-device-1")
     refreshed()
     assert page.evaluate("window.pressed.isConnected")
-    assert "Waiting for East-West" not in page.locator("#screen").inner_text()
+    assert page.locator("#screen li.board >> text=Waiting for East-West").count() == 1
+    box = page.locator("#round-label").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
     page.mouse.up()
-    page.wait_for_selector("#screen li.board >> text=Waiting for East-West", timeout=5_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#screen li.board').length === 2 && "
+        "[...document.querySelectorAll('#screen li.board')].every("
+        "li => /Waiting for East-West/.test(li.textContent))",
+        timeout=5_000,
+    )
+    assert page.locator("#screen.entry").count() == 0
     page.context.close()
