@@ -65,15 +65,16 @@ def queries_hold_no_nul(
     query parameter without a pattern of its own gets one excluding it, so a client, and the
     API fuzzing, knows the value is refused rather than taking the 400 for a fault. A
     drf-spectacular postprocessing hook, run after its own (the enums')."""
-    for path in result.get("paths", {}).values():
-        for operation in path.values():
-            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
-                schema = parameter.get("schema", {})
-                if (
-                    parameter.get("in") == "query"
-                    and schema.get("type") == "string"
-                    and "pattern" not in schema
-                    and "enum" not in schema
-                ):
-                    schema["pattern"] = NO_NUL
+    parameters = (
+        parameter
+        for path in result.get("paths", {}).values()
+        for operation in path.values()
+        if isinstance(operation, dict)  # a path's own "parameters" is a list
+        for parameter in operation.get("parameters", [])
+    )
+    for parameter in parameters:
+        schema = parameter.get("schema", {})
+        free_text = schema.get("type") == "string" and not {"pattern", "enum"} & schema.keys()
+        if parameter.get("in") == "query" and free_text:
+            schema["pattern"] = NO_NUL
     return result

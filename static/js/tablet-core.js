@@ -331,12 +331,13 @@
   // no click (a finger slid off) draws after a short wait; a press held longer than HOLD_MS
   // (or one the page never sees end) stops holding drawings back.
   var HOLD_MS = 3000;
-  var pressed = 0;     // pointers (and the space bar) down now
+  var down = {};       // what is pressed now: pointer ids on a control, and 'space'
   var waiting = null;  // the drawing held back meanwhile: [root, name, build]
   var releaseTimer = null, stuckTimer = null;
+  function pressing() { for (var key in down) { return true; } return false; }
   function drawWaiting() {
     releaseTimer = null;
-    if (pressed || !waiting) { return; }
+    if (pressing() || !waiting) { return; }
     var held = waiting;
     waiting = null;
     core.draw(held[0], held[1], held[2]);
@@ -345,34 +346,28 @@
     if (releaseTimer !== null) { window.clearTimeout(releaseTimer); }
     releaseTimer = window.setTimeout(drawWaiting, after);
   }
-  function press() {
-    pressed += 1;
+  function press(key) {
+    down[key] = true;
     if (stuckTimer !== null) { window.clearTimeout(stuckTimer); }
-    stuckTimer = window.setTimeout(function () { pressed = 0; pointers = {}; drawWaiting(); }, HOLD_MS);
+    stuckTimer = window.setTimeout(function () { down = {}; drawWaiting(); }, HOLD_MS);
   }
-  function release(after) {
-    pressed = Math.max(0, pressed - 1);
+  function release(key, after) {
+    if (!down[key]) { return; }
+    delete down[key];
     drawSoon(after);
   }
   function isSpace(e) { return e.key === ' ' || e.key === 'Spacebar'; }
   var CONTROLS = 'button, a[href], input, select, textarea, label, [role="button"], [role="radio"]';
-  var pointers = {};  // the pointers pressed on a control, by pointerId
   document.addEventListener('pointerdown', function (e) {
-    var on = e.target && e.target.closest ? e.target.closest(CONTROLS) : null;
-    if (on && !pointers[e.pointerId]) { pointers[e.pointerId] = true; press(); }
+    if (e.target && e.target.closest && e.target.closest(CONTROLS)) { press(e.pointerId); }
   }, true);
-  function lift(e, after) {
-    if (!pointers[e.pointerId]) { return; }
-    delete pointers[e.pointerId];
-    release(after);
-  }
-  document.addEventListener('pointerup', function (e) { lift(e, 400); }, true);
-  document.addEventListener('pointercancel', function (e) { lift(e, 0); }, true);
-  document.addEventListener('keydown', function (e) { if (isSpace(e) && !e.repeat) { press(); } }, true);
-  document.addEventListener('keyup', function (e) { if (isSpace(e)) { release(400); } }, true);
+  document.addEventListener('pointerup', function (e) { release(e.pointerId, 400); }, true);
+  document.addEventListener('pointercancel', function (e) { release(e.pointerId, 0); }, true);
+  document.addEventListener('keydown', function (e) { if (isSpace(e) && !e.repeat) { press('space'); } }, true);
+  document.addEventListener('keyup', function (e) { if (isSpace(e)) { release('space', 400); } }, true);
   // The click comes after its release: what waits is drawn after the click's own handlers.
-  document.addEventListener('click', function () { if (!pressed && waiting) { drawSoon(0); } }, true);
-  window.addEventListener('blur', function () { pressed = 0; pointers = {}; drawSoon(0); });
+  document.addEventListener('click', function () { if (!pressing() && waiting) { drawSoon(0); } }, true);
+  window.addEventListener('blur', function () { down = {}; drawSoon(0); });
 
   var drawn = null; // the name of the screen drawn last
   /** Empty `root` and `build()` it again as screen `name`, keeping the player's place: the
@@ -380,7 +375,7 @@
       new `name` (another screen) sends focus to the new screen's heading, or its first
       control when it has no heading. While a press is under way the drawing waits (above). */
   core.draw = function (root, name, build) {
-    if (pressed) { waiting = [root, name, build]; return; }
+    if (pressing()) { waiting = [root, name, build]; return; }
     waiting = null;
     core.clearOfBar();  // the format has just written the bar's words for this screen
     var active = document.activeElement;
