@@ -131,9 +131,14 @@ def two_node_evening(
     tokens = tokens_of(events)
     expected = tablets * rounds * boards_per_round
     queue = f"clubwhist-test-{uuid.uuid4().hex[:8]}"
+    # As docs/operations/hosting.md runs them: two workers on one queue, beat in the first.
     workers = [
         CeleryWorker(
-            database_url=database_url, redis_url=redis_url, queue=queue, name=f"{queue}-{n}"
+            database_url=database_url,
+            redis_url=redis_url,
+            queue=queue,
+            name=f"{queue}-{n}",
+            beat=n == NODES[0],
         )
         for n in NODES
     ]

@@ -101,7 +101,8 @@ def test_a_node_killed_mid_round_loses_nothing_and_the_tablets_carry_on(
     assert readers.parts > 0  # the new standings reached the streams as they were stored
     record(
         f"two web nodes behind HAProxy, node a killed mid-round for 3 s: {TABLETS} tablets, "
-        f"{counted.line()}; failover gap {run.failover_gap():.2f} s; a result through a reached "
+        f"{counted.line()}; standings caught up {run.converged_after:.2f} s after the last "
+        f"tablet; failover gap {run.failover_gap():.2f} s; a result through a reached "
         f"a reader on b in {run.across_nodes * 1000:.0f} ms; answers while a was down: "
         f"{dict(down)}; {readers.line()}"
     )

@@ -421,10 +421,54 @@ def test_only_one_rescore_is_queued_at_a_time(running_event, monkeypatch) -> Non
     Event.objects.filter(pk=running_event.pk).update(results_version=5, rescore_queued_at=None)
     assert rescore_sweep() == [running_event.pk]
     # A slot claimed moments ago by a task that may have died with its worker: the periodic
-    # sweep leaves it (for a minute), a worker connecting reclaims it at once.
+    # sweep leaves it (for RESCORE_SLOT_TIMEOUT), a worker connecting reclaims it at once.
     assert rescore_sweep() == []
     assert rescore_sweep(reclaim=True) == [running_event.pk]
     assert sent[-2:] == [running_event.pk, running_event.pk]
+
+
+class _Killed(BaseException):
+    """The web process dying where it stands (SIGKILL): nothing after it runs, no handler
+    catches it."""
+
+
+def test_a_claim_left_by_a_web_process_killed_before_its_send_is_freed_within_seconds(
+    running_event, monkeypatch, settings
+) -> None:
+    """A node lost mid-round: its request had committed a result and claimed the event's queue
+    slot, then died before sending the task. The claim holds no task; the periodic sweep
+    takes it back once it is older than RESCORE_SLOT_TIMEOUT, so the standings stand still for
+    seconds, not a minute (as they did in a two-node run)."""
+    from tournaments import tasks
+    from tournaments.events.services.scoring import (
+        RESCORE_SLOT_TIMEOUT,
+        request_rescore,
+        rescore_sweep,
+    )
+
+    def killed(args: Any, **options: Any) -> None:
+        raise _Killed
+
+    monkeypatch.setattr(tasks.rescore_event, "apply_async", killed)
+    Event.objects.filter(pk=running_event.pk).update(results_version=3, scored_version=2)
+    with pytest.raises(_Killed):
+        request_rescore(event_id=running_event.pk)
+    claimed = Event.objects.get(pk=running_event.pk).rescore_queued_at
+    assert claimed is not None  # the claim outlived its process; no task was sent
+
+    sent: list[int] = []
+    monkeypatch.setattr(
+        tasks.rescore_event, "apply_async", lambda args, **options: sent.append(args[0])
+    )
+    assert rescore_sweep() == []  # a fresh claim: its task may still be on its way
+    aged = claimed - RESCORE_SLOT_TIMEOUT - timedelta(seconds=1)
+    Event.objects.filter(pk=running_event.pk).update(rescore_queued_at=aged)
+    assert rescore_sweep() == [running_event.pk]
+    assert sent == [running_event.pk]
+    # Beat sweeps every few seconds; the claim is free within half a minute of the death
+    # even when no result comes after it.
+    beat = settings.CELERY_BEAT_SCHEDULE["rescore-sweep"]["schedule"]
+    assert RESCORE_SLOT_TIMEOUT.total_seconds() + beat <= 30
 
 
 def test_a_queue_slot_older_than_its_timeout_is_claimed_again(running_event, monkeypatch) -> None:

@@ -29,6 +29,9 @@ How a change reaches the standings, and why it cannot be lost:
    reclaims every behind event's slot whatever its age: the next worker to start scores what
    the dead one left at once, without waiting for a new result. A task queued twice that way
    finds the event up to date and returns.
+6. A web process killed between claiming the slot and sending the task leaves the claim with
+   no task behind it. A claim older than RESCORE_SLOT_TIMEOUT (10 s; a task starts within
+   2 s of its claim) is free again: the next result, or beat's sweep, queues the rescore.
 """
 
 from __future__ import annotations
@@ -53,8 +56,15 @@ from tournaments.kernel.audit import counter_bump
 
 log = logging.getLogger(__name__)
 
-# A queue slot older than this is considered lost (worker died mid-task) and may be re-claimed.
-RESCORE_SLOT_TIMEOUT = timedelta(seconds=60)
+#: A queue slot claimed longer ago than this is taken to be lost and may be claimed again. A
+#: task starts at most RESCORE_WAIT_MOST (2 s) after its claim on a worker that keeps up, so
+#: a claim this old belongs either to a task stuck behind a backlog (a second one finds the
+#: event up to date and returns) or to one never sent: a web process killed between its claim
+#: and its send (a node lost mid-round) leaves the claim and no task. Until this much time has
+#: passed and a new result or beat's sweep (every 15 s) claims the slot again, that event's
+#: standings stand still; with a minute here they stood still for over a minute after a web
+#: node died (the two-node test, tests/web/load/test_two_web_nodes.py, caught it).
+RESCORE_SLOT_TIMEOUT = timedelta(seconds=10)
 
 
 def results_changed(*, event: Event) -> None:
