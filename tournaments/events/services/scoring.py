@@ -56,14 +56,9 @@ from tournaments.kernel.audit import counter_bump
 
 log = logging.getLogger(__name__)
 
-#: A queue slot claimed longer ago than this is taken to be lost and may be claimed again. A
-#: task starts at most RESCORE_WAIT_MOST (2 s) after its claim on a worker that keeps up, so
-#: a claim this old belongs either to a task stuck behind a backlog (a second one finds the
-#: event up to date and returns) or to one never sent: a web process killed between its claim
-#: and its send (a node lost mid-round) leaves the claim and no task. Until this much time has
-#: passed and a new result or beat's sweep (every 15 s) claims the slot again, that event's
-#: standings stand still; with a minute here they stood still for over a minute after a web
-#: node died (the two-node test, tests/web/load/test_two_web_nodes.py, caught it).
+#: A claim of the queue slot older than this is taken to be lost and may be claimed again
+#: (notes 5 and 6 above): a task starts within RESCORE_WAIT_MOST (2 s) of its claim. A minute
+#: here left the standings still for over a minute after a web node died mid-round.
 RESCORE_SLOT_TIMEOUT = timedelta(seconds=10)
 
 
