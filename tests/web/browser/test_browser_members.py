@@ -57,6 +57,8 @@ def test_a_director_imports_searches_and_edits(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.get_by_label("Name or number").fill("brontë")
         page.get_by_role("button", name="Search").click()
+        # The click returns once the search's page has begun to arrive: wait for all of it.
+        page.wait_for_url("**q=*")
         rows = page.locator("#members tbody tr")
         assert rows.count() == 1 and "Z. B." in rows.inner_text()
         page.screenshot(path=str(SHOTS / f"members-list-{width}.png"), full_page=True)
