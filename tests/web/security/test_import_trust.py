@@ -23,6 +23,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import models
 from django.test import Client
 
+from tests.support.rows import row_counts
 from tests.web.services.test_backup import played_event
 from tournaments.events.models import (
     AuditEntry,
@@ -69,13 +70,9 @@ def _file_of(event: Event) -> dict[str, Any]:
 
 def _counts() -> dict[str, int]:
     """Every table's row count, accounts included: what a refused import must leave as is."""
-    found = {
-        m._meta.label: m._default_manager.count()
-        for m in apps.get_app_config("tournaments").get_models()
-    }
-    found["users"] = User.objects.count()
-    found["directorships"] = Club.directors.through.objects.count()
-    return found
+    return row_counts(
+        [*apps.get_app_config("tournaments").get_models(), User, Club.directors.through]
+    )
 
 
 def _api_import(client: Client, document: Any, club: Club) -> Any:
