@@ -1,4 +1,5 @@
-"""Row counts of many tables in one statement, for tests that check a refusal stored nothing.
+"""Row counts of many tables in one statement, for the tests that check a refusal stored nothing
+(the import walks, the uploads, the format imports, the member links' backup).
 
 A COUNT a table through the ORM is a round trip a model, some fifty for the app's tables:
 counted after each of the import walk's 900 bad values, that was half the walk's time. One

@@ -22,6 +22,7 @@ from django.utils.module_loading import import_string
 from clubwhist.uploads import TooBigUpload
 from engine.dealing import deal_boards
 from engine.pbn import dumps
+from tests.support.rows import row_counts
 from tests.web.conftest import make_event
 from tournaments.events.models import Board, Event
 from tournaments.events.services.events import MAX_FILE_BYTES
@@ -37,9 +38,7 @@ BIG = int(7.25 * MB)
 
 
 def rows() -> dict[str, int]:
-    return {
-        m._meta.label: m.objects.count() for m in apps.get_app_config("tournaments").get_models()
-    }
+    return row_counts(apps.get_app_config("tournaments").get_models())
 
 
 def upload(content: bytes, name: str) -> io.BytesIO:

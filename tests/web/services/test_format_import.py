@@ -22,6 +22,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import resolve
 
+from tests.support.rows import row_counts
 from tests.web.services import test_drive_backup as drive_backup
 from tests.web.services import test_team_backup as team_backup
 from tournaments.drives.models import Drive, DriveAudit
@@ -58,7 +59,7 @@ def other_director(other_club: Club) -> User:
 def counts() -> dict[str, int]:
     """Every table of the app, and the users: a refusal changes none of them."""
     every = [*apps.get_app_config("tournaments").get_models(), User]
-    return {m._meta.label: m._default_manager.count() for m in every}
+    return row_counts(every)
 
 
 def send(how: str, text: str, club: Club, user: User) -> tuple[str, int]:

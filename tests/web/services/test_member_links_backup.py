@@ -16,6 +16,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import models
 
+from tests.support.rows import row_counts
 from tests.web.services import test_drive_backup as drive_backup
 from tests.web.services import test_team_backup as team_backup
 from tests.web.services.test_backup import played_event
@@ -128,7 +129,7 @@ def delete_everything() -> None:
 
 def counts() -> dict[str, int]:
     every = [*apps.get_app_config("tournaments").get_models(), User]
-    return {m._meta.label: m._default_manager.count() for m in every}
+    return row_counts(every)
 
 
 def the_backup() -> dict[str, Any]:
