@@ -32,11 +32,12 @@ def scored_only_clubs(user: Any) -> QuerySet[Club]:
     return Club.objects.filter(scorers=user).exclude(directors=user)
 
 
-def results_to_enter(user: Any) -> list[dict[str, Any]]:
-    """For a scorer, the evenings of the clubs they score for (and do not direct) whose results
-    may still be entered or corrected, each with the page that enters them: a scorer sees
-    nothing else of a club's evenings before they are published."""
-    clubs = scored_only_clubs(user)
+def results_to_enter(clubs: list[Club]) -> list[dict[str, Any]]:
+    """For a scorer, the evenings of `clubs` (those they score for and do not direct) whose
+    results may still be entered or corrected, each with the page that enters them: a scorer
+    sees nothing else of a club's evenings before they are published."""
+    if not clubs:
+        return []  # most readers score for no club: no need to ask each format
     open_ = ("running", "finished")
     found: list[dict[str, Any]] = []
     for event in Event.objects.filter(club__in=clubs, status__in=open_).select_related("club"):
@@ -64,13 +65,14 @@ def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_visible(request.user)
     drives = drives_visible(request.user)
     teams = tournaments_visible(request.user)
+    scored = list(scored_only_clubs(request.user))
     context = {
         "events": events,
         "drives": drives,
         "tournaments": teams,
         "clubs": clubs_for(request.user),  # the director's: each with its member register
-        "to_enter": results_to_enter(request.user),  # a scorer's evenings
-        "scored_clubs": scored_only_clubs(request.user).values_list("name", flat=True),
+        "to_enter": results_to_enter(scored),  # a scorer's evenings
+        "scored_clubs": [club.name for club in scored],
     }
     return render(request, "home.html", context)
 

@@ -1,5 +1,6 @@
 """Template filters the pages share: game titles, look-ups, QR codes, par tables."""
 
+import functools
 import json
 from typing import Any
 
@@ -10,6 +11,10 @@ from django.utils.safestring import SafeString, mark_safe
 from engine.games import UnknownVariantError, find_variant
 
 register = template.Library()
+
+QR_CACHE_SIZE = 4096
+"""Table links' QR codes kept per web process: a county's worth of tables (each some 5 KB of
+SVG, so at most some 20 MB)."""
 
 
 @register.filter
@@ -41,8 +46,16 @@ def when_json(field: Any) -> str:
 def qr_svg(url: str) -> SafeString:
     """The QR code of a table's link as inline SVG (segno), for the director to show or print;
     the text is segno's own markup, with nothing from the page in it but the URL it encodes."""
-    code = segno.make(url, error="m")
-    return mark_safe(code.svg_inline(scale=3, border=2, title=url))
+    return mark_safe(_qr_svg_text(url))
+
+
+@functools.lru_cache(maxsize=QR_CACHE_SIZE)
+def _qr_svg_text(url: str) -> str:
+    """Encoding is the dear part (segno tries all eight masks: some 17 ms a code, six codes
+    on a 3-table event's page, a hundred on a 100-table room), and a link's code never
+    changes, while the director's pages showing them are reloaded all evening. So each web
+    process keeps the codes it drew, by URL; a replaced tablet link is a new URL."""
+    return str(segno.make(url, error="m").svg_inline(scale=3, border=2, title=url))
 
 
 def _dd_seats(table: Any) -> list[tuple[str, dict[str, Any]]]:
