@@ -576,20 +576,37 @@ def best_type(row: Mapping[str, int], kind: BidKind) -> tuple[ContractType, int]
 
 
 def par_from_books(
-    rules: BidWhistRules, board: Board, books: Mapping[Seat, Mapping[str, int]]
+    rules: BidWhistRules,
+    board: Board,
+    books: Mapping[Seat, Mapping[str, int]],
+    scores: dict[tuple[Seat, int, ContractType, int], Score] | None = None,
 ) -> ParOutcome:
     """Par by backward induction over the auction, given every seat's books per contract type
     (names as in CONTRACT_TYPES; values below 9 may be anything below 9). See the module
-    docstring for the rule and its tie-breaks."""
+    docstring for the rule and its tie-breaks. `scores`, if given, keeps the NS score of each
+    contract played (seat, bid, type, books) for the next call on the same board and rules:
+    par asks some thirty times a board, most contracts' books unchanged."""
     order = [board.dealer.next(1 + i) for i in range(4)]
     must_bid = rules.option("all_pass") == "dealer_must_bid"
     choice = {(s, k): best_type(books[s], k) for s in order for k in KINDS}
+    ns = [seat.side is Side.NS for seat in order]
 
     def played(seat: Seat, bid: BidWhistBid) -> tuple[Score, BidWhistEntry, ContractType]:
         ctype, got = choice[(seat, bid.kind)]
         entry = BidWhistEntry(seat, bid.level, bid.kind, ctype.trumps, ctype.ranking, got)
         return rules.ns_score(board, entry), entry, ctype
 
+    def score_of(seat: Seat, j: int) -> Score:
+        ctype, got = choice[(seat, BIDS[j].kind)]
+        key = (seat, j, ctype, got)
+        if scores is None:
+            return played(seat, BIDS[j])[0]
+        if key not in scores:
+            scores[key] = played(seat, BIDS[j])[0]
+        return scores[key]
+
+    # each seat's every bid is scored once, up front: the induction reads each many times
+    score = [[score_of(seat, j) for j in range(len(BIDS))] for seat in order]
     Result = tuple[Score, int, int]  # NS score, index of the contract in BIDS (-1 none), holder
 
     @functools.cache
@@ -597,26 +614,31 @@ def par_from_books(
         if i == 4:
             if high < 0:
                 return (0, -1, -1)
-            return (played(order[holder], BIDS[high])[0], high, holder)
-        ns = order[i].side is Side.NS
+            return (score[holder][high], high, holder)
         best: Result | None = None
         if not (must_bid and i == 3 and high < 0):
             best = turn(i + 1, high, holder)
-        floor = BIDS[high].key if high >= 0 else (0, 0)
-        for j, bid in enumerate(BIDS):
-            if bid.key <= floor:
-                continue
+        for j in _OUTBIDS[high]:
             reply = turn(i + 1, j, i)
-            if best is None or (reply[0] > best[0] if ns else reply[0] < best[0]):
+            if best is None or (reply[0] > best[0] if ns[i] else reply[0] < best[0]):
                 best = reply
         assert best is not None
         return best
 
-    score, high, holder = turn(0, -1, -1)
+    value, high, holder = turn(0, -1, -1)
     if high < 0:
         return ParOutcome(None, None, 0)
     _, entry, ctype = played(order[holder], BIDS[high])
-    return ParOutcome(entry, ctype, score)
+    return ParOutcome(entry, ctype, value)
+
+
+_OUTBIDS: dict[int, tuple[int, ...]] = {
+    high: tuple(j for j, bid in enumerate(BIDS) if high < 0 or bid.key > BIDS[high].key)
+    for high in range(-1, len(BIDS))
+}
+"""For the highest bid so far (its index in BIDS, -1 for none), the indices of the bids that
+may follow it: higher in the auction's order (a downtown bid does not outbid the equal
+uptown one)."""
 
 
 # ---- one board -----------------------------------------------------------------------------
@@ -675,6 +697,7 @@ class BoardSolver:
         self._searches: dict[tuple[Seat, ContractType], DiscardSearch] = {}
         self._cards: dict[tuple[Seat, ContractType], dict[SolverCard, Card]] = {}
         self._shared: dict[ContractType, SharedSolver] = {}
+        self._scores: dict[tuple[Seat, int, ContractType, int], Score] = {}
 
     def search(self, seat: Seat, ctype: ContractType) -> DiscardSearch:
         key = (seat, ctype)
@@ -726,8 +749,11 @@ class BoardSolver:
     # -- books bounds per (seat, type); books = tricks + 1 ---------------------------------
 
     def _books(self, seat: Seat, ctype: ContractType, upper: bool, clamp: bool = True) -> int:
-        s = self.search(seat, ctype)
-        value = (s.high if upper else s.low) + 1
+        s = self._searches.get((seat, ctype))
+        # nothing asked of it yet: a search's first bounds (no discard proven, every trick
+        # possible), without building the search, which most cells of a board never need
+        low, high = (-1, TRICKS) if s is None else (s.low, s.high)
+        value = (high if upper else low) + 1
         # below 9 books every bid fails: for the auction those values are all alike
         return max(value, PAR_BOOKS - 1) if clamp else value
 
@@ -757,7 +783,7 @@ class BoardSolver:
             }
             for seat in self.board.seats
         }
-        return par_from_books(self.rules, self.board, books)
+        return par_from_books(self.rules, self.board, books, self._scores)
 
     def par(self) -> tuple[ParOutcome, bool, tuple[int, int]]:
         """Par, whether it is approximate (budget), and the proven (low, high) books of the
@@ -821,7 +847,7 @@ class BoardSolver:
             seat: {t.name: self._books(seat, t, False) for t in CONTRACT_TYPES}
             for seat in self.board.seats
         }
-        return par_from_books(self.rules, self.board, books)
+        return par_from_books(self.rules, self.board, books, self._scores)
 
     def table(self) -> tuple[dict[str, dict[str, int]], list[str]]:
         """Best books for every seat and type, and the cells the budget left approximate.
