@@ -13,8 +13,8 @@ from engine.games import UnknownVariantError, find_variant
 register = template.Library()
 
 QR_CACHE_SIZE = 4096
-"""Table links' QR codes kept per web process: a county's worth of tables (each some 5 KB of
-SVG, so at most some 20 MB)."""
+"""Table links' QR codes kept per web process: a county's worth of tables (each 2 to 2.5 KB
+of SVG, so some 10 MB at most)."""
 
 
 @register.filter
