@@ -1,21 +1,22 @@
 """Background jobs sent by name: the one place the app hands work to Celery.
 
-Services queue work here (always from `transaction.on_commit`, so a worker never sees an id before
-its row is committed) and never import `tournaments.tasks`: the tasks call the services, so the
-import goes one way only (see docs/development/architecture.md). The tasks register under these
-names when `tournaments.tasks` is imported, which the app does as it starts
+Services queue work here (always once their transaction has committed: `transaction.on_commit`,
+or `tournaments.kernel.commits.after_commit` for work asked for once a commit; so a worker never
+sees an id before its row is committed) and never import `tournaments.tasks`: the tasks call
+the services, so the import goes one way only (see docs/development/architecture.md). The tasks
+register under these names when `tournaments.tasks` is imported, which the app does as it starts
 (`TournamentsConfig.ready`) and a worker does as it loads its tasks; with no broker
 (`CELERY_TASK_ALWAYS_EAGER`) `apply_async` runs the task in place.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import Any
 
 from celery import current_app
-from django.db import transaction
+
+from tournaments.kernel.commits import after_commit
 
 log = logging.getLogger(__name__)
 
@@ -38,16 +39,14 @@ def season_play_changed(format_name: str, play_id: int) -> None:
     "tournament"), once the change is committed: its ledger lines are taken again and the
     competitions that count it recomputed. A broker that cannot be reached is logged, not
     raised: the publish stands, and the season's own check finds the evening out of date."""
-    transaction.on_commit(
-        functools.partial(_season_send, SEASON_PLAY_CHANGED, format_name, play_id), robust=True
-    )
+    after_commit(_season_send, SEASON_PLAY_CHANGED, format_name, play_id)
 
 
 def season_recompute(club_id: int) -> None:
     """Ask for every season table of the club to be computed again, once the change is
     committed (a member merged or forgotten changes who the ledger's lines belong to). As with
     `season_play_changed`, a broker that cannot be reached is logged, not raised."""
-    transaction.on_commit(functools.partial(_season_send, SEASON_RECOMPUTE, club_id), robust=True)
+    after_commit(_season_send, SEASON_RECOMPUTE, club_id)
 
 
 def _season_send(name: str, *args: Any) -> None:

@@ -37,6 +37,7 @@ from django.utils import timezone
 
 from tournaments.kernel import jobs, live
 from tournaments.kernel.audit import User, audit_write, json_safe
+from tournaments.kernel.commits import after_commit
 from tournaments.kernel.members import MembersRefused
 from tournaments.kernel.models import Club, Member, MemberAudit, Play, PublicName
 
@@ -328,7 +329,7 @@ def _retire_tablets(plays: set[tuple[type[models.Model], int]]) -> None:
             continue
         model._default_manager.filter(pk=pk).update(version=models.F("version") + 1)
         if model._meta.model_name == "drive":
-            transaction.on_commit(functools.partial(live.forget_drive, pk), robust=True)
+            after_commit(live.forget_drive, pk)
 
 
 def _ask_season_recompute(club: Club) -> None:

@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from engine.teams import Bracket, GameResult, Team, TeamTournament, TournamentSettings
@@ -234,11 +235,19 @@ def test_the_last_confirmation_draws_the_next_round_when_asked(
         )  # fmt: skip
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             team_tablets.tablet_confirm(tournament=tournament, table=table, side="away")
-        # The round's count after the commit; once the last table's draws round 2, that
-        # draw's own callback wakes the tablets' streams with the new version.
-        assert len(callbacks) == (2 if table == 3 else 1)
+        # The round's count after the commit; once the last table's draws round 2, the
+        # tablets' streams are woken with the new version after the commit. Here the test's
+        # own transaction never commits, so the wake-up asked for by the first change still
+        # waits, and the draw's joins it (asked once a commit: `after_commit`).
+        assert len(callbacks) == 1
         tournament.refresh_from_db()
         assert tournament.round == (2 if table == 3 else 1)
+        waiting = [
+            func
+            for _, func, _ in connection.run_on_commit
+            if getattr(func, "key", None) == ("announce-tournament", tournament.pk)
+        ]
+        assert len(waiting) == 1
 
 
 def test_a_forfeit_waits_for_the_grace_minutes(club: Club) -> None:

@@ -12,12 +12,10 @@ keeps none (its table and hand say where it came from), the drive is the importe
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
 
 from tournaments.drives.models import Drive, DriveTableAccess
 from tournaments.drives.selectors.backup import (
@@ -50,6 +48,7 @@ from tournaments.kernel.backup.writing import (
     refuse_if_here,
     same_here,
 )
+from tournaments.kernel.commits import after_commit
 from tournaments.kernel.models import Club
 
 #: What to do when the drive's club name is taken here under another web address.
@@ -108,9 +107,9 @@ def restore_parsed_drive(parsed: ParsedDrive, club: Club) -> RestoredDrive:
         move_sequences_past(parsed.rows())
     # What the cache holds under this id (a deleted drive's version, its tablets' links and
     # states) is another drive's; the states are keyed by the drive's epoch as well.
-    transaction.on_commit(functools.partial(live.forget_drive, drive.pk), robust=True)
+    after_commit(live.forget_drive, drive.pk)
     links = [link_key(row.token) for row in parsed.table_access]
-    transaction.on_commit(functools.partial(cache.delete_many, links), robust=True)
+    after_commit(cache.delete_many, links)
     return RestoredDrive(drive, original_id, parsed.counts())
 
 

@@ -3,7 +3,7 @@
 How a change reaches the standings, and why it cannot be lost:
 1. Every service that changes what counts calls `results_changed` inside its transaction. That
    bumps `Event.results_version` in the same transaction as the change (the outbox), and after
-   commit asks for a rescore.
+   commit asks for a rescore, once however many changes the transaction holds.
 2. `request_rescore` claims the event's single queue slot with a filtered UPDATE on
    `rescore_queued_at` and only the winner sends a task: at once when the last standings are
    older than RESCORE_DEBOUNCE_SECONDS (0.1 s by default) and no other change is waiting to be
@@ -53,6 +53,7 @@ from tournaments.events.models import Event, Section, Standings
 from tournaments.events.selectors.standings import standings_compute
 from tournaments.kernel import jobs, live
 from tournaments.kernel.audit import counter_bump
+from tournaments.kernel.commits import after_commit
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,12 @@ def results_changed(*, event: Event) -> None:
     counter_bump(event, "results_version")
     # robust: the change is committed whatever happens here; a failure to queue must not turn
     # an accepted result into an error for the tablet (the version gap and the sweep cover it).
-    transaction.on_commit(lambda: request_rescore(event_id=event.pk), robust=True)
+    # Once a commit: a batch of results (a file, a simulated evening) is one rescore's work.
+    after_commit(_request_rescore, event.pk, key=("rescore", event.pk))
+
+
+def _request_rescore(event_id: int) -> None:
+    request_rescore(event_id=event_id)
 
 
 # One quick second try (a pooled connection to a Redis that restarted), then give up: Celery's

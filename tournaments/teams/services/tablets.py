@@ -14,7 +14,6 @@ leads to one, is refused before anything else (`table_gate`): the director puts 
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from django.utils import timezone
 
 from clubwhist.queries import Prepared
 from engine.teams import GameResult, Pairing
+from tournaments.kernel.commits import after_commit
 from tournaments.kernel.refusals import Kind
 from tournaments.kernel.table_gate import table_writes_open
 from tournaments.teams.models import Tournament, TournamentGame
@@ -323,7 +323,7 @@ def _draw_after_commit(tournament: Tournament) -> None:
     other's only then) and draw the next round where the director asked for that."""
     if not tournament.moves_on:
         return
-    transaction.on_commit(functools.partial(_draw_if_done, tournament), robust=True)
+    after_commit(_draw_if_done, tournament)
 
 
 def _draw_if_done(confirmed: Tournament) -> None:

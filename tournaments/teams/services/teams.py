@@ -18,7 +18,6 @@ result, in a drawn one it is left out of the draw.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
@@ -30,6 +29,7 @@ from engine.teams import Round, TeamsError
 from engine.teams.model import MAX_TEAMS
 from tournaments.kernel import live
 from tournaments.kernel.audit import Change, User, actor, audit_write, counter_bump
+from tournaments.kernel.commits import after_commit
 from tournaments.kernel.member_links import NameLinker
 from tournaments.kernel.models import Club
 from tournaments.kernel.names import named_and_dated
@@ -83,7 +83,8 @@ def audit(
     if bump:
         counter_bump(tournament)
         tournament.version += 1  # this copy's idea of it; the row counts every writer's
-        transaction.on_commit(functools.partial(_announce, tournament.pk), robust=True)
+        # once a commit: every change of it is in the version the streams are told
+        after_commit(_announce, tournament.pk, key=("announce-tournament", tournament.pk))
     audit_write(
         TournamentAudit, tournament=tournament, user=user, action=action, target=target, **change
     )
