@@ -264,6 +264,29 @@ def test_a_result_confirmed_elsewhere_still_counts_once(running_event, links) ->
     assert Result.objects.count() == 1
 
 
+def test_a_confirmation_resent_after_the_round_moved_on_is_answered_as_stored(links) -> None:
+    """The round's last confirmation was stored but its answer lost (a web node died, the
+    Wi-Fi dropped), and the round moved on meanwhile: the tablet sends it again and learns it
+    counted, not that the board belongs to another round. Another table's link is still
+    refused."""
+    client = Client()
+    made = {}
+    for board, key in ((1, "key-lost-b1"), (2, "key-lost-b2")):
+        made[board] = _submit(client, links[1], board, {"ns_tricks": 7}, key).json()
+        _post(client, f"/api/t/{links[1]}/results/{made[board]['id']}/confirm/")
+    _finish_round_one_elsewhere(client, links)
+    assert client.get(f"/api/t/{links[1]}/").json()["current"]["round"] == 2
+    before = list(Result.objects.order_by("pk").values_list("pk", "status", "updated_at"))
+    again = _post(client, f"/api/t/{links[1]}/results/{made[2]['id']}/confirm/")
+    assert again.status_code == 200, again.json()
+    assert again.json()["status"] == "confirmed" and again.json()["id"] == made[2]["id"]
+    assert list(Result.objects.order_by("pk").values_list("pk", "status", "updated_at")) == before
+    # another table's link learns nothing of it
+    other = _post(client, f"/api/t/{links[2]}/results/{made[2]['id']}/confirm/")
+    assert other.status_code == 403 and "is not one of table 2's" in str(other.json())
+    assert list(Result.objects.order_by("pk").values_list("pk", "status", "updated_at")) == before
+
+
 @pytest.mark.redis
 def test_a_cached_table_state_never_outlives_a_change(running_event, links, director) -> None:
     """The state is served from the shared cache while nothing changes, and every change a

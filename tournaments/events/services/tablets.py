@@ -173,7 +173,11 @@ def current_round(access: TableAccess, visit: Visit | None = None) -> TableRound
     return found
 
 
-def _result_of_table(access: TableAccess, result_id: int, now: TableRound) -> Result:
+def _result_of_table(
+    access: TableAccess, result_id: int, now: TableRound, *, counted_ok: bool = False
+) -> Result:
+    """This table's result `result_id`, of the round it plays now; `counted_ok`: or of an
+    earlier round if it counts already (a confirmation sent again, its first answer lost)."""
     result = (
         Result.objects.select_related("section__event", "ns_pair", "ew_pair")
         .filter(pk=result_id, section=access.section, table=access.table)
@@ -181,6 +185,8 @@ def _result_of_table(access: TableAccess, result_id: int, now: TableRound) -> Re
     )
     if result is None:
         raise TableForbidden(f"Result {result_id} is not one of table {access.table}'s.")
+    if counted_ok and result.status == Result.Status.CONFIRMED:
+        return result
     if result.round != now.current:
         raise TableForbidden(
             f"Board {result.board_number} was played in round {result.round}; this table is "
@@ -321,8 +327,12 @@ def tablet_confirm(*, access: TableAccess, result_id: int, visit: Visit | None =
         )
         if confirmed is not None:
             return confirmed
+    # A confirmation sent again after its answer was lost (a web node died, the Wi-Fi dropped)
+    # may arrive once the round has moved on, when it was the round's last: it counted, and
+    # the tablet is told so, as for any confirmation sent twice.
     return result_confirm(
-        result=_result_of_table(access, result_id, now), device=f"table {access.table}"
+        result=_result_of_table(access, result_id, now, counted_ok=True),
+        device=f"table {access.table}",
     )
 
 
