@@ -596,14 +596,14 @@ def par_from_books(
         entry = BidWhistEntry(seat, bid.level, bid.kind, ctype.trumps, ctype.ranking, got)
         return rules.ns_score(board, entry), entry, ctype
 
+    memo = {} if scores is None else scores
+
     def score_of(seat: Seat, j: int) -> Score:
         ctype, got = choice[(seat, BIDS[j].kind)]
         key = (seat, j, ctype, got)
-        if scores is None:
-            return played(seat, BIDS[j])[0]
-        if key not in scores:
-            scores[key] = played(seat, BIDS[j])[0]
-        return scores[key]
+        if key not in memo:
+            memo[key] = played(seat, BIDS[j])[0]
+        return memo[key]
 
     # each seat's every bid is scored once, up front: the induction reads each many times
     score = [[score_of(seat, j) for j in range(len(BIDS))] for seat in order]
