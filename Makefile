@@ -97,7 +97,7 @@ endif
 # failure still stops the target before the tests start.)
 test: lint
 	@mkdir -p build; \
-	$(VENV)/bin/mypy engine clubwhist tournaments benchmarks > build/types.log 2>&1 & typing=$$!; \
+	$(MAKE) --no-print-directory types > build/types.log 2>&1 & typing=$$!; \
 	$(MAKE) --no-print-directory pytest; tests=$$?; \
 	wait $$typing; types=$$?; \
 	echo "==== make types (run beside the tests): exit $$types"; cat build/types.log; \
