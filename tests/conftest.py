@@ -104,15 +104,18 @@ def _form_widgets_unrecorded(django_test_environment: None) -> Iterator[None]:
     of a select, with a template of its own (`django/forms/...`): in the security walks and
     the pages' tests they were 81,108 of 85,878 renders, and recording them took a fifth of
     those tests' CPU time (71.6 against 53.4 CPU seconds, one after the other). No test reads
-    a widget's context: `response.context` still holds every page template's."""
+    a widget's context: `response.context` still holds every page template's.
+    Django keeps the renderer it replaced (`setup_test_environment`): the widgets get that one."""
     from django.template.base import Template
+    from django.test.utils import _TestState
 
     recorded = Template._render
+    plain = _TestState.saved_data.template_render
 
     def render(self: Template, context: Any) -> Any:
         name = self.origin.template_name
         if isinstance(name, str) and name.startswith("django/forms/"):
-            return self.nodelist.render(context)
+            return plain(self, context)
         return recorded(self, context)
 
     Template._render = render  # type: ignore[method-assign]
